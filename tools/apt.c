@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reach any Debian suite through a private apt state directory: our own
+ * sources.list, lists and archive cache under the cache directory.  The
+ * mirror URIs come from this machine's own apt sources (or the
+ * KVERIFY_DEBIAN_MIRROR and KVERIFY_SECURITY_MIRROR environment variables),
+ * so no host name is written anywhere.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "apt.h"
+#include "fsutil.h"
+
+#define APT_SOURCES "/etc/apt/sources.list"
+#define APT_SOURCES_D "/etc/apt/sources.list.d"
+#define APT_LISTS_MAX_AGE 86400
+
+static int is_security(const char *suite)
+{
+	size_t n = strlen(suite);
+
+	return n > 9 && !strcmp(suite + n - 9, "-security");
+}
+
+/* Does this (uri, suites) entry serve @want_security suites? */
+static int entry_fits(const char *uri, const char *suites, int want_security)
+{
+	char *copy = xstrdup(suites), *s, *save = NULL;
+	size_t n = strlen(uri);
+	int fits = 0;
+
+	while (n && uri[n - 1] == '/')
+		n--;
+	for (s = strtok_r(copy, " \t", &save); s && !fits;
+	     s = strtok_r(NULL, " \t", &save))
+		fits = is_security(s) == want_security;
+	if (fits && !want_security)
+		fits = n >= 7 && !strncmp(uri + n - 7, "/debian", 7);
+	free(copy);
+	return fits;
+}
+
+/* One-line format: "deb [options] URI SUITE COMPONENT..." */
+static char *scan_one_line(const char *text, int want_security)
+{
+	char *copy = xstrdup(text), *line, *save = NULL, *found = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *p = line, *uri, *suite;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "deb ", 4) && strncmp(p, "deb\t", 4))
+			continue;
+		p += 4;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[') {
+			p = strchr(p, ']');
+			if (!p)
+				continue;
+			p++;
+		}
+		uri = strtok_r(p, " \t", &p);
+		suite = uri ? strtok_r(NULL, " \t", &p) : NULL;
+		if (uri && suite && entry_fits(uri, suite, want_security))
+			found = xstrdup(uri);
+	}
+	free(copy);
+	return found;
+}
+
+static char *field(const char *para, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = para;
+
+	while (p && *p) {
+		if (!strncasecmp(p, name, n) && p[n] == ':') {
+			const char *v = p + n + 1, *e = strchr(v, '\n');
+			char *r;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			r = e ? xstrfmt("%.*s", (int)(e - v), v) : xstrdup(v);
+			return r;
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* deb822 format: paragraphs with Types:, URIs:, Suites:, Enabled:. */
+static char *scan_deb822(const char *text, int want_security)
+{
+	char *copy = xstrdup(text), *para = copy, *found = NULL;
+
+	while (para && *para && !found) {
+		char *end = strstr(para, "\n\n");
+		char *types, *uris, *suites, *enabled;
+
+		if (end)
+			*end = '\0';
+		types = field(para, "Types");
+		uris = field(para, "URIs");
+		suites = field(para, "Suites");
+		enabled = field(para, "Enabled");
+		if (types && uris && suites && strstr(types, "deb") &&
+		    (!enabled || strcasecmp(enabled, "no")) &&
+		    entry_fits(uris, suites, want_security)) {
+			char *sp = strpbrk(uris, " \t");
+
+			if (sp)
+				*sp = '\0';
+			found = xstrdup(uris);
+		}
+		free(types);
+		free(uris);
+		free(suites);
+		free(enabled);
+		para = end ? end + 2 : NULL;
+	}
+	free(copy);
+	return found;
+}
+
+static char *scan_file(const char *path, int deb822, int want_security)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *found = NULL;
+
+	if (!strbuf_read_file(&sb, path, 1 << 20) && sb.len)
+		found = deb822 ? scan_deb822(sb.buf, want_security) :
+				 scan_one_line(sb.buf, want_security);
+	strbuf_release(&sb);
+	return found;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static char *scan_sources(int want_security)
+{
+	struct dirent **names;
+	char *found = scan_file(APT_SOURCES, 0, want_security);
+	int n, i;
+
+	n = scandir(APT_SOURCES_D, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		char *path = xstrfmt("%s/%s", APT_SOURCES_D, names[i]->d_name);
+
+		if (!found && ends_with(path, ".sources"))
+			found = scan_file(path, 1, want_security);
+		else if (!found && ends_with(path, ".list"))
+			found = scan_file(path, 0, want_security);
+		free(path);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return found;
+}
+
+int apt_mirror_for_suite(const char *suite, char **mirror,
+			 struct strbuf *err)
+{
+	int sec = is_security(suite);
+	const char *env = getenv(sec ? "KVERIFY_SECURITY_MIRROR" :
+				       "KVERIFY_DEBIAN_MIRROR");
+
+	*mirror = env && *env ? xstrdup(env) : scan_sources(sec);
+	if (*mirror)
+		return 0;
+	strbuf_addf(err, "no %s mirror in this machine's apt sources (%s, %s/): add one, or set %s",
+		    sec ? "Debian security" : "Debian", APT_SOURCES,
+		    APT_SOURCES_D, sec ? "KVERIFY_SECURITY_MIRROR" :
+		    "KVERIFY_DEBIAN_MIRROR");
+	return -1;
+}
+
+int apt_suite_init(struct apt_suite *as, const char *cache,
+		   const char *suite, struct strbuf *err)
+{
+	struct strbuf sl = STRBUF_INIT;
+	char *path;
+	int ret = -1;
+
+	memset(as, 0, sizeof(*as));
+	as->suite = xstrdup(suite);
+	as->dir = xstrfmt("%s/apt/%s", cache, suite);
+	if (apt_mirror_for_suite(suite, &as->mirror, err))
+		return -1;
+	path = xstrfmt("%s/lists/partial", as->dir);
+	ret = mkdir_p(path);
+	free(path);
+	path = xstrfmt("%s/cache/archives/partial", as->dir);
+	ret |= mkdir_p(path);
+	free(path);
+	path = xstrfmt("%s/parts", as->dir);
+	ret |= mkdir_p(path);
+	free(path);
+	path = xstrfmt("%s/preferences.d", as->dir);
+	ret |= mkdir_p(path);
+	free(path);
+	if (ret) {
+		strbuf_addf(err, "cannot create %s: %s", as->dir,
+			    strerror(errno));
+		return -1;
+	}
+	strbuf_addf(&sl, "deb %s %s main\n", as->mirror, suite);
+	path = xstrfmt("%s/sources.list", as->dir);
+	ret = write_file_atomic(path, sl.buf, sl.len);
+	if (ret)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(path);
+	strbuf_release(&sl);
+	return ret;
+}
+
+void apt_suite_args(const struct apt_suite *as, struct child *c,
+		    const char *tool)
+{
+	strvec_pushl(&c->args, tool, "-q", NULL);
+	strvec_pushf(&c->args, "-oDir::State::Lists=%s/lists", as->dir);
+	strvec_pushf(&c->args, "-oDir::Etc::SourceList=%s/sources.list",
+		     as->dir);
+	strvec_pushf(&c->args, "-oDir::Etc::SourceParts=%s/parts", as->dir);
+	strvec_pushf(&c->args, "-oDir::Etc::PreferencesParts=%s/preferences.d",
+		     as->dir);
+	strvec_pushf(&c->args, "-oDir::Etc::Preferences=%s/preferences",
+		     as->dir);
+	strvec_pushf(&c->args, "-oDir::Cache=%s/cache", as->dir);
+	strvec_push(&c->args, "-oAPT::Sandbox::User=root");
+}
+
+int apt_lists_fresh(const struct apt_suite *as)
+{
+	char *stamp = xstrfmt("%s/updated", as->dir);
+	const char *env = getenv("KVERIFY_APT_MAX_AGE");
+	long max_age = env ? atol(env) : APT_LISTS_MAX_AGE;
+	struct stat st;
+	int fresh;
+
+	fresh = !stat(stamp, &st) && time(NULL) - st.st_mtime < max_age;
+	free(stamp);
+	return fresh;
+}
+
+void apt_lists_touch(const struct apt_suite *as)
+{
+	char *stamp = xstrfmt("%s/updated", as->dir);
+
+	write_file_atomic(stamp, as->mirror, strlen(as->mirror));
+	free(stamp);
+}
+
+void apt_suite_clear(struct apt_suite *as)
+{
+	free(as->suite);
+	free(as->dir);
+	free(as->mirror);
+	memset(as, 0, sizeof(*as));
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_APT_H
+#define KVERIFY_APT_H
+
+#include "run.h"
+#include "strbuf.h"
+
+/* A private apt state for one Debian suite; the system's is untouched. */
+struct apt_suite {
+	char *suite;
+	char *dir;		/* <cache>/apt/<suite> */
+	char *mirror;		/* from this machine's own apt sources */
+};
+
+int apt_mirror_for_suite(const char *suite, char **mirror,
+			 struct strbuf *err);
+int apt_suite_init(struct apt_suite *as, const char *cache,
+		   const char *suite, struct strbuf *err);
+void apt_suite_args(const struct apt_suite *as, struct child *c,
+		    const char *tool);
+int apt_lists_fresh(const struct apt_suite *as);
+void apt_lists_touch(const struct apt_suite *as);
+void apt_suite_clear(struct apt_suite *as);
+
+#endif

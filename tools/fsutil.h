@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_FSUTIL_H
+#define KVERIFY_FSUTIL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "strbuf.h"
+
+int mkdir_p(const char *path);
+int rm_rf(const char *path);
+int is_dir(const char *path);
+int is_file(const char *path);
+int write_file(const char *path, const char *data, size_t len);
+int write_file_atomic(const char *path, const char *data, size_t len);
+char *read_first_line(const char *path);
+char *abspath(const char *path);
+
+uint64_t hash_bytes(uint64_t h, const void *data, size_t len);
+int hash_file(uint64_t *h, const char *path);
+#define HASH_INIT 0xcbf29ce484222325ULL
+
+int lock_file(const char *path, int wait, int *fd, struct strbuf *err);
+void unlock_file(int fd);
+
+#endif

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTAP, as the guest runner prints it on the console: the top-level
+ * "ok N name # SKIP reason" / "not ok N name" lines after "KTAP version 1",
+ * with "# " diagnostic lines before each result attached to it.  Kernel
+ * messages interleaved on the console are ignored.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ktap.h"
+#include "strbuf.h"
+
+#define DIAG_MAX 8192
+
+static void add_case(struct ktap_result *r, struct test_case *tc)
+{
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? r->alloc * 2 : 16;
+		r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
+	}
+	r->v[r->nr++] = *tc;
+}
+
+static char *dup_range(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+static char *trim(char *s)
+{
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* "ok 1 name # SKIP why" or "not ok 1 name # why" */
+static int parse_result(char *line, struct test_case *tc)
+{
+	int ok = !strncmp(line, "ok ", 3);
+	char *p, *hash;
+
+	if (!ok && strncmp(line, "not ok ", 7))
+		return 0;
+	p = line + (ok ? 3 : 7);
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	hash = strstr(p, " # ");
+	if (hash)
+		*hash = '\0';
+	memset(tc, 0, sizeof(*tc));
+	tc->name = xstrdup(trim(p));
+	tc->status = ok ? TEST_PASS : TEST_FAIL;
+	if (hash) {
+		char *d = trim(hash + 3);
+
+		if (!strncasecmp(d, "SKIP", 4) && ok) {
+			tc->status = TEST_SKIP;
+			d = trim(d + 4);
+		}
+		tc->reason = xstrdup(d);
+	}
+	return 1;
+}
+
+static void parse_line(char *line, struct ktap_result *r, int *started,
+		       struct strbuf *diag)
+{
+	struct test_case tc;
+
+	if (!strncmp(line, "KTAP version", 12) ||
+	    !strncmp(line, "TAP version", 11)) {
+		*started = 1;
+		return;
+	}
+	if (!*started)
+		return;
+	if (!strncmp(line, "1..", 3)) {
+		r->planned = atoi(line + 3);
+		return;
+	}
+	if (!strncmp(line, "Bail out!", 9)) {
+		r->bail_out = 1;
+		return;
+	}
+	if (line[0] == '#') {
+		if (diag->len < DIAG_MAX) {
+			strbuf_addstr(diag, line);
+			strbuf_addch(diag, '\n');
+		}
+		return;
+	}
+	if (!parse_result(line, &tc))
+		return;
+	tc.output = diag->len ? xstrdup(diag->buf) : NULL;
+	strbuf_reset(diag);
+	add_case(r, &tc);
+}
+
+int ktap_parse(const char *text, size_t len, struct ktap_result *out)
+{
+	struct strbuf diag = STRBUF_INIT;
+	size_t pos = 0;
+	int started = 0;
+
+	out->planned = -1;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t n = end - pos;
+		char *line;
+
+		if (n && text[pos + n - 1] == '\r')
+			n--;
+		line = dup_range(text + pos, n);
+		parse_line(line, out, &started, &diag);
+		free(line);
+		pos = end + 1;
+	}
+	strbuf_release(&diag);
+	return started ? 0 : -1;
+}
+
+size_t ktap_count(const struct ktap_result *r, enum test_status s)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		n += r->v[i].status == s;
+	return n;
+}
+
+void ktap_clear(struct ktap_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->v[i].name);
+		free(r->v[i].reason);
+		free(r->v[i].output);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

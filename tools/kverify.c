@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kverify: keep one kernel patch series verified on every kernel in
+ * kernels.list.  Exit 0 when every step passed, skipped or was n/a, 1 on a
+ * failure, 2 on bad usage or input.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "verify.h"
+
+static const char usage[] =
+"usage: kverify [options] verify TARGET...\n"
+"       kverify [options] list\n"
+"\n"
+"TARGET is a name from kernels.list or a unique prefix of one.\n"
+"\n"
+"  --list FILE          the target list (default kernels.list)\n"
+"  --results DIR        where reports go (default results)\n"
+"  --cache DIR          sources, trees and builds (default $KVERIFY_CACHE,\n"
+"                       else $XDG_CACHE_HOME/kverify, else ~/.cache/kverify)\n"
+"  --build MODE         kernel (bzImage, default) or objects (arch/x86/kvm/)\n"
+"  --config FRAGMENT    config fragment instead of the target's\n"
+"  --skip STEP[,STEP]   steps not to run\n"
+"  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
+"  --no-wait            exit instead of waiting for another run's lock\n"
+"  -h, --help           this text\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("kverify: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\n", stderr);
+	fputs(usage, stderr);
+	return 2;
+}
+
+static int check_skip(const char *skip)
+{
+	char *copy = xstrdup(skip), *s, *save = NULL;
+	int i, bad = 0;
+
+	for (s = strtok_r(copy, ",", &save); s && !bad;
+	     s = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nr_verify_steps; i++)
+			if (!strcmp(s, verify_steps[i].name))
+				break;
+		if (i == nr_verify_steps)
+			bad = usage_error("--skip: no step named '%s'", s);
+	}
+	free(copy);
+	return bad;
+}
+
+static int parse_options(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "list", required_argument, NULL, 'l' },
+		{ "results", required_argument, NULL, 'r' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "skip", required_argument, NULL, 's' },
+		{ "no-wait", no_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l': opt->list = optarg; break;
+		case 'r': opt->results = optarg; break;
+		case 'c': opt->cache = optarg; break;
+		case 'C': opt->config = optarg; break;
+		case 's': opt->skip = optarg; break;
+		case 'W': opt->no_wait = 1; break;
+		case 'j':
+			opt->jobs = atoi(optarg);
+			if (opt->jobs < 1)
+				return usage_error("-j wants a positive number, not '%s'",
+						   optarg);
+			break;
+		case 'b':
+			if (!strcmp(optarg, "objects"))
+				opt->mode = BUILD_OBJECTS;
+			else if (strcmp(optarg, "kernel"))
+				return usage_error("--build is kernel or objects, not '%s'",
+						   optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			return usage_error("%s", "unknown option");
+		}
+	}
+	return opt->skip ? check_skip(opt->skip) : 0;
+}
+
+static int load(const struct options *opt, struct target_list *list)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = targets_load(opt->list, list, &err);
+
+	if (ret)
+		fprintf(stderr, "%s", strbuf_str(&err));
+	strbuf_release(&err);
+	return ret;
+}
+
+static int cmd_list(const struct options *opt)
+{
+	struct target_list list = { 0 };
+	size_t i;
+
+	if (load(opt, &list))
+		return 2;
+	for (i = 0; i < list.nr; i++) {
+		const struct target *t = &list.v[i];
+
+		printf("%-8s %-50s %s%s\n", t->name, t->source,
+		       t->series ? t->series : "n/a: ",
+		       t->series ? "" : t->na_reason);
+	}
+	targets_clear(&list);
+	return 0;
+}
+
+static int cmd_verify(const struct options *opt, int argc, char **argv)
+{
+	struct target_list list = { 0 };
+	const struct target **todo;
+	struct strbuf err = STRBUF_INIT;
+	int i, ret = 0, r;
+
+	if (!argc)
+		return usage_error("%s", "verify needs at least one TARGET");
+	if (load(opt, &list))
+		return 2;
+	todo = xmalloc(argc * sizeof(*todo));
+	for (i = 0; i < argc; i++) {
+		todo[i] = targets_find(&list, argv[i], &err);
+		if (!todo[i]) {
+			fprintf(stderr, "%s", strbuf_str(&err));
+			ret = 2;
+			goto out;
+		}
+	}
+	run_install_signal_handlers();
+	for (i = 0; i < argc && !run_interrupted; i++) {
+		r = verify_target(todo[i], opt);
+		if (r > ret)
+			ret = r;
+	}
+out:
+	free(todo);
+	strbuf_release(&err);
+	targets_clear(&list);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {
+		.list = "kernels.list", .results = "results",
+		.mode = BUILD_KERNEL,
+	};
+
+	if (parse_options(argc, argv, &opt))
+		return 2;
+	argc -= optind;
+	argv += optind;
+	if (!argc)
+		return usage_error("%s", "no command: verify or list");
+	if (!strcmp(argv[0], "list"))
+		return cmd_list(&opt);
+	if (!strcmp(argv[0], "verify"))
+		return cmd_verify(&opt, argc - 1, argv + 1);
+	return usage_error("unknown command '%s'", argv[0]);
+}

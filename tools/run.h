@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_RUN_H
+#define KVERIFY_RUN_H
+
+#include <signal.h>
+
+#include "strbuf.h"
+
+/*
+ * One struct describes a child process, one function runs it (after git's
+ * run-command).  Children get their own process group, so a timeout or an
+ * interrupt stops everything they started.  Nothing goes through a shell.
+ */
+struct child {
+	struct strvec args;
+	struct strvec env;	/* "NAME=value" added to our environment */
+	const char *dir;	/* working directory, or NULL */
+	const char *log;	/* stdout and stderr appended here, or NULL */
+	const char *in;		/* stdin from this file; default /dev/null */
+	const char *out_file;	/* stdout to this file (truncated) */
+	struct strbuf *out;	/* capture stdout here */
+	unsigned int timeout;	/* seconds; 0 means none */
+
+	/* results */
+	int status;		/* exit code, 128 + signal, or -1 */
+	int timed_out;
+	int interrupted;
+	int spawn_errno;	/* the exec failed with this errno */
+};
+
+#define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
+		     NULL, 0, 0, 0, 0, 0 }
+
+extern volatile sig_atomic_t run_interrupted;
+
+void run_install_signal_handlers(void);
+int run_child(struct child *c);
+int run_pipeline(struct child *cs, int n);
+void child_clear(struct child *c);
+void child_describe_failure(const struct child *c, struct strbuf *why);
+void pipeline_describe_failure(const struct child *cs, int n,
+			       struct strbuf *why);
+const char *tool_package(const char *tool);
+
+#endif

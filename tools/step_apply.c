@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apply: quilt push -a --fuzz=0 with the series directory of this
+ * repository.  When a patch does not apply, say which patch and hunk, and
+ * show the rejects; the tree is then remade by the next run.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+static void quilt_args(struct verify_ctx *ctx, struct child *c)
+{
+	strvec_pushl(&c->args, "quilt", "--quiltrc", "/dev/null", NULL);
+	strvec_pushf(&c->env, "QUILT_PATCHES=%s", ctx->series);
+	strvec_push(&c->env, "QUILT_SERIES=series");
+	strvec_push(&c->env, "QUILT_PC=.pc");
+	c->dir = ctx->tree;
+}
+
+/* The first "Applying patch X" whose hunks failed, and the hunk lines. */
+static void describe_failure(const char *log, struct strbuf *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *patch = NULL, *hunk = NULL, *file = NULL;
+	int pn = 0, hn = 0, fn = 0;
+
+	if (strbuf_read_file(&sb, log, 16 << 20) < 0)
+		goto out;
+	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		int n = strcspn(p, "\n");
+
+		if (!strncmp(p, "Applying patch ", 15)) {
+			patch = p + 15;
+			pn = n - 15;
+		} else if (!strncmp(p, "patching file ", 14)) {
+			file = p + 14;
+			fn = n - 14;
+		} else if (strstr(p, "FAILED") && strstr(p, "Hunk") &&
+			   (p - sb.buf) + (long)n > 0 && !hunk) {
+			hunk = p;
+			hn = n;
+			break;
+		}
+	}
+	if (patch)
+		strbuf_addf(why, "patch %.*s does not apply", pn, patch);
+	if (hunk && file)
+		strbuf_addf(why, ": %.*s: %.*s", fn, file, hn, hunk);
+	else if (!patch)
+		strbuf_addstr(why, "quilt push failed");
+out:
+	strbuf_release(&sb);
+}
+
+static void collect_rejects(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+
+	series_files(ctx, &files, 0);
+	strbuf_reset(&r->detail);
+	for (i = 0; i < files.nr; i++) {
+		char *rej = xstrfmt("%s/%s.rej", ctx->tree, files.v[i]);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!strbuf_read_file(&sb, rej, 1 << 20) && sb.len)
+			strbuf_addf(&r->detail, "--- reject: %s.rej\n%s",
+				    files.v[i], sb.buf);
+		strbuf_release(&sb);
+		free(rej);
+	}
+	strvec_clear(&files);
+}
+
+/*
+ * A file the last series patched and this one does not is pristine again,
+ * with the pristine (older) mtime: give it a fresh inode and mtime, or
+ * make would keep the objects built from the patched version.
+ */
+static void refresh_unpatched(struct verify_ctx *ctx, const char *old,
+			      const struct strvec *files)
+{
+	char *copy = xstrdup(old), *line, *save = NULL;
+	size_t i;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct strbuf sb = STRBUF_INIT;
+		char *sp = strchr(line, ' '), *path;
+
+		if (!sp)
+			continue;
+		*sp = '\0';
+		for (i = 0; i < files->nr && strcmp(files->v[i], line); i++)
+			;
+		if (i < files->nr)
+			continue;
+		path = xstrfmt("%s/%s", ctx->tree, line);
+		if (!strbuf_read_file(&sb, path, 64 << 20))
+			write_file_atomic(path, strbuf_str(&sb), sb.len);
+		strbuf_release(&sb);
+		free(path);
+	}
+	free(copy);
+}
+
+/* Keep the mtime of patched files whose content did not change. */
+static void keep_mtimes(struct verify_ctx *ctx)
+{
+	char *manifest = cache_path(ctx, "trees/%s.mtimes", ctx->t->name);
+	struct strbuf old = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+
+	strbuf_read_file(&old, manifest, 1 << 20);
+	series_files(ctx, &files, 0);
+	refresh_unpatched(ctx, strbuf_str(&old), &files);
+	for (i = 0; i < files.nr; i++) {
+		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
+		uint64_t h = HASH_INIT;
+		struct timespec ts[2];
+		struct stat st;
+		char *key, *hit;
+
+		if (hash_file(&h, path) || stat(path, &st)) {
+			free(path);
+			continue;
+		}
+		key = xstrfmt("%s %016llx ", files.v[i], (unsigned long long)h);
+		hit = strstr(strbuf_str(&old), key);
+		if (hit && (hit == old.buf || hit[-1] == '\n') &&
+		    sscanf(hit + strlen(key), "%ld.%ld", &ts[1].tv_sec,
+			   &ts[1].tv_nsec) == 2) {
+			ts[0] = ts[1];
+			utimensat(AT_FDCWD, path, ts, 0);
+		} else {
+			ts[1] = st.st_mtim;
+		}
+		strbuf_addf(&out, "%s%ld.%09ld\n", key, (long)ts[1].tv_sec,
+			    ts[1].tv_nsec);
+		free(key);
+		free(path);
+	}
+	write_file_atomic(manifest, strbuf_str(&out), out.len);
+	strvec_clear(&files);
+	strbuf_release(&old);
+	strbuf_release(&out);
+	free(manifest);
+}
+
+enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *stamp, *stamp_path;
+	struct child c = CHILD_INIT;
+	int ret;
+
+	if (tree_is_current(ctx)) {
+		strbuf_addf(&r->reason, "%zu patches applied (tree reused)",
+			    ctx->patches.nr);
+		return STEP_PASS;
+	}
+	quilt_args(ctx, &c);
+	strvec_pushl(&c.args, "push", "-a", "--fuzz=0", NULL);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	if (ret && !c.spawn_errno && !c.interrupted && !c.timed_out) {
+		strbuf_reset(&r->reason);
+		describe_failure(ctx->log, &r->reason);
+		/* Force the failing patch in to show its rejects. */
+		quilt_args(ctx, &c);
+		strvec_pushl(&c.args, "push", "-f", "--fuzz=0", NULL);
+		c.log = ctx->log;
+		run_child(&c);
+		child_clear(&c);
+		collect_rejects(ctx, r);
+		strbuf_addf(&r->detail, "(log: %s)\n", ctx->log);
+	}
+	if (ret)
+		return STEP_FAIL;
+	keep_mtimes(ctx);
+	stamp = tree_stamp(ctx);
+	stamp_path = tree_stamp_path(ctx);
+	write_file_atomic(stamp_path, stamp, strlen(stamp));
+	free(stamp);
+	free(stamp_path);
+	strbuf_addf(&r->reason, "%zu patches applied with --fuzz=0",
+		    ctx->patches.nr);
+	return STEP_PASS;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boot: an initramfs (the tree's gen_init_cpio, busybox-static, the tests
+ * and tools/guest/init) booted with the bzImage under QEMU, KVM-accelerated
+ * when a probe shows the host can boot the kernel with it, TCG otherwise.
+ * The runner prints KTAP on the console; panics, oopses, BUG: lines and
+ * hangs (QEMU killed at the timeout) fail the step with the console excerpt.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+#define BUSYBOX "/bin/busybox"
+#define TOLERANCES "0 1000 100000 10000000\n"
+#define PROBE_TIMEOUT 30
+
+static const char *const bad_console[] = {
+	"Kernel panic", "BUG:", "Oops:", "general protection fault",
+	"WARNING: CPU:", "Unable to handle kernel",
+};
+
+static int write_plan(struct verify_ctx *ctx, const char *dir)
+{
+	struct strbuf plan = STRBUF_INIT;
+	char *path;
+	size_t i, j;
+	int ret;
+
+	for (i = 0; i < ctx->selftests.nr; i++) {
+		const char *name = patch_name(ctx->selftests.v[i]);
+		const char *kind = "pmu";
+
+		for (j = 0; j < ctx->new_tests.nr; j++)
+			if (!strcmp(name, ctx->new_tests.v[j]))
+				kind = "pmu-sweep";
+		if (!strcmp(name, "cpuid_test"))
+			kind = "control";
+		strbuf_addf(&plan, "%s %s\n", kind, name);
+	}
+	path = xstrfmt("%s/plan", dir);
+	ret = write_file(path, plan.buf, plan.len);
+	free(path);
+	path = xstrfmt("%s/tolerances", dir);
+	ret |= write_file(path, TOLERANCES, strlen(TOLERANCES));
+	free(path);
+	strbuf_release(&plan);
+	return ret;
+}
+
+/* The gen_init_cpio list; @init is the guest's /init. */
+static char *cpio_list(struct verify_ctx *ctx, const char *dir,
+		       const char *init)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(&sb, "dir /dev 755 0 0\nnod /dev/console 600 0 0 c 5 1\n"
+		      "dir /proc 755 0 0\ndir /sys 755 0 0\ndir /tmp 1777 0 0\n"
+		      "dir /bin 755 0 0\ndir /tests 755 0 0\n");
+	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", BUSYBOX);
+	strbuf_addstr(&sb, "slink /bin/sh busybox 777 0 0\n");
+	strbuf_addf(&sb, "file /init %s 755 0 0\n", init);
+	strbuf_addf(&sb, "file /tests/plan %s/plan 644 0 0\n", dir);
+	strbuf_addf(&sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
+	for (i = 0; i < ctx->selftests.nr; i++)
+		strbuf_addf(&sb, "file /tests/%s %s 755 0 0\n",
+			    patch_name(ctx->selftests.v[i]),
+			    ctx->selftests.v[i]);
+	return sb.buf;
+}
+
+static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
+			  const char *dir, const char *out)
+{
+	char *init = xstrfmt("%s/tools/guest/init", ctx->repo);
+	char *list = cpio_list(ctx, dir, init);
+	char *list_path = xstrfmt("%s/initramfs.list", dir);
+	struct child c = CHILD_INIT;
+	int ret = -1;
+
+	if (!is_file(BUSYBOX)) {
+		strbuf_addf(&r->reason, "%s not found: install it with 'apt-get install busybox-static'",
+			    BUSYBOX);
+		goto out;
+	}
+	if (write_plan(ctx, dir) ||
+	    write_file(list_path, list, strlen(list)))
+		goto out;
+	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", ctx->build);
+	strvec_push(&c.args, list_path);
+	c.out_file = out;
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+out:
+	free(init);
+	free(list);
+	free(list_path);
+	return ret;
+}
+
+static void qemu_args(struct verify_ctx *ctx, struct child *c,
+		      const char *accel, const char *initrd,
+		      const char *append)
+{
+	strvec_pushl(&c->args, "qemu-system-x86_64", "-M", "q35", "-m", "2G",
+		     "-smp", "2", "-nographic", "-no-reboot", "-monitor",
+		     "none", NULL);
+	if (!strcmp(accel, "kvm"))
+		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
+	else
+		strvec_pushl(&c->args, "-accel", "tcg", "-cpu", "max", NULL);
+	strvec_pushl(&c->args, "-kernel", NULL);
+	strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", ctx->build);
+	strvec_pushl(&c->args, "-initrd", initrd, "-append", append, NULL);
+}
+
+/*
+ * Can the host boot this kernel with KVM?  /dev/kvm alone does not say:
+ * nested or broken KVM hangs or aborts a guest.  Boot a probe once per
+ * host boot and remember the answer.
+ */
+static char *probe_accel(struct verify_ctx *ctx, const char *initrd)
+{
+	char *boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
+	char *memo = cache_path(ctx, "accel-probe");
+	char *had = read_first_line(memo), *answer;
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		answer = xstrdup("tcg (no usable /dev/kvm)");
+		goto out;
+	}
+	if (had && boot_id && !strncmp(had, boot_id, strlen(boot_id))) {
+		answer = xstrdup(had + strlen(boot_id) + 1);
+		goto out;
+	}
+	qemu_args(ctx, &c, "kvm", initrd,
+		  "console=ttyS0 panic=-1 rdinit=/init kverify.probe=1");
+	c.out = &out;
+	c.timeout = PROBE_TIMEOUT;
+	c.log = ctx->log;
+	run_child(&c);
+	answer = strstr(strbuf_str(&out), "KVERIFY-PROBE-OK") ?
+		 xstrdup("kvm (probe booted)") :
+		 xstrdup("tcg (a KVM-accelerated probe did not boot)");
+	if (boot_id) {
+		char *line = xstrfmt("%s %s\n", boot_id, answer);
+
+		write_file_atomic(memo, line, strlen(line));
+		free(line);
+	}
+	child_clear(&c);
+out:
+	strbuf_release(&out);
+	free(boot_id);
+	free(memo);
+	free(had);
+	return answer;
+}
+
+static const char *console_trouble(const char *console)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_console) / sizeof(bad_console[0]); i++)
+		if (strstr(console, bad_console[i]))
+			return bad_console[i];
+	return NULL;
+}
+
+static void console_excerpt(struct step_result *r, const char *console,
+			    const char *from)
+{
+	const char *start = from ? from : console + strlen(console);
+	int lines = 0;
+
+	while (start > console && lines < (from ? 5 : 40))
+		if (*--start == '\n')
+			lines++;
+	strbuf_addf(&r->detail, "--- console%s ---\n%.*s\n",
+		    from ? " at the first sign of trouble" : " (last lines)",
+		    6000, start);
+}
+
+static enum step_status verdict(struct verify_ctx *ctx,
+				struct step_result *r, const char *console)
+{
+	const struct ktap_result *k = &ctx->tests;
+	size_t i, pass = ktap_count(k, TEST_PASS);
+	size_t fail = ktap_count(k, TEST_FAIL), skip = ktap_count(k, TEST_SKIP);
+	const char *bad = console_trouble(console);
+	enum step_status st = STEP_PASS;
+
+	for (i = 0; i < k->nr; i++) {
+		const struct test_case *tc = &k->v[i];
+		int must_pass = !strncmp(tc->name, "param:", 6) ||
+				!strcmp(tc->name, "cpuid_test");
+
+		if (tc->status == TEST_FAIL ||
+		    (must_pass && tc->status != TEST_PASS)) {
+			strbuf_addf(&r->detail, "%s: %s%s%s\n%s", tc->name,
+				    tc->status == TEST_SKIP ? "SKIP" : "FAIL",
+				    tc->reason ? ": " : "",
+				    tc->reason ? tc->reason : "",
+				    tc->output ? tc->output : "");
+			st = STEP_FAIL;
+		}
+	}
+	if (bad) {
+		console_excerpt(r, console, strstr(console, bad));
+		strbuf_addf(&r->reason, "guest console shows \"%s\"; ", bad);
+		st = STEP_FAIL;
+	} else if (!strstr(console, "KVERIFY-DONE")) {
+		console_excerpt(r, console, NULL);
+		strbuf_addstr(&r->reason, "the guest runner did not finish; ");
+		st = STEP_FAIL;
+	} else if (k->planned >= 0 && (size_t)k->planned != k->nr) {
+		strbuf_addf(&r->reason, "KTAP planned %d tests, ran %zu; ",
+			    k->planned, k->nr);
+		st = STEP_FAIL;
+	}
+	strbuf_addf(&r->reason, "%zu passed, %zu failed, %zu skipped; %s",
+		    pass, fail, skip, ctx->accel);
+	return st;
+}
+
+static int run_guest(struct verify_ctx *ctx, struct step_result *r,
+		     const char *initrd, const char *console_path)
+{
+	const char *accel = strncmp(ctx->accel, "kvm", 3) ? "tcg" : "kvm";
+	struct child c = CHILD_INIT;
+
+	qemu_args(ctx, &c, accel, initrd,
+		  "console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init");
+	c.out_file = console_path;
+	c.log = ctx->log;
+	c.timeout = ctx->step->timeout;
+	run_child(&c);
+	if (c.spawn_errno || c.interrupted) {
+		child_describe_failure(&c, &r->reason);
+		child_clear(&c);
+		return -1;
+	}
+	if (c.timed_out)
+		strbuf_addf(&r->reason, "QEMU killed after %us; ", c.timeout);
+	child_clear(&c);
+	return 0;
+}
+
+enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *dir = xstrfmt("%s/boot", ctx->results);
+	char *initrd = xstrfmt("%s/initramfs.cpio", dir);
+	char *console_path = xstrfmt("%s/console.log", ctx->results);
+	struct strbuf console = STRBUF_INIT;
+	enum step_status st = STEP_FAIL;
+
+	if (!ctx->kernel_built || !ctx->selftests.nr) {
+		strbuf_addstr(&r->reason, "no kernel image or selftests to boot");
+		st = STEP_SKIP;
+		goto out;
+	}
+	mkdir_p(dir);
+	if (make_initramfs(ctx, r, dir, initrd))
+		goto out;
+	ctx->accel = probe_accel(ctx, initrd);
+	if (run_guest(ctx, r, initrd, console_path))
+		goto out;
+	strbuf_read_file(&console, console_path, 64 << 20);
+	ktap_parse(strbuf_str(&console), console.len, &ctx->tests);
+	st = verdict(ctx, r, strbuf_str(&console));
+out:
+	strbuf_release(&console);
+	free(dir);
+	free(initrd);
+	free(console_path);
+	return st;
+}

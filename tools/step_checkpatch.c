@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * checkpatch: the target tree's own scripts/checkpatch.pl --strict on each
+ * patch.  Errors fail; a warning or check fails unless its type is listed,
+ * with the reason it must stay, in checkpatch.allow at the top of this
+ * repository.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+
+struct counts {
+	int errors, warnings, checks, allowed;
+	struct strbuf allowed_types;
+};
+
+static int type_allowed(const char *allow, const char *type, size_t n)
+{
+	const char *p = allow;
+
+	while (p && *p) {
+		if (!strncmp(p, type, n) && (p[n] == ' ' || p[n] == '\t'))
+			return 1;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+/* "WARNING:TYPE: text" lines of checkpatch --show-types. */
+static void count_output(const char *out, const char *allow,
+			 struct counts *n, struct strbuf *detail,
+			 const char *patch)
+{
+	const char *p = out;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n'), *type = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p), tn;
+		int err = !strncmp(p, "ERROR:", 6);
+		int warn = !strncmp(p, "WARNING:", 8);
+		int chk = !strncmp(p, "CHECK:", 6);
+
+		if ((err || warn || chk) && type) {
+			type++;
+			tn = strcspn(type, ":\n");
+			if (!err && type_allowed(allow, type, tn)) {
+				n->allowed++;
+				strbuf_addf(&n->allowed_types, " %.*s",
+					    (int)tn, type);
+			} else {
+				n->errors += err;
+				n->warnings += warn;
+				n->checks += chk;
+				strbuf_addf(detail, "%s: %.*s\n", patch,
+					    (int)len, p);
+			}
+		}
+		p = e ? e + 1 : NULL;
+	}
+}
+
+static int check_one(struct verify_ctx *ctx, struct step_result *r,
+		     const char *patch, const char *allow, struct counts *n)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *script = xstrfmt("%s/scripts/checkpatch.pl", ctx->tree);
+	int ret = 0;
+
+	strvec_pushl(&c.args, "perl", script, "--strict", "--show-types",
+		     "--color=never", "--no-summary", patch, NULL);
+	c.dir = ctx->tree;
+	c.out = &out;
+	c.log = ctx->log;
+	c.timeout = ctx->step->timeout;
+	run_child(&c);
+	if (c.spawn_errno || c.timed_out || c.interrupted ||
+	    (c.status != 0 && c.status != 1)) {
+		child_describe_failure(&c, &r->reason);
+		ret = -1;
+	} else {
+		count_output(strbuf_str(&out), allow, n, &r->detail,
+			     patch_name(patch));
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	free(script);
+	return ret;
+}
+
+enum step_status run_checkpatch(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct counts n = { 0, 0, 0, 0, STRBUF_INIT };
+	struct strbuf allow = STRBUF_INIT;
+	char *allow_file = xstrfmt("%s/checkpatch.allow", ctx->repo);
+	enum step_status st = STEP_FAIL;
+	size_t i;
+
+	strbuf_read_file(&allow, allow_file, 1 << 20);
+	for (i = 0; i < ctx->patches.nr; i++)
+		if (check_one(ctx, r, ctx->patches.v[i], strbuf_str(&allow),
+			      &n))
+			goto out;
+	strbuf_addf(&r->reason, "%zu patches: %d errors, %d warnings, %d checks",
+		    ctx->patches.nr, n.errors, n.warnings, n.checks);
+	if (n.allowed)
+		strbuf_addf(&r->reason, "; allowed by checkpatch.allow:%s",
+			    n.allowed_types.buf);
+	if (!n.errors && !n.warnings && !n.checks)
+		st = STEP_PASS;
+out:
+	strbuf_release(&n.allowed_types);
+	strbuf_release(&allow);
+	free(allow_file);
+	return st;
+}

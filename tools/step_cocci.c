@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cocci: the semantic patch, run on copies of the pristine sources (never
+ * in place on the cache), must write byte for byte what the curated series
+ * writes in every C file it touches outside tools/testing/.  On a target
+ * whose series is n/a, it must agree that the change does not apply.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+#define SMPL "cocci/emulated_counter_reprogram_tolerance.cocci"
+
+static const char *const cocci_inputs[] = {
+	"arch/x86/kvm/pmu.c", "arch/x86/kvm/x86.c", "arch/x86/kvm/x86.h",
+};
+
+#define NR_INPUTS (sizeof(cocci_inputs) / sizeof(cocci_inputs[0]))
+
+static int copy_file(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = xstrdup(to), *slash = strrchr(dir, '/');
+	int ret;
+
+	if (slash)
+		*slash = '\0';
+	mkdir_p(dir);
+	ret = strbuf_read_file(&sb, from, 64 << 20);
+	if (!ret)
+		ret = write_file(to, strbuf_str(&sb), sb.len);
+	strbuf_release(&sb);
+	free(dir);
+	return ret;
+}
+
+/* Copy the inputs that exist; the spatch argv gets their copies. */
+static int stage_inputs(struct verify_ctx *ctx, const char *work,
+			struct child *c)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < NR_INPUTS; i++) {
+		char *from = xstrfmt("%s/%s", ctx->src, cocci_inputs[i]);
+		char *to = xstrfmt("%s/%s", work, cocci_inputs[i]);
+
+		if (is_file(from) && !copy_file(from, to)) {
+			strvec_push(&c->args, to);
+			n++;
+		}
+		free(from);
+		free(to);
+	}
+	return n;
+}
+
+static char *outcome_line(const char *out)
+{
+	static const char *const words[] = {
+		"APPLIED", "ALREADY", "NOT-APPLICABLE", "UNKNOWN",
+	};
+	const char *p = out;
+	size_t i;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (!strncmp(p, words[i], strlen(words[i])))
+				return xstrfmt("%.*s", (int)n, p);
+		p = p[n] ? p + n + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int run_spatch(struct verify_ctx *ctx, struct step_result *r,
+		      const char *work, char **outcome)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *smpl = xstrfmt("%s/%s", ctx->repo, SMPL);
+
+	strvec_pushl(&c.args, "spatch", "--sp-file", smpl, "--no-includes",
+		     "--include-headers", "--in-place", "--very-quiet", NULL);
+	if (!stage_inputs(ctx, work, &c)) {
+		strbuf_addstr(&r->reason, "the tree has no arch/x86/kvm/pmu.c");
+		goto out;
+	}
+	c.out = &out;
+	c.log = ctx->log;
+	c.timeout = ctx->step->timeout;
+	run_child(&c);
+	*outcome = outcome_line(strbuf_str(&out));
+	if (c.spawn_errno || c.timed_out || c.interrupted)
+		child_describe_failure(&c, &r->reason);
+	else if (!*outcome)
+		strbuf_addf(&r->reason, "spatch printed no outcome line (status %d)",
+			    c.status);
+out:
+	strbuf_release(&out);
+	child_clear(&c);
+	free(smpl);
+	return *outcome ? 0 : -1;
+}
+
+/* diff -u of one file into r->detail; 0 if identical. */
+static int compare(struct verify_ctx *ctx, struct step_result *r,
+		   const char *work, const char *file)
+{
+	char *a = xstrfmt("%s/%s", ctx->tree, file);
+	char *b = xstrfmt("%s/%s", work, file);
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+
+	strvec_pushl(&c.args, "diff", "-u", "--label", "series/", a,
+		     "--label", "cocci/", b, NULL);
+	c.out = &out;
+	c.log = ctx->log;
+	run_child(&c);
+	if (c.status)
+		strbuf_addf(&r->detail, "%s differs:\n%s", file,
+			    strbuf_str(&out));
+	strbuf_release(&out);
+	child_clear(&c);
+	free(a);
+	free(b);
+	return c.status;
+}
+
+static int compared_by_cocci(const char *f)
+{
+	size_t i, n = strlen(f);
+
+	if (!strncmp(f, "tools/testing/", 14) ||
+	    !strncmp(f, "Documentation/", 14))
+		return 0;
+	for (i = 0; i < NR_INPUTS; i++)
+		if (!strcmp(f, cocci_inputs[i]))
+			return 1;
+	return n > 2 && (!strcmp(f + n - 2, ".c") || !strcmp(f + n - 2, ".h"));
+}
+
+static enum step_status compare_series(struct verify_ctx *ctx,
+				       struct step_result *r,
+				       const char *work, const char *outcome)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int diffs = 0, n = 0;
+
+	series_files(ctx, &files, 0);
+	for (i = 0; i < NR_INPUTS; i++) {
+		char *p = xstrfmt("%s/%s", work, cocci_inputs[i]);
+
+		if (is_file(p)) {
+			diffs += !!compare(ctx, r, work, cocci_inputs[i]);
+			n++;
+		}
+		free(p);
+	}
+	for (i = 0; i < files.nr; i++) {
+		size_t j;
+
+		for (j = 0; j < NR_INPUTS; j++)
+			if (!strcmp(files.v[i], cocci_inputs[j]))
+				break;
+		if (j == NR_INPUTS && compared_by_cocci(files.v[i])) {
+			strbuf_addf(&r->detail, "%s: changed by the series, not by the semantic patch\n",
+				    files.v[i]);
+			diffs++;
+		}
+	}
+	strvec_clear(&files);
+	if (diffs) {
+		strbuf_addf(&r->reason, "%s, but %d file(s) differ from the series",
+			    outcome, diffs);
+		return STEP_FAIL;
+	}
+	strbuf_addf(&r->reason, "%s; %d files identical to the series",
+		    outcome, n);
+	return STEP_PASS;
+}
+
+enum step_status check_cocci(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
+	enum step_status st = STEP_FAIL;
+
+	rm_rf(work);
+	if (run_spatch(ctx, r, work, &outcome))
+		goto out;
+	if (!ctx->series) {
+		if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
+			strbuf_addf(&r->reason, "semantic patch agrees: %s",
+				    outcome);
+			st = STEP_NA;
+		} else {
+			strbuf_addf(&r->reason, "kernels.list says n/a, but the semantic patch says %s",
+				    outcome);
+		}
+		goto out;
+	}
+	if (strncmp(outcome, "APPLIED ", 8)) {
+		strbuf_addf(&r->reason, "the semantic patch says %s", outcome);
+		goto out;
+	}
+	st = compare_series(ctx, r, work, outcome);
+out:
+	free(outcome);
+	free(work);
+	return st;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config: the base config named in the fragment ("# base: tinyconfig"),
+ * the fragment's options set with the tree's own scripts/config, then
+ * olddefconfig, all in the O= directory.  Every option the fragment asks
+ * for must survive olddefconfig.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+#define DEFAULT_FRAGMENT "configs/kvm-guest.config"
+
+struct option_line {
+	char *name;		/* without CONFIG_ */
+	char *value;		/* "y", "m", "n" or the value */
+};
+
+static const char *fragment_path(const struct verify_ctx *ctx)
+{
+	if (ctx->opt->config)
+		return ctx->opt->config;
+	return ctx->t->config ? ctx->t->config : DEFAULT_FRAGMENT;
+}
+
+/* Turn one fragment line into scripts/config arguments. */
+static int config_arg(const char *line, struct strvec *args,
+		      struct strvec *want)
+{
+	const char *eq;
+	char *name;
+
+	if (!strncmp(line, "# CONFIG_", 9) && strstr(line, " is not set")) {
+		name = xstrfmt("%.*s", (int)strcspn(line + 9, " "), line + 9);
+		strvec_pushl(args, "--disable", name, NULL);
+		strvec_pushf(want, "%s=n", name);
+		free(name);
+		return 0;
+	}
+	if (strncmp(line, "CONFIG_", 7) || !(eq = strchr(line, '=')))
+		return line[0] == '#' || !line[0] ? 0 : -1;
+	name = xstrfmt("%.*s", (int)(eq - line - 7), line + 7);
+	if (!strcmp(eq + 1, "y"))
+		strvec_pushl(args, "--enable", name, NULL);
+	else if (!strcmp(eq + 1, "m"))
+		strvec_pushl(args, "--module", name, NULL);
+	else if (eq[1] == '"')
+		strvec_pushl(args, "--set-val", name, eq + 1, NULL);
+	else
+		strvec_pushl(args, "--set-val", name, eq + 1, NULL);
+	strvec_pushf(want, "%s=%s", name, eq + 1);
+	free(name);
+	return 0;
+}
+
+static int parse_fragment(struct verify_ctx *ctx, struct step_result *r,
+			  const char *text, char **base, struct strvec *args,
+			  struct strvec *want)
+{
+	char *copy = xstrdup(text), *line, *save = NULL;
+	int n = 0, ret = 0;
+
+	*base = NULL;
+	for (line = strtok_r(copy, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		n++;
+		if (!strncmp(line, "# base: ", 8)) {
+			free(*base);
+			*base = xstrdup(line + 8);
+		} else if (config_arg(line, args, want)) {
+			strbuf_addf(&r->reason, "%s:%d: not a config line: %s",
+				    fragment_path(ctx), n, line);
+			ret = -1;
+		}
+	}
+	if (!ret && !*base)
+		*base = xstrdup("tinyconfig");
+	free(copy);
+	return ret;
+}
+
+/* Every wanted option as olddefconfig left it. */
+static int check_survived(struct verify_ctx *ctx, struct step_result *r,
+			  const struct strvec *want)
+{
+	char *path = xstrfmt("%s/.config", ctx->build);
+	struct strbuf cfg = STRBUF_INIT;
+	size_t i;
+	int lost = 0;
+
+	strbuf_read_file(&cfg, path, 16 << 20);
+	for (i = 0; i < want->nr; i++) {
+		const char *eq = strchr(want->v[i], '=');
+		char *line;
+		int ok;
+
+		if (!strcmp(eq + 1, "n"))
+			line = xstrfmt("# CONFIG_%.*s is not set\n",
+				       (int)(eq - want->v[i]), want->v[i]);
+		else
+			line = xstrfmt("CONFIG_%s\n", want->v[i]);
+		ok = strstr(strbuf_str(&cfg), line) != NULL;
+		if (!ok && !strcmp(eq + 1, "n")) {
+			free(line);
+			line = xstrfmt("CONFIG_%.*s=",
+				       (int)(eq - want->v[i]), want->v[i]);
+			ok = !strstr(strbuf_str(&cfg), line);
+		}
+		if (!ok) {
+			strbuf_addf(&r->detail, "CONFIG_%s was not kept by olddefconfig\n",
+				    want->v[i]);
+			lost++;
+		}
+		free(line);
+	}
+	if (lost)
+		strbuf_addf(&r->reason, "%d option(s) of %s dropped by olddefconfig (dependencies missing?)",
+			    lost, fragment_path(ctx));
+	strbuf_release(&cfg);
+	free(path);
+	return lost ? -1 : 0;
+}
+
+static int make_config(struct verify_ctx *ctx, struct step_result *r,
+		       const char *base, const struct strvec *args)
+{
+	struct child c = CHILD_INIT;
+	char *script = xstrfmt("%s/scripts/config", ctx->tree);
+	size_t i;
+	int ret;
+
+	make_args(ctx, &c);
+	strvec_push(&c.args, base);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	if (ret)
+		goto out;
+	strvec_pushl(&c.args, "bash", script, "--file", NULL);
+	strvec_pushf(&c.args, "%s/.config", ctx->build);
+	for (i = 0; i < args->nr; i++)
+		strvec_push(&c.args, args->v[i]);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	if (ret)
+		goto out;
+	make_args(ctx, &c);
+	strvec_push(&c.args, "olddefconfig");
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+out:
+	free(script);
+	return ret;
+}
+
+/* A build directory belongs to one source; another source starts over. */
+static void claim_build_dir(struct verify_ctx *ctx)
+{
+	char *owner = xstrfmt("%s/.kverify-source", ctx->build);
+	char *had = read_first_line(owner);
+
+	if (!had || strcmp(had, ctx->src_key)) {
+		rm_rf(ctx->build);
+		mkdir_p(ctx->build);
+		write_file_atomic(owner, ctx->src_key, strlen(ctx->src_key));
+	}
+	free(had);
+	free(owner);
+}
+
+enum step_status configure_kernel(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	struct strvec args = STRVEC_INIT, want = STRVEC_INIT;
+	struct strbuf frag = STRBUF_INIT;
+	char *frag_path = xstrfmt("%s/%s", ctx->repo, fragment_path(ctx));
+	char *stamp_path = xstrfmt("%s/.kverify-config", ctx->build);
+	char *base = NULL, *stamp = NULL, *had = NULL;
+	enum step_status st = STEP_FAIL;
+	uint64_t h;
+
+	if (strbuf_read_file(&frag, frag_path, 1 << 20) < 0) {
+		strbuf_addf(&r->reason, "cannot read config fragment %s",
+			    fragment_path(ctx));
+		goto out;
+	}
+	if (parse_fragment(ctx, r, strbuf_str(&frag), &base, &args, &want))
+		goto out;
+	claim_build_dir(ctx);
+	h = hash_bytes(HASH_INIT, frag.buf, frag.len);
+	stamp = xstrfmt("%016llx", (unsigned long long)h);
+	had = read_first_line(stamp_path);
+	if (had && !strcmp(had, stamp)) {
+		strbuf_addf(&r->reason, "%s unchanged", fragment_path(ctx));
+		st = STEP_PASS;
+		goto out;
+	}
+	unlink(stamp_path);
+	if (make_config(ctx, r, base, &args) ||
+	    check_survived(ctx, r, &want))
+		goto out;
+	write_file_atomic(stamp_path, stamp, strlen(stamp));
+	strbuf_addf(&r->reason, "%s + %s: %zu options kept", base,
+		    fragment_path(ctx), want.nr);
+	st = STEP_PASS;
+out:
+	strvec_clear(&args);
+	strvec_clear(&want);
+	strbuf_release(&frag);
+	free(frag_path);
+	free(stamp_path);
+	free(base);
+	free(stamp);
+	free(had);
+	return st;
+}

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fetch: the target's pristine source tree into the cache, once.  A tree is
+ * extracted into a temporary directory and renamed into place when whole,
+ * so an interrupted download or extraction never leaves a tree that a
+ * later run trusts.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apt.h"
+#include "fsutil.h"
+#include "verify.h"
+
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'))
+			*s = '_';
+}
+
+/* Remove what an interrupted run left in @dir: ".tmp-*" entries. */
+static void remove_stale_tmp(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *p;
+
+		if (strncmp(de->d_name, ".tmp-", 5))
+			continue;
+		p = xstrfmt("%s/%s", dir, de->d_name);
+		rm_rf(p);
+		free(p);
+	}
+	closedir(d);
+}
+
+/* The one directory inside @tmp, moved to @dest. */
+static int install_tree(const char *tmp, const char *dest,
+			struct step_result *r)
+{
+	struct dirent *de;
+	char *top = NULL;
+	int n = 0, ret = -1;
+	DIR *d = opendir(tmp);
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		free(top);
+		top = xstrfmt("%s/%s", tmp, de->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (n != 1 || !is_dir(top)) {
+		strbuf_addf(&r->reason, "the source unpacked into %d top-level entries, expected one directory",
+			    n);
+		goto out;
+	}
+	if (rename(top, dest) < 0) {
+		strbuf_addf(&r->reason, "rename %s: %s", dest, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(top);
+	return ret;
+}
+
+static char *capture_field(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ':') {
+			const char *v = p + n + 1, *e;
+
+			while (*v == ' ')
+				v++;
+			e = strchr(v, '\n');
+			return e ? xstrfmt("%.*s", (int)(e - v), v) :
+				   xstrdup(v);
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int apt_update(struct verify_ctx *ctx, struct step_result *r,
+		      struct apt_suite *as)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	if (apt_lists_fresh(as))
+		return 0;
+	apt_suite_args(as, &c, "apt-get");
+	strvec_push(&c.args, "update");
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	if (!ret)
+		apt_lists_touch(as);
+	return ret;
+}
+
+/* The version apt would download: =VERSION if given, else the candidate. */
+static char *deb_version(struct verify_ctx *ctx, struct step_result *r,
+			 struct apt_suite *as)
+{
+	const struct target *t = ctx->t;
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *v = NULL;
+
+	apt_suite_args(as, &c, "apt-cache");
+	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
+	if (t->deb_version)
+		strvec_pushf(&c.args, "%s=%s", t->deb_package, t->deb_version);
+	else
+		strvec_push(&c.args, t->deb_package);
+	c.out = &out;
+	if (!step_run(ctx, r, &c))
+		v = capture_field(strbuf_str(&out), "Version");
+	if (!v && !r->reason.len)
+		strbuf_addf(&r->reason, "%s%s%s is not in %s",
+			    t->deb_package, t->deb_version ? "=" : "",
+			    t->deb_version ? t->deb_version : "",
+			    t->deb_suite);
+	child_clear(&c);
+	strbuf_release(&out);
+	return v;
+}
+
+static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
+		       const char *deb, const char *tmp)
+{
+	struct child cs[4] = { CHILD_INIT, CHILD_INIT, CHILD_INIT, CHILD_INIT };
+	int i, ret;
+
+	strvec_pushl(&cs[0].args, "dpkg-deb", "--fsys-tarfile", deb, NULL);
+	strvec_pushl(&cs[1].args, "tar", "-xO", "-f", "-", NULL);
+	strvec_pushf(&cs[1].args, "./usr/src/%s.tar.xz", ctx->t->deb_package);
+	strvec_pushl(&cs[2].args, "xz", "-dc", NULL);
+	strvec_pushl(&cs[3].args, "tar", "-x", "-f", "-", "-C", tmp, NULL);
+	for (i = 0; i < 4; i++) {
+		cs[i].log = ctx->log;
+		cs[i].timeout = ctx->step->timeout;
+	}
+	ret = run_pipeline(cs, 4);
+	if (ret) {
+		pipeline_describe_failure(cs, 4, &r->reason);
+		step_fail_tail(r, ctx->log, 20);
+	}
+	for (i = 0; i < 4; i++)
+		child_clear(&cs[i]);
+	return ret;
+}
+
+static char *find_deb(const char *dir)
+{
+	struct dirent *de;
+	char *found = NULL;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d)))
+		if (!found && strlen(de->d_name) > 4 &&
+		    !strcmp(de->d_name + strlen(de->d_name) - 4, ".deb"))
+			found = xstrfmt("%s/%s", dir, de->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int download_deb(struct verify_ctx *ctx, struct step_result *r,
+			struct apt_suite *as, const char *version,
+			const char *tmp)
+{
+	struct child c = CHILD_INIT;
+	char *deb = NULL;
+	int ret;
+
+	apt_suite_args(as, &c, "apt-get");
+	strvec_push(&c.args, "download");
+	strvec_pushf(&c.args, "%s=%s", ctx->t->deb_package, version);
+	c.dir = tmp;
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	if (ret)
+		return ret;
+	deb = find_deb(tmp);
+	if (!deb) {
+		strbuf_addstr(&r->reason, "apt-get download left no .deb");
+		return -1;
+	}
+	ret = extract_deb(ctx, r, deb, tmp);
+	unlink(deb);
+	free(deb);
+	return ret;
+}
+
+static enum step_status fetch_deb(struct verify_ctx *ctx,
+				  struct step_result *r, char **key,
+				  char **version)
+{
+	enum step_status st = STEP_FAIL;
+	struct apt_suite as;
+
+	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason))
+		goto out;
+	if (apt_update(ctx, r, &as))
+		goto out;
+	*version = deb_version(ctx, r, &as);
+	if (!*version)
+		goto out;
+	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
+	sanitize(*key);
+	st = STEP_PASS;
+out:
+	apt_suite_clear(&as);
+	return st;
+}
+
+static int unpack_deb(struct verify_ctx *ctx, struct step_result *r,
+		      const char *version, const char *tmp)
+{
+	struct apt_suite as;
+	int ret;
+
+	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason))
+		return -1;
+	ret = download_deb(ctx, r, &as, version, tmp);
+	apt_suite_clear(&as);
+	return ret;
+}
+
+static int unpack_tar(struct verify_ctx *ctx, struct step_result *r,
+		      const char *tmp)
+{
+	struct child c = CHILD_INIT;
+	char *path = abspath(ctx->t->value);
+	int ret;
+
+	strvec_pushl(&c.args, "tar", "-x", "-f", path, "-C", tmp, NULL);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	free(path);
+	return ret;
+}
+
+static int unpack_git(struct verify_ctx *ctx, struct step_result *r,
+		      const char *tmp, const char *repo, const char *commit)
+{
+	struct child cs[2] = { CHILD_INIT, CHILD_INIT };
+	char *sub = xstrfmt("%s/linux", tmp);
+	int ret;
+
+	mkdir_p(sub);
+	strvec_pushl(&cs[0].args, "git", "-C", repo, "archive", "--format=tar",
+		     commit, NULL);
+	strvec_pushl(&cs[1].args, "tar", "-x", "-f", "-", "-C", sub, NULL);
+	cs[0].log = cs[1].log = ctx->log;
+	ret = run_pipeline(cs, 2);
+	if (ret)
+		pipeline_describe_failure(cs, 2, &r->reason);
+	child_clear(&cs[0]);
+	child_clear(&cs[1]);
+	free(sub);
+	return ret;
+}
+
+/* git: a local repository is read in place; a URL is cloned bare once. */
+static char *git_repo(struct verify_ctx *ctx, struct step_result *r)
+{
+	const char *url = ctx->t->value;
+	struct child c = CHILD_INIT;
+	char *repo, *tmp;
+	uint64_t h;
+
+	if (is_dir(url))
+		return abspath(url);
+	h = hash_bytes(HASH_INIT, url, strlen(url));
+	repo = cache_path(ctx, "git/%016llx.git", (unsigned long long)h);
+	if (is_dir(repo))
+		return repo;
+	tmp = cache_path(ctx, "git/.tmp-%016llx-%d", (unsigned long long)h,
+			 (int)getpid());
+	strvec_pushl(&c.args, "git", "clone", "--bare", "--quiet", "--", url,
+		     tmp, NULL);
+	if (step_run(ctx, r, &c) || rename(tmp, repo) < 0) {
+		rm_rf(tmp);
+		free(repo);
+		repo = NULL;
+	}
+	child_clear(&c);
+	free(tmp);
+	return repo;
+}
+
+static char *git_commit(struct verify_ctx *ctx, struct step_result *r,
+			const char *repo)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *commit = NULL;
+
+	strvec_pushl(&c.args, "git", "-C", repo, "rev-parse", "--verify",
+		     "--quiet", NULL);
+	strvec_pushf(&c.args, "%s^{commit}",
+		     ctx->t->git_ref ? ctx->t->git_ref : "HEAD");
+	c.out = &out;
+	if (!step_run(ctx, r, &c)) {
+		strbuf_trim_trailing(&out);
+		commit = xstrdup(strbuf_str(&out));
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	return commit;
+}
+
+static enum step_status fetch_git(struct verify_ctx *ctx,
+				  struct step_result *r, char **key,
+				  char **repo, char **commit)
+{
+	*repo = git_repo(ctx, r);
+	if (!*repo)
+		return STEP_FAIL;
+	*commit = git_commit(ctx, r, *repo);
+	if (!*commit) {
+		strbuf_reset(&r->reason);
+		strbuf_addf(&r->reason, "ref '%s' is not a commit in %s",
+			    ctx->t->git_ref ? ctx->t->git_ref : "HEAD",
+			    ctx->t->value);
+		return STEP_FAIL;
+	}
+	*key = xstrfmt("git-%.16s", *commit);
+	return STEP_PASS;
+}
+
+static char *file_key(const char *prefix, const char *path)
+{
+	char *abs = abspath(path);
+	uint64_t h = hash_bytes(HASH_INIT, abs, strlen(abs));
+	struct stat st;
+
+	if (!stat(abs, &st)) {
+		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
+		h = hash_bytes(h, &st.st_mtime, sizeof(st.st_mtime));
+	}
+	free(abs);
+	return xstrfmt("%s-%016llx", prefix, (unsigned long long)h);
+}
+
+/* @what: the deb version, or the git repository and @commit. */
+static enum step_status unpack_into_cache(struct verify_ctx *ctx,
+					  struct step_result *r,
+					  const char *what,
+					  const char *commit)
+{
+	char *srcdir = cache_path(ctx, "src");
+	char *tmp = xstrfmt("%s/.tmp-%s-%d", srcdir, ctx->src_key,
+			    (int)getpid());
+	int lockfd, ret;
+	char *lock = cache_path(ctx, "locks/src-%s.lock", ctx->src_key);
+
+	ret = lock_file(lock, 1, &lockfd, &r->reason);
+	if (ret)
+		goto out;
+	if (is_dir(ctx->src))
+		goto unlock;
+	remove_stale_tmp(srcdir);
+	mkdir_p(tmp);
+	if (ctx->t->kind == SRC_DEB)
+		ret = unpack_deb(ctx, r, what, tmp);
+	else if (ctx->t->kind == SRC_TAR)
+		ret = unpack_tar(ctx, r, tmp);
+	else
+		ret = unpack_git(ctx, r, tmp, what, commit);
+	if (!ret)
+		ret = install_tree(tmp, ctx->src, r);
+	rm_rf(tmp);
+unlock:
+	unlock_file(lockfd);
+out:
+	free(lock);
+	free(tmp);
+	free(srcdir);
+	return ret ? STEP_FAIL : STEP_PASS;
+}
+
+static enum step_status use_dir(struct verify_ctx *ctx,
+				struct step_result *r)
+{
+	char *mk;
+	int ok;
+
+	ctx->src = abspath(ctx->t->value);
+	ctx->src_key = file_key("dir", ctx->t->value);
+	mk = xstrfmt("%s/Makefile", ctx->src);
+	ok = is_file(mk);
+	free(mk);
+	if (!ok) {
+		strbuf_addf(&r->reason, "%s is not a kernel tree (no Makefile)",
+			    ctx->src);
+		return STEP_FAIL;
+	}
+	strbuf_addf(&r->reason, "using %s in place (never modified)",
+		    ctx->src);
+	return STEP_PASS;
+}
+
+enum step_status fetch_source(struct verify_ctx *ctx, struct step_result *r)
+{
+	const struct target *t = ctx->t;
+	char *key = NULL, *what = NULL, *commit = NULL, *srcdir;
+	enum step_status st = STEP_PASS;
+
+	if (t->kind == SRC_DIR)
+		return use_dir(ctx, r);
+	if (t->kind == SRC_DEB)
+		st = fetch_deb(ctx, r, &key, &what);
+	else if (t->kind == SRC_GIT)
+		st = fetch_git(ctx, r, &key, &what, &commit);
+	else
+		key = file_key("tar", t->value);
+	if (st != STEP_PASS)
+		goto out;
+	ctx->src_key = key;
+	ctx->src = cache_path(ctx, "src/%s", key);
+	if (is_dir(ctx->src)) {
+		strbuf_addf(&r->reason, "cached %s", key);
+		goto out;
+	}
+	srcdir = cache_path(ctx, "src");
+	mkdir_p(srcdir);
+	free(srcdir);
+	st = unpack_into_cache(ctx, r, what, commit);
+	if (st == STEP_PASS)
+		strbuf_addf(&r->reason, "fetched and unpacked %s", key);
+out:
+	if (!ctx->src_key)
+		free(key);
+	free(what);
+	free(commit);
+	return st;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * selftests: the KVM selftests the guest runs, built static from the tree:
+ * the tests the series adds, pmu_counters_test and pmu_event_filter_test
+ * where the tree has them, and cpuid_test, a control that needs no PMU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+static const char *const stock_tests[] = {
+	"cpuid_test", "pmu_counters_test", "pmu_event_filter_test",
+};
+
+static void pick_tests(struct verify_ctx *ctx, struct strvec *names)
+{
+	struct strvec added = STRVEC_INIT;
+	char *prefix = xstrfmt("tools/testing/selftests/kvm/%s/",
+			       ctx->selftest_arch);
+	size_t i, n = strlen(prefix);
+
+	series_files(ctx, &added, 1);
+	for (i = 0; i < added.nr; i++) {
+		const char *f = added.v[i];
+		size_t len = strlen(f);
+
+		if (!strncmp(f, prefix, n) && len > n + 2 &&
+		    !strcmp(f + len - 2, ".c") && !strchr(f + n, '/')) {
+			char *name = xstrfmt("%.*s", (int)(len - n - 2), f + n);
+
+			strvec_push(&ctx->new_tests, name);
+			strvec_push(names, name);
+			free(name);
+		}
+	}
+	for (i = 0; i < sizeof(stock_tests) / sizeof(stock_tests[0]); i++) {
+		char *src = xstrfmt("%s/%s%s.c", ctx->tree, prefix,
+				    stock_tests[i]);
+
+		if (is_file(src))
+			strvec_push(names, stock_tests[i]);
+		free(src);
+	}
+	strvec_clear(&added);
+	free(prefix);
+}
+
+static int make_headers(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	make_args(ctx, &c);
+	strvec_push(&c.args, "headers");
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	return ret;
+}
+
+enum step_status build_selftests(struct verify_ctx *ctx,
+				 struct step_result *r)
+{
+	char *kvm = xstrfmt("%s/tools/testing/selftests/kvm", ctx->tree);
+	char *out = xstrfmt("%s/kselftest/kvm", ctx->build);
+	char *x86 = xstrfmt("%s/x86", kvm);
+	struct strvec names = STRVEC_INIT;
+	struct child c = CHILD_INIT;
+	enum step_status st = STEP_FAIL;
+	size_t i;
+
+	if (!ctx->kernel_built) {
+		strbuf_addstr(&r->reason, "no kernel image to run them in (--build=objects)");
+		st = STEP_SKIP;
+		goto out;
+	}
+	ctx->selftest_arch = xstrdup(is_dir(x86) ? "x86" : "x86_64");
+	pick_tests(ctx, &names);
+	if (make_headers(ctx, r))
+		goto out;
+	mkdir_p(out);
+	strvec_pushl(&c.args, "make", "-C", kvm, NULL);
+	strvec_pushf(&c.args, "OUTPUT=%s", out);
+	strvec_pushf(&c.args, "KHDR_INCLUDES=-isystem %s/usr/include",
+		     ctx->build);
+	strvec_push(&c.args, "USERLDFLAGS=-static");
+	for (i = 0; i < names.nr; i++) {
+		char *bin = xstrfmt("%s/%s/%s", out, ctx->selftest_arch,
+				    names.v[i]);
+
+		strvec_push(&c.args, bin);
+		strvec_push(&ctx->selftests, bin);
+		free(bin);
+	}
+	if (step_run(ctx, r, &c))
+		goto out;
+	strbuf_addf(&r->reason, "%zu static tests:", names.nr);
+	for (i = 0; i < names.nr; i++)
+		strbuf_addf(&r->reason, " %s", names.v[i]);
+	st = STEP_PASS;
+out:
+	child_clear(&c);
+	strvec_clear(&names);
+	free(kvm);
+	free(out);
+	free(x86);
+	return st;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+
+static char strbuf_empty[1];
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fputs("kverify: out of memory\n", stderr);
+		exit(3);
+	}
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fputs("kverify: out of memory\n", stderr);
+		exit(3);
+	}
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (want <= sb->alloc)
+		return;
+	sb->alloc = sb->alloc ? sb->alloc : 64;
+	while (sb->alloc < want)
+		sb->alloc *= 2;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, n);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void strbuf_trim_trailing(struct strbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == '\n' ||
+			   sb->buf[sb->len - 1] == ' ' ||
+			   sb->buf[sb->len - 1] == '\t' ||
+			   sb->buf[sb->len - 1] == '\r'))
+		sb->buf[--sb->len] = '\0';
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : strbuf_empty;
+}
+
+/* Read at most @max bytes of @path; returns 0, or -1 with errno set. */
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+{
+	char chunk[8192];
+	ssize_t n = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (sb->len < max) {
+		size_t want = sizeof(chunk);
+
+		if (want > max - sb->len)
+			want = max - sb->len;
+		n = read(fd, chunk, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(sb, chunk, n);
+	}
+	close(fd);
+	strbuf_grow(sb, 0);
+	return n < 0 ? -1 : 0;
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	if (sv->nr + 2 > sv->alloc) {
+		sv->alloc = sv->alloc ? sv->alloc * 2 : 8;
+		sv->v = xrealloc(sv->v, sv->alloc * sizeof(*sv->v));
+	}
+	sv->v[sv->nr++] = xstrdup(s);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strvec_push(sv, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+void strvec_pushl(struct strvec *sv, ...)
+{
+	const char *s;
+	va_list ap;
+
+	va_start(ap, sv);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(sv, s);
+	va_end(ap);
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->nr = 0;
+	sv->alloc = 0;
+}

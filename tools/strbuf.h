@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_STRBUF_H
+#define KVERIFY_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* One growable, always NUL-terminated buffer (after git's strbuf). */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_trim_trailing(struct strbuf *sb);
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
+const char *strbuf_str(const struct strbuf *sb);
+
+/* A NULL-terminated vector of strings, for argv and envp. */
+struct strvec {
+	char **v;
+	size_t nr;
+	size_t alloc;
+};
+
+#define STRVEC_INIT { NULL, 0, 0 }
+
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strvec_pushl(struct strvec *sv, ...);
+void strvec_clear(struct strvec *sv);
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

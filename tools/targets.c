@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernels.list: one target per line, "NAME SOURCE SERIES [CONFIG]".
+ * Everything in it is data: it is validated here, never given to a shell,
+ * and no value may start with '-' (it would read as an option).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets.h"
+
+static const char *const kind_names[] = {
+	[SRC_DEB] = "deb", [SRC_GIT] = "git", [SRC_TAR] = "tar",
+	[SRC_DIR] = "dir",
+};
+
+const char *source_kind_name(enum source_kind kind)
+{
+	return kind_names[kind];
+}
+
+struct line_ctx {
+	const char *file;
+	int line;
+	struct strbuf *err;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct line_ctx *lc, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addf(lc->err, "%s:%d: ", lc->file, lc->line);
+	va_start(ap, fmt);
+	strbuf_vaddf(lc->err, fmt, ap);
+	va_end(ap);
+	strbuf_addch(lc->err, '\n');
+	return -1;
+}
+
+/* Length of the UTF-8 sequence at @s, or 0 if it is not valid. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0)
+		return 0;
+	if (n == 3 && s[0] == 0xed && s[1] >= 0xa0)
+		return 0;
+	if (n == 4 && s[0] == 0xf0 && s[1] < 0x90)
+		return 0;
+	if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90)
+		return 0;
+	return n;
+}
+
+static int check_bytes(struct line_ctx *lc, const char *s, size_t len)
+{
+	size_t i, n;
+
+	if (len > TARGET_LINE_MAX)
+		return fail(lc, "line is %zu bytes long, at most %d are allowed",
+			    len, TARGET_LINE_MAX);
+	for (i = 0; i < len; i += n) {
+		unsigned char c = s[i];
+
+		if (c == '\0')
+			return fail(lc, "NUL byte at column %zu: kernels.list is a text file",
+				    i + 1);
+		if (c == '\r')
+			return fail(lc, "carriage return at column %zu (CRLF line ends?): save the file with LF line ends",
+				    i + 1);
+		n = utf8_len((const unsigned char *)s + i, len - i);
+		if (!n)
+			return fail(lc, "invalid UTF-8 at column %zu", i + 1);
+		if (c < 0x20 && c != '\t')
+			return fail(lc, "control character 0x%02x at column %zu",
+				    c, i + 1);
+	}
+	return 0;
+}
+
+static int allowed(const char *s, const char *extra)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr(extra, *s)))
+			return 0;
+	return 1;
+}
+
+/* A path inside this repository: relative, no "..", plain characters. */
+static int check_repo_path(struct line_ctx *lc, const char *what,
+			   const char *p)
+{
+	const char *c;
+
+	if (!*p || *p == '/' || *p == '-' || !allowed(p, "._/+-"))
+		return fail(lc, "%s '%s' must be a relative path in this repository made of letters, digits and ._/+-",
+			    what, p);
+	for (c = p; c; c = strchr(c, '/')) {
+		c += *c == '/';
+		if (!strncmp(c, "..", 2) && (c[2] == '/' || !c[2]))
+			return fail(lc, "%s '%s' must not contain '..'",
+				    what, p);
+	}
+	return 0;
+}
+
+static int parse_deb(struct line_ctx *lc, struct target *t)
+{
+	char *v = t->value, *at, *eq;
+
+	at = strchr(v, '@');
+	if (!at || !at[1])
+		return fail(lc, "deb source '%s' names no suite: expected deb:linux-source-X.Y[=VERSION]@SUITE",
+			    t->source);
+	*at = '\0';
+	eq = strchr(v, '=');
+	if (eq)
+		*eq = '\0';
+	t->deb_package = xstrdup(v);
+	t->deb_suite = xstrdup(at + 1);
+	t->deb_version = eq ? xstrdup(eq + 1) : NULL;
+	*at = '@';
+	if (eq)
+		*eq = '=';
+	if (strncmp(t->deb_package, "linux-source-", 13) ||
+	    !t->deb_package[13] || !allowed(t->deb_package, ".+-"))
+		return fail(lc, "deb package '%s' is not a linux-source-X.Y package name",
+			    t->deb_package);
+	if (!allowed(t->deb_suite, "-") || t->deb_suite[0] == '-')
+		return fail(lc, "deb suite '%s' is not a Debian suite name (letters, digits, '-')",
+			    t->deb_suite);
+	if (t->deb_version && (!*t->deb_version ||
+			       !allowed(t->deb_version, ".+~:-") ||
+			       t->deb_version[0] == '-'))
+		return fail(lc, "deb version '%s' is not a Debian version",
+			    t->deb_version);
+	return 0;
+}
+
+static int parse_source(struct line_ctx *lc, struct target *t)
+{
+	char *colon = strchr(t->source, ':');
+	size_t i;
+
+	if (!colon)
+		return fail(lc, "SOURCE '%s' has no kind: expected deb:, git:, tar: or dir:",
+			    t->source);
+	for (i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+		if ((size_t)(colon - t->source) == strlen(kind_names[i]) &&
+		    !strncmp(t->source, kind_names[i], colon - t->source))
+			break;
+	if (i == sizeof(kind_names) / sizeof(kind_names[0]))
+		return fail(lc, "unknown source kind '%.*s:': expected deb:, git:, tar: or dir:",
+			    (int)(colon - t->source), t->source);
+	t->kind = i;
+	t->value = xstrdup(colon + 1);
+	if (!*t->value || t->value[0] == '-')
+		return fail(lc, "%s source needs a value that does not start with '-'",
+			    kind_names[i]);
+	if (t->kind == SRC_DEB)
+		return parse_deb(lc, t);
+	if (t->kind == SRC_GIT) {
+		char *hash = strchr(t->value, '#');
+
+		if (hash) {
+			*hash = '\0';
+			t->git_ref = xstrdup(hash + 1);
+			if (!*t->git_ref || t->git_ref[0] == '-' ||
+			    !allowed(t->git_ref, "._/+-"))
+				return fail(lc, "git ref '%s' is not a plain ref name",
+					    t->git_ref);
+		}
+	}
+	return 0;
+}
+
+/* Split @s at blanks; returns the number of fields, at most @max. */
+static int split_fields(struct line_ctx *lc, char *s, char **f, int max,
+			char **rest)
+{
+	int n = 0, tabs = 0, spaces = 0;
+
+	*rest = NULL;
+	while (*s) {
+		while (*s == ' ' || *s == '\t') {
+			tabs += *s == '\t';
+			spaces += *s == ' ';
+			s++;
+		}
+		if (!*s)
+			break;
+		if (n == max) {
+			*rest = s;
+			break;
+		}
+		if (n == 2 && !strncmp(s, "n/a:", 4)) {
+			f[n++] = s;
+			break;
+		}
+		f[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s) {
+			tabs += *s == '\t';
+			spaces += *s == ' ';
+			*s++ = '\0';
+		}
+	}
+	if (tabs && spaces)
+		return fail(lc, "fields are separated by both tabs and spaces: use one kind of blank");
+	return n;
+}
+
+static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
+			int n)
+{
+	static const char *const names[] = { "NAME", "SOURCE", "SERIES" };
+
+	if (n < 3)
+		return fail(lc, "missing %s field: expected NAME SOURCE SERIES [CONFIG]",
+			    names[n]);
+	t->name = xstrdup(f[0]);
+	if (!allowed(t->name, "._-") || t->name[0] == '-' ||
+	    t->name[0] == '.')
+		return fail(lc, "target name '%s' may only hold letters, digits and ._- (and not start with . or -)",
+			    t->name);
+	t->source = xstrdup(f[1]);
+	if (parse_source(lc, t))
+		return -1;
+	if (!strncmp(f[2], "n/a:", 4)) {
+		const char *r = f[2] + 4;
+
+		while (*r == ' ' || *r == '\t')
+			r++;
+		if (!*r)
+			return fail(lc, "n/a needs a reason: n/a: REASON");
+		t->na_reason = xstrdup(r);
+		return 0;
+	}
+	t->series = xstrdup(f[2]);
+	if (check_repo_path(lc, "SERIES", t->series))
+		return -1;
+	if (n > 3) {
+		t->config = xstrdup(f[3]);
+		if (check_repo_path(lc, "CONFIG", t->config))
+			return -1;
+	}
+	return 0;
+}
+
+static void target_free(struct target *t)
+{
+	free(t->name);
+	free(t->source);
+	free(t->value);
+	free(t->deb_package);
+	free(t->deb_version);
+	free(t->deb_suite);
+	free(t->git_ref);
+	free(t->series);
+	free(t->na_reason);
+	free(t->config);
+	memset(t, 0, sizeof(*t));
+}
+
+static int parse_line(struct line_ctx *lc, struct target_list *out,
+		      const char *s, size_t len)
+{
+	struct target t = { .line = lc->line };
+	char *buf, *f[4], *rest;
+	int n, ret = -1;
+	size_t i;
+
+	if (check_bytes(lc, s, len))
+		return -1;
+	buf = xmalloc(len + 1);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (i = 0; buf[i] == ' ' || buf[i] == '\t'; i++)
+		;
+	if (!buf[i] || buf[i] == '#') {
+		ret = 0;
+		goto out;
+	}
+	n = split_fields(lc, buf, f, 4, &rest);
+	if (n < 0)
+		goto out;
+	if (rest) {
+		fail(lc, "unexpected field '%s': expected NAME SOURCE SERIES [CONFIG]",
+		     rest);
+		goto out;
+	}
+	if (parse_fields(lc, &t, f, n))
+		goto out;
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->v[i].name, t.name)) {
+			fail(lc, "duplicate target name '%s' (first defined at line %d)",
+			     t.name, out->v[i].line);
+			goto out;
+		}
+	if (out->nr == out->alloc) {
+		out->alloc = out->alloc ? out->alloc * 2 : 16;
+		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+	}
+	out->v[out->nr++] = t;
+	memset(&t, 0, sizeof(t));
+	ret = 0;
+out:
+	target_free(&t);
+	free(buf);
+	return ret;
+}
+
+int targets_parse(const char *file, const char *text, size_t len,
+		  struct target_list *out, struct strbuf *err)
+{
+	struct line_ctx lc = { .file = file, .line = 0, .err = err };
+	size_t pos = 0;
+
+	out->file = xstrdup(file);
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		lc.line++;
+		if (parse_line(&lc, out, text + pos, end - pos))
+			return -1;
+		pos = end + 1;
+	}
+	return 0;
+}
+
+int targets_load(const char *file, struct target_list *out,
+		 struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&sb, file, 16 << 20) < 0) {
+		strbuf_addf(err, "%s: cannot read: %s\n", file,
+			    strerror(errno));
+		strbuf_release(&sb);
+		return -1;
+	}
+	ret = targets_parse(file, strbuf_str(&sb), sb.len, out, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* @name exactly, or the one target it is a prefix of. */
+const struct target *targets_find(const struct target_list *list,
+				  const char *name, struct strbuf *err)
+{
+	const struct target *hit = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < list->nr; i++)
+		if (!strcmp(list->v[i].name, name))
+			return &list->v[i];
+	for (i = 0; i < list->nr; i++)
+		if (*name && !strncmp(list->v[i].name, name, strlen(name))) {
+			hit = &list->v[i];
+			n++;
+		}
+	if (n == 1)
+		return hit;
+	strbuf_addf(err, "%s: %s target '%s'; known targets:", list->file,
+		    n ? "ambiguous" : "unknown", name);
+	for (i = 0; i < list->nr; i++)
+		strbuf_addf(err, " %s", list->v[i].name);
+	strbuf_addch(err, '\n');
+	return NULL;
+}
+
+void targets_clear(struct target_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		target_free(&list->v[i]);
+	free(list->v);
+	free(list->file);
+	memset(list, 0, sizeof(*list));
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verify: run the steps of verify_steps[] in order for one target.  Each
+ * step has its own log, wall time, timeout and status; a failed step makes
+ * the later ones SKIP, and --skip names steps not to run.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "verify.h"
+
+/* The pipeline, top to bottom.  Adding a step is adding a line. */
+const struct step verify_steps[] = {
+	{ "fetch",	fetch_source,		3600,	1 },
+	{ "tree",	prepare_tree,		900,	1 },
+	{ "apply",	apply_series,		300,	0 },
+	{ "checkpatch",	run_checkpatch,		600,	0 },
+	{ "cocci",	check_cocci,		300,	1 },
+	{ "config",	configure_kernel,	600,	0 },
+	{ "build",	build_kernel,		5400,	0 },
+	{ "selftests",	build_selftests,	1800,	0 },
+	{ "boot",	boot_and_test,		1800,	0 },
+};
+
+const int nr_verify_steps = sizeof(verify_steps) / sizeof(verify_steps[0]);
+
+const char *step_status_name(enum step_status s)
+{
+	static const char *const names[] = {
+		[STEP_PASS] = "PASS", [STEP_FAIL] = "FAIL",
+		[STEP_SKIP] = "SKIP", [STEP_NA] = "N-A",
+	};
+
+	return names[s];
+}
+
+char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s/", ctx->cache);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
+
+/* The last @lines lines of @log, into r->detail. */
+void step_fail_tail(struct step_result *r, const char *log, int lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int n = 0;
+
+	if (!log || strbuf_read_file(&sb, log, 64 << 20) < 0 || !sb.len)
+		goto out;
+	for (i = sb.len - 1; i > 0; i--)
+		if (sb.buf[i - 1] == '\n' && ++n >= lines)
+			break;
+	strbuf_reset(&r->detail);
+	strbuf_add(&r->detail, sb.buf + i, sb.len - i);
+out:
+	strbuf_release(&sb);
+}
+
+/* Run @c with the step's log and timeout; on failure say why in @r. */
+int step_run(struct verify_ctx *ctx, struct step_result *r, struct child *c)
+{
+	int ret;
+
+	if (!c->log)
+		c->log = ctx->log;
+	if (!c->timeout)
+		c->timeout = ctx->step->timeout;
+	ret = run_child(c);
+	if (ret) {
+		strbuf_reset(&r->reason);
+		child_describe_failure(c, &r->reason);
+		step_fail_tail(r, ctx->log, 20);
+	}
+	return ret;
+}
+
+static int jobserver_active(void)
+{
+	const char *mf = getenv("MAKEFLAGS");
+
+	return mf && (strstr(mf, "--jobserver-auth=") ||
+		      strstr(mf, "--jobserver-fds="));
+}
+
+/* "make -C <tree> O=<build>", sharing make's jobserver when we have one. */
+void make_args(const struct verify_ctx *ctx, struct child *c)
+{
+	long n = ctx->opt->jobs ? ctx->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+
+	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
+	strvec_pushf(&c->args, "O=%s", ctx->build);
+	if (!jobserver_active() || ctx->opt->jobs)
+		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
+	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
+	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
+	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int skipped_by_option(const struct options *opt, const char *name)
+{
+	const char *s = opt->skip;
+	size_t n = strlen(name);
+
+	while (s && *s) {
+		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
+			return 1;
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+	return 0;
+}
+
+static char *default_cache(void)
+{
+	const char *env = getenv("KVERIFY_CACHE"), *xdg, *home;
+
+	if (env && *env)
+		return abspath(env);
+	xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && *xdg)
+		return xstrfmt("%s/kverify", xdg);
+	home = getenv("HOME");
+	return xstrfmt("%s/.cache/kverify", home && *home ? home : "/tmp");
+}
+
+/* Read <series>/series: patch names, in order; 0, or -1 with @err set. */
+static int load_series(struct verify_ctx *ctx, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file, *line, *save = NULL;
+	int ret = -1;
+
+	ctx->series = xstrfmt("%s/%s", ctx->repo, ctx->t->series);
+	file = xstrfmt("%s/series", ctx->series);
+	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
+		strbuf_addf(err, "%s:%d: series directory '%s' has no readable series file (%s): create it or fix the SERIES field\n",
+			    ctx->opt->list, ctx->t->line, ctx->t->series,
+			    strerror(errno));
+		goto out;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strpbrk(line, " \t"), *patch;
+
+		if (sp)
+			*sp = '\0';
+		if (!*line || *line == '#')
+			continue;
+		patch = xstrfmt("%s/%s", ctx->series, line);
+		if (strstr(line, "..") || !is_file(patch)) {
+			strbuf_addf(err, "%s: patch '%s' listed in the series is missing\n",
+				    file, line);
+			free(patch);
+			goto out;
+		}
+		strvec_push(&ctx->patches, patch);
+		free(patch);
+	}
+	ret = 0;
+out:
+	free(file);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void run_steps(struct verify_ctx *ctx, struct step_result *res)
+{
+	struct strbuf stopped = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < nr_verify_steps; i++) {
+		const struct step *s = &verify_steps[i];
+		struct step_result *r = &res[i];
+		double t0 = now();
+
+		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
+				 s->name);
+		if (!ctx->series && !s->runs_when_na) {
+			r->status = STEP_NA;
+			strbuf_addstr(&r->reason, ctx->t->na_reason);
+		} else if (stopped.len) {
+			r->status = STEP_SKIP;
+			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
+		} else if (skipped_by_option(ctx->opt, s->name)) {
+			r->status = STEP_SKIP;
+			strbuf_addstr(&r->reason, "skipped with --skip");
+		} else {
+			ctx->step = s;
+			ctx->log = r->log;
+			fprintf(stderr, "kverify: %s: %s ...\n", ctx->t->name,
+				s->name);
+			r->status = s->run(ctx, r);
+			r->seconds = now() - t0;
+			if (run_interrupted) {
+				r->status = STEP_FAIL;
+				strbuf_reset(&r->reason);
+				strbuf_addstr(&r->reason, "interrupted");
+				strbuf_addstr(&stopped, "interrupted");
+			} else if (r->status == STEP_FAIL) {
+				strbuf_addf(&stopped, "%s failed", s->name);
+			}
+		}
+	}
+	strbuf_release(&stopped);
+}
+
+static void ctx_clear(struct verify_ctx *ctx)
+{
+	free(ctx->repo);
+	free(ctx->cache);
+	free(ctx->src);
+	free(ctx->src_key);
+	free(ctx->tree);
+	free(ctx->build);
+	free(ctx->results);
+	free(ctx->series);
+	free(ctx->selftest_arch);
+	free(ctx->accel);
+	strvec_clear(&ctx->patches);
+	strvec_clear(&ctx->selftests);
+	strvec_clear(&ctx->new_tests);
+	ktap_clear(&ctx->tests);
+}
+
+static int setup(struct verify_ctx *ctx, struct strbuf *err)
+{
+	char *p;
+	int ret = 0;
+
+	ctx->repo = abspath(".");
+	ctx->cache = ctx->opt->cache ? abspath(ctx->opt->cache) :
+				       default_cache();
+	p = abspath(ctx->opt->results);
+	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
+	free(p);
+	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
+	ctx->build = cache_path(ctx, "build/%s", ctx->t->name);
+	if (ctx->t->series && load_series(ctx, err))
+		return -1;
+	rm_rf(ctx->results);
+	p = xstrfmt("%s/logs", ctx->results);
+	ret |= mkdir_p(p);
+	free(p);
+	p = cache_path(ctx, "locks");
+	ret |= mkdir_p(p);
+	free(p);
+	if (ret)
+		strbuf_addf(err, "cannot create %s or %s/locks: %s\n",
+			    ctx->results, ctx->cache, strerror(errno));
+	return ret;
+}
+
+static int write_reports(struct verify_ctx *ctx, struct step_result *res)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	report_text(ctx, res, nr_verify_steps);
+	if (report_json(ctx, res, nr_verify_steps, &err) ||
+	    report_junit(ctx, res, nr_verify_steps, &err)) {
+		fprintf(stderr, "kverify: %s\n", strbuf_str(&err));
+		ret = 1;
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
+int verify_target(const struct target *t, const struct options *opt)
+{
+	struct step_result res[sizeof(verify_steps) / sizeof(verify_steps[0])];
+	struct verify_ctx ctx = { .t = t, .opt = opt };
+	struct strbuf err = STRBUF_INIT;
+	int i, lockfd = -1, ret = 2;
+	char *lock;
+
+	memset(res, 0, sizeof(res));
+	if (setup(&ctx, &err)) {
+		fputs(strbuf_str(&err), stderr);
+		goto out;
+	}
+	lock = cache_path(&ctx, "locks/%s.lock", t->name);
+	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
+		fprintf(stderr, "kverify: %s: %s\n", t->name, strbuf_str(&err));
+		free(lock);
+		ret = 1;
+		goto out;
+	}
+	free(lock);
+	run_steps(&ctx, res);
+	ret = write_reports(&ctx, res);
+	for (i = 0; i < nr_verify_steps; i++)
+		if (res[i].status == STEP_FAIL)
+			ret = 1;
+	if (run_interrupted)
+		ret = 130;
+out:
+	unlock_file(lockfd);
+	for (i = 0; i < nr_verify_steps; i++) {
+		strbuf_release(&res[i].reason);
+		strbuf_release(&res[i].detail);
+		free(res[i].log);
+	}
+	strbuf_release(&err);
+	ctx_clear(&ctx);
+	return ret;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_VERIFY_H
+#define KVERIFY_VERIFY_H
+
+#include "ktap.h"
+#include "run.h"
+#include "strbuf.h"
+#include "targets.h"
+
+enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA };
+
+enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
+
+struct options {
+	const char *list;	/* kernels.list */
+	const char *results;	/* results directory */
+	const char *cache;	/* cache directory */
+	const char *skip;	/* comma-separated steps to skip */
+	const char *config;	/* "distro", or a fragment overriding the list */
+	enum build_mode mode;
+	int jobs;		/* 0: nproc, unless make's jobserver is ours */
+	int no_wait;
+	int verbose;
+};
+
+struct step_result {
+	enum step_status status;
+	struct strbuf reason;	/* one line */
+	struct strbuf detail;	/* shown on failure: log tail, diff, ... */
+	double seconds;
+	char *log;
+};
+
+/* Everything one verify run of one target knows. */
+struct verify_ctx {
+	const struct target *t;
+	const struct options *opt;
+	char *repo;		/* this repository, absolute */
+	char *cache;		/* cache root, absolute */
+	char *src;		/* pristine tree */
+	char *src_key;
+	char *tree;		/* this run's tree: hard links to src */
+	char *build;		/* O= directory */
+	char *results;		/* results/<target> */
+	char *series;		/* absolute series directory, or NULL */
+	struct strvec patches;	/* absolute patch paths, series order */
+	char *log;		/* the running step's log */
+	const struct step *step;
+
+	char *selftest_arch;	/* "x86" or "x86_64" */
+	struct strvec selftests;	/* built, absolute paths */
+	struct strvec new_tests;	/* tests the series adds */
+	char *accel;		/* how the guest booted */
+	struct ktap_result tests;
+	int kernel_built;
+};
+
+struct step {
+	const char *name;
+	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
+	unsigned int timeout;	/* seconds, for each tool the step runs */
+	int runs_when_na;	/* also for targets whose series is n/a */
+};
+
+extern const struct step verify_steps[];
+extern const int nr_verify_steps;
+
+int verify_target(const struct target *t, const struct options *opt);
+int list_targets(const struct options *opt);
+
+/* Helpers for steps. */
+int step_run(struct verify_ctx *ctx, struct step_result *r,
+	     struct child *c);
+void step_fail_tail(struct step_result *r, const char *log, int lines);
+char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void make_args(const struct verify_ctx *ctx, struct child *c);
+
+/* The series and the tree made from it. */
+void series_files(const struct verify_ctx *ctx, struct strvec *files,
+		  int new_only);
+const char *patch_name(const char *path);
+char *tree_stamp(const struct verify_ctx *ctx);
+char *tree_stamp_path(const struct verify_ctx *ctx);
+int tree_is_current(const struct verify_ctx *ctx);
+
+/* The steps, one file each. */
+enum step_status fetch_source(struct verify_ctx *ctx, struct step_result *r);
+enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r);
+enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r);
+enum step_status run_checkpatch(struct verify_ctx *ctx,
+				struct step_result *r);
+enum step_status check_cocci(struct verify_ctx *ctx, struct step_result *r);
+enum step_status configure_kernel(struct verify_ctx *ctx,
+				  struct step_result *r);
+enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r);
+enum step_status build_selftests(struct verify_ctx *ctx,
+				 struct step_result *r);
+enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r);
+
+/* Reports. */
+void report_text(const struct verify_ctx *ctx,
+		 const struct step_result *res, int n);
+int report_json(const struct verify_ctx *ctx,
+		const struct step_result *res, int n, struct strbuf *err);
+int report_junit(const struct verify_ctx *ctx,
+		 const struct step_result *res, int n, struct strbuf *err);
+const char *step_status_name(enum step_status s);
+
+#endif
