@@ -14,9 +14,12 @@
 
 static const char usage[] =
 "usage: kverify [options] verify TARGET...\n"
-"       kverify [options] list\n"
+"       kverify [options] verify --env\n"
+"       kverify [options] list [--names]\n"
 "\n"
-"TARGET is a name from kernels.list or a unique prefix of one.\n"
+"TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
+"the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP\n"
+"and $KVERIFY_CONFIG stand for the options (how make passes them).\n"
 "\n"
 "  --list FILE          the target list (default kernels.list)\n"
 "  --results DIR        where reports go (default results)\n"
@@ -55,6 +58,42 @@ static int check_skip(const char *skip)
 	return bad;
 }
 
+static int from_env, names_only;
+
+static int set_build(struct options *opt, const char *mode)
+{
+	if (!strcmp(mode, "objects"))
+		opt->mode = BUILD_OBJECTS;
+	else if (!strcmp(mode, "kernel"))
+		opt->mode = BUILD_KERNEL;
+	else
+		return usage_error("BUILD (--build) is kernel or objects, not '%s'",
+				   mode);
+	return 0;
+}
+
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=. */
+static int options_from_env(struct options *opt)
+{
+	if (env("KVERIFY_BUILD") && set_build(opt, env("KVERIFY_BUILD")))
+		return 2;
+	if (env("KVERIFY_SKIP")) {
+		opt->skip = env("KVERIFY_SKIP");
+		if (check_skip(opt->skip))
+			return 2;
+	}
+	if (env("KVERIFY_CONFIG"))
+		opt->config = env("KVERIFY_CONFIG");
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
@@ -65,6 +104,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "config", required_argument, NULL, 'C' },
 		{ "skip", required_argument, NULL, 's' },
 		{ "no-wait", no_argument, NULL, 'W' },
+		{ "env", no_argument, NULL, 'E' },
+		{ "names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -78,6 +119,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		case 'C': opt->config = optarg; break;
 		case 's': opt->skip = optarg; break;
 		case 'W': opt->no_wait = 1; break;
+		case 'E': from_env = 1; break;
+		case 'N': names_only = 1; break;
 		case 'j':
 			opt->jobs = atoi(optarg);
 			if (opt->jobs < 1)
@@ -85,11 +128,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 						   optarg);
 			break;
 		case 'b':
-			if (!strcmp(optarg, "objects"))
-				opt->mode = BUILD_OBJECTS;
-			else if (strcmp(optarg, "kernel"))
-				return usage_error("--build is kernel or objects, not '%s'",
-						   optarg);
+			if (set_build(opt, optarg))
+				return 2;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -100,6 +140,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	}
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
+
+static int verify_env(const struct options *opt);
 
 static int load(const struct options *opt, struct target_list *list)
 {
@@ -122,9 +164,12 @@ static int cmd_list(const struct options *opt)
 	for (i = 0; i < list.nr; i++) {
 		const struct target *t = &list.v[i];
 
-		printf("%-8s %-50s %s%s\n", t->name, t->source,
-		       t->series ? t->series : "n/a: ",
-		       t->series ? "" : t->na_reason);
+		if (names_only)
+			printf("%s\n", t->name);
+		else
+			printf("%-8s %-50s %s%s\n", t->name, t->source,
+			       t->series ? t->series : "n/a: ",
+			       t->series ? "" : t->na_reason);
 	}
 	targets_clear(&list);
 	return 0;
@@ -137,6 +182,8 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	int i, ret = 0, r;
 
+	if (from_env)
+		return verify_env(opt);
 	if (!argc)
 		return usage_error("%s", "verify needs at least one TARGET");
 	if (load(opt, &list))
@@ -160,6 +207,30 @@ out:
 	free(todo);
 	strbuf_release(&err);
 	targets_clear(&list);
+	return ret;
+}
+
+/* Blank-separated names in $KVERIFY_TARGETS, as argv, without a shell. */
+static int verify_env(const struct options *opt)
+{
+	const char *v = env("KVERIFY_TARGETS");
+	struct options o = *opt;
+	struct strvec names = STRVEC_INIT;
+	char *copy, *s, *save = NULL;
+	int ret;
+
+	if (!v)
+		return usage_error("%s", "--env: KVERIFY_TARGETS (make's KERNEL=) is empty");
+	if (options_from_env(&o))
+		return 2;
+	copy = xstrdup(v);
+	for (s = strtok_r(copy, " \t\n", &save); s;
+	     s = strtok_r(NULL, " \t\n", &save))
+		strvec_push(&names, s);
+	free(copy);
+	from_env = 0;
+	ret = cmd_verify(&o, names.nr, names.v);
+	strvec_clear(&names);
 	return ret;
 }
 

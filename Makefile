@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make verify KERNEL=<name>   the whole pipeline for one kernel of kernels.list
+# make check                  the tests
+# make help                   everything else
+#
+# Values given on the command line (KERNEL=, BUILD=, ...) are data: they
+# reach the driver through the environment, unexpanded, never through a
+# shell command line.
+
+KVERIFY := build/kverify
+CC ?= cc
+CFLAGS ?= -O2 -g
+KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
+SRCS := $(wildcard tools/*.c)
+HDRS := $(wildcard tools/*.h)
+
+# Debian packages, by job.
+DEPS_BUILD := gcc make libc6-dev
+DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
+	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
+	qemu-system-x86 busybox-static uuid-dev
+DEPS_CHECK := $(DEPS_VERIFY) libcmocka-dev clang valgrind python3-yaml
+
+# Command-line values, as data.
+KV_TARGETS := $(value KERNEL)
+KV_BUILD := $(value BUILD)
+KV_SKIP := $(value SKIP)
+KV_CONFIG := $(value CONFIG)
+unexport KERNEL BUILD SKIP CONFIG
+export KVERIFY_TARGETS := $(KV_TARGETS)
+export KVERIFY_BUILD := $(KV_BUILD)
+export KVERIFY_SKIP := $(KV_SKIP)
+export KVERIFY_CONFIG := $(KV_CONFIG)
+
+.PHONY: all verify verify-all check deps deps-verify deps-check list help \
+	clean
+
+all: $(KVERIFY)
+
+$(KVERIFY): $(SRCS) $(HDRS) | deps-build
+	@mkdir -p build
+	$(CC) $(KVERIFY_CFLAGS) -o $@ $(SRCS)
+
+deps-build:
+	@tools/deps $(DEPS_BUILD)
+
+deps-verify:
+	@tools/deps $(DEPS_VERIFY)
+
+deps-check:
+	@tools/deps $(DEPS_CHECK)
+
+deps: deps-check
+
+## verify: the pipeline for KERNEL=<name or unique prefix> (see: make list)
+verify: deps-verify $(KVERIFY)
+	@if [ -z "$$KVERIFY_TARGETS" ]; then \
+		echo "usage: make verify KERNEL=<name>; the names:" >&2; \
+		$(KVERIFY) list >&2; exit 2; fi
+	+$(KVERIFY) verify --env
+
+## verify-all: every target of kernels.list; -jN runs them side by side
+verify-all: deps-verify $(KVERIFY)
+	+@$(MAKE) --no-print-directory verify-each \
+		VERIFY_NAMES="$$($(KVERIFY) list --names)"
+
+verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
+
+verify-one/%: $(KVERIFY)
+	+$(KVERIFY) verify $*
+
+## check: unit tests, semantic patch tests, integration tests on real trees
+check: deps-check $(KVERIFY)
+	@tests/run
+
+list: $(KVERIFY)
+	@$(KVERIFY) list
+
+help:
+	@echo "make verify KERNEL=<name>  fetch, apply, checkpatch, cocci, build, boot and test one kernel"
+	@echo "    BUILD=objects          only build arch/x86/kvm/ (no boot)"
+	@echo "    SKIP=step,step         steps not to run"
+	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
+	@echo "make verify-all [-jN]      every kernel of kernels.list"
+	@echo "make check                 the tests"
+	@echo "make list                  the kernels"
+	@echo "make deps                  install every Debian package the project uses"
+	@echo "Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,"
+	@echo "KVERIFY_SECURITY_MIRROR (override the mirrors read from apt's sources)"
+
+clean:
+	rm -rf build results
