@@ -113,14 +113,30 @@ static int parse_options(int argc, char **argv, struct options *opt)
 
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'l': opt->list = optarg; break;
-		case 'r': opt->results = optarg; break;
-		case 'c': opt->cache = optarg; break;
-		case 'C': opt->config = optarg; break;
-		case 's': opt->skip = optarg; break;
-		case 'W': opt->no_wait = 1; break;
-		case 'E': from_env = 1; break;
-		case 'N': names_only = 1; break;
+		case 'l':
+			opt->list = optarg;
+			break;
+		case 'r':
+			opt->results = optarg;
+			break;
+		case 'c':
+			opt->cache = optarg;
+			break;
+		case 'C':
+			opt->config = optarg;
+			break;
+		case 's':
+			opt->skip = optarg;
+			break;
+		case 'W':
+			opt->no_wait = 1;
+			break;
+		case 'E':
+			from_env = 1;
+			break;
+		case 'N':
+			names_only = 1;
+			break;
 		case 'j':
 			opt->jobs = atoi(optarg);
 			if (opt->jobs < 1)
@@ -198,7 +214,7 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 		}
 	}
 	run_install_signal_handlers();
-	for (i = 0; i < argc && !run_interrupted; i++) {
+	for (i = 0; i < argc && !run_interrupted(); i++) {
 		r = verify_target(todo[i], opt);
 		if (r > ret)
 			ret = r;

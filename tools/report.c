@@ -134,7 +134,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
 	json_str(&sb, ctx->accel ? ctx->accel : "");
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
-		    run_interrupted ? "true" : "false",
+		    run_interrupted() ? "true" : "false",
 		    overall(res, n) ? "true" : "false");
 	strbuf_addstr(&sb, ",\n  \"steps\": [");
 	for (s = 0; s < n; s++) {

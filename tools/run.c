@@ -13,11 +13,16 @@
 
 #include "run.h"
 
-volatile sig_atomic_t run_interrupted;
+static sig_atomic_t interrupted_by;
 
 static void on_interrupt(int sig)
 {
-	run_interrupted = sig;
+	__atomic_store_n(&interrupted_by, sig, __ATOMIC_RELAXED);
+}
+
+int run_interrupted(void)
+{
+	return __atomic_load_n(&interrupted_by, __ATOMIC_RELAXED);
 }
 
 void run_install_signal_handlers(void)
@@ -60,7 +65,7 @@ const char *tool_package(const char *tool)
 	size_t i;
 
 	base = base ? base + 1 : tool;
-	for (i = 0; i < sizeof(tool_packages) / sizeof(tool_packages[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tool_packages); i++)
 		if (!strcmp(base, tool_packages[i].tool))
 			return tool_packages[i].package;
 	return NULL;
@@ -237,10 +242,10 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 		}
 		if (!left)
 			break;
-		if (!killed_at && (run_interrupted ||
+		if (!killed_at && (run_interrupted() ||
 				   (deadline && now() > deadline))) {
-			last->timed_out = !run_interrupted;
-			last->interrupted = !!run_interrupted;
+			last->timed_out = !run_interrupted();
+			last->interrupted = !!run_interrupted();
 			kill_group(pgid, SIGTERM);
 			killed_at = now();
 		} else if (killed_at && now() > killed_at + 3) {

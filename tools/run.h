@@ -31,7 +31,8 @@ struct child {
 #define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
 		     NULL, 0, 0, 0, 0, 0 }
 
-extern volatile sig_atomic_t run_interrupted;
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+int run_interrupted(void);
 
 void run_install_signal_handlers(void);
 int run_child(struct child *c);

@@ -107,7 +107,7 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
 {
 	strvec_pushl(&c->args, "qemu-system-x86_64", "-M", "q35", "-m", "2G",
 		     "-smp", "2", "-nographic", "-no-reboot", "-monitor",
-		     "none", NULL);
+		     "none", "-nic", "none", NULL);
 	if (!strcmp(accel, "kvm"))
 		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
 	else
@@ -166,7 +166,7 @@ static const char *console_trouble(const char *console)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(bad_console) / sizeof(bad_console[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad_console); i++)
 		if (strstr(console, bad_console[i]))
 			return bad_console[i];
 	return NULL;

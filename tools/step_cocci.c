@@ -17,7 +17,7 @@ static const char *const cocci_inputs[] = {
 	"arch/x86/kvm/pmu.c", "arch/x86/kvm/x86.c", "arch/x86/kvm/x86.h",
 };
 
-#define NR_INPUTS (sizeof(cocci_inputs) / sizeof(cocci_inputs[0]))
+#define NR_INPUTS (ARRAY_SIZE(cocci_inputs))
 
 static int copy_file(const char *from, const char *to)
 {
@@ -68,7 +68,7 @@ static char *outcome_line(const char *out)
 	while (p && *p) {
 		size_t n = strcspn(p, "\n");
 
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(words); i++)
 			if (!strncmp(p, words[i], strlen(words[i])))
 				return xstrfmt("%.*s", (int)n, p);
 		p = p[n] ? p + n + 1 : NULL;

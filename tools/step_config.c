@@ -4,7 +4,13 @@
  * the fragment's options set with the tree's own scripts/config, then
  * olddefconfig, all in the O= directory.  Every option the fragment asks
  * for must survive olddefconfig.
+ *
+ * olddefconfig alone would give every option new to the config its default,
+ * and enabling PCI or ACPI brings in hundreds of "default y" drivers; so the
+ * merged config is first settled with allnoconfig (KCONFIG_ALLCONFIG holding
+ * it), which keeps what it lists and leaves the rest off.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +45,8 @@ static int config_arg(const char *line, struct strvec *args,
 		free(name);
 		return 0;
 	}
-	if (strncmp(line, "CONFIG_", 7) || !(eq = strchr(line, '=')))
+	eq = strchr(line, '=');
+	if (strncmp(line, "CONFIG_", 7) || !eq)
 		return line[0] == '#' || !line[0] ? 0 : -1;
 	name = xstrfmt("%.*s", (int)(eq - line - 7), line + 7);
 	if (!strcmp(eq + 1, "y"))
@@ -123,6 +130,29 @@ static int check_survived(struct verify_ctx *ctx, struct step_result *r,
 	return lost ? -1 : 0;
 }
 
+/* allnoconfig with the merged config as KCONFIG_ALLCONFIG. */
+static int settle(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *cfg = xstrfmt("%s/.config", ctx->build);
+	char *merged = xstrfmt("%s/.config.kverify-merged", ctx->build);
+	struct child c = CHILD_INIT;
+	int ret = rename(cfg, merged);
+
+	if (ret) {
+		strbuf_addf(&r->reason, "rename %s: %m", cfg);
+		goto out;
+	}
+	make_args(ctx, &c);
+	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", merged);
+	strvec_push(&c.args, "allnoconfig");
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+out:
+	free(cfg);
+	free(merged);
+	return ret;
+}
+
 static int make_config(struct verify_ctx *ctx, struct step_result *r,
 		       const char *base, const struct strvec *args)
 {
@@ -143,6 +173,9 @@ static int make_config(struct verify_ctx *ctx, struct step_result *r,
 		strvec_push(&c.args, args->v[i]);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
+	if (ret)
+		goto out;
+	ret = settle(ctx, r);
 	if (ret)
 		goto out;
 	make_args(ctx, &c);

@@ -35,7 +35,7 @@ static void pick_tests(struct verify_ctx *ctx, struct strvec *names)
 			free(name);
 		}
 	}
-	for (i = 0; i < sizeof(stock_tests) / sizeof(stock_tests[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(stock_tests); i++) {
 		char *src = xstrfmt("%s/%s%s.c", ctx->tree, prefix,
 				    stock_tests[i]);
 
@@ -81,6 +81,7 @@ enum step_status build_selftests(struct verify_ctx *ctx,
 		goto out;
 	mkdir_p(out);
 	strvec_pushl(&c.args, "make", "-C", kvm, NULL);
+	make_jobs(ctx, &c);
 	strvec_pushf(&c.args, "OUTPUT=%s", out);
 	strvec_pushf(&c.args, "KHDR_INCLUDES=-isystem %s/usr/include",
 		     ctx->build);

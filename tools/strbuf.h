@@ -5,6 +5,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* As the kernel's compiler_attributes.h spells them. */
+#define __printf(a, b) __attribute__(( \
+	__format__(__printf__, a, b)))
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
 /* One growable, always NUL-terminated buffer (after git's strbuf). */
 struct strbuf {
 	char *buf;
@@ -18,8 +23,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
@@ -37,14 +41,13 @@ struct strvec {
 #define STRVEC_INIT { NULL, 0, 0 }
 
 void strvec_push(struct strvec *sv, const char *s);
-void strvec_pushf(struct strvec *sv, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void strvec_pushf(struct strvec *sv, const char *fmt, ...);
 void strvec_pushl(struct strvec *sv, ...);
 void strvec_clear(struct strvec *sv);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) char *xstrfmt(const char *fmt, ...);
 
 #endif

@@ -25,9 +25,7 @@ struct line_ctx {
 	int line;
 	struct strbuf *err;
 };
-
-__attribute__((format(printf, 2, 3)))
-static int fail(struct line_ctx *lc, const char *fmt, ...)
+static __printf(2, 3) int fail(struct line_ctx *lc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -164,11 +162,11 @@ static int parse_source(struct line_ctx *lc, struct target *t)
 	if (!colon)
 		return fail(lc, "SOURCE '%s' has no kind: expected deb:, git:, tar: or dir:",
 			    t->source);
-	for (i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
 		if ((size_t)(colon - t->source) == strlen(kind_names[i]) &&
 		    !strncmp(t->source, kind_names[i], colon - t->source))
 			break;
-	if (i == sizeof(kind_names) / sizeof(kind_names[0]))
+	if (i == ARRAY_SIZE(kind_names))
 		return fail(lc, "unknown source kind '%.*s:': expected deb:, git:, tar: or dir:",
 			    (int)(colon - t->source), t->source);
 	t->kind = i;

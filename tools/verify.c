@@ -18,7 +18,7 @@
 /* The pipeline, top to bottom.  Adding a step is adding a line. */
 const struct step verify_steps[] = {
 	{ "fetch",	fetch_source,		3600,	1 },
-	{ "tree",	prepare_tree,		900,	1 },
+	{ "tree",	prepare_tree,		900,	0 },
 	{ "apply",	apply_series,		300,	0 },
 	{ "checkpatch",	run_checkpatch,		600,	0 },
 	{ "cocci",	check_cocci,		300,	1 },
@@ -28,7 +28,7 @@ const struct step verify_steps[] = {
 	{ "boot",	boot_and_test,		1800,	0 },
 };
 
-const int nr_verify_steps = sizeof(verify_steps) / sizeof(verify_steps[0]);
+const int nr_verify_steps = ARRAY_SIZE(verify_steps);
 
 const char *step_status_name(enum step_status s)
 {
@@ -96,15 +96,21 @@ static int jobserver_active(void)
 		      strstr(mf, "--jobserver-fds="));
 }
 
-/* "make -C <tree> O=<build>", sharing make's jobserver when we have one. */
-void make_args(const struct verify_ctx *ctx, struct child *c)
+/* -jN, unless make's jobserver reached us: then the sub-make shares it. */
+void make_jobs(const struct verify_ctx *ctx, struct child *c)
 {
 	long n = ctx->opt->jobs ? ctx->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 
-	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
-	strvec_pushf(&c->args, "O=%s", ctx->build);
 	if (!jobserver_active() || ctx->opt->jobs)
 		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
+}
+
+/* "make -C <tree> O=<build> -jN" with a reproducible build identity. */
+void make_args(const struct verify_ctx *ctx, struct child *c)
+{
+	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
+	strvec_pushf(&c->args, "O=%s", ctx->build);
+	make_jobs(ctx, c);
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
@@ -213,7 +219,7 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				s->name);
 			r->status = s->run(ctx, r);
 			r->seconds = now() - t0;
-			if (run_interrupted) {
+			if (run_interrupted()) {
 				r->status = STEP_FAIL;
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
@@ -289,7 +295,7 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 
 int verify_target(const struct target *t, const struct options *opt)
 {
-	struct step_result res[sizeof(verify_steps) / sizeof(verify_steps[0])];
+	struct step_result res[ARRAY_SIZE(verify_steps)];
 	struct verify_ctx ctx = { .t = t, .opt = opt };
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, ret = 2;
@@ -313,7 +319,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	for (i = 0; i < nr_verify_steps; i++)
 		if (res[i].status == STEP_FAIL)
 			ret = 1;
-	if (run_interrupted)
+	if (run_interrupted())
 		ret = 130;
 out:
 	unlock_file(lockfd);

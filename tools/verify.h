@@ -72,9 +72,10 @@ int list_targets(const struct options *opt);
 int step_run(struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
 void step_fail_tail(struct step_result *r, const char *log, int lines);
-char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
+			       ...);
 void make_args(const struct verify_ctx *ctx, struct child *c);
+void make_jobs(const struct verify_ctx *ctx, struct child *c);
 
 /* The series and the tree made from it. */
 void series_files(const struct verify_ctx *ctx, struct strvec *files,

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for the tests, after git's test-lib: small scripts, one
+# plan each, every check an "ok"/"not ok" line with diagnostics.
+
+set -u
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+KVERIFY=$REPO/build/kverify
+export KVERIFY_CACHE=${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+cd "$REPO" || exit 1
+_n=0
+_failed=0
+
+plan() { echo "1..$1"; }
+
+ok() {	# ok STATUS NAME: STATUS 0 is a pass
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_failed=$((_failed + 1))
+	fi
+}
+
+skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+
+diag() { sed 's/^/# /'; }
+
+# expect NAME COMMAND...: the command must succeed
+expect() {
+	name=$1
+	shift
+	if "$@" > "$TMP/out" 2>&1; then ok 0 "$name"; else
+		ok 1 "$name"
+		diag < "$TMP/out"
+	fi
+}
+
+# grep_ok NAME PATTERN FILE
+grep_ok() {
+	if grep -q -- "$2" "$3"; then ok 0 "$1"; else
+		ok 1 "$1"
+		echo "# no '$2' in $3:"
+		tail -n 20 "$3" | diag
+	fi
+}
+
+# status_is NAME WANT COMMAND...: the command's exit status must be WANT
+status_is() {
+	name=$1
+	want=$2
+	shift 2
+	"$@" > "$TMP/out" 2>&1
+	got=$?
+	if [ "$got" = "$want" ]; then ok 0 "$name"; else
+		ok 1 "$name (exit $got, want $want)"
+		tail -n 30 "$TMP/out" | diag
+	fi
+}
+
+# json PATH EXPR: evaluate a Python expression over report.json as "r"
+json() {
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# step_status REPORT STEP
+step_status() {
+	json "$1" "[s['status'] for s in r['steps'] if s['name']=='$2'][0]"
+}
+
+done_testing() { exit $((_failed > 0)); }

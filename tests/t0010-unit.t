@@ -1,0 +1,30 @@
+#!/bin/bash
+# The driver's unit tests (cmocka), built plain and with ASan+UBSan.
+. "$(dirname "$0")/lib.sh"
+
+UNITS="targets ktap run"
+LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c"
+CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
+plan 6
+
+for flavour in plain sanitizers; do
+	extra=
+	[ $flavour = sanitizers ] &&
+		extra="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	for u in $UNITS; do
+		bin=$TMP/test_$u-$flavour
+		# shellcheck disable=SC2086
+		if ! gcc $CFLAGS $extra -o "$bin" tests/unit/test_$u.c $LIBS \
+			-lcmocka > "$TMP/cc" 2>&1; then
+			ok 1 "$u ($flavour): builds"
+			diag < "$TMP/cc"
+			continue
+		fi
+		CMOCKA_MESSAGE_OUTPUT=TAP ASAN_OPTIONS=detect_leaks=1 \
+			"$bin" > "$TMP/out" 2>&1
+		rc=$?
+		ok $rc "$u ($flavour): $(grep -c '^ok' "$TMP/out") cmocka tests pass"
+		[ $rc = 0 ] || diag < "$TMP/out"
+	done
+done
+done_testing

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Bad and hostile input to the driver and to make: exit 2 with file:line,
+# what is wrong and what to do; values are data, never run.
+. "$(dirname "$0")/lib.sh"
+
+plan 17
+L=$TMP/k.list
+canary=$TMP/canary
+
+# bad_list NAME CONTENT-PRINTF-FORMAT EXPECTED-MESSAGE
+bad_list() {
+	printf "$2" > "$L"
+	"$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$3" "$TMP/out"; then ok 0 "$1"; else
+		ok 1 "$1 (exit $rc)"
+		diag < "$TMP/out"
+	fi
+}
+
+bad_list "missing field" 'x deb:linux-source-6.1@sid\n' "k.list:1: missing SERIES field"
+bad_list "unknown source kind" '\nx svn:foo series\n' "k.list:2: unknown source kind 'svn:'"
+bad_list "duplicate name" 'x dir:/ series\nx dir:/ series\n' "k.list:2: duplicate target name 'x' (first defined at line 1)"
+bad_list "CRLF" 'x dir:/ series\r\n' "k.list:1: carriage return"
+bad_list "tabs and spaces" 'x\tdir:/ series\n' "k.list:1: fields are separated by both tabs and spaces"
+bad_list "NUL byte" 'x dir:/ ser\000ies\n' "k.list:1: NUL byte at column 12"
+bad_list "invalid UTF-8" 'x dir:/ n/a: \377\n' "k.list:1: invalid UTF-8"
+head -c 65536 /dev/zero | tr '\0' x > "$L"
+"$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "k.list:1: line is 65536 bytes long" "$TMP/out"
+ok $? "64 KiB line (exit $rc)"
+
+# Hostile values: a canary file proves nothing ran.
+bad_list "command substitution in a name" "\$(touch $canary) dir:/ series\n" "target name"
+bad_list "semicolon in a series path" "x dir:/ series;touch${IFS:0:1}$canary\n" "k.list:1"
+bad_list "../ in a series path" 'x dir:/ ../../etc\n' "must not contain '..'"
+bad_list "option injection in a git URL" 'x git:--upload-pack=touch series\n' "does not start with '-'"
+[ ! -e "$canary" ]
+ok $? "no canary from kernels.list values"
+
+# make's KERNEL= and friends are data too.
+make --no-print-directory verify "KERNEL=6.1;touch $canary" > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "unknown target '6.1;touch" "$TMP/out"
+ok $? "make verify KERNEL='6.1;touch ...' exits 2 naming it (exit $rc)"
+make --no-print-directory verify "KERNEL=\$(shell touch $canary) \`touch $canary\` ../x" > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e "$canary" ]
+ok $? "make verify KERNEL='\$(shell ...)', backticks, ../: exit 2, no canary (exit $rc)"
+make --no-print-directory verify KERNEL=9.9 > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "unknown target '9.9'; known targets: 5.10 6.1 6.12 7.2 7.3" "$TMP/out"
+ok $? "make verify KERNEL=9.9 exits 2 and names the known targets (exit $rc)"
+make --no-print-directory verify KERNEL=6.12 "BUILD=\$(shell touch $canary)" > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD (--build) is kernel or objects" "$TMP/out"
+ok $? "make verify BUILD='\$(shell ...)': exit 2, no canary (exit $rc)"
+done_testing

@@ -1,0 +1,52 @@
+#!/bin/bash
+# The semantic patch on fixtures of every shape: the expected files, the
+# outcome line, idempotency (ALREADY, nothing changed), and UNKNOWN failing.
+# spatch's exit code does not say whether a rule matched, so the outputs and
+# the outcome line are compared here.
+. "$(dirname "$0")/lib.sh"
+
+SMPL=$REPO/cocci/emulated_counter_reprogram_tolerance.cocci
+SHAPES="mediated emulated_counter prev_counter sync absent unknown"
+plan 16
+
+# spatch_on DIR: the semantic patch in place on DIR's copies; prints stdout
+spatch_on() {
+	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
+		--in-place --very-quiet $(ls pmu.c x86.c x86.h 2>/dev/null))
+}
+
+outcome_of() { grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)' "$1"; }
+
+for s in $SHAPES; do
+	d=$TMP/$s
+	mkdir -p "$d"
+	cp tests/cocci/$s/input/* "$d/"
+	spatch_on "$d" > "$TMP/$s.out" 2> "$TMP/$s.err"
+	rc=$?
+	want=$(cat tests/cocci/$s/outcome)
+	got=$(outcome_of "$TMP/$s.out")
+	if [ "$s" = unknown ]; then
+		[ "$got" = UNKNOWN ] && [ $rc != 0 ]
+		ok $? "$s: UNKNOWN and a non-zero exit (got '$got', exit $rc)"
+		diff -r tests/cocci/$s/input "$d" > "$TMP/diff" 2>&1
+		ok $? "$s: nothing changed"
+		continue
+	fi
+	[ "$got" = "$want" ] && [ $rc = 0 ]
+	ok $? "$s: outcome '$want' (got '$got', exit $rc)"
+	diff -ru tests/cocci/$s/expected "$d" > "$TMP/diff" 2>&1
+	rc=$?
+	ok $rc "$s: output is the expected files"
+	[ $rc = 0 ] || diag < "$TMP/diff"
+done
+
+# Idempotency: a second run on the results reports ALREADY, changes nothing.
+for s in mediated emulated_counter prev_counter sync; do
+	d=$TMP/$s
+	cp -r "$d" "$TMP/$s.again"
+	spatch_on "$TMP/$s.again" > "$TMP/$s.again.out" 2>&1
+	got=$(outcome_of "$TMP/$s.again.out")
+	[ "$got" = ALREADY ] && diff -r "$d" "$TMP/$s.again" > /dev/null
+	ok $? "$s: second run says ALREADY and changes nothing (got '$got')"
+done
+done_testing

@@ -1,0 +1,37 @@
+#!/bin/bash
+# A second run is incremental: no download, no extraction, nothing rebuilt;
+# after editing one patch only what it changes is rebuilt.
+. "$(dirname "$0")/lib.sh"
+
+T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
+plan 8
+
+logs=results/$T/logs
+make --no-print-directory verify KERNEL=$T > "$TMP/warm.out" 2>&1
+ok $? "warm make verify KERNEL=$T passes"
+grep_ok "fetch: cached, nothing downloaded" "cached deb-" "$TMP/warm.out"
+! grep -q "apt-get.* download\|dpkg-deb" $logs/00-fetch.log
+ok $? "fetch ran neither apt-get download nor dpkg-deb"
+grep_ok "tree: reused" "reused: source and series unchanged" "$TMP/warm.out"
+! grep -qE '^  (CC|LD|AR)  ' $logs/06-build.log
+ok $? "build compiled and linked nothing"
+[ $? = 0 ] || grep -E '^  (CC|LD)' $logs/06-build.log | head | diag
+
+# Edit one patch (a comment line of patch 1) in a copy of the repository.
+copy=$TMP/repo
+mkdir -p "$copy"
+git ls-files -z | xargs -0 cp --parents -t "$copy"
+cp -a build "$copy/"
+series=$(json results/$T/report.json 'r["series"]')
+p1=$(sed -n 1p "$series/series")
+sed -i 's/^\(+\t\+ \* \)Batch reprograms: /\1Batch the reprograms: /' "$copy/$series/$p1"
+grep -q "Batch the reprograms" "$copy/$series/$p1"
+ok $? "edited a comment line of $p1"
+(cd "$copy" && make --no-print-directory verify KERNEL=$T) > "$TMP/edit.out" 2>&1
+ok $? "make verify passes after editing $p1"
+clogs=$copy/results/$T/logs
+grep -q "CC      arch/x86/kvm/pmu.o" $clogs/06-build.log &&
+	! grep -q "CC      arch/x86/kvm/x86.o" $clogs/06-build.log
+ok $? "only pmu.o of arch/x86/kvm was recompiled"
+grep -E '^  CC' $clogs/06-build.log | head -20 | diag
+done_testing

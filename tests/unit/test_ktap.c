@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KTAP from a guest console: results, SKIP reasons, noise ignored. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../tools/ktap.h"
+
+static void console_with_noise(void **state)
+{
+	static const char console[] =
+		"[    0.1] Linux version 7.3\n"
+		"ok 99 not a result: before KTAP version\n"
+		"KTAP version 1\r\n"
+		"1..4\n"
+		"ok 1 param: mode 0644\n"
+		"[    1.2] kvm: some message\n"
+		"# Random seed: 0x6b8b4567\n"
+		"# 1..0 # SKIP Requirement not met: kvm_is_pmu_enabled()\n"
+		"ok 2 pmu_counters_test tolerance=0 # SKIP no vPMU: enable_pmu=N\n"
+		"not ok 3 cpuid_test # exit status 254\n"
+		"ok 4 lowercase directive # skip not today\n";
+	struct ktap_result r = { 0 };
+
+	(void)state;
+	assert_int_equal(ktap_parse(console, sizeof(console) - 1, &r), 0);
+	assert_int_equal(r.planned, 4);
+	assert_int_equal(r.nr, 4);
+	assert_string_equal(r.v[0].name, "param: mode 0644");
+	assert_int_equal(r.v[0].status, TEST_PASS);
+	assert_int_equal(r.v[1].status, TEST_SKIP);
+	assert_string_equal(r.v[1].reason, "no vPMU: enable_pmu=N");
+	assert_non_null(strstr(r.v[1].output, "Requirement not met"));
+	assert_int_equal(r.v[2].status, TEST_FAIL);
+	assert_string_equal(r.v[2].reason, "exit status 254");
+	assert_int_equal(r.v[3].status, TEST_SKIP);
+	assert_string_equal(r.v[3].reason, "not today");
+	assert_int_equal(ktap_count(&r, TEST_SKIP), 2);
+	ktap_clear(&r);
+}
+
+static void no_ktap(void **state)
+{
+	static const char console[] = "Kernel panic - not syncing\nok 1 x\n";
+	struct ktap_result r = { 0 };
+
+	(void)state;
+	assert_int_equal(ktap_parse(console, sizeof(console) - 1, &r), -1);
+	assert_int_equal(r.nr, 0);
+	ktap_clear(&r);
+}
+
+static void not_ok_skip_is_failure(void **state)
+{
+	static const char console[] = "KTAP version 1\nnot ok 1 t # SKIP x\n";
+	struct ktap_result r = { 0 };
+
+	(void)state;
+	assert_int_equal(ktap_parse(console, sizeof(console) - 1, &r), 0);
+	assert_int_equal(r.v[0].status, TEST_FAIL);
+	ktap_clear(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(console_with_noise),
+		cmocka_unit_test(no_ktap),
+		cmocka_unit_test(not_ok_skip_is_failure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

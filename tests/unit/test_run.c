@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run-command: argv without a shell, capture, pipelines, timeouts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../tools/run.h"
+
+static void argv_is_data(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+
+	(void)state;
+	strvec_pushl(&c.args, "printf", "%s|", "a; touch /tmp/kverify-canary",
+		     "$(id)", "`id`", NULL);
+	c.out = &out;
+	assert_int_equal(run_child(&c), 0);
+	assert_string_equal(strbuf_str(&out),
+			    "a; touch /tmp/kverify-canary|$(id)|`id`|");
+	assert_int_not_equal(access("/tmp/kverify-canary", F_OK), 0);
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
+static void exit_status_and_missing_tool(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+
+	(void)state;
+	strvec_pushl(&c.args, "false", NULL);
+	assert_int_equal(run_child(&c), 1);
+	child_clear(&c);
+	strvec_pushl(&c.args, "quilt-that-is-not-there", NULL);
+	assert_int_equal(run_child(&c), -1);
+	child_describe_failure(&c, &why);
+	assert_non_null(strstr(why.buf, "cannot run quilt-that-is-not-there"));
+	child_clear(&c);
+	assert_string_equal(tool_package("/usr/bin/spatch"), "coccinelle");
+	assert_string_equal(tool_package("qemu-system-x86_64"),
+			    "qemu-system-x86");
+	strbuf_release(&why);
+}
+
+static void pipeline(void **state)
+{
+	struct child cs[2] = { CHILD_INIT, CHILD_INIT };
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	strvec_pushl(&cs[0].args, "printf", "b\\na\\n", NULL);
+	strvec_pushl(&cs[1].args, "sort", NULL);
+	cs[1].out = &out;
+	assert_int_equal(run_pipeline(cs, 2), 0);
+	assert_string_equal(strbuf_str(&out), "a\nb\n");
+	child_clear(&cs[0]);
+	child_clear(&cs[1]);
+	strbuf_reset(&out);
+	strvec_pushl(&cs[0].args, "false", NULL);
+	strvec_pushl(&cs[1].args, "cat", NULL);
+	cs[1].out = &out;
+	assert_int_not_equal(run_pipeline(cs, 2), 0);
+	child_clear(&cs[0]);
+	child_clear(&cs[1]);
+	strbuf_release(&out);
+}
+
+/* Dead, or a zombie nobody reaped yet (PID 1 in a container may not). */
+static int process_alive(int pid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("/proc/%d/stat", pid);
+	const char *paren;
+	int alive = 0;
+
+	if (!strbuf_read_file(&sb, path, 4096) && sb.len) {
+		paren = strrchr(sb.buf, ')');
+		alive = paren && paren[1] == ' ' && paren[2] != 'Z' &&
+			paren[2] != 'X';
+	}
+	strbuf_release(&sb);
+	free(path);
+	return alive;
+}
+
+static void timeout_kills_the_group(void **state)
+{
+	struct child c = CHILD_INIT;
+	char pidfile[] = "/tmp/kverify-test-XXXXXX";
+	int fd = mkstemp(pidfile);
+	char script[256];
+
+	(void)state;
+	close(fd);
+	/* A grandchild in the same group must die with its parent. */
+	snprintf(script, sizeof(script),
+		 "sleep 30 & echo $! > %s; wait", pidfile);
+	strvec_pushl(&c.args, "sh", "-c", script, NULL);
+	c.timeout = 1;
+	run_child(&c);
+	assert_true(c.timed_out);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		int pid;
+
+		strbuf_read_file(&sb, pidfile, 64);
+		pid = atoi(strbuf_str(&sb));
+		assert_true(pid > 0);
+		usleep(200000);
+		assert_false(process_alive(pid));
+		strbuf_release(&sb);
+	}
+	unlink(pidfile);
+	child_clear(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(argv_is_data),
+		cmocka_unit_test(exit_status_and_missing_tool),
+		cmocka_unit_test(pipeline),
+		cmocka_unit_test(timeout_kills_the_group),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
