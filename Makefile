@@ -27,13 +27,17 @@ KV_TARGETS := $(value KERNEL)
 KV_BUILD := $(value BUILD)
 KV_SKIP := $(value SKIP)
 KV_CONFIG := $(value CONFIG)
-unexport KERNEL BUILD SKIP CONFIG
+KV_TREE := $(value TREE)
+KV_NAME := $(value NAME)
+unexport KERNEL BUILD SKIP CONFIG TREE NAME
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
 export KVERIFY_CONFIG := $(KV_CONFIG)
+export KVERIFY_BACKPORT_TREE := $(KV_TREE)
+export KVERIFY_BACKPORT_NAME := $(KV_NAME)
 
-.PHONY: all verify verify-all check deps deps-verify deps-check list help \
+.PHONY: all verify verify-all backport check deps deps-verify deps-check list help \
 	clean
 
 all: $(KVERIFY)
@@ -70,6 +74,10 @@ verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
 verify-one/%: $(KVERIFY)
 	+$(KVERIFY) verify $*
 
+## backport: generate backports/NAME/ for the tree TREE with the semantic patch
+backport: deps-verify $(KVERIFY)
+	@$(KVERIFY) backport --env
+
 ## check: unit tests, semantic patch tests, integration tests on real trees
 check: deps-check $(KVERIFY)
 	@tests/run
@@ -83,6 +91,7 @@ help:
 	@echo "    SKIP=step,step         steps not to run"
 	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
+	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
 	@echo "make check                 the tests"
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"

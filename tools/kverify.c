@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backport.h"
 #include "run.h"
 #include "verify.h"
 
@@ -16,6 +17,7 @@ static const char usage[] =
 "usage: kverify [options] verify TARGET...\n"
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
+"       kverify backport --tree PATH --name X.Y\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP\n"
@@ -59,6 +61,7 @@ static int check_skip(const char *skip)
 }
 
 static int from_env, names_only;
+static struct backport_args bp;
 
 static int set_build(struct options *opt, const char *mode)
 {
@@ -106,6 +109,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "no-wait", no_argument, NULL, 'W' },
 		{ "env", no_argument, NULL, 'E' },
 		{ "names", no_argument, NULL, 'N' },
+		{ "tree", required_argument, NULL, 'T' },
+		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +141,12 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'N':
 			names_only = 1;
+			break;
+		case 'T':
+			bp.tree = optarg;
+			break;
+		case 'n':
+			bp.name = optarg;
 			break;
 		case 'j':
 			opt->jobs = atoi(optarg);
@@ -265,6 +276,13 @@ int main(int argc, char **argv)
 		return usage_error("%s", "no command: verify or list");
 	if (!strcmp(argv[0], "list"))
 		return cmd_list(&opt);
+	if (!strcmp(argv[0], "backport")) {
+		if (from_env) {
+			bp.tree = env("KVERIFY_BACKPORT_TREE");
+			bp.name = env("KVERIFY_BACKPORT_NAME");
+		}
+		return cmd_backport(&bp);
+	}
 	if (!strcmp(argv[0], "verify"))
 		return cmd_verify(&opt, argc - 1, argv + 1);
 	return usage_error("unknown command '%s'", argv[0]);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_BACKPORT_H
+#define KVERIFY_BACKPORT_H
+
+struct backport_args {
+	const char *tree;
+	const char *name;
+};
+
+int cmd_backport(const struct backport_args *a);
+
+#endif
