@@ -20,7 +20,8 @@ DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev
-DEPS_CHECK := $(DEPS_VERIFY) libcmocka-dev clang valgrind python3-yaml
+DEPS_CHECK := $(DEPS_VERIFY) libcmocka-dev clang valgrind python3-yaml \
+	lava-common
 
 # Command-line values, as data.
 KV_TARGETS := $(value KERNEL)
@@ -37,7 +38,7 @@ export KVERIFY_CONFIG := $(KV_CONFIG)
 export KVERIFY_BACKPORT_TREE := $(KV_TREE)
 export KVERIFY_BACKPORT_NAME := $(KV_NAME)
 
-.PHONY: all verify verify-all backport check deps deps-verify deps-check list help \
+.PHONY: all verify verify-all backport bundle check deps deps-verify deps-check list help \
 	clean
 
 all: $(KVERIFY)
@@ -74,6 +75,10 @@ verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
 verify-one/%: $(KVERIFY)
 	+$(KVERIFY) verify $*
 
+## bundle: verify KERNEL=<name>, then write results/<name>/bundle/ for labs
+bundle: deps-verify $(KVERIFY)
+	+$(KVERIFY) verify --env --bundle
+
 ## backport: generate backports/NAME/ for the tree TREE with the semantic patch
 backport: deps-verify $(KVERIFY)
 	@$(KVERIFY) backport --env
@@ -92,6 +97,7 @@ help:
 	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
 	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
+	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"
 	@echo "make check                 the tests"
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"

@@ -32,6 +32,7 @@ static const char usage[] =
 "  --skip STEP[,STEP]   steps not to run\n"
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
+"  --bundle             also write results/<target>/bundle/ for labs\n"
 "  -h, --help           this text\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -109,6 +110,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "no-wait", no_argument, NULL, 'W' },
 		{ "env", no_argument, NULL, 'E' },
 		{ "names", no_argument, NULL, 'N' },
+		{ "bundle", no_argument, NULL, 'B' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -141,6 +143,9 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'N':
 			names_only = 1;
+			break;
+		case 'B':
+			opt->bundle = 1;
 			break;
 		case 'T':
 			bp.tree = optarg;

@@ -319,6 +319,8 @@ int verify_target(const struct target *t, const struct options *opt)
 	for (i = 0; i < nr_verify_steps; i++)
 		if (res[i].status == STEP_FAIL)
 			ret = 1;
+	if (opt->bundle && !ret && ctx.selftests.nr && write_bundle(&ctx))
+		ret = 1;
 	if (run_interrupted())
 		ret = 130;
 out:

@@ -20,6 +20,7 @@ struct options {
 	enum build_mode mode;
 	int jobs;		/* 0: nproc, unless make's jobserver is ours */
 	int no_wait;
+	int bundle;		/* write results/<target>/bundle/ */
 	int verbose;
 };
 
@@ -67,6 +68,7 @@ extern const int nr_verify_steps;
 
 int verify_target(const struct target *t, const struct options *opt);
 int list_targets(const struct options *opt);
+int write_bundle(const struct verify_ctx *ctx);
 
 /* Helpers for steps. */
 int step_run(struct verify_ctx *ctx, struct step_result *r,

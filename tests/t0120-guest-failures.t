@@ -1,0 +1,43 @@
+#!/bin/bash
+# The guest's verdicts are believed: a selftest whose assertion fails makes
+# verify FAIL, and a kernel that panics at boot fails with the panic in the
+# report, within the timeout.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_GUEST_TARGET:-6.12}
+plan 6
+series=$(json results/$T/report.json 'r["series"]')
+p1=$(sed -n 1p "$series/series")
+p2=$(sed -n 2p "$series/series")
+
+copy=$TMP/broken-test
+repo_copy "$copy"
+sed -i 's/^+\tTEST_REQUIRE(kvm_is_pmu_enabled());$/+\tTEST_ASSERT(0, "deliberately broken assertion");/' "$copy/$series/$p2"
+grep -q "deliberately broken" "$copy/$series/$p2"
+ok $? "broke an assertion of the new selftest ($p2)"
+(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=checkpatch,cocci) > "$TMP/out" 2>&1
+rc=$?
+R=$copy/results/$T/report.json
+[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ]
+ok $? "verify fails at the boot step (exit $rc)"
+n=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_emulated_batching_test") and t["status"] == "FAIL"])')
+[ "$n" = 4 ]
+ok $? "each of the 4 runs of the broken test is a FAIL ($n)"
+tail -n 30 "$TMP/out" | diag
+
+copy=$TMP/panic
+repo_copy "$copy"
+sed -i 's/^+unsigned int __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); unsigned int __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
+grep -q "deliberate panic" "$copy/$series/$p1"
+ok $? "made the kernel panic at boot ($p1)"
+(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=checkpatch,cocci) > "$TMP/out" 2>&1
+rc=$?
+R=$copy/results/$T/report.json
+[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&
+	json $R '[s["reason"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q 'guest console shows "Kernel panic"'
+ok $? "the boot step fails and says the console shows a panic (exit $rc)"
+json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "kverify: deliberate panic"
+ok $? "the console excerpt in the report holds the panic message"
+tail -n 20 "$TMP/out" | diag
+done_testing

@@ -1,0 +1,34 @@
+#!/bin/bash
+# A patch that does not apply: the step names the patch and the failing
+# hunk and shows the reject; the cached pristine source is untouched; once
+# the patch is fixed, the next run passes.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_APPLY_TARGET:-6.12}
+QUICK=checkpatch,cocci,config,build,selftests,boot
+plan 6
+copy=$TMP/repo
+repo_copy "$copy"
+series=$(json results/$T/report.json 'r["series"]')
+p1=$(sed -n 1p "$series/series")
+before=$(pristine_sum $T)
+
+sed -i 's/^ \(\t\+\)pmc->emulated_counter++;/ \1pmc->emulated_counter += 1;/' "$copy/$series/$p1"
+(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=$QUICK) > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = FAIL ]
+ok $? "a broken context line fails the apply step (exit $rc)"
+grep_ok "the reason names the patch and the failing hunk" "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out"
+grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/out"
+[ "$(pristine_sum $T)" = "$before" ]
+ok $? "the cached pristine tree is unchanged"
+
+cp "$series/$p1" "$copy/$series/$p1"
+(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=$QUICK) > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = PASS ]
+ok $? "after the fix the next run applies the series (exit $rc)"
+[ "$(pristine_sum $T)" = "$before" ]
+ok $? "the cached pristine tree is still unchanged"
+done_testing

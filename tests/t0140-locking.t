@@ -1,0 +1,37 @@
+#!/bin/bash
+# Two runs of one target never interleave: the second waits and says so, or
+# with --no-wait exits clearly; another target proceeds meanwhile.
+. "$(dirname "$0")/lib.sh"
+
+T=${KVERIFY_LOCK_TARGET:-6.12}
+OTHER=${KVERIFY_LOCK_OTHER:-5.10}
+QUICK=checkpatch,cocci,config,build,selftests,boot
+plan 5
+lock=$KVERIFY_CACHE/locks/$T.lock
+mkdir -p "$KVERIFY_CACHE/locks"
+
+flock "$lock" sleep 8 &
+holder=$!
+sleep 1
+"$KVERIFY" verify --no-wait --skip $QUICK $T > "$TMP/nowait" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "another run holds .*$T.lock; not waiting (--no-wait)" "$TMP/nowait"
+ok $? "--no-wait exits 1 and says another run holds the lock (exit $rc)"
+tail -n 5 "$TMP/nowait" | diag
+
+"$KVERIFY" verify --skip $QUICK $T > "$TMP/wait" 2>&1 &
+waiter=$!
+"$KVERIFY" verify --results "$TMP/other" $OTHER > "$TMP/other.out" 2>&1
+rc=$?
+kill -0 $holder 2> /dev/null && kill -0 $waiter 2> /dev/null
+still=$?
+[ $rc = 0 ] && [ $still = 0 ]
+ok $? "$OTHER runs to the end while $T is locked (exit $rc)"
+grep_ok "the second run says it is waiting" "waiting for another run holding .*$T.lock" "$TMP/wait"
+wait $waiter
+rc=$?
+ok $rc "the waiting run completes once the lock is free"
+wait $holder
+! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n 'waiting' "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n 'fetch \.\.\.' "$TMP/wait" | cut -d: -f1)" ]
+ok $? "it started no step before it had the lock"
+done_testing

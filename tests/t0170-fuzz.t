@@ -1,0 +1,22 @@
+#!/bin/bash
+# libFuzzer (clang, from Debian) on the kernels.list and KTAP parsers, with
+# ASan and UBSan, for a bounded time each; corpora are kept in tests/fuzz/.
+. "$(dirname "$0")/lib.sh"
+
+SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-45}
+plan 4
+for h in targets ktap; do
+	bin=$TMP/fuzz_$h
+	clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o "$bin" tests/fuzz/fuzz_$h.c \
+		tools/targets.c tools/ktap.c tools/strbuf.c > "$TMP/cc" 2>&1
+	ok $? "fuzz_$h builds with -fsanitize=fuzzer,address,undefined"
+	[ -x "$bin" ] || { diag < "$TMP/cc"; skip "fuzz_$h runs" "it did not build"; continue; }
+	mkdir -p "$TMP/new-$h"
+	"$bin" -max_total_time="$SECONDS_EACH" -timeout=5 -rss_limit_mb=1024 \
+		"$TMP/new-$h" tests/fuzz/corpus-$h > "$TMP/fz" 2>&1
+	rc=$?
+	ok $rc "fuzz_$h: ${SECONDS_EACH}s, $(grep -o 'Done [0-9]* runs' "$TMP/fz" | cut -d' ' -f2) inputs, no crash, leak or UB"
+	[ $rc = 0 ] || tail -n 40 "$TMP/fz" | diag
+done
+done_testing

@@ -1,0 +1,43 @@
+#!/bin/bash
+# The semantic patch on Debian's real trees, as the cache holds them after
+# make verify: the shape each version must be, and a second run on the
+# result says ALREADY and changes nothing.
+. "$(dirname "$0")/lib.sh"
+
+SMPL=$REPO/cocci/emulated_counter_reprogram_tolerance.cocci
+want_for() {
+	case $1 in
+	5.10) echo "NOT-APPLICABLE" ;;
+	6.1) echo "APPLIED sync" ;;
+	6.12) echo "APPLIED emulated_counter" ;;
+	7.*) echo "APPLIED mediated" ;;
+	esac
+}
+spatch_on() {
+	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
+		--in-place --very-quiet $(ls pmu.c x86.c x86.h 2>/dev/null)) |
+		grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)'
+}
+
+trees=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-* 2>/dev/null)
+plan $(( $(echo "$trees" | grep -c .) * 2 ))
+for src in $trees; do
+	v=$(basename "$src" | sed 's/^deb-linux-source-\([0-9]*\.[0-9]*\)-.*/\1/')
+	d=$TMP/$v
+	mkdir -p "$d"
+	cp "$src"/arch/x86/kvm/pmu.c "$src"/arch/x86/kvm/x86.c "$src"/arch/x86/kvm/x86.h "$d/"
+	got=$(spatch_on "$d")
+	want=$(want_for $v)
+	case "$got" in "$want"*) r=0 ;; *) r=1 ;; esac
+	ok $r "$v (Debian's tree): '$want' (got '$got')"
+	if [ "$want" = NOT-APPLICABLE ]; then
+		cmp -s "$d/pmu.c" "$src/arch/x86/kvm/pmu.c" && cmp -s "$d/x86.c" "$src/arch/x86/kvm/x86.c"
+		ok $? "$v: nothing changed"
+		continue
+	fi
+	cp -r "$d" "$d.again"
+	got=$(spatch_on "$d.again")
+	[ "$got" = ALREADY ] && diff -r "$d" "$d.again" > /dev/null
+	ok $? "$v: a second run says ALREADY and changes nothing (got '$got')"
+done
+done_testing
