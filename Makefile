@@ -67,13 +67,14 @@ verify: deps-verify $(KVERIFY)
 
 ## verify-all: every target of kernels.list; -jN runs them side by side
 verify-all: deps-verify $(KVERIFY)
-	+@$(MAKE) --no-print-directory verify-each \
+	+@$(MAKE) --no-print-directory -k verify-each \
 		VERIFY_NAMES="$$($(KVERIFY) list --names)"
 
 verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
 
+# $* is a name kernels.list validated: letters, digits and ._- only.
 verify-one/%: $(KVERIFY)
-	+$(KVERIFY) verify $*
+	+KVERIFY_TARGETS=$* $(KVERIFY) verify --env
 
 ## bundle: verify KERNEL=<name>, then write results/<name>/bundle/ for labs
 bundle: deps-verify $(KVERIFY)

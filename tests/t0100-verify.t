@@ -5,18 +5,28 @@
 
 TARGETS=${KVERIFY_TARGETS_UNDER_TEST:-$("$KVERIFY" list --names)}
 set -- $TARGETS
-plan $(( $# * 6 ))
+plan $(( $# * 6 + 2 ))
 
 junit_ok() {
 	python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName("testcase")))' "$1"
 }
 
+# All targets side by side on make's jobserver (-j2), watching how many
+# compilers run at once: never more than 2, however many targets run.
+( while sleep 0.2; do pgrep -c -x cc1 || true; done ) > "$TMP/jobs" 2>/dev/null &
+sampler=$!
+make --no-print-directory -j2 verify-all > "$TMP/all.out" 2>&1
+all_rc=$?
+kill $sampler 2>/dev/null
+wait $sampler 2>/dev/null
+peak=$(sort -n "$TMP/jobs" | tail -n 1)
+samples=$(grep -c '^[1-9]' "$TMP/jobs")
+
 for t in $TARGETS; do
 	R=results/$t
-	make --no-print-directory verify KERNEL=$t > "$TMP/$t.out" 2>&1
-	rc=$?
-	ok $rc "make verify KERNEL=$t exits 0"
-	[ $rc = 0 ] || tail -n 60 "$TMP/$t.out" | diag
+	rc=$(json $R/report.json '0 if r["passed"] else 1' 2>/dev/null || echo 2)
+	ok $rc "make -j2 verify-all: $t passed"
+	[ "$rc" = 0 ] || grep "^  [a-z]\+ .* FAIL\|^      " "$TMP/all.out" | head -n 60 | diag
 	n=$(junit_ok $R/junit.xml 2> "$TMP/err")
 	[ -n "$n" ] && [ "$n" -ge 9 ] && json $R/report.json 'r["target"]' > /dev/null
 	ok $? "$t: report.json and junit.xml parse ($n testcases)"
@@ -48,4 +58,12 @@ for t in $TARGETS; do
 	ok $? "$t: $npmu of $nall PMU test runs SKIP with 'no vPMU: enable_pmu=N'"
 	[ "$npmu" = "$nall" ] || echo "$pmu" | diag
 done
+[ $all_rc = 0 ]
+ok $? "make -j2 verify-all exits 0"
+if [ "$samples" -gt 0 ]; then
+	[ "$peak" -le 2 ]
+	ok $? "at most 2 compilers at once: peak $peak over $samples busy samples of 0.2 s"
+else
+	skip "at most 2 compilers at once" "warm cache: nothing was compiled (t0075 checks the jobserver hermetically)"
+fi
 done_testing

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backport.h"
+#include "matrix.h"
 #include "run.h"
 #include "verify.h"
 
@@ -18,6 +19,7 @@ static const char usage[] =
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
+"       kverify matrix [--format github|gitlab] [--shard I/N]\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP\n"
@@ -63,6 +65,7 @@ static int check_skip(const char *skip)
 
 static int from_env, names_only;
 static struct backport_args bp;
+static const char *matrix_format, *matrix_shard;
 
 static int set_build(struct options *opt, const char *mode)
 {
@@ -111,6 +114,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "env", no_argument, NULL, 'E' },
 		{ "names", no_argument, NULL, 'N' },
 		{ "bundle", no_argument, NULL, 'B' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "shard", required_argument, NULL, 'S' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -146,6 +151,12 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'B':
 			opt->bundle = 1;
+			break;
+		case 'F':
+			matrix_format = optarg;
+			break;
+		case 'S':
+			matrix_shard = optarg;
 			break;
 		case 'T':
 			bp.tree = optarg;
@@ -281,6 +292,16 @@ int main(int argc, char **argv)
 		return usage_error("%s", "no command: verify or list");
 	if (!strcmp(argv[0], "list"))
 		return cmd_list(&opt);
+	if (!strcmp(argv[0], "matrix")) {
+		struct target_list list = { 0 };
+		int ret;
+
+		if (load(&opt, &list))
+			return 2;
+		ret = cmd_matrix(&list, matrix_format, matrix_shard);
+		targets_clear(&list);
+		return ret;
+	}
 	if (!strcmp(argv[0], "backport")) {
 		if (from_env) {
 			bp.tree = env("KVERIFY_BACKPORT_TREE");
