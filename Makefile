@@ -9,7 +9,7 @@
 # shell command line.
 
 KVERIFY := build/kverify
-CC ?= cc
+HOSTCC ?= cc
 CFLAGS ?= -O2 -g
 KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
 SRCS := $(wildcard tools/*.c)
@@ -21,7 +21,7 @@ DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev
 DEPS_CHECK := $(DEPS_VERIFY) libcmocka-dev clang valgrind python3-yaml \
-	lava-common
+	lava-common b4 git-filter-repo
 
 # Command-line values, as data.
 KV_TARGETS := $(value KERNEL)
@@ -30,22 +30,35 @@ KV_SKIP := $(value SKIP)
 KV_CONFIG := $(value CONFIG)
 KV_TREE := $(value TREE)
 KV_NAME := $(value NAME)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME
+KV_MBOX := $(value MBOX)
+KV_MSGID := $(value MSGID)
+KV_TO := $(value TO)
+# make send CC=...: recipients (kverify itself is built with HOSTCC).
+KV_CC := $(if $(filter command line,$(origin CC)),$(value CC))
+KV_FROM := $(value FROM)
+KV_SEND := $(value SEND)
+unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
 export KVERIFY_CONFIG := $(KV_CONFIG)
 export KVERIFY_BACKPORT_TREE := $(KV_TREE)
 export KVERIFY_BACKPORT_NAME := $(KV_NAME)
+export KVERIFY_MBOX := $(KV_MBOX)
+export KVERIFY_MSGID := $(KV_MSGID)
+export KVERIFY_TO := $(KV_TO)
+export KVERIFY_CC := $(KV_CC)
+export KVERIFY_FROM := $(KV_FROM)
+export KVERIFY_SEND := $(KV_SEND)
 
-.PHONY: all verify verify-all backport bundle check deps deps-verify deps-check list help \
+.PHONY: all verify verify-all backport bundle send am trailers range-diff check deps deps-verify deps-check list help \
 	clean
 
 all: $(KVERIFY)
 
 $(KVERIFY): $(SRCS) $(HDRS) | deps-build
 	@mkdir -p build
-	$(CC) $(KVERIFY_CFLAGS) -o $@ $(SRCS)
+	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@ $(SRCS)
 
 deps-build:
 	@tools/deps $(DEPS_BUILD)
@@ -84,6 +97,11 @@ bundle: deps-verify $(KVERIFY)
 backport: deps-verify $(KVERIFY)
 	@$(KVERIFY) backport --env
 
+## send, am, trailers, range-diff: the upstream series through b4
+send am trailers range-diff: deps-verify $(KVERIFY)
+	@tools/deps b4 git-filter-repo
+	@$(KVERIFY) $@ --env
+
 ## check: unit tests, semantic patch tests, integration tests on real trees
 check: deps-check $(KVERIFY)
 	@tests/run
@@ -99,6 +117,10 @@ help:
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
 	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
 	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"
+	@echo "make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4"
+	@echo "make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)"
+	@echo "make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/"
+	@echo "make range-diff [FROM=vN]          series/old/vN against series/"
 	@echo "make check                 the tests"
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"

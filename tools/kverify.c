@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "b4.h"
 #include "backport.h"
 #include "matrix.h"
 #include "run.h"
@@ -20,6 +21,7 @@ static const char usage[] =
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
+"       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP\n"
@@ -277,6 +279,49 @@ static int verify_env(const struct options *opt)
 	return ret;
 }
 
+/*
+ * make send/am/trailers/range-diff: the series is based on KERNEL= (a
+ * name or prefix), by default the last target that takes series/.
+ */
+static int cmd_b4_env(const struct options *opt, const char *what)
+{
+	struct target_list list = { 0 };
+	struct b4_args a = {
+		.to = env("KVERIFY_TO"), .cc = env("KVERIFY_CC"),
+		.mbox = env("KVERIFY_MBOX"), .msgid = env("KVERIFY_MSGID"),
+		.from = env("KVERIFY_FROM"), .work = "results/b4",
+	};
+	const struct target *t = NULL;
+	struct strbuf err = STRBUF_INIT;
+	char *cache;
+	size_t i;
+	int ret = 2;
+
+	a.send = env("KVERIFY_SEND") && !strcmp(env("KVERIFY_SEND"), "1");
+	if (load(opt, &list))
+		return 2;
+	if (env("KVERIFY_TARGETS"))
+		t = targets_find(&list, env("KVERIFY_TARGETS"), &err);
+	else
+		for (i = 0; i < list.nr; i++)
+			if (list.v[i].series && !strcmp(list.v[i].series, "series"))
+				t = &list.v[i];
+	if (!t) {
+		fprintf(stderr, "%s", err.len ? err.buf :
+			"kverify: no target in kernels.list takes series/\n");
+		goto out;
+	}
+	run_install_signal_handlers();
+	cache = cache_dir(opt);
+	a.cache = cache;
+	ret = cmd_b4(what, t, opt, &a);
+	free(cache);
+out:
+	strbuf_release(&err);
+	targets_clear(&list);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = {
@@ -292,6 +337,9 @@ int main(int argc, char **argv)
 		return usage_error("%s", "no command: verify or list");
 	if (!strcmp(argv[0], "list"))
 		return cmd_list(&opt);
+	if (!strcmp(argv[0], "send") || !strcmp(argv[0], "am") ||
+	    !strcmp(argv[0], "trailers") || !strcmp(argv[0], "range-diff"))
+		return cmd_b4_env(&opt, argv[0]);
 	if (!strcmp(argv[0], "matrix")) {
 		struct target_list list = { 0 };
 		int ret;

@@ -15,6 +15,8 @@
 #include "fsutil.h"
 #include "verify.h"
 
+static char *default_cache(void);
+
 /* The pipeline, top to bottom.  Adding a step is adding a line. */
 const struct step verify_steps[] = {
 	{ "fetch",	fetch_source,		3600,	1 },
@@ -136,6 +138,11 @@ static int skipped_by_option(const struct options *opt, const char *name)
 		s = s ? s + 1 : NULL;
 	}
 	return 0;
+}
+
+char *cache_dir(const struct options *opt)
+{
+	return opt->cache ? abspath(opt->cache) : default_cache();
 }
 
 static char *default_cache(void)
@@ -290,6 +297,38 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 		ret = 1;
 	}
 	strbuf_release(&err);
+	return ret;
+}
+
+/* Only the fetch step, for the b4 workflow: the pristine tree of @t. */
+int fetch_only(const struct target *t, const struct options *opt,
+	       char **src, char **key)
+{
+	struct verify_ctx ctx = { .t = t, .opt = opt };
+	struct step_result r = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	int ret = -1;
+
+	if (setup(&ctx, &err)) {
+		fputs(strbuf_str(&err), stderr);
+		goto out;
+	}
+	ctx.step = &verify_steps[0];
+	ctx.log = xstrfmt("%s/logs/00-fetch.log", ctx.results);
+	if (fetch_source(&ctx, &r) == STEP_PASS) {
+		*src = xstrdup(ctx.src);
+		*key = xstrdup(ctx.src_key);
+		ret = 0;
+	} else {
+		fprintf(stderr, "kverify: %s: fetch: %s\n", t->name,
+			strbuf_str(&r.reason));
+	}
+	free(ctx.log);
+out:
+	strbuf_release(&r.reason);
+	strbuf_release(&r.detail);
+	strbuf_release(&err);
+	ctx_clear(&ctx);
 	return ret;
 }
 

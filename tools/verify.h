@@ -69,6 +69,11 @@ extern const int nr_verify_steps;
 int verify_target(const struct target *t, const struct options *opt);
 int list_targets(const struct options *opt);
 int write_bundle(const struct verify_ctx *ctx);
+int checkpatch_file(const char *tree, const char *patch, const char *allow,
+		    const char *log, struct strbuf *detail);
+char *cache_dir(const struct options *opt);
+int fetch_only(const struct target *t, const struct options *opt,
+	       char **src, char **key);
 
 /* Helpers for steps. */
 int step_run(struct verify_ctx *ctx, struct step_result *r,
