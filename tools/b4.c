@@ -145,13 +145,16 @@ static int import_tree(struct b4 *b)
 	if (is_dir(git_dir))
 		goto out;
 	fprintf(stderr, "kverify: importing %s into git (once)\n", b->src);
+	*strrchr(tmp, '/') = '\0';
+	mkdir_p(tmp);
+	tmp[strlen(tmp)] = '/';
 	strvec_pushl(&c.args, "cp", "-al", "--", b->src, tmp, NULL);
 	c.log = b->log;
 	ret = run_child(&c);
 	child_clear(&c);
 	b->repo = tmp;
 	ret = ret || git(b, NULL, "init", "-q", NULL) ||
-	      git(b, NULL, "add", "-A", NULL) ||
+	      git(b, NULL, "add", "-A", "--force", NULL) ||
 	      git(b, NULL, "commit", "-q", "-m", "Debian kernel source, as packaged", NULL) ||
 	      git(b, NULL, "tag", BASE_TAG, NULL);
 	b->repo = real;
@@ -268,6 +271,16 @@ static int b4(struct b4 *b, const char *in, ...)
 	va_list ap;
 	int ret;
 
+	/*
+	 * In a kernel tree b4 0.12 picks its web endpoint, which insists on
+	 * signing even for "send -o".  Only a real send (SEND=1) goes by the
+	 * sender's own configuration.
+	 */
+	if (!b->a->send) {
+		strvec_push(&c.env, "GIT_CONFIG_COUNT=1");
+		strvec_push(&c.env, "GIT_CONFIG_KEY_0=sendemail.smtpserver");
+		strvec_push(&c.env, "GIT_CONFIG_VALUE_0=/bin/false");
+	}
 	strvec_push(&c.args, "b4");
 	va_start(ap, in);
 	while ((arg = va_arg(ap, const char *)))
@@ -345,7 +358,7 @@ static int do_send(struct b4 *b)
 {
 	char *rev_s = read_trim("series/revision");
 	int rev = rev_s ? atoi(rev_s) : 1;
-	char *out = xstrfmt("results/send/v%d", rev);
+	char *rel = xstrfmt("results/send/v%d", rev), *out = abspath(rel);
 	struct strvec emls = STRVEC_INIT;
 	size_t i;
 	int ret;
@@ -359,7 +372,7 @@ static int do_send(struct b4 *b)
 			 b->a->to ? b->a->to : DEFAULT_TO, "--cc",
 			 b->a->cc ? b->a->cc : DEFAULT_CC, NULL);
 	else
-		ret = b4(b, NULL, "send", "--no-sign", "-o", abspath(out),
+		ret = b4(b, NULL, "send", "--no-sign", "-o", out,
 			 "--to", b->a->to ? b->a->to : DEFAULT_TO, "--cc",
 			 b->a->cc ? b->a->cc : DEFAULT_CC, NULL);
 	if (ret || b->a->send)
@@ -373,6 +386,7 @@ static int do_send(struct b4 *b)
 out:
 	strvec_clear(&emls);
 	free(rev_s);
+	free(rel);
 	free(out);
 	return ret ? 1 : 0;
 }
@@ -385,9 +399,14 @@ static int branch_from(struct b4 *b, const char *name,
 
 	if (git(b, NULL, "checkout", "-q", "-f", "-B", name, BASE_TAG, NULL))
 		return -1;
-	for (i = 0; i < patches->nr; i++)
-		if (git(b, NULL, "am", "-q", "--keep-cr", patches->v[i], NULL))
+	for (i = 0; i < patches->nr; i++) {
+		char *abs = abspath(patches->v[i]);
+		int ret = git(b, NULL, "am", "-q", "--keep-cr", abs, NULL);
+
+		free(abs);
+		if (ret)
 			return -1;
+	}
 	return 0;
 }
 
@@ -513,6 +532,21 @@ static int archive_series(struct b4 *b, int old_rev)
 	return ret;
 }
 
+/* Join a folded From: header, as git folds a long sender identity. */
+static void unfold_from(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *p = strbuf_str(sb), *from = strstr(p, "\nFrom: ");
+	const char *nl = from ? strchr(from + 1, '\n') : NULL;
+
+	if (!nl || nl[1] != ' ')
+		return;
+	strbuf_add(&out, p, nl - p);
+	strbuf_addstr(&out, nl + 1);
+	strbuf_release(sb);
+	*sb = out;
+}
+
 /* Patches of @dir (format-patch output) into series/, placeholder back. */
 static int install_patches(struct b4 *b, const char *dir)
 {
@@ -526,7 +560,10 @@ static int install_patches(struct b4 *b, const char *dir)
 		char *to = xstrfmt("series/%s", patch_name(files.v[i]));
 
 		ret = strbuf_read_file(&sb, files.v[i], 16 << 20);
-		replace_all(&sb, b->sender, b->placeholder);
+		if (strcmp(b->sender, b->placeholder)) {
+			unfold_from(&sb);
+			replace_all(&sb, b->sender, b->placeholder);
+		}
 		ret = ret || write_file(to, sb.buf, sb.len);
 		strbuf_addf(&series, "%s\n", patch_name(files.v[i]));
 		strbuf_release(&sb);
@@ -542,8 +579,8 @@ static int install_patches(struct b4 *b, const char *dir)
 static int format_patches(struct b4 *b, const char *range, const char *dir)
 {
 	rm_rf(dir);
-	return git(b, NULL, "format-patch", "-q", "--no-signature", "-o",
-		   dir, range, NULL);
+	return git(b, NULL, "format-patch", "-q", "--no-signature",
+		   "--abbrev=12", "-o", dir, range, NULL);
 }
 
 /* The range-diff between series/old/v@old_rev/ and series/. */
@@ -563,13 +600,36 @@ static int show_range_diff(struct b4 *b, int old_rev)
 	return ret;
 }
 
+/* A directory of .eml files (what send -o writes) as one mbox. */
+static char *mbox_from(struct b4 *b, const char *path)
+{
+	struct strvec emls = STRVEC_INIT;
+	struct strbuf mbox = STRBUF_INIT;
+	char *out;
+	size_t i;
+
+	if (!is_dir(path))
+		return xstrdup(path);
+	list_dir(path, ".eml", &emls);
+	for (i = 0; i < emls.nr; i++) {
+		strbuf_addstr(&mbox, "From kverify Mon Sep 17 00:00:00 2001\n");
+		strbuf_read_file(&mbox, emls.v[i], 16 << 20);
+		strbuf_addch(&mbox, '\n');
+	}
+	out = xstrfmt("%s/in.mbox", b->a->work);
+	write_file(out, strbuf_str(&mbox), mbox.len);
+	strvec_clear(&emls);
+	strbuf_release(&mbox);
+	return out;
+}
+
 static int do_am(struct b4 *b)
 {
 	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
 	char *old_cover = read_trim("series/cover-letter"), *rev_s = read_trim("series/revision");
 	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT;
 	struct strbuf text = STRBUF_INIT;
-	char *id = NULL, *line;
+	char *id = NULL, *line, *mbox = NULL;
 	int ret = 1, rev, old_rev;
 
 	if (!b->a->mbox && !b->a->msgid) {
@@ -582,8 +642,10 @@ static int do_am(struct b4 *b)
 	rm_rf(dir);
 	mkdir_p(dir);
 	/* b4 0.12 crashes on a folded Subject with -m FILE; stdin works. */
+	mbox = b->a->mbox ? mbox_from(b, b->a->mbox) : NULL;
 	if (b->a->msgid ? b4(b, NULL, "am", "-o", dir, b->a->msgid, NULL) :
-			  b4(b, b->a->mbox, "am", "-m", "-", "-o", dir, NULL))
+			  b4(b, mbox, "--offline-mode", "am", "-m", "-", "-o", dir,
+			     NULL))
 		goto out;
 	list_dir(dir, ".mbx", &mbx);
 	list_dir(dir, ".cover", &cover);
@@ -618,6 +680,7 @@ out:
 	strvec_clear(&mbx);
 	strvec_clear(&cover);
 	strbuf_release(&text);
+	free(mbox);
 	free(id);
 	free(dir);
 	free(out);
@@ -637,7 +700,8 @@ static int do_trailers(struct b4 *b)
 		return 2;
 	}
 	if (build_branch(b) ||
-	    b4(b, b->a->mbox, "trailers", "-u", "-m", "-", NULL))
+	    b4(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
+	       NULL))
 		goto out;
 	range = xstrfmt("%s~%zu..%s", BRANCH, b->patches.nr, BRANCH);
 	ret = format_patches(b, range, out) || install_patches(b, out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "b4.h"
+#include "fsutil.h"
 #include "backport.h"
 #include "matrix.h"
 #include "run.h"
@@ -289,11 +290,11 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	struct b4_args a = {
 		.to = env("KVERIFY_TO"), .cc = env("KVERIFY_CC"),
 		.mbox = env("KVERIFY_MBOX"), .msgid = env("KVERIFY_MSGID"),
-		.from = env("KVERIFY_FROM"), .work = "results/b4",
+		.from = env("KVERIFY_FROM"),
 	};
 	const struct target *t = NULL;
 	struct strbuf err = STRBUF_INIT;
-	char *cache;
+	char *cache, *work;
 	size_t i;
 	int ret = 2;
 
@@ -313,9 +314,12 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	}
 	run_install_signal_handlers();
 	cache = cache_dir(opt);
+	work = abspath("results/b4");
 	a.cache = cache;
+	a.work = work;
 	ret = cmd_b4(what, t, opt, &a);
 	free(cache);
+	free(work);
 out:
 	strbuf_release(&err);
 	targets_clear(&list);

@@ -216,9 +216,13 @@ static enum step_status fetch_deb(struct verify_ctx *ctx,
 				  char **version)
 {
 	enum step_status st = STEP_FAIL;
+	char *lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
 	struct apt_suite as;
+	int lockfd = -1;
 
-	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason))
+	/* Targets of one suite share its apt state: one apt at a time. */
+	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
 	if (apt_update(ctx, r, &as))
 		goto out;
@@ -229,6 +233,8 @@ static enum step_status fetch_deb(struct verify_ctx *ctx,
 	sanitize(*key);
 	st = STEP_PASS;
 out:
+	unlock_file(lockfd);
+	free(lock);
 	apt_suite_clear(&as);
 	return st;
 }
@@ -239,9 +245,14 @@ static int unpack_deb(struct verify_ctx *ctx, struct step_result *r,
 	struct apt_suite as;
 	int ret;
 
-	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason))
-		return -1;
-	ret = download_deb(ctx, r, &as, version, tmp);
+	char *lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
+	int lockfd = -1;
+
+	ret = apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	      lock_file(lock, 1, &lockfd, &r->reason) ||
+	      download_deb(ctx, r, &as, version, tmp);
+	unlock_file(lockfd);
+	free(lock);
 	apt_suite_clear(&as);
 	return ret;
 }
