@@ -51,7 +51,7 @@ export KVERIFY_CC := $(KV_CC)
 export KVERIFY_FROM := $(KV_FROM)
 export KVERIFY_SEND := $(KV_SEND)
 
-.PHONY: all verify verify-all backport bundle send am trailers range-diff check deps deps-verify deps-check list help \
+.PHONY: all verify verify-all backport bundle send am trailers range-diff bench check deps deps-verify deps-check list help \
 	clean
 
 all: $(KVERIFY)
@@ -106,8 +106,15 @@ send am trailers range-diff: deps-verify $(KVERIFY)
 check: deps-check $(KVERIFY)
 	@tests/run
 
+## bench: time the naive flow against make verify cold and warm (docs/benchmarks.md)
+bench: deps-verify $(KVERIFY)
+	@tools/bench/bench
+
 list: $(KVERIFY)
 	@$(KVERIFY) list
+
+matrix-github matrix-gitlab: $(KVERIFY)
+	@$(KVERIFY) matrix --format $(subst matrix-,,$@)
 
 help:
 	@echo "make verify KERNEL=<name>  fetch, apply, checkpatch, cocci, build, boot and test one kernel"
@@ -122,6 +129,8 @@ help:
 	@echo "make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/"
 	@echo "make range-diff [FROM=vN]          series/old/vN against series/"
 	@echo "make check                 the tests"
+	@echo "make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md"
+	@echo "make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])"
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"
 	@echo "Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,"

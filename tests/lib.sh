@@ -71,3 +71,13 @@ step_status() {
 }
 
 done_testing() { exit $((_failed > 0)); }
+
+# The cocci fixtures: a shape's own files, plus the shared x86.c/x86.h of
+# tests/cocci/<uses>/ when the shape names one in its "uses" file.
+fixture_files() {	# fixture_files SHAPE input|expected DIR
+	mkdir -p "$3"
+	cp tests/cocci/$1/$2/* "$3/" 2>/dev/null
+	if [ -f tests/cocci/$1/uses ]; then
+		cp tests/cocci/"$(cat tests/cocci/$1/uses)"/$2/* "$3/"
+	fi
+}

@@ -19,8 +19,8 @@ outcome_of() { grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)' "$1"; }
 
 for s in $SHAPES; do
 	d=$TMP/$s
-	mkdir -p "$d"
-	cp tests/cocci/$s/input/* "$d/"
+	fixture_files $s input "$d"
+	fixture_files $s input "$TMP/$s.in"
 	spatch_on "$d" > "$TMP/$s.out" 2> "$TMP/$s.err"
 	rc=$?
 	want=$(cat tests/cocci/$s/outcome)
@@ -28,13 +28,14 @@ for s in $SHAPES; do
 	if [ "$s" = unknown ]; then
 		[ "$got" = UNKNOWN ] && [ $rc != 0 ]
 		ok $? "$s: UNKNOWN and a non-zero exit (got '$got', exit $rc)"
-		diff -r tests/cocci/$s/input "$d" > "$TMP/diff" 2>&1
+		diff -r "$TMP/$s.in" "$d" > "$TMP/diff" 2>&1
 		ok $? "$s: nothing changed"
 		continue
 	fi
 	[ "$got" = "$want" ] && [ $rc = 0 ]
 	ok $? "$s: outcome '$want' (got '$got', exit $rc)"
-	diff -ru tests/cocci/$s/expected "$d" > "$TMP/diff" 2>&1
+	fixture_files $s expected "$TMP/$s.want"
+	diff -ru "$TMP/$s.want" "$d" > "$TMP/diff" 2>&1
 	rc=$?
 	ok $rc "$s: output is the expected files"
 	[ $rc = 0 ] || diag < "$TMP/diff"

@@ -12,8 +12,7 @@ git ls-files -z | xargs -0 cp --parents -t "$copy"
 mkdir -p "$copy/build" && cp "$KVERIFY" "$copy/build/"
 
 fixture_tree() {	# fixture_tree SHAPE DIR
-	mkdir -p "$2/arch/x86/kvm"
-	cp tests/cocci/$1/input/* "$2/arch/x86/kvm/"
+	fixture_files $1 input "$2/arch/x86/kvm"
 	echo "# fixture" > "$2/Makefile"
 }
 
@@ -35,7 +34,8 @@ after=$(cd "$TMP/linux-6.6" && find . -type f -exec md5sum {} + | sort | md5sum)
 ok $? "the tree was not written"
 cp -a "$TMP/linux-6.6" "$TMP/applied"
 (cd "$TMP/applied" && QUILT_PATCHES=$copy/backports/6.6 quilt --quiltrc /dev/null push -a --fuzz=0) > "$TMP/q" 2>&1 &&
-	diff -r tests/cocci/prev_counter/expected "$TMP/applied/arch/x86/kvm" > "$TMP/d" 2>&1
+	fixture_files prev_counter expected "$TMP/want" &&
+	diff -r "$TMP/want" "$TMP/applied/arch/x86/kvm" > "$TMP/d" 2>&1
 ok $? "the variant applies with --fuzz=0 and gives the semantic patch's result"
 cat "$TMP/q" "$TMP/d" | diag
 

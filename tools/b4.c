@@ -38,12 +38,29 @@ struct b4 {
 	struct strvec patches;
 };
 
+/* Run @c with the b4 log; say why it failed on stderr. */
+static int run_logged(struct b4 *b, struct child *c)
+{
+	int ret;
+
+	c->log = b->log;
+	ret = run_child(c);
+	if (ret) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_describe_failure(c, &why);
+		fprintf(stderr, "kverify: %s (log: %s)\n", why.buf, b->log);
+		strbuf_release(&why);
+	}
+	child_clear(c);
+	return ret;
+}
+
 static int git(struct b4 *b, struct strbuf *out, ...)
 {
 	struct child c = CHILD_INIT;
 	const char *arg;
 	va_list ap;
-	int ret;
 
 	strvec_pushl(&c.args, "git", "-C", b->repo, "-c", NULL);
 	strvec_pushf(&c.args, "user.name=%s", b->name);
@@ -53,18 +70,8 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 	while ((arg = va_arg(ap, const char *)))
 		strvec_push(&c.args, arg);
 	va_end(ap);
-	c.log = b->log;
 	c.out = out;
-	ret = run_child(&c);
-	if (ret) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_describe_failure(&c, &why);
-		fprintf(stderr, "kverify: %s (log: %s)\n", why.buf, b->log);
-		strbuf_release(&why);
-	}
-	child_clear(&c);
-	return ret;
+	return run_logged(b, &c);
 }
 
 static char *git_config(const char *key)
@@ -269,7 +276,6 @@ static int b4(struct b4 *b, const char *in, ...)
 	struct child c = CHILD_INIT;
 	const char *arg;
 	va_list ap;
-	int ret;
 
 	/*
 	 * In a kernel tree b4 0.12 picks its web endpoint, which insists on
@@ -288,17 +294,7 @@ static int b4(struct b4 *b, const char *in, ...)
 	va_end(ap);
 	c.dir = b->repo;
 	c.in = in;
-	c.log = b->log;
-	ret = run_child(&c);
-	if (ret) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_describe_failure(&c, &why);
-		fprintf(stderr, "kverify: %s (log: %s)\n", why.buf, b->log);
-		strbuf_release(&why);
-	}
-	child_clear(&c);
-	return ret;
+	return run_logged(b, &c);
 }
 
 static int list_dir(const char *dir, const char *suffix, struct strvec *out)

@@ -12,94 +12,26 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cocci.h"
 #include "fsutil.h"
 #include "run.h"
 #include "backport.h"
 
-#define SMPL "cocci/emulated_counter_reprogram_tolerance.cocci"
+#define SMPL COCCI_SMPL
 #define UPSTREAM_PATCH "series/0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
 #define PATCH_NAME "0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
 #define ORIGIN "https://lore.kernel.org/kvm/20260720192221.72912-1-absandze@amazon.de/"
 
-static const char *const inputs[] = {
-	"arch/x86/kvm/pmu.c", "arch/x86/kvm/x86.c", "arch/x86/kvm/x86.h",
-};
-
-static int copy_file(const char *from, const char *to)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *dir = xstrdup(to), *slash = strrchr(dir, '/');
-	int ret;
-
-	*slash = '\0';
-	mkdir_p(dir);
-	ret = strbuf_read_file(&sb, from, 64 << 20);
-	if (!ret)
-		ret = write_file(to, strbuf_str(&sb), sb.len);
-	strbuf_release(&sb);
-	free(dir);
-	return ret;
-}
-
-/* Copies of the inputs under work/a (pristine) and work/b (for spatch). */
-static int stage(const char *tree, const char *work, struct child *c)
-{
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
-		char *from = xstrfmt("%s/%s", tree, inputs[i]);
-		char *a = xstrfmt("%s/a/%s", work, inputs[i]);
-		char *b = xstrfmt("%s/b/%s", work, inputs[i]);
-
-		if (is_file(from) && !copy_file(from, a) && !copy_file(from, b)) {
-			strvec_push(&c->args, b);
-			n++;
-		}
-		free(from);
-		free(a);
-		free(b);
-	}
-	return n;
-}
-
 static char *spatch_outcome(const char *tree, const char *work)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	char *line = NULL;
-	const char *p;
+	struct strbuf why = STRBUF_INIT;
+	char *repo = abspath("."), *outcome = NULL;
 
-	strvec_pushl(&c.args, "spatch", "--sp-file", SMPL, "--no-includes",
-		     "--include-headers", "--in-place", "--very-quiet", NULL);
-	if (!stage(tree, work, &c)) {
-		fprintf(stderr, "kverify: %s has no arch/x86/kvm/pmu.c: not a kernel tree?\n",
-			tree);
-		goto out;
-	}
-	c.out = &out;
-	c.log = "/dev/null";
-	run_child(&c);
-	if (c.spawn_errno) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_describe_failure(&c, &why);
-		fprintf(stderr, "kverify: %s\n", why.buf);
-		strbuf_release(&why);
-		goto out;
-	}
-	for (p = strbuf_str(&out); *p; ) {
-		size_t n = strcspn(p, "\n");
-
-		if (!strncmp(p, "APPLIED ", 8) || !strncmp(p, "ALREADY", 7) ||
-		    !strncmp(p, "NOT-APPLICABLE", 14) || !strncmp(p, "UNKNOWN", 7))
-			line = xstrfmt("%.*s", (int)n, p);
-		p += n + !!p[n];
-	}
-out:
-	child_clear(&c);
-	strbuf_release(&out);
-	return line;
+	if (cocci_run(repo, tree, work, 1, "/dev/null", 600, &outcome, &why))
+		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
+	strbuf_release(&why);
+	free(repo);
+	return outcome;
 }
 
 /* diff -u of every input spatch changed, with git-style headers. */
@@ -107,11 +39,11 @@ static int make_diff(const char *work, struct strbuf *diff)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+	for (i = 0; i < nr_cocci_inputs; i++) {
 		struct strbuf out = STRBUF_INIT;
 		struct child c = CHILD_INIT;
-		char *a = xstrfmt("a/%s", inputs[i]);
-		char *b = xstrfmt("b/%s", inputs[i]);
+		char *a = xstrfmt("a/%s", cocci_inputs[i]);
+		char *b = xstrfmt("b/%s", cocci_inputs[i]);
 
 		strvec_pushl(&c.args, "diff", "-u", "--label", a, "--label", b,
 			     a, b, NULL);
@@ -119,8 +51,8 @@ static int make_diff(const char *work, struct strbuf *diff)
 		c.out = &out;
 		c.log = "/dev/null";
 		if (run_child(&c) == 1)
-			strbuf_addf(diff, "diff --git a/%s b/%s\n%s", inputs[i],
-				    inputs[i], out.buf);
+			strbuf_addf(diff, "diff --git a/%s b/%s\n%s", cocci_inputs[i],
+				    cocci_inputs[i], out.buf);
 		child_clear(&c);
 		strbuf_release(&out);
 		free(a);

@@ -14,15 +14,11 @@
 
 static int copy(const char *from, const char *to)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret = strbuf_read_file(&sb, from, 256 << 20);
+	int ret = copy_file(from, to);
 
-	if (!ret)
-		ret = write_file(to, strbuf_str(&sb), sb.len);
 	if (ret)
 		fprintf(stderr, "kverify: bundle: %s: %s\n", from,
 			strerror(errno));
-	strbuf_release(&sb);
 	return ret;
 }
 

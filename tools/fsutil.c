@@ -192,3 +192,22 @@ void unlock_file(int fd)
 	if (fd >= 0)
 		close(fd);
 }
+
+/* Copy a file (at most 256 MiB), making the directories it goes in. */
+int copy_file(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = xstrdup(to), *slash = strrchr(dir, '/');
+	int ret;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir_p(dir);
+	}
+	ret = strbuf_read_file(&sb, from, 256 << 20);
+	if (!ret)
+		ret = write_file(to, strbuf_str(&sb), sb.len);
+	strbuf_release(&sb);
+	free(dir);
+	return ret;
+}

@@ -13,6 +13,7 @@ int is_dir(const char *path);
 int is_file(const char *path);
 int write_file(const char *path, const char *data, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
+int copy_file(const char *from, const char *to);
 char *read_first_line(const char *path);
 char *abspath(const char *path);
 

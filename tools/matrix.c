@@ -21,7 +21,7 @@ static int in_shard(const char *name, int shard, int nr_shards)
 	return (int)(h % (uint64_t)nr_shards) == shard - 1;
 }
 
-static void github(const struct target_list *l, int shard, int n)
+static void github_matrix(const struct target_list *l, int shard, int n)
 {
 	size_t i;
 	int first = 1;
@@ -36,7 +36,7 @@ static void github(const struct target_list *l, int shard, int n)
 	printf("]}\n");
 }
 
-static void gitlab(const struct target_list *l, int shard, int n)
+static void gitlab_pipeline(const struct target_list *l, int shard, int n)
 {
 	size_t i;
 
@@ -72,9 +72,9 @@ int cmd_matrix(const struct target_list *l, const char *format,
 			if (l->v[i].series && in_shard(l->v[i].name, shard, n))
 				printf("%s\n", l->v[i].name);
 	} else if (!strcmp(format, "github")) {
-		github(l, shard, n);
+		github_matrix(l, shard, n);
 	} else if (!strcmp(format, "gitlab")) {
-		gitlab(l, shard, n);
+		gitlab_pipeline(l, shard, n);
 	} else {
 		fprintf(stderr, "kverify: --format is github or gitlab, not '%s'\n",
 			format);

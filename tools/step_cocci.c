@@ -8,102 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cocci.h"
 #include "fsutil.h"
 #include "verify.h"
-
-#define SMPL "cocci/emulated_counter_reprogram_tolerance.cocci"
-
-static const char *const cocci_inputs[] = {
-	"arch/x86/kvm/pmu.c", "arch/x86/kvm/x86.c", "arch/x86/kvm/x86.h",
-};
-
-#define NR_INPUTS (ARRAY_SIZE(cocci_inputs))
-
-static int copy_file(const char *from, const char *to)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *dir = xstrdup(to), *slash = strrchr(dir, '/');
-	int ret;
-
-	if (slash)
-		*slash = '\0';
-	mkdir_p(dir);
-	ret = strbuf_read_file(&sb, from, 64 << 20);
-	if (!ret)
-		ret = write_file(to, strbuf_str(&sb), sb.len);
-	strbuf_release(&sb);
-	free(dir);
-	return ret;
-}
-
-/* Copy the inputs that exist; the spatch argv gets their copies. */
-static int stage_inputs(struct verify_ctx *ctx, const char *work,
-			struct child *c)
-{
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < NR_INPUTS; i++) {
-		char *from = xstrfmt("%s/%s", ctx->src, cocci_inputs[i]);
-		char *to = xstrfmt("%s/%s", work, cocci_inputs[i]);
-
-		if (is_file(from) && !copy_file(from, to)) {
-			strvec_push(&c->args, to);
-			n++;
-		}
-		free(from);
-		free(to);
-	}
-	return n;
-}
-
-static char *outcome_line(const char *out)
-{
-	static const char *const words[] = {
-		"APPLIED", "ALREADY", "NOT-APPLICABLE", "UNKNOWN",
-	};
-	const char *p = out;
-	size_t i;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
-		for (i = 0; i < ARRAY_SIZE(words); i++)
-			if (!strncmp(p, words[i], strlen(words[i])))
-				return xstrfmt("%.*s", (int)n, p);
-		p = p[n] ? p + n + 1 : NULL;
-	}
-	return NULL;
-}
 
 static int run_spatch(struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	char *smpl = xstrfmt("%s/%s", ctx->repo, SMPL);
-
-	strvec_pushl(&c.args, "spatch", "--sp-file", smpl, "--no-includes",
-		     "--include-headers", "--in-place", "--very-quiet", NULL);
-	if (!stage_inputs(ctx, work, &c)) {
-		strbuf_addstr(&r->reason, "the tree has no arch/x86/kvm/pmu.c");
-		goto out;
-	}
-	c.out = &out;
-	c.log = ctx->log;
-	c.timeout = ctx->step->timeout;
-	run_child(&c);
-	*outcome = outcome_line(strbuf_str(&out));
-	if (c.spawn_errno || c.timed_out || c.interrupted)
-		child_describe_failure(&c, &r->reason);
-	else if (!*outcome)
-		strbuf_addf(&r->reason, "spatch printed no outcome line (status %d)",
-			    c.status);
-out:
-	strbuf_release(&out);
-	child_clear(&c);
-	free(smpl);
-	return *outcome ? 0 : -1;
+	return cocci_run(ctx->repo, ctx->src, work, 0, ctx->log,
+			 ctx->step->timeout, outcome, &r->reason);
 }
 
 /* diff -u of one file into r->detail; 0 if identical. */
@@ -111,7 +24,7 @@ static int compare(struct verify_ctx *ctx, struct step_result *r,
 		   const char *work, const char *file)
 {
 	char *a = xstrfmt("%s/%s", ctx->tree, file);
-	char *b = xstrfmt("%s/%s", work, file);
+	char *b = xstrfmt("%s/b/%s", work, file);
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 
@@ -137,7 +50,7 @@ static int compared_by_cocci(const char *f)
 	if (!strncmp(f, "tools/testing/", 14) ||
 	    !strncmp(f, "Documentation/", 14))
 		return 0;
-	for (i = 0; i < NR_INPUTS; i++)
+	for (i = 0; i < nr_cocci_inputs; i++)
 		if (!strcmp(f, cocci_inputs[i]))
 			return 1;
 	return n > 2 && (!strcmp(f + n - 2, ".c") || !strcmp(f + n - 2, ".h"));
@@ -152,8 +65,8 @@ static enum step_status compare_series(struct verify_ctx *ctx,
 	int diffs = 0, n = 0;
 
 	series_files(ctx, &files, 0);
-	for (i = 0; i < NR_INPUTS; i++) {
-		char *p = xstrfmt("%s/%s", work, cocci_inputs[i]);
+	for (i = 0; i < nr_cocci_inputs; i++) {
+		char *p = xstrfmt("%s/b/%s", work, cocci_inputs[i]);
 
 		if (is_file(p)) {
 			diffs += !!compare(ctx, r, work, cocci_inputs[i]);
@@ -164,10 +77,10 @@ static enum step_status compare_series(struct verify_ctx *ctx,
 	for (i = 0; i < files.nr; i++) {
 		size_t j;
 
-		for (j = 0; j < NR_INPUTS; j++)
+		for (j = 0; j < nr_cocci_inputs; j++)
 			if (!strcmp(files.v[i], cocci_inputs[j]))
 				break;
-		if (j == NR_INPUTS && compared_by_cocci(files.v[i])) {
+		if (j == nr_cocci_inputs && compared_by_cocci(files.v[i])) {
 			strbuf_addf(&r->detail, "%s: changed by the series, not by the semantic patch\n",
 				    files.v[i]);
 			diffs++;

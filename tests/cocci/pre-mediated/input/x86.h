@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fixture written for the tests: the prev_counter shape, just enough around it. */
+/* Fixture written for the tests: x86.c/x86.h of a kernel before the mediated vPMU. */
 #ifndef ARCH_X86_KVM_X86_H
 #define ARCH_X86_KVM_X86_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fixture written for the tests: the emulated_counter shape, just enough around it. */
+/* Fixture written for the tests: x86.c/x86.h of a kernel before the mediated vPMU. */
 int __read_mostly pi_inject_timer = -1;
 module_param(pi_inject_timer, bint, 0644);
 

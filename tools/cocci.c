@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The semantic patch on copies of a tree's files, and its outcome line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cocci.h"
+#include "fsutil.h"
+#include "run.h"
+
+const char *const cocci_inputs[] = {
+	"arch/x86/kvm/pmu.c", "arch/x86/kvm/x86.c", "arch/x86/kvm/x86.h",
+};
+
+const size_t nr_cocci_inputs = ARRAY_SIZE(cocci_inputs);
+
+static int stage(const char *tree, const char *work, int keep_pristine,
+		 struct child *c)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < nr_cocci_inputs; i++) {
+		char *from = xstrfmt("%s/%s", tree, cocci_inputs[i]);
+		char *a = xstrfmt("%s/a/%s", work, cocci_inputs[i]);
+		char *b = xstrfmt("%s/b/%s", work, cocci_inputs[i]);
+
+		if (is_file(from) && !copy_file(from, b) &&
+		    (!keep_pristine || !copy_file(from, a))) {
+			strvec_push(&c->args, b);
+			n++;
+		}
+		free(from);
+		free(a);
+		free(b);
+	}
+	return n;
+}
+
+static char *outcome_line(const char *out)
+{
+	static const char *const words[] = {
+		"APPLIED ", "ALREADY", "NOT-APPLICABLE", "UNKNOWN",
+	};
+	const char *p = out;
+	size_t i;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (!strncmp(p, words[i], strlen(words[i])))
+				return xstrfmt("%.*s", (int)n, p);
+		p = p[n] ? p + n + 1 : NULL;
+	}
+	return NULL;
+}
+
+int cocci_run(const char *repo, const char *tree, const char *work,
+	      int keep_pristine, const char *log, unsigned int timeout,
+	      char **outcome, struct strbuf *why)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *smpl = xstrfmt("%s/%s", repo, COCCI_SMPL);
+
+	*outcome = NULL;
+	strvec_pushl(&c.args, "spatch", "--sp-file", smpl, "--no-includes",
+		     "--include-headers", "--in-place", "--very-quiet", NULL);
+	if (!stage(tree, work, keep_pristine, &c)) {
+		strbuf_addf(why, "%s has no arch/x86/kvm/pmu.c", tree);
+		goto out;
+	}
+	c.out = &out;
+	c.log = log;
+	c.timeout = timeout;
+	run_child(&c);
+	*outcome = outcome_line(strbuf_str(&out));
+	if (c.spawn_errno || c.timed_out || c.interrupted)
+		child_describe_failure(&c, why);
+	else if (!*outcome)
+		strbuf_addf(why, "spatch printed no outcome line (status %d)",
+			    c.status);
+out:
+	strbuf_release(&out);
+	child_clear(&c);
+	free(smpl);
+	return *outcome ? 0 : -1;
+}
