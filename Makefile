@@ -20,7 +20,7 @@ DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev
-DEPS_CHECK := $(DEPS_VERIFY) libcmocka-dev clang valgrind python3-yaml \
+DEPS_CHECK := $(DEPS_VERIFY) ccache libcmocka-dev clang valgrind python3-yaml \
 	lava-common b4 git-filter-repo
 
 # Command-line values, as data.
@@ -37,7 +37,10 @@ KV_TO := $(value TO)
 KV_CC := $(if $(filter command line,$(origin CC)),$(value CC))
 KV_FROM := $(value FROM)
 KV_SEND := $(value SEND)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND
+KV_CCACHE := $(value CCACHE)
+KV_KCC := $(value KCC)
+KV_KHOSTCC := $(value KHOSTCC)
+unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -50,6 +53,9 @@ export KVERIFY_TO := $(KV_TO)
 export KVERIFY_CC := $(KV_CC)
 export KVERIFY_FROM := $(KV_FROM)
 export KVERIFY_SEND := $(KV_SEND)
+export KVERIFY_CCACHE := $(KV_CCACHE)
+export KVERIFY_KERNEL_CC := $(KV_KCC)
+export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 
 .PHONY: all verify verify-all backport bundle send am trailers range-diff bench check deps deps-verify deps-check list help \
 	clean
@@ -121,6 +127,8 @@ help:
 	@echo "    BUILD=objects          only build arch/x86/kvm/ (no boot)"
 	@echo "    SKIP=step,step         steps not to run"
 	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
+	@echo "    CCACHE=1               ccache in front of gcc (hits and misses in report.json)"
+	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
 	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
 	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"

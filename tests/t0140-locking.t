@@ -10,7 +10,7 @@ plan 5
 lock=$KVERIFY_CACHE/locks/$T.lock
 mkdir -p "$KVERIFY_CACHE/locks"
 
-flock "$lock" sleep 8 &
+flock "$lock" sleep 30 &
 holder=$!
 sleep 1
 "$KVERIFY" verify --no-wait --skip $QUICK $T > "$TMP/nowait" 2>&1

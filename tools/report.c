@@ -133,6 +133,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_str(&sb, ctx->src_key ? ctx->src_key : "");
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
 	json_str(&sb, ctx->accel ? ctx->accel : "");
+	strbuf_addf(&sb, ",\n  \"ccache\": {\"hits\": %ld, \"misses\": %ld}",
+		    ctx->ccache_hits, ctx->ccache_misses);
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
 		    run_interrupted() ? "true" : "false",
 		    overall(res, n) ? "true" : "false");

@@ -107,8 +107,52 @@ void make_jobs(const struct verify_ctx *ctx, struct child *c)
 		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
 }
 
-/* "make -C <tree> O=<build> -jN" with a reproducible build identity. */
-void make_args(const struct verify_ctx *ctx, struct child *c)
+static int in_path(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *dir, *save = NULL;
+	int found = 0;
+
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xstrfmt("%s/%s", dir, tool);
+
+		found = !access(p, X_OK);
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * The kernel's compilers: KVERIFY_KERNEL_CC/HOSTCC (make's KCC=/KHOSTCC=,
+ * for distcc or icecream), else with KVERIFY_CCACHE=1 (make's CCACHE=1)
+ * ccache in front of gcc.  Opt-in, because kbuild records the compiler
+ * command: switching an existing O= directory to ccache rebuilds it all.
+ */
+int kernel_compilers(struct child *c)
+{
+	const char *cc = getenv("KVERIFY_KERNEL_CC");
+	const char *hostcc = getenv("KVERIFY_KERNEL_HOSTCC");
+	const char *want = getenv("KVERIFY_CCACHE");
+	int ccache = want && !strcmp(want, "1") && in_path("ccache");
+
+	if (cc && *cc)
+		strvec_pushf(&c->args, "CC=%s", cc);
+	else if (ccache)
+		strvec_push(&c->args, "CC=ccache gcc");
+	if (hostcc && *hostcc)
+		strvec_pushf(&c->args, "HOSTCC=%s", hostcc);
+	else if (ccache)
+		strvec_push(&c->args, "HOSTCC=ccache gcc");
+	return ccache && !(cc && *cc);
+}
+
+/*
+ * "make -C <tree> O=<build> -jN" with a reproducible build identity;
+ * returns whether ccache compiles.
+ */
+int make_args(const struct verify_ctx *ctx, struct child *c)
 {
 	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
 	strvec_pushf(&c->args, "O=%s", ctx->build);
@@ -116,6 +160,7 @@ void make_args(const struct verify_ctx *ctx, struct child *c)
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
+	return kernel_compilers(c);
 }
 
 static double now(void)
@@ -335,7 +380,9 @@ out:
 int verify_target(const struct target *t, const struct options *opt)
 {
 	struct step_result res[ARRAY_SIZE(verify_steps)];
-	struct verify_ctx ctx = { .t = t, .opt = opt };
+	struct verify_ctx ctx = {
+		.t = t, .opt = opt, .ccache_hits = -1, .ccache_misses = -1,
+	};
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, ret = 2;
 	char *lock;

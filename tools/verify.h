@@ -54,6 +54,7 @@ struct verify_ctx {
 	char *accel;		/* how the guest booted */
 	struct ktap_result tests;
 	int kernel_built;
+	long ccache_hits, ccache_misses;	/* -1: no ccache */
 };
 
 struct step {
@@ -81,8 +82,9 @@ int step_run(struct verify_ctx *ctx, struct step_result *r,
 void step_fail_tail(struct step_result *r, const char *log, int lines);
 __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
-void make_args(const struct verify_ctx *ctx, struct child *c);
+int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
+int kernel_compilers(struct child *c);
 
 /* The series and the tree made from it. */
 void series_files(const struct verify_ctx *ctx, struct strvec *files,
