@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "run.h"
 
 int mkdir_p(const char *path)
 {
@@ -175,7 +177,7 @@ int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 	}
 	fprintf(stderr, "kverify: waiting for another run holding %s\n", path);
 	while (flock(*fd, LOCK_EX) < 0) {
-		if (errno != EINTR) {
+		if (errno != EINTR || run_interrupted()) {
 			strbuf_addf(err, "flock %s: %s", path, strerror(errno));
 			goto fail;
 		}
@@ -210,4 +212,24 @@ int copy_file(const char *from, const char *to)
 	strbuf_release(&sb);
 	free(dir);
 	return ret;
+}
+
+/* Remove the entries of @dir whose names start with @prefix. */
+void rm_prefixed(const char *dir, const char *prefix)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *p;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		p = xstrfmt("%s/%s", dir, de->d_name);
+		rm_rf(p);
+		free(p);
+	}
+	closedir(d);
 }

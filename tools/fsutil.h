@@ -9,6 +9,7 @@
 
 int mkdir_p(const char *path);
 int rm_rf(const char *path);
+void rm_prefixed(const char *dir, const char *prefix);
 int is_dir(const char *path);
 int is_file(const char *path);
 int write_file(const char *path, const char *data, size_t len);

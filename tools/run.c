@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -115,6 +116,8 @@ static void exec_child(const struct child *c, int in, int out, int errfd,
 	size_t i;
 
 	setpgid(0, pgid);
+	/* If the driver is killed outright, its children go with it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);

@@ -25,26 +25,6 @@ static void sanitize(char *s)
 			*s = '_';
 }
 
-/* Remove what an interrupted run left in @dir: ".tmp-*" entries. */
-static void remove_stale_tmp(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char *p;
-
-		if (strncmp(de->d_name, ".tmp-", 5))
-			continue;
-		p = xstrfmt("%s/%s", dir, de->d_name);
-		rm_rf(p);
-		free(p);
-	}
-	closedir(d);
-}
-
 /* The one directory inside @tmp, moved to @dest. */
 static int install_tree(const char *tmp, const char *dest,
 			struct step_result *r)
@@ -391,7 +371,7 @@ static enum step_status unpack_into_cache(struct verify_ctx *ctx,
 		goto out;
 	if (is_dir(ctx->src))
 		goto unlock;
-	remove_stale_tmp(srcdir);
+	rm_prefixed(srcdir, ".tmp-");	/* left by an interrupted run */
 	mkdir_p(tmp);
 	if (ctx->t->kind == SRC_DEB)
 		ret = unpack_deb(ctx, r, what, tmp);

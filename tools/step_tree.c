@@ -72,7 +72,7 @@ static int link_tree(struct verify_ctx *ctx, struct step_result *r,
 enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
-	char *tmp = xstrfmt("%s.tmp-%d", ctx->tree, (int)getpid());
+	char *tmp = xstrfmt("%s.tmp-%d", ctx->tree, (int)getpid()), *prefix;
 	enum step_status st = STEP_FAIL;
 
 	if (ctx->series && tree_is_current(ctx)) {
@@ -82,6 +82,9 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	}
 	unlink(stamp);
 	mkdir_p(dir);
+	prefix = xstrfmt("%s.tmp-", ctx->t->name);
+	rm_prefixed(dir, prefix);	/* left by an interrupted run */
+	free(prefix);
 	if (rm_rf(ctx->tree) < 0) {
 		strbuf_addf(&r->reason, "cannot remove the old tree %s: %s",
 			    ctx->tree, strerror(errno));

@@ -68,7 +68,6 @@ extern const struct step verify_steps[];
 extern const int nr_verify_steps;
 
 int verify_target(const struct target *t, const struct options *opt);
-int list_targets(const struct options *opt);
 int write_bundle(const struct verify_ctx *ctx);
 int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
