@@ -214,8 +214,10 @@ static int cmd_list(const struct options *opt)
 			printf("%s\n", t->name);
 		else
 			printf("%-8s %-50s %s%s\n", t->name, t->source,
-			       t->series ? t->series : "n/a: ",
-			       t->series ? "" : t->na_reason);
+			       t->series ? t->series :
+			       t->auto_series ? "auto" : "n/a: ",
+			       t->series || t->auto_series ? "" :
+			       t->na_reason);
 	}
 	targets_clear(&list);
 	return 0;

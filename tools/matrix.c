@@ -13,6 +13,11 @@
 #include "fsutil.h"
 #include "matrix.h"
 
+static int applicable(const struct target *t)
+{
+	return t->series || t->auto_series;
+}
+
 /* Shard by a hash of the name: stable when lines are added or moved. */
 static int in_shard(const char *name, int shard, int nr_shards)
 {
@@ -28,7 +33,7 @@ static void github_matrix(const struct target_list *l, int shard, int n)
 
 	printf("{\"include\": [");
 	for (i = 0; i < l->nr; i++) {
-		if (!l->v[i].series || !in_shard(l->v[i].name, shard, n))
+		if (!applicable(&l->v[i]) || !in_shard(l->v[i].name, shard, n))
 			continue;
 		printf("%s{\"kernel\": \"%s\"}", first ? "" : ", ", l->v[i].name);
 		first = 0;
@@ -45,7 +50,7 @@ static void gitlab_pipeline(const struct target_list *l, int shard, int n)
 	for (i = 0; i < l->nr; i++) {
 		const char *t = l->v[i].name;
 
-		if (!l->v[i].series || !in_shard(t, shard, n))
+		if (!applicable(&l->v[i]) || !in_shard(t, shard, n))
 			continue;
 		printf("\n\"verify %s\":\n  stage: verify\n  script:\n"
 		       "    - make verify KERNEL=%s\n  artifacts:\n"
@@ -69,7 +74,7 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	}
 	if (!format) {
 		for (i = 0; i < l->nr; i++)
-			if (l->v[i].series && in_shard(l->v[i].name, shard, n))
+			if (applicable(&l->v[i]) && in_shard(l->v[i].name, shard, n))
 				printf("%s\n", l->v[i].name);
 	} else if (!strcmp(format, "github")) {
 		github_matrix(l, shard, n);

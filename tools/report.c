@@ -126,9 +126,9 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"source\": ");
 	json_str(&sb, ctx->t->source);
 	strbuf_addstr(&sb, ",\n  \"series\": ");
-	json_str(&sb, ctx->t->series ? ctx->t->series : "");
+	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
 	strbuf_addstr(&sb, ",\n  \"na_reason\": ");
-	json_str(&sb, ctx->t->na_reason ? ctx->t->na_reason : "");
+	json_str(&sb, ctx->na_reason ? ctx->na_reason : "");
 	strbuf_addstr(&sb, ",\n  \"source_key\": ");
 	json_str(&sb, ctx->src_key ? ctx->src_key : "");
 	strbuf_addstr(&sb, ",\n  \"accel\": ");

@@ -143,6 +143,7 @@ static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
 	if (ret) {
 		pipeline_describe_failure(cs, 4, &r->reason);
 		step_fail_tail(r, ctx->log, 20);
+		note_enospc(r);
 	}
 	for (i = 0; i < 4; i++)
 		child_clear(&cs[i]);
@@ -412,7 +413,21 @@ static enum step_status use_dir(struct verify_ctx *ctx,
 	return STEP_PASS;
 }
 
+static enum step_status fetch_tree(struct verify_ctx *ctx,
+				   struct step_result *r);
+
+/* The source, then for SERIES "auto" the variant its shape needs. */
 enum step_status fetch_source(struct verify_ctx *ctx, struct step_result *r)
+{
+	enum step_status st = fetch_tree(ctx, r);
+
+	if (st == STEP_PASS && ctx->t->auto_series)
+		st = probe_series(ctx, r);
+	return st;
+}
+
+static enum step_status fetch_tree(struct verify_ctx *ctx,
+				   struct step_result *r)
 {
 	const struct target *t = ctx->t;
 	char *key = NULL, *what = NULL, *commit = NULL, *srcdir;

@@ -254,9 +254,13 @@ static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
 		t->na_reason = xstrdup(r);
 		return 0;
 	}
-	t->series = xstrdup(f[2]);
-	if (check_repo_path(lc, "SERIES", t->series))
-		return -1;
+	if (!strcmp(f[2], "auto")) {
+		t->auto_series = 1;
+	} else {
+		t->series = xstrdup(f[2]);
+		if (check_repo_path(lc, "SERIES", t->series))
+			return -1;
+	}
 	if (n > 3) {
 		t->config = xstrdup(f[3]);
 		if (check_repo_path(lc, "CONFIG", t->config))

@@ -20,7 +20,8 @@ struct target {
 	char *deb_version;	/* deb: =VERSION, or NULL for the candidate */
 	char *deb_suite;	/* deb: @SUITE */
 	char *git_ref;		/* git: #REF, or NULL for HEAD */
-	char *series;		/* series directory, NULL when n/a */
+	char *series;		/* series directory, NULL when n/a or auto */
+	int auto_series;	/* "auto": the semantic patch picks it */
 	char *na_reason;
 	char *config;		/* config fragment, NULL for the default */
 	int line;

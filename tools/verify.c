@@ -86,8 +86,17 @@ int step_run(struct verify_ctx *ctx, struct step_result *r, struct child *c)
 		strbuf_reset(&r->reason);
 		child_describe_failure(c, &r->reason);
 		step_fail_tail(r, ctx->log, 20);
+		note_enospc(r);
 	}
 	return ret;
+}
+
+/* A tool that ran out of disk says so in its output; say it in the reason. */
+void note_enospc(struct step_result *r)
+{
+	if (strstr(strbuf_str(&r->detail), "No space left on device"))
+		strbuf_addstr(&r->reason,
+			      "; no space left on device (cache or results)");
 }
 
 static int jobserver_active(void)
@@ -204,18 +213,18 @@ static char *default_cache(void)
 }
 
 /* Read <series>/series: patch names, in order; 0, or -1 with @err set. */
-static int load_series(struct verify_ctx *ctx, struct strbuf *err)
+int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *file, *line, *save = NULL;
 	int ret = -1;
 
-	ctx->series = xstrfmt("%s/%s", ctx->repo, ctx->t->series);
+	ctx->series_rel = xstrdup(rel);
+	ctx->series = xstrfmt("%s/%s", ctx->repo, rel);
 	file = xstrfmt("%s/series", ctx->series);
 	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
 		strbuf_addf(err, "%s:%d: series directory '%s' has no readable series file (%s): create it or fix the SERIES field\n",
-			    ctx->opt->list, ctx->t->line, ctx->t->series,
-			    strerror(errno));
+			    ctx->opt->list, ctx->t->line, rel, strerror(errno));
 		goto out;
 	}
 	for (line = strtok_r(sb.buf, "\n", &save); line;
@@ -257,7 +266,8 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				 s->name);
 		if (!ctx->series && !s->runs_when_na) {
 			r->status = STEP_NA;
-			strbuf_addstr(&r->reason, ctx->t->na_reason);
+			strbuf_addstr(&r->reason, ctx->na_reason ?
+				      ctx->na_reason : "no series");
 		} else if (stopped.len) {
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
@@ -294,6 +304,8 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->build);
 	free(ctx->results);
 	free(ctx->series);
+	free(ctx->series_rel);
+	free(ctx->na_reason);
 	free(ctx->selftest_arch);
 	free(ctx->accel);
 	strvec_clear(&ctx->patches);
@@ -315,8 +327,10 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
 	ctx->build = cache_path(ctx, "build/%s", ctx->t->name);
-	if (ctx->t->series && load_series(ctx, err))
+	if (ctx->t->series && load_series(ctx, ctx->t->series, err))
 		return -1;
+	if (ctx->t->na_reason)
+		ctx->na_reason = xstrdup(ctx->t->na_reason);
 	rm_rf(ctx->results);
 	p = xstrfmt("%s/logs", ctx->results);
 	ret |= mkdir_p(p);

@@ -44,6 +44,8 @@ struct verify_ctx {
 	char *build;		/* O= directory */
 	char *results;		/* results/<target> */
 	char *series;		/* absolute series directory, or NULL */
+	char *series_rel;	/* as kernels.list names it, or as probed */
+	char *na_reason;	/* why the series does not apply, or NULL */
 	struct strvec patches;	/* absolute patch paths, series order */
 	char *log;		/* the running step's log */
 	const struct step *step;
@@ -72,6 +74,9 @@ int write_bundle(const struct verify_ctx *ctx);
 int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
 char *cache_dir(const struct options *opt);
+int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
+void note_enospc(struct step_result *r);
+enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r);
 int fetch_only(const struct target *t, const struct options *opt,
 	       char **src, char **key);
 

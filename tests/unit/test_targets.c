@@ -40,13 +40,14 @@ static void good_lines(void **state)
 		"7.3\tdeb:linux-source-7.3=7.3.4-1~bpo13+1@trixie-backports\tseries\tconfigs/x.config\n"
 		"5.10 deb:linux-source-5.10@bullseye-security n/a: too old, really\n"
 		"m git:https://example.invalid/linux.git#v7.3 series\n"
-		"d dir:/usr/src/linux series\n";
+		"d dir:/usr/src/linux series\n"
+		"v dir:/usr/src/vendor auto\n";
 	struct strbuf err = STRBUF_INIT;
 	struct target_list l;
 
 	(void)state;
 	assert_int_equal(parse(text, sizeof(text) - 1, &l, &err), 0);
-	assert_int_equal(l.nr, 5);
+	assert_int_equal(l.nr, 6);
 	assert_string_equal(l.v[0].name, "6.12");
 	assert_int_equal(l.v[0].kind, SRC_DEB);
 	assert_string_equal(l.v[0].deb_package, "linux-source-6.12");
@@ -62,6 +63,9 @@ static void good_lines(void **state)
 	assert_string_equal(l.v[3].value, "https://example.invalid/linux.git");
 	assert_string_equal(l.v[3].git_ref, "v7.3");
 	assert_int_equal(l.v[4].kind, SRC_DIR);
+	assert_null(l.v[5].series);
+	assert_true(l.v[5].auto_series);
+	assert_null(l.v[5].na_reason);
 	targets_clear(&l);
 	strbuf_release(&err);
 }
