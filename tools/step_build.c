@@ -73,7 +73,8 @@ static int ccache_counts(long *hits, long *misses)
 
 enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 {
-	int objects = ctx->opt->mode == BUILD_OBJECTS;
+	int objects = ctx->opt->mode == BUILD_OBJECTS ||
+		      distro_config(ctx->opt);
 	struct child c = CHILD_INIT;
 	long h0 = 0, m0 = 0, h1, m1;
 	int ret, warnings, ccache;

@@ -202,6 +202,59 @@ static void claim_build_dir(struct verify_ctx *ctx)
 	free(owner);
 }
 
+/* Debian's own config, made buildable here, and KVM must be in it. */
+static enum step_status configure_distro(struct verify_ctx *ctx,
+					 struct step_result *r)
+{
+	static const char *const kvm[] = { "KVM", "KVM_INTEL", "KVM_AMD" };
+	char *from = distro_config_path(ctx), *to, *script;
+	struct strbuf cfg = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	size_t i;
+	int ret;
+
+	if (!is_file(from)) {
+		strbuf_addstr(&r->reason, "CONFIG=distro needs Debian's linux-config package, which only deb: sources have");
+		free(from);
+		return STEP_FAIL;
+	}
+	claim_build_dir(ctx);
+	to = xstrfmt("%s/.config", ctx->build);
+	script = xstrfmt("%s/scripts/config", ctx->tree);
+	ret = copy_file(from, to);
+	/* Debian's signing keys and BTF (pahole) are not here. */
+	strvec_pushl(&c.args, "bash", script, "--file", to, "--set-str",
+		     "SYSTEM_TRUSTED_KEYS", "", "--set-str",
+		     "SYSTEM_REVOCATION_KEYS", "", "--disable", "DEBUG_INFO_BTF",
+		     NULL);
+	ret = ret || step_run(ctx, r, &c);
+	child_clear(&c);
+	make_args(ctx, &c);
+	strvec_push(&c.args, "olddefconfig");
+	ret = ret || step_run(ctx, r, &c);
+	child_clear(&c);
+	if (!ret)
+		strbuf_read_file(&cfg, to, 16 << 20);
+	strbuf_addstr(&r->reason, "Debian's amd64 config:");
+	for (i = 0; !ret && i < ARRAY_SIZE(kvm); i++) {
+		char *y = xstrfmt("\nCONFIG_%s=y\n", kvm[i]);
+		char *m = xstrfmt("\nCONFIG_%s=m\n", kvm[i]);
+
+		if (strstr(cfg.buf, y) || strstr(cfg.buf, m))
+			strbuf_addf(&r->reason, " %s=%c", kvm[i],
+				    strstr(cfg.buf, y) ? 'y' : 'm');
+		else
+			ret = -1;
+		free(y);
+		free(m);
+	}
+	strbuf_release(&cfg);
+	free(from);
+	free(to);
+	free(script);
+	return ret ? STEP_FAIL : STEP_PASS;
+}
+
 enum step_status configure_kernel(struct verify_ctx *ctx,
 				  struct step_result *r)
 {
@@ -213,6 +266,10 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
+	if (distro_config(ctx->opt)) {
+		st = configure_distro(ctx, r);
+		goto out;
+	}
 	if (strbuf_read_file(&frag, frag_path, 1 << 20) < 0) {
 		strbuf_addf(&r->reason, "cannot read config fragment %s",
 			    fragment_path(ctx));

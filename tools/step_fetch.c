@@ -192,6 +192,67 @@ static int download_deb(struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
+static char *find_deb(const char *dir);
+
+/*
+ * CONFIG=distro: Debian's linux-config-X.Y of the same version, its amd64
+ * config unpacked next to the source tree (written whole, then renamed).
+ */
+static enum step_status fetch_distro_config(struct verify_ctx *ctx,
+					    struct step_result *r,
+					    struct apt_suite *as,
+					    const char *key, const char *version)
+{
+	const char *xy = ctx->t->deb_package + strlen("linux-source-");
+	char *dest = cache_path(ctx, "src/%s.config-amd64", key);
+	char *tmp = cache_path(ctx, "src/.tmp-config-%s-%d", key, (int)getpid());
+	char *file = xstrfmt("%s.partial", dest), *deb = NULL;
+	struct child cs[3] = { CHILD_INIT, CHILD_INIT, CHILD_INIT };
+	struct child c = CHILD_INIT;
+	enum step_status st = STEP_FAIL;
+	int i;
+
+	if (is_file(dest)) {
+		st = STEP_PASS;
+		goto out;
+	}
+	mkdir_p(tmp);
+	apt_suite_args(as, &c, "apt-get");
+	strvec_push(&c.args, "download");
+	strvec_pushf(&c.args, "linux-config-%s=%s", xy, version);
+	c.dir = tmp;
+	if (step_run(ctx, r, &c))
+		goto out;
+	deb = find_deb(tmp);
+	if (!deb)
+		goto out;
+	strvec_pushl(&cs[0].args, "dpkg-deb", "--fsys-tarfile", deb, NULL);
+	strvec_pushl(&cs[1].args, "tar", "-xO", "-f", "-", NULL);
+	strvec_pushf(&cs[1].args, "./usr/src/linux-config-%s/config.amd64_none_amd64.xz",
+		     xy);
+	strvec_pushl(&cs[2].args, "xz", "-dc", NULL);
+	cs[2].out_file = file;
+	for (i = 0; i < 3; i++)
+		cs[i].log = ctx->log;
+	if (run_pipeline(cs, 3)) {
+		pipeline_describe_failure(cs, 3, &r->reason);
+		goto out;
+	}
+	if (!rename(file, dest))
+		st = STEP_PASS;
+out:
+	for (i = 0; i < 3; i++)
+		child_clear(&cs[i]);
+	child_clear(&c);
+	unlink(file);
+	rm_rf(tmp);
+	free(deb);
+	free(file);
+	free(tmp);
+	free(dest);
+	return st;
+}
+
 static enum step_status fetch_deb(struct verify_ctx *ctx,
 				  struct step_result *r, char **key,
 				  char **version)
@@ -213,6 +274,8 @@ static enum step_status fetch_deb(struct verify_ctx *ctx,
 	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
 	sanitize(*key);
 	st = STEP_PASS;
+	if (distro_config(ctx->opt))
+		st = fetch_distro_config(ctx, r, &as, *key, *version);
 out:
 	unlock_file(lockfd);
 	free(lock);

@@ -54,6 +54,18 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 	return sb.buf;
 }
 
+/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
+int distro_config(const struct options *opt)
+{
+	return opt->config && !strcmp(opt->config, "distro");
+}
+
+/* Where the fetch step keeps Debian's amd64 config of this source. */
+char *distro_config_path(const struct verify_ctx *ctx)
+{
+	return cache_path(ctx, "src/%s.config-amd64", ctx->src_key);
+}
+
 /* The last @lines lines of @log, into r->detail. */
 void step_fail_tail(struct step_result *r, const char *log, int lines)
 {
@@ -326,7 +338,8 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->build = cache_path(ctx, "build/%s", ctx->t->name);
+	ctx->build = cache_path(ctx, distro_config(ctx->opt) ? "build/%s-distro" :
+				"build/%s", ctx->t->name);
 	if (ctx->t->series && load_series(ctx, ctx->t->series, err))
 		return -1;
 	if (ctx->t->na_reason)

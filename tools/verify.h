@@ -74,6 +74,8 @@ int write_bundle(const struct verify_ctx *ctx);
 int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
 char *cache_dir(const struct options *opt);
+int distro_config(const struct options *opt);
+char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
 enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r);

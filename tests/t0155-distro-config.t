@@ -1,0 +1,20 @@
+#!/bin/bash
+# CONFIG=distro: arch/x86/kvm built with Debian's own configuration (its
+# linux-config package, same version) for the build coverage distros need.
+. "$(dirname "$0")/lib.sh"
+
+T=${KVERIFY_DISTRO_TARGET:-6.12}
+plan 4
+make --no-print-directory verify KERNEL=$T CONFIG=distro SKIP=checkpatch,cocci > "$TMP/out" 2>&1
+rc=$?
+R=results/$T/report.json
+ok $rc "make verify KERNEL=$T CONFIG=distro passes (exit $rc)"
+[ $rc = 0 ] || tail -n 30 "$TMP/out" | diag
+json $R '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]' | grep -Eq "Debian's amd64 config: KVM=[ym] KVM_INTEL=[ym] KVM_AMD=[ym]"
+ok $? "the config step used Debian's config, with KVM in it"
+[ "$(step_status $R build)" = PASS ] &&
+	json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q "arch/x86/kvm/ objects built"
+ok $? "the build step built the arch/x86/kvm objects"
+[ -f "$KVERIFY_CACHE/build/$T-distro/arch/x86/kvm/pmu.o" ] && [ "$(step_status $R boot)" = SKIP ]
+ok $? "pmu.o exists in its own build directory; nothing boots"
+done_testing
