@@ -6,8 +6,10 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 5
-src612=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-6.12-* 2>/dev/null | head -n 1)
-src510=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-5.10-* 2>/dev/null | head -n 1)
+src612=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-6.12-*/ 2>/dev/null | head -n 1)
+src510=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-5.10-*/ 2>/dev/null | head -n 1)
+src612=${src612%/}
+src510=${src510%/}
 if [ -z "$src612" ] || [ -z "$src510" ]; then
 	for i in 1 2 3 4 5; do skip "auto" "the cache holds no 6.12 or 5.10 tree yet (t0100 fetches them)"; done
 	exit 0

@@ -12,23 +12,26 @@ copy=$TMP/repo
 repo_copy "$copy"
 series=$(json results/$T/report.json 'r["series"]')
 p1=$(sed -n 1p "$series/series")
-before=$(pristine_sum $T)
+before=$(pristine_sum $T before)
 
 sed -i 's/^ \(\t\+\)pmc->emulated_counter++;/ \1pmc->emulated_counter += 1;/' "$copy/$series/$p1"
-(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=$QUICK) > "$TMP/out" 2>&1
+(cd "$copy" && ./build/kverify verify --skip $QUICK $T) > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = FAIL ]
 ok $? "a broken context line fails the apply step (exit $rc)"
 grep_ok "the reason names the patch and the failing hunk" "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out"
-grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/out"
-[ "$(pristine_sum $T)" = "$before" ]
+json "$copy/results/$T/report.json" '[s["detail"] for s in r["steps"] if s["name"] == "apply"][0]' > "$TMP/detail"
+grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/detail"
+[ "$(pristine_sum $T failed)" = "$before" ]
 ok $? "the cached pristine tree is unchanged"
 
 cp "$series/$p1" "$copy/$series/$p1"
-(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=$QUICK) > "$TMP/out" 2>&1
+(cd "$copy" && ./build/kverify verify --skip $QUICK $T) > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 0 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = PASS ]
 ok $? "after the fix the next run applies the series (exit $rc)"
-[ "$(pristine_sum $T)" = "$before" ]
+after=$(pristine_sum $T fixed)
+[ "$after" = "$before" ]
 ok $? "the cached pristine tree is still unchanged"
+[ "$after" = "$before" ] || diff "$TMP/pristine.before" "$TMP/pristine.fixed" | head -n 20 | diag
 done_testing

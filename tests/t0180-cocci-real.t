@@ -19,7 +19,7 @@ spatch_on() {
 		grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)'
 }
 
-trees=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-* 2>/dev/null)
+trees=$(ls -d "$KVERIFY_CACHE"/src/deb-linux-source-*/ 2>/dev/null | sed 's:/$::')
 plan $(( $(echo "$trees" | grep -c .) * 2 ))
 for src in $trees; do
 	v=$(basename "$src" | sed 's/^deb-linux-source-\([0-9]*\.[0-9]*\)-.*/\1/')

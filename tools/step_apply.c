@@ -32,7 +32,7 @@ static void describe_failure(const char *log, struct strbuf *why)
 
 	if (strbuf_read_file(&sb, log, 16 << 20) < 0)
 		goto out;
-	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+	for (p = sb.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		int n = strcspn(p, "\n");
 
 		if (!strncmp(p, "Applying patch ", 15)) {
@@ -41,8 +41,7 @@ static void describe_failure(const char *log, struct strbuf *why)
 		} else if (!strncmp(p, "patching file ", 14)) {
 			file = p + 14;
 			fn = n - 14;
-		} else if (strstr(p, "FAILED") && strstr(p, "Hunk") &&
-			   (p - sb.buf) + (long)n > 0 && !hunk) {
+		} else if (!strncmp(p, "Hunk #", 6) && memmem(p, n, "FAILED", 6)) {
 			hunk = p;
 			hn = n;
 			break;
