@@ -3,7 +3,7 @@
 # what is wrong and what to do; values are data, never run.
 . "$(dirname "$0")/lib.sh"
 
-plan 17
+plan 20
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -56,4 +56,16 @@ make --no-print-directory verify KERNEL=6.12 "BUILD=\$(shell touch $canary)" > "
 rc=$?
 [ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD (--build) is kernel or objects" "$TMP/out"
 ok $? "make verify BUILD='\$(shell ...)': exit 2, no canary (exit $rc)"
+make --no-print-directory backport "TREE=\$(touch $canary);\`touch $canary\`" NAME=6.6 > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e "$canary" ] && [ ! -e backports/6.6 ]
+ok $? "make backport TREE='\$(...);\`...\`': refused as no kernel tree, no canary (exit $rc)"
+make --no-print-directory backport TREE=/usr/src "NAME=../../tmp/escape" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e /tmp/escape ] && grep -q "NAME=<X.Y> (letters, digits, ._-)" "$TMP/out"
+ok $? "make backport NAME=../../tmp/escape is refused: no path escapes backports/ (exit $rc)"
+make --no-print-directory am "MBOX=\$(touch $canary) ; \`touch $canary\`" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ ! -e "$canary" ]
+ok $? "make am MBOX='\$(...) ; \`...\`': fails as a missing file, no canary (exit $rc)"
 done_testing
