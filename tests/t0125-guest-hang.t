@@ -18,8 +18,9 @@ R=$copy/results/$T/report.json
 	json $R '[s["reason"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "QEMU killed after 30s"
 ok $? "a hanging guest fails the boot step, killed at the timeout (exit $rc)"
 tail -n 12 "$TMP/out" | diag
-json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "kverify: hanging on purpose"
-ok $? "the report holds the console excerpt"
+json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q -- "--- console" &&
+	grep -q "kverify: hanging on purpose" "$copy/results/$T/console.log"
+ok $? "the report holds a console excerpt; console.log holds the whole boot"
 ! pgrep -f "qemu-system-x86_64.*$KVERIFY_CACHE/build/$T/" > /dev/null
 ok $? "no QEMU process is left"
 done_testing
