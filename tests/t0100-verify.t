@@ -13,7 +13,8 @@ junit_ok() {
 
 # All targets side by side on make's jobserver (-j2), watching how many
 # compilers run at once: never more than 2, however many targets run.
-( while sleep 0.2; do pgrep -c -x cc1 || true; done ) > "$TMP/jobs" 2>/dev/null &
+# Only the compilers of these builds: their command lines name the cache.
+( while sleep 0.2; do pgrep -f "/cc1 .*$KVERIFY_CACHE/" | wc -l; done ) > "$TMP/jobs" 2>/dev/null &
 sampler=$!
 make --no-print-directory -j2 verify-all > "$TMP/all.out" 2>&1
 all_rc=$?
