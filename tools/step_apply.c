@@ -153,41 +153,6 @@ static void keep_mtimes(struct verify_ctx *ctx)
 	free(manifest);
 }
 
-/*
- * Give every file the series touches its own inode before quilt runs:
- * quilt's backup and rollback move and touch files, and in a hard-linked
- * tree that would reach the pristine copy.  The mtime is kept.
- */
-static int unshare_patched(struct verify_ctx *ctx, struct step_result *r)
-{
-	struct strvec files = STRVEC_INIT;
-	size_t i;
-	int ret = 0;
-
-	series_files(ctx, &files, 0);
-	for (i = 0; i < files.nr && !ret; i++) {
-		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
-		struct strbuf sb = STRBUF_INIT;
-		struct timespec ts[2];
-		struct stat st;
-
-		if (!lstat(path, &st) && S_ISREG(st.st_mode) && st.st_nlink > 1) {
-			ts[0] = st.st_atim;
-			ts[1] = st.st_mtim;
-			ret = strbuf_read_file(&sb, path, 256 << 20) ||
-			      write_file_atomic(path, strbuf_str(&sb), sb.len) ||
-			      utimensat(AT_FDCWD, path, ts, 0);
-			if (ret)
-				strbuf_addf(&r->reason, "cannot unshare %s: %m",
-					    files.v[i]);
-		}
-		strbuf_release(&sb);
-		free(path);
-	}
-	strvec_clear(&files);
-	return ret;
-}
-
 enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp, *stamp_path;
@@ -199,8 +164,6 @@ enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
 			    ctx->patches.nr);
 		return STEP_PASS;
 	}
-	if (unshare_patched(ctx, r))
-		return STEP_FAIL;
 	quilt_args(ctx, &c);
 	strvec_pushl(&c.args, "push", "-a", "--fuzz=0", NULL);
 	ret = step_run(ctx, r, &c);
