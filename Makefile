@@ -142,7 +142,8 @@ help:
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"
 	@echo "Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,"
-	@echo "KVERIFY_SECURITY_MIRROR (override the mirrors read from apt's sources)"
+	@echo "KVERIFY_SECURITY_MIRROR (override the mirrors read from apt's sources),"
+	@echo "KVERIFY_BUSYBOX (the guest's static busybox, default /bin/busybox)"
 
 clean:
 	rm -rf build results

@@ -1,21 +1,50 @@
 #!/bin/bash
-# A missing tool is named with the Debian package that provides it.
+# A missing tool is named with the Debian package that provides it: quilt,
+# spatch, qemu-system-x86_64, b4 and busybox (which must also be static).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_APPLY_TARGET:-6.12}
-plan 2
+plan 8
 copy=$TMP/repo
 repo_copy "$copy"
-bin=$TMP/bin
-mkdir -p "$bin"
-for tool in apt-get apt-cache dpkg-deb tar xz cp make perl diff sh bash \
-	    sed grep cat; do
-	ln -s "$(command -v $tool)" "$bin/$tool"
-done
-# No quilt, no spatch.
+
+# path_without TOOL...: a directory of links to everything on $PATH but TOOL
+path_without() {
+	local bin=$TMP/bin-$1 d f
+	rm -rf "$bin" && mkdir -p "$bin"
+	for d in ${PATH//:/ }; do
+		for f in "$d"/*; do
+			[ -x "$f" ] && [ ! -e "$bin/${f##*/}" ] && ln -s "$f" "$bin/${f##*/}"
+		done
+	done
+	for f in "$@"; do rm -f "$bin/$f"; done
+	echo "$bin"
+}
+
+bin=$(path_without quilt spatch)
 (cd "$copy" && PATH=$bin ./build/kverify verify --skip checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
 grep_ok "apply: quilt is named with its package" "quilt not found: install it with 'apt-get install quilt'" "$TMP/out"
 (cd "$copy" && PATH=$bin ./build/kverify verify --skip tree,apply,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
 grep_ok "cocci: spatch is named with its package" "spatch not found: install it with 'apt-get install coccinelle'" "$TMP/out"
+
+# The boot step, with the kernel and the selftests built by an earlier run.
+bin=$(path_without qemu-system-x86_64)
+(cd "$copy" && PATH=$bin ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+rc=$?
+grep_ok "boot: qemu-system-x86_64 is named with its package" "qemu-system-x86_64 not found: install it with 'apt-get install qemu-system-x86'" "$TMP/out"
+[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" boot)" = FAIL ]
+ok $? "and the run fails (exit $rc), the boot step FAIL"
+
+(cd "$copy" && KVERIFY_BUSYBOX=$TMP/no-busybox ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+grep_ok "boot: a missing busybox is named with busybox-static" "$TMP/no-busybox not found: install it with 'apt-get install busybox-static'" "$TMP/out"
+# Debian's busybox package is dynamic; the initramfs has no libraries.
+(cd "$copy" && KVERIFY_BUSYBOX=/bin/ls ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+grep_ok "boot: a dynamic busybox is refused, busybox-static named" "/bin/ls is not a static x86_64 executable.*apt-get install busybox-static" "$TMP/out"
+grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/08-boot.log"
+ok $((! $?)) "and neither gen_init_cpio nor QEMU ran"
+
+bin=$(path_without b4)
+(cd "$copy" && PATH=$bin ./build/kverify send --env) > "$TMP/out" 2>&1
+grep_ok "send: b4 is named with its package" "b4 not found: install it with 'apt-get install b4'" "$TMP/out"
 done_testing

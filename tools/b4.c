@@ -730,6 +730,12 @@ int cmd_b4(const char *what, const struct target *t,
 	char *key = NULL;
 	int ret = 2;
 
+	if (!path_has("b4")) {
+		fprintf(stderr, "kverify: b4 not found: install it with 'apt-get install %s'\n",
+			tool_package("b4"));
+		ret = 1;
+		goto out;
+	}
 	if (identities(&b) || fetch_only(t, opt, &b.src, &key))
 		goto out;
 	mkdir_p(a->work);

@@ -175,7 +175,8 @@ int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 			    path);
 		goto fail;
 	}
-	fprintf(stderr, "kverify: waiting for another run holding %s\n", path);
+	fprintf(stderr, "kverify: waiting for another run (or what is left of a killed one) holding %s\n",
+		path);
 	while (flock(*fd, LOCK_EX) < 0) {
 		if (errno != EINTR || run_interrupted()) {
 			strbuf_addf(err, "flock %s: %s", path, strerror(errno));

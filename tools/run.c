@@ -60,6 +60,36 @@ static const struct {
 	{ "git", "git" },
 };
 
+/* The executable PATH would run for tool, or NULL; free() it. */
+char *path_lookup(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(tool, '/'))
+		return access(tool, X_OK) ? NULL : xstrdup(tool);
+	copy = xstrdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *p = xstrfmt("%s/%s", dir, tool);
+
+		if (!access(p, X_OK))
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	return found;
+}
+
+int path_has(const char *tool)
+{
+	char *p = path_lookup(tool);
+
+	free(p);
+	return p != NULL;
+}
+
 const char *tool_package(const char *tool)
 {
 	const char *base = strrchr(tool, '/');

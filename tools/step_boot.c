@@ -6,6 +6,8 @@
  * The runner prints KTAP on the console; panics, oopses, BUG: lines and
  * hangs (QEMU killed at the timeout) fail the step with the console excerpt.
  */
+#include <elf.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,7 +15,7 @@
 #include "fsutil.h"
 #include "verify.h"
 
-#define BUSYBOX "/bin/busybox"
+#define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
 #define TOLERANCES "0 1000 100000 10000000\n"
 #define PROBE_TIMEOUT 30
 
@@ -50,6 +52,60 @@ static int write_plan(struct verify_ctx *ctx, const char *dir)
 	return ret;
 }
 
+static const char *busybox_path(void)
+{
+	const char *b = getenv("KVERIFY_BUSYBOX");
+
+	return b && *b ? b : BUSYBOX;
+}
+
+/* 1: an x86_64 ELF executable without an interpreter; 0: not; -1: no file. */
+static int elf_is_static(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i, ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph) || ph.p_type == PT_INTERP)
+			goto out;
+	}
+	ret = 1;
+out:
+	close(fd);
+	return ret;
+}
+
+/* The guest's shell must run with no libraries: a static x86_64 busybox. */
+static int check_busybox(struct step_result *r)
+{
+	const char *b = busybox_path();
+
+	if (strpbrk(b, " \t\n\r")) {
+		strbuf_addstr(&r->reason, "KVERIFY_BUSYBOX holds blanks (gen_init_cpio lists are blank-separated): use a path without them");
+		return -1;
+	}
+	switch (elf_is_static(b)) {
+	case -1:
+		strbuf_addf(&r->reason, "%s not found: install it with 'apt-get install busybox-static'",
+			    b);
+		return -1;
+	case 0:
+		strbuf_addf(&r->reason, "%s is not a static x86_64 executable (Debian's busybox package is dynamic): install it with 'apt-get install busybox-static'",
+			    b);
+		return -1;
+	}
+	return 0;
+}
+
 /* The gen_init_cpio list; @init is the guest's /init. */
 static char *cpio_list(struct verify_ctx *ctx, const char *dir,
 		       const char *init)
@@ -60,7 +116,7 @@ static char *cpio_list(struct verify_ctx *ctx, const char *dir,
 	strbuf_addstr(&sb, "dir /dev 755 0 0\nnod /dev/console 600 0 0 c 5 1\n"
 		      "dir /proc 755 0 0\ndir /sys 755 0 0\ndir /tmp 1777 0 0\n"
 		      "dir /bin 755 0 0\ndir /tests 755 0 0\n");
-	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", BUSYBOX);
+	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", busybox_path());
 	strbuf_addstr(&sb, "slink /bin/sh busybox 777 0 0\n");
 	strbuf_addf(&sb, "file /init %s 755 0 0\n", init);
 	strbuf_addf(&sb, "file /tests/plan %s/plan 644 0 0\n", dir);
@@ -81,11 +137,8 @@ static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	int ret = -1;
 
-	if (!is_file(BUSYBOX)) {
-		strbuf_addf(&r->reason, "%s not found: install it with 'apt-get install busybox-static'",
-			    BUSYBOX);
+	if (check_busybox(r))
 		goto out;
-	}
 	if (write_plan(ctx, dir) ||
 	    write_file(list_path, list, strlen(list)))
 		goto out;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * config: the base config named in the fragment ("# base: tinyconfig"),
- * the fragment's options set with the tree's own scripts/config, then
- * olddefconfig, all in the O= directory.  Every option the fragment asks
- * for must survive olddefconfig.
+ * config: the base config named in the fragment ("# base: allnoconfig")
+ * and the fragment's options, in the O= directory.  Every option the
+ * fragment asks for must survive, or the step fails.
  *
- * olddefconfig alone would give every option new to the config its default,
- * and enabling PCI or ACPI brings in hundreds of "default y" drivers; so the
- * merged config is first settled with allnoconfig (KCONFIG_ALLCONFIG holding
- * it), which keeps what it lists and leaves the rest off.
+ * An all*config base takes the fragment as KCONFIG_ALLCONFIG: one Kconfig
+ * pass, and every option the fragment does not name is off (allnoconfig),
+ * so enabling ACPI does not bring in the "default y" drivers olddefconfig
+ * would.  Any other base (tinyconfig, defconfig) is made first; the
+ * fragment's options are then set with the tree's own scripts/config and
+ * the result settled the same way, with allnoconfig.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,14 +154,47 @@ out:
 	return ret;
 }
 
+static int is_allconfig(const char *base)
+{
+	static const char *const all[] = {
+		"allnoconfig", "allyesconfig", "allmodconfig", "alldefconfig",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		if (!strcmp(base, all[i]))
+			return 1;
+	return 0;
+}
+
+/* One Kconfig pass: the fragment is the "all" config's starting point. */
+static int allconfig(struct verify_ctx *ctx, struct step_result *r,
+		     const char *base, const char *fragment)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	make_args(ctx, &c);
+	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", fragment);
+	strvec_push(&c.args, base);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	return ret;
+}
+
 static int make_config(struct verify_ctx *ctx, struct step_result *r,
-		       const char *base, const struct strvec *args)
+		       const char *base, const struct strvec *args,
+		       const char *fragment)
 {
 	struct child c = CHILD_INIT;
 	char *script = xstrfmt("%s/scripts/config", ctx->tree);
 	size_t i;
 	int ret;
 
+	if (is_allconfig(base)) {
+		ret = allconfig(ctx, r, base, fragment);
+		goto out;
+	}
 	make_args(ctx, &c);
 	strvec_push(&c.args, base);
 	ret = step_run(ctx, r, &c);
@@ -287,7 +321,7 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 		goto out;
 	}
 	unlink(stamp_path);
-	if (make_config(ctx, r, base, &args) ||
+	if (make_config(ctx, r, base, &args, frag_path) ||
 	    check_survived(ctx, r, &want))
 		goto out;
 	write_file_atomic(stamp_path, stamp, strlen(stamp));

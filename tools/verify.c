@@ -5,6 +5,7 @@
  * the later ones SKIP, and --skip names steps not to run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,23 +129,6 @@ void make_jobs(const struct verify_ctx *ctx, struct child *c)
 		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
 }
 
-static int in_path(const char *tool)
-{
-	const char *path = getenv("PATH");
-	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *dir, *save = NULL;
-	int found = 0;
-
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *p = xstrfmt("%s/%s", dir, tool);
-
-		found = !access(p, X_OK);
-		free(p);
-	}
-	free(copy);
-	return found;
-}
-
 /*
  * The kernel's compilers: KVERIFY_KERNEL_CC/HOSTCC (make's KCC=/KHOSTCC=,
  * for distcc or icecream), else with KVERIFY_CCACHE=1 (make's CCACHE=1)
@@ -156,7 +140,7 @@ int kernel_compilers(struct child *c)
 	const char *cc = getenv("KVERIFY_KERNEL_CC");
 	const char *hostcc = getenv("KVERIFY_KERNEL_HOSTCC");
 	const char *want = getenv("KVERIFY_CCACHE");
-	int ccache = want && !strcmp(want, "1") && in_path("ccache");
+	int ccache = want && !strcmp(want, "1") && path_has("ccache");
 
 	if (cc && *cc)
 		strvec_pushf(&c->args, "CC=%s", cc);
@@ -427,6 +411,13 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	}
 	free(lock);
+	/*
+	 * Every process the run starts holds the lock too: if the driver is
+	 * killed outright, its direct children die with it, but their own
+	 * children (quilt's push loop, make's compilers) go on writing into
+	 * the cache until they finish; the next run waits for them.
+	 */
+	fcntl(lockfd, F_SETFD, 0);
 	run_steps(&ctx, res);
 	ret = write_reports(&ctx, res);
 	for (i = 0; i < nr_verify_steps; i++)

@@ -1,0 +1,139 @@
+#!/bin/bash
+# Interruptions in the steps t0165 does not cover: mid-download (apt
+# throttled by its own Acquire::http::Dl-Limit, so the download lasts),
+# mid-apply (a long series) and mid-boot.  SIGINT exits 130 with the step
+# "interrupted"; SIGKILL leaves the children to die with the driver; the
+# next run recovers by itself and passes; nothing half-made is trusted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_INTERRUPT_TARGET:-6.12}
+plan 20
+copy=$TMP/repo
+repo_copy "$copy"
+
+# wait_for COMMAND...: poll for up to 60 s
+wait_for() {
+	local i
+	for i in $(seq 600); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+start() {	# start NAME ARGS...: the driver in the copy, in the background
+	local name=$1
+	shift
+	(cd "$copy" && exec ./build/kverify verify "$@") > "$TMP/$name.out" 2>&1 &
+	pid=$!
+}
+
+reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]"; }
+
+# --- boot ---------------------------------------------------------------
+R=$copy/results/$T/report.json
+qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
+(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
+ok $? "a first run in the copy passes"
+start boot-int --skip checkpatch,cocci $T
+wait_for qemu_runs
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && [ "$(step_status $R boot)" = FAIL ] && reason $R boot | grep -q interrupted
+ok $? "SIGINT mid-boot: exit 130, boot FAIL 'interrupted' (exit $rc)"
+sleep 1
+! qemu_runs
+ok $? "no QEMU is left"
+start boot-kill --skip checkpatch,cocci $T
+wait_for qemu_runs
+kill -KILL $pid
+wait $pid 2> /dev/null
+sleep 1
+! qemu_runs
+ok $? "SIGKILL mid-boot: QEMU dies with the driver"
+(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
+ok $? "the next run boots and passes"
+
+# --- apply --------------------------------------------------------------
+series=$copy/$(json $R 'r["series"]')
+for i in $(seq -w 1 400); do
+	f=9$i-kverify-interrupt-$i.patch
+	printf -- '--- /dev/null\n+++ b/Documentation/kverify-interrupt/%s.txt\n@@ -0,0 +1 @@\n+%s\n' \
+		"$i" "$i" > "$series/$f"
+	echo "$f" >> "$series/series"
+done
+n=$(grep -c . "$series/series")
+before=$(pristine_sum $T before)
+applied() {
+	local n
+	n=$(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log" 2> /dev/null)
+	[ "${n:-0}" -ge "$1" ]
+}
+only="--skip checkpatch,cocci,config,build,selftests,boot $T"
+start apply-int $only
+wait_for applied 20
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && [ "$(step_status $R apply)" = FAIL ] && reason $R apply | grep -q interrupted
+ok $? "SIGINT mid-apply (after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches): exit 130, apply FAIL 'interrupted' (exit $rc)"
+sleep 1
+! pgrep -f "quilt.*$KVERIFY_CACHE/trees/$T" > /dev/null && ! pgrep -x quilt > /dev/null
+ok $? "no quilt is left"
+start apply-kill $only
+wait_for applied 20
+kill -KILL $pid
+wait $pid 2> /dev/null
+# quilt runs its push loop as its own child, which outlives the driver and
+# goes on patching the tree; it holds the run's lock until it is done.
+pgrep -x quilt > /dev/null || pgrep -x patch > /dev/null
+ok $? "SIGKILL mid-apply: quilt's push loop outlives the driver"
+(cd "$copy" && ./build/kverify verify $only) > "$TMP/apply-again.out" 2>&1
+ok $? "the next run waits for it, makes the tree again and applies all $n patches"
+grep_ok "it says it waits for what is left of the killed run" "waiting for another run (or what is left of a killed one)" "$TMP/apply-again.out"
+grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP/apply-again.out"
+grep_ok "apply: all $n patches" "$n patches applied" "$TMP/apply-again.out"
+! pgrep -x quilt > /dev/null
+ok $? "no quilt is left"
+[ "$(pristine_sum $T after)" = "$before" ]
+ok $? "the pristine source is untouched"
+[ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
+# Back to the real series for the tests after this one.
+git -C "$REPO" show HEAD:$(json $R 'r["series"]')/series > "$series/series"
+(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
+ok $? "with the real series again, the run passes"
+
+# --- download -----------------------------------------------------------
+cache=$TMP/cache
+printf 'Acquire::http::Dl-Limit "2000";\nAcquire::https::Dl-Limit "2000";\n' > "$TMP/apt.conf"
+downloading() {
+	[ "$(find "$cache/src" -path '*/.tmp-*' -name '*.deb' -size +1M 2> /dev/null | wc -l)" -gt 0 ]
+}
+fetch() {	# fetch NAME: the n/a target 5.10 (a download, no build)
+	(APT_CONFIG=$TMP/apt.conf KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/$1.out" 2>&1 &
+	pid=$!
+}
+fetch dl-int
+wait_for downloading
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && reason "$TMP/r/5.10/report.json" fetch | grep -q interrupted
+ok $? "SIGINT mid-download: exit 130, fetch 'interrupted' (exit $rc)"
+[ -z "$(ls -A "$cache/src")" ]
+ok $? "the partial download is removed"
+fetch dl-kill
+wait_for downloading
+kill -KILL $pid
+wait $pid 2> /dev/null
+sleep 1
+! pgrep -f "$cache" > /dev/null && ! pgrep -f /usr/lib/apt/methods/http > /dev/null
+ok $? "SIGKILL mid-download: apt-get and its http method die with the driver"
+KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/dl-again.out" 2>&1
+rc=$?
+ok $rc "the next run downloads again and passes (exit $rc)"
+[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ] && [ -n "$(ls "$cache/src")" ]
+ok $? "the tree is in place, the killed run's partial download gone"
+done_testing
