@@ -70,6 +70,17 @@ step_status() {
 	json "$1" "[s['status'] for s in r['steps'] if s['name']=='$2'][0]"
 }
 
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.1 s until it succeeds
+wait_for() {
+	local i n=$(($1 * 10))
+	shift
+	for i in $(seq $n); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 done_testing() { exit $((_failed > 0)); }
 
 # The cocci fixtures: a shape's own files, plus the shared x86.c/x86.h of

@@ -1,12 +1,14 @@
 #!/bin/bash
 # Interruptions: SIGINT mid-build stops the whole process group, the report
-# says interrupted, the next run recovers; SIGKILL mid-extraction leaves no
-# tree a later run trusts, and no child behind.
+# says interrupted, the next run recovers; SIGKILL mid-build leaves make's
+# compilers to finish under the run's lock, and the next run waits and
+# passes; SIGINT and SIGKILL mid-extraction leave no tree a later run
+# trusts, and no child behind.  (t0166: download, apply, boot.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_INTERRUPT_TARGET:-6.12}
-plan 8
+plan 13
 copy=$TMP/repo
 repo_copy "$copy"
 series=$(json results/$T/report.json 'r["series"]')
@@ -14,16 +16,20 @@ p1=$(sed -n 1p "$series/series")
 # A comment edit in the x86.c hunk: x86.o and the link must be redone.
 sed -i 's/^+ \* at runtime, read with READ_ONCE() in the emulation path (pmu.c)./+ * at runtime; read with READ_ONCE() in the emulation path (pmu.c)./' "$copy/$series/$p1"
 
-(cd "$copy" && exec ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/int.out" 2>&1 &
-pid=$!
 log=$copy/results/$T/logs/06-build.log
-for i in $(seq 1200); do
-	grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null && break
-	sleep 0.5
-done
-kill -INT $pid
-wait $pid
-rc=$?
+compiling_kvm() { grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null; }
+# interrupt_build SIGNAL NAME: a run in the copy, hit once it compiles KVM
+interrupt_build() {
+	rm -f "$log"
+	(cd "$copy" && exec ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/$2.out" 2>&1 &
+	pid=$!
+	wait_for 600 compiling_kvm
+	kill -$1 $pid
+	wait $pid 2> /dev/null
+	rc=$?
+}
+
+interrupt_build INT int
 R=$copy/results/$T/report.json
 [ $rc = 130 ] && [ "$(json $R 'r["interrupted"]')" = True ] &&
 	[ "$(step_status $R build)" = FAIL ] && [ "$(step_status $R boot)" = SKIP ]
@@ -37,6 +43,38 @@ ok $? "no make or compiler of the run is left"
 rc=$?
 ok $rc "the next run recovers by itself and passes (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
+
+# SIGKILL mid-build, after another edit of the same comment line.
+sed -i 's/^+ \* at runtime; read with READ_ONCE()/+ * at runtime: read with READ_ONCE()/' "$copy/$series/$p1"
+interrupt_build KILL kill-build
+sleep 1
+! pgrep -f "^make .*O=$KVERIFY_CACHE/build/$T" > /dev/null
+ok $? "SIGKILL mid-build: the top-level make dies with the driver"
+(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/kill-build-again.out" 2>&1
+rc=$?
+ok $rc "the next run rebuilds what is missing and passes (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/kill-build-again.out" | diag
+grep -q '^\$ .*make .*bzImage' "$log" && grep -q 'bzImage is ready' "$log"
+ok $? "it ran make again (no stamp of the killed build was trusted)"
+
+# SIGINT, then SIGKILL, during the extraction of a fresh download.
+cache=$TMP/cache
+extracting() {
+	ls -d "$cache"/src/.tmp-* > /dev/null 2>&1 &&
+		[ -n "$(find "$cache"/src/.tmp-* -mindepth 1 -type d 2> /dev/null | head -n 1)" ]
+}
+(KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/int-x.out" 2>&1 &
+pid=$!
+wait_for 120 extracting
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] && json "$TMP/r/5.10/report.json" '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q interrupted
+ok $? "SIGINT mid-extraction: exit 130, fetch 'interrupted' (exit $rc)"
+[ -z "$(ls -A "$cache/src")" ] && ! pgrep -f "$cache" > /dev/null
+ok $? "nothing is left in the cache's src/, and no tar or xz runs"
+ls -A "$cache/src" | diag
 
 # SIGKILL during the extraction of a fresh download.
 cache=$TMP/cache

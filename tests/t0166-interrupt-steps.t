@@ -12,16 +12,6 @@ plan 20
 copy=$TMP/repo
 repo_copy "$copy"
 
-# wait_for COMMAND...: poll for up to 60 s
-wait_for() {
-	local i
-	for i in $(seq 600); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 start() {	# start NAME ARGS...: the driver in the copy, in the background
 	local name=$1
 	shift
@@ -37,7 +27,7 @@ qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
 (cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
 ok $? "a first run in the copy passes"
 start boot-int --skip checkpatch,cocci $T
-wait_for qemu_runs
+wait_for 60 qemu_runs
 kill -INT $pid
 wait $pid
 rc=$?
@@ -47,7 +37,7 @@ sleep 1
 ! qemu_runs
 ok $? "no QEMU is left"
 start boot-kill --skip checkpatch,cocci $T
-wait_for qemu_runs
+wait_for 60 qemu_runs
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
@@ -73,7 +63,7 @@ applied() {
 }
 only="--skip checkpatch,cocci,config,build,selftests,boot $T"
 start apply-int $only
-wait_for applied 20
+wait_for 60 applied 20
 kill -INT $pid
 wait $pid
 rc=$?
@@ -83,7 +73,7 @@ sleep 1
 ! pgrep -f "quilt.*$KVERIFY_CACHE/trees/$T" > /dev/null && ! pgrep -x quilt > /dev/null
 ok $? "no quilt is left"
 start apply-kill $only
-wait_for applied 20
+wait_for 60 applied 20
 kill -KILL $pid
 wait $pid 2> /dev/null
 # quilt runs its push loop as its own child, which outlives the driver and
@@ -116,7 +106,7 @@ fetch() {	# fetch NAME: the n/a target 5.10 (a download, no build)
 	pid=$!
 }
 fetch dl-int
-wait_for downloading
+wait_for 60 downloading
 kill -INT $pid
 wait $pid
 rc=$?
@@ -125,7 +115,7 @@ ok $? "SIGINT mid-download: exit 130, fetch 'interrupted' (exit $rc)"
 [ -z "$(ls -A "$cache/src")" ]
 ok $? "the partial download is removed"
 fetch dl-kill
-wait_for downloading
+wait_for 60 downloading
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
