@@ -731,8 +731,11 @@ int cmd_b4(const char *what, const struct target *t,
 	int ret = 2;
 
 	if (!path_has("b4")) {
-		fprintf(stderr, "kverify: b4 not found: install it with 'apt-get install %s'\n",
-			tool_package("b4"));
+		struct strbuf why = STRBUF_INIT;
+
+		missing_tool(&why, "b4", NULL);
+		fprintf(stderr, "kverify: %s\n", why.buf);
+		strbuf_release(&why);
 		ret = 1;
 		goto out;
 	}

@@ -60,6 +60,15 @@ static const struct {
 	{ "git", "git" },
 };
 
+/* "TOOL not found: install it with 'apt-get install PKG'"; NULL PKG: looked up */
+void missing_tool(struct strbuf *why, const char *tool, const char *pkg)
+{
+	if (!pkg)
+		pkg = tool_package(tool);
+	strbuf_addf(why, "%s not found: install it with 'apt-get install %s'",
+		    tool, pkg ? pkg : "the package that provides it");
+}
+
 /* The executable PATH would run for tool, or NULL; free() it. */
 char *path_lookup(const char *tool)
 {
@@ -385,8 +394,7 @@ static void describe_one(const struct child *c, struct strbuf *why)
 	const char *pkg = tool_package(tool);
 
 	if (c->spawn_errno == ENOENT && pkg)
-		strbuf_addf(why, "%s not found: install it with 'apt-get install %s'",
-			    tool, pkg);
+		missing_tool(why, tool, pkg);
 	else if (c->spawn_errno)
 		strbuf_addf(why, "cannot run %s: %s", tool,
 			    strerror(c->spawn_errno));

@@ -42,6 +42,7 @@ void child_describe_failure(const struct child *c, struct strbuf *why);
 void pipeline_describe_failure(const struct child *cs, int n,
 			       struct strbuf *why);
 const char *tool_package(const char *tool);
+void missing_tool(struct strbuf *why, const char *tool, const char *pkg);
 char *path_lookup(const char *tool);
 int path_has(const char *tool);
 

@@ -95,8 +95,7 @@ static int check_busybox(struct step_result *r)
 	}
 	switch (elf_is_static(b)) {
 	case -1:
-		strbuf_addf(&r->reason, "%s not found: install it with 'apt-get install busybox-static'",
-			    b);
+		missing_tool(&r->reason, b, "busybox-static");
 		return -1;
 	case 0:
 		strbuf_addf(&r->reason, "%s is not a static x86_64 executable (Debian's busybox package is dynamic): install it with 'apt-get install busybox-static'",

@@ -131,23 +131,33 @@ static int check_survived(struct verify_ctx *ctx, struct step_result *r,
 	return lost ? -1 : 0;
 }
 
+/* One Kconfig pass: the fragment is the "all" config's starting point. */
+static int allconfig(struct verify_ctx *ctx, struct step_result *r,
+		     const char *base, const char *fragment)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	make_args(ctx, &c);
+	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", fragment);
+	strvec_push(&c.args, base);
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	return ret;
+}
+
 /* allnoconfig with the merged config as KCONFIG_ALLCONFIG. */
 static int settle(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *cfg = xstrfmt("%s/.config", ctx->build);
 	char *merged = xstrfmt("%s/.config.kverify-merged", ctx->build);
-	struct child c = CHILD_INIT;
 	int ret = rename(cfg, merged);
 
 	if (ret) {
 		strbuf_addf(&r->reason, "rename %s: %m", cfg);
 		goto out;
 	}
-	make_args(ctx, &c);
-	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", merged);
-	strvec_push(&c.args, "allnoconfig");
-	ret = step_run(ctx, r, &c);
-	child_clear(&c);
+	ret = allconfig(ctx, r, "allnoconfig", merged);
 out:
 	free(cfg);
 	free(merged);
@@ -165,21 +175,6 @@ static int is_allconfig(const char *base)
 		if (!strcmp(base, all[i]))
 			return 1;
 	return 0;
-}
-
-/* One Kconfig pass: the fragment is the "all" config's starting point. */
-static int allconfig(struct verify_ctx *ctx, struct step_result *r,
-		     const char *base, const char *fragment)
-{
-	struct child c = CHILD_INIT;
-	int ret;
-
-	make_args(ctx, &c);
-	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", fragment);
-	strvec_push(&c.args, base);
-	ret = step_run(ctx, r, &c);
-	child_clear(&c);
-	return ret;
 }
 
 static int make_config(struct verify_ctx *ctx, struct step_result *r,
