@@ -142,16 +142,20 @@ static void replace_all(struct strbuf *sb, const char *from, const char *to)
 	*sb = out;
 }
 
+/* Under the repository's lock (cmd_b4), which owns b4/.tmp-<key>. */
 static int import_tree(struct b4 *b)
 {
-	char *tmp = xstrfmt("%s.tmp-%d", b->repo, (int)getpid());
 	char *real = b->repo, *git_dir = xstrfmt("%s/.git", real);
+	char *slash = strrchr(real, '/');
+	char *tmp = xstrfmt("%.*s/.tmp-%s", (int)(slash - real), real,
+			    slash + 1);
 	struct child c = CHILD_INIT;
 	int ret = 0;
 
 	if (is_dir(git_dir))
 		goto out;
 	fprintf(stderr, "kverify: importing %s into git (once)\n", b->src);
+	rm_rf(tmp);	/* abandoned by a killed run */
 	*strrchr(tmp, '/') = '\0';
 	mkdir_p(tmp);
 	tmp[strlen(tmp)] = '/';
@@ -727,8 +731,9 @@ int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
 	struct b4 b = { .a = a };
-	char *key = NULL;
-	int ret = 2;
+	struct strbuf why = STRBUF_INIT;
+	char *key = NULL, *lock = NULL;
+	int ret = 2, lockfd = -1;
 
 	if (!path_has("b4")) {
 		struct strbuf why = STRBUF_INIT;
@@ -744,6 +749,12 @@ int cmd_b4(const char *what, const struct target *t,
 	mkdir_p(a->work);
 	b.log = xstrfmt("%s/b4.log", a->work);
 	b.repo = xstrfmt("%s/b4/%s", a->cache, key);
+	lock = xstrfmt("%s/locks/b4-%s.lock", a->cache, key);
+	if (lock_file(lock, 1, &lockfd, &why)) {
+		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
+		goto out;
+	}
+	lock_inherit(lockfd);
 	if (!strcmp(what, "send"))
 		ret = do_send(&b);
 	else if (!strcmp(what, "am"))
@@ -753,6 +764,9 @@ int cmd_b4(const char *what, const struct target *t,
 	else
 		ret = do_range_diff(&b);
 out:
+	unlock_file(lockfd);
+	strbuf_release(&why);
+	free(lock);
 	free(key);
 	free(b.repo);
 	free(b.src);

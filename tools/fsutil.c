@@ -196,6 +196,17 @@ void unlock_file(int fd)
 		close(fd);
 }
 
+/*
+ * The processes started from now on hold the lock too (the fd survives
+ * exec): killed outright, the driver takes its direct children along, but
+ * not their own children (quilt's push loop, make's compilers, tar behind
+ * dpkg-deb), which go on writing until they finish; the next run waits.
+ */
+void lock_inherit(int fd)
+{
+	fcntl(fd, F_SETFD, 0);
+}
+
 /* Copy a file (at most 256 MiB), making the directories it goes in. */
 int copy_file(const char *from, const char *to)
 {
@@ -213,24 +224,4 @@ int copy_file(const char *from, const char *to)
 	strbuf_release(&sb);
 	free(dir);
 	return ret;
-}
-
-/* Remove the entries of @dir whose names start with @prefix. */
-void rm_prefixed(const char *dir, const char *prefix)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char *p;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		p = xstrfmt("%s/%s", dir, de->d_name);
-		rm_rf(p);
-		free(p);
-	}
-	closedir(d);
 }

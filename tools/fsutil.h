@@ -9,7 +9,6 @@
 
 int mkdir_p(const char *path);
 int rm_rf(const char *path);
-void rm_prefixed(const char *dir, const char *prefix);
 int is_dir(const char *path);
 int is_file(const char *path);
 int write_file(const char *path, const char *data, size_t len);
@@ -24,5 +23,6 @@ int hash_file(uint64_t *h, const char *path);
 
 int lock_file(const char *path, int wait, int *fd, struct strbuf *err);
 void unlock_file(int fd);
+void lock_inherit(int fd);
 
 #endif

@@ -205,17 +205,23 @@ static enum step_status fetch_distro_config(struct verify_ctx *ctx,
 {
 	const char *xy = ctx->t->deb_package + strlen("linux-source-");
 	char *dest = cache_path(ctx, "src/%s.config-amd64", key);
-	char *tmp = cache_path(ctx, "src/.tmp-config-%s-%d", key, (int)getpid());
+	char *tmp = cache_path(ctx, "src/.tmp-config-%s", key);
+	char *lock = cache_path(ctx, "locks/config-%s.lock", key);
 	char *file = xstrfmt("%s.partial", dest), *deb = NULL;
 	struct child cs[3] = { CHILD_INIT, CHILD_INIT, CHILD_INIT };
 	struct child c = CHILD_INIT;
 	enum step_status st = STEP_FAIL;
-	int i;
+	int i, lockfd = -1;
 
+	/* The lock owns @tmp and @file: what it finds there is abandoned. */
+	if (lock_file(lock, 1, &lockfd, &r->reason))
+		goto out;
 	if (is_file(dest)) {
 		st = STEP_PASS;
 		goto out;
 	}
+	lock_inherit(lockfd);
+	rm_rf(tmp);
 	mkdir_p(tmp);
 	apt_suite_args(as, &c, "apt-get");
 	strvec_push(&c.args, "download");
@@ -244,8 +250,12 @@ out:
 	for (i = 0; i < 3; i++)
 		child_clear(&cs[i]);
 	child_clear(&c);
-	unlink(file);
-	rm_rf(tmp);
+	if (lockfd >= 0) {
+		unlink(file);
+		rm_rf(tmp);
+	}
+	unlock_file(lockfd);
+	free(lock);
 	free(deb);
 	free(file);
 	free(tmp);
@@ -336,22 +346,33 @@ static int unpack_git(struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
-/* git: a local repository is read in place; a URL is cloned bare once. */
+/*
+ * git: a local repository is read in place; a URL is cloned bare once,
+ * under locks/git-<hash>.lock, which owns git/.tmp-<hash>.
+ */
 static char *git_repo(struct verify_ctx *ctx, struct step_result *r)
 {
 	const char *url = ctx->t->value;
 	struct child c = CHILD_INIT;
-	char *repo, *tmp;
+	char *repo, *tmp, *lock;
+	int lockfd = -1;
 	uint64_t h;
 
 	if (is_dir(url))
 		return abspath(url);
 	h = hash_bytes(HASH_INIT, url, strlen(url));
 	repo = cache_path(ctx, "git/%016llx.git", (unsigned long long)h);
+	tmp = cache_path(ctx, "git/.tmp-%016llx", (unsigned long long)h);
+	lock = cache_path(ctx, "locks/git-%016llx.lock", (unsigned long long)h);
+	if (lock_file(lock, 1, &lockfd, &r->reason)) {
+		free(repo);
+		repo = NULL;
+		goto out;
+	}
 	if (is_dir(repo))
-		return repo;
-	tmp = cache_path(ctx, "git/.tmp-%016llx-%d", (unsigned long long)h,
-			 (int)getpid());
+		goto out;
+	lock_inherit(lockfd);
+	rm_rf(tmp);
 	strvec_pushl(&c.args, "git", "clone", "--bare", "--quiet", "--", url,
 		     tmp, NULL);
 	if (step_run(ctx, r, &c) || rename(tmp, repo) < 0) {
@@ -359,7 +380,10 @@ static char *git_repo(struct verify_ctx *ctx, struct step_result *r)
 		free(repo);
 		repo = NULL;
 	}
+out:
+	unlock_file(lockfd);
 	child_clear(&c);
+	free(lock);
 	free(tmp);
 	return repo;
 }
@@ -418,24 +442,32 @@ static char *file_key(const char *prefix, const char *path)
 	return xstrfmt("%s-%016llx", prefix, (unsigned long long)h);
 }
 
-/* @what: the deb version, or the git repository and @commit. */
+/*
+ * A temporary directory belongs to the lock of what it is made for: whoever
+ * holds locks/src-<key>.lock owns src/.tmp-<key>, so one left there is
+ * abandoned (its run died) and is removed by that exact name, never by a
+ * pattern that could match another source's extraction in progress.  The
+ * unpacking tools hold the lock too: if the driver is killed, the next run
+ * waits until they are gone.
+ *
+ * @what: the deb version, or the git repository and @commit.
+ */
 static enum step_status unpack_into_cache(struct verify_ctx *ctx,
 					  struct step_result *r,
 					  const char *what,
 					  const char *commit)
 {
-	char *srcdir = cache_path(ctx, "src");
-	char *tmp = xstrfmt("%s/.tmp-%s-%d", srcdir, ctx->src_key,
-			    (int)getpid());
-	int lockfd, ret;
+	char *tmp = cache_path(ctx, "src/.tmp-%s", ctx->src_key);
 	char *lock = cache_path(ctx, "locks/src-%s.lock", ctx->src_key);
+	int lockfd, ret;
 
 	ret = lock_file(lock, 1, &lockfd, &r->reason);
 	if (ret)
 		goto out;
 	if (is_dir(ctx->src))
 		goto unlock;
-	rm_prefixed(srcdir, ".tmp-");	/* left by an interrupted run */
+	lock_inherit(lockfd);
+	rm_rf(tmp);
 	mkdir_p(tmp);
 	if (ctx->t->kind == SRC_DEB)
 		ret = unpack_deb(ctx, r, what, tmp);
@@ -451,7 +483,6 @@ unlock:
 out:
 	free(lock);
 	free(tmp);
-	free(srcdir);
 	return ret ? STEP_FAIL : STEP_PASS;
 }
 

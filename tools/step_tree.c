@@ -109,7 +109,8 @@ static int unshare_patched(struct verify_ctx *ctx, struct step_result *r)
 enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
-	char *tmp = xstrfmt("%s.tmp-%d", ctx->tree, (int)getpid()), *prefix;
+	/* The target's lock owns it (no target name starts with '.'). */
+	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
 
 	if (ctx->series && tree_is_current(ctx)) {
@@ -119,9 +120,7 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	}
 	unlink(stamp);
 	mkdir_p(dir);
-	prefix = xstrfmt("%s.tmp-", ctx->t->name);
-	rm_prefixed(dir, prefix);	/* left by an interrupted run */
-	free(prefix);
+	rm_rf(tmp);	/* left by an interrupted run */
 	if (rm_rf(ctx->tree) < 0) {
 		strbuf_addf(&r->reason, "cannot remove the old tree %s: %s",
 			    ctx->tree, strerror(errno));

@@ -5,7 +5,6 @@
  * the later ones SKIP, and --skip names steps not to run.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,13 +410,8 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	}
 	free(lock);
-	/*
-	 * Every process the run starts holds the lock too: if the driver is
-	 * killed outright, its direct children die with it, but their own
-	 * children (quilt's push loop, make's compilers) go on writing into
-	 * the cache until they finish; the next run waits for them.
-	 */
-	fcntl(lockfd, F_SETFD, 0);
+	/* Every process the run starts holds the lock too. */
+	lock_inherit(lockfd);
 	run_steps(&ctx, res);
 	ret = write_reports(&ctx, res);
 	for (i = 0; i < nr_verify_steps; i++)
