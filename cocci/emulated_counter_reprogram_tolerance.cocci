@@ -220,12 +220,15 @@ SYNC_TAIL = """
 
 # 6.2-6.7 (prev_counter)
 PREV_REPROGRAM_CHECK = """
+	pmc_pause_counter(pmc);
+
 	/*
 	 * The emulated increments were counted while the counter was enabled
 	 * and allowed; with a batched reprogram, the counter may have been
 	 * disabled or filtered since: signal their overflow regardless.  Then
-	 * drop the snapshot, so that a failed pmc_reprogram_counter() below
-	 * leaves none behind for its retry to compare against again.
+	 * drop the snapshot, so that a failed pmc_reprogram_counter() below,
+	 * which leaves the reprogram pending, leaves no stale snapshot for its
+	 * retry to compare against.
 	 */
 	if (pmc->counter < pmc->prev_counter)
 		__kvm_perf_overflow(pmc, false);
@@ -235,28 +238,34 @@ PREV_REPROGRAM_CHECK = """
 PREV_STATUS_FOLD = """
 		/*
 		 * Userspace saves the status: first run the reprograms that
-		 * batched emulated increments requested, so that an overflow
-		 * they caused is in the saved value.
+		 * emulated increments requested, so that an overflow they
+		 * caused is in the saved value.
 		 */
 		if (msr_info->host_initiated)
 			kvm_pmu_handle_event(vcpu);
 """
 
+PREV_WRITE_BODY = """
+	if (pmc->counter < pmc->prev_counter)
+		__kvm_perf_overflow(pmc, false);
+	pmc->prev_counter = 0;
+"""
+
 PREV_INCR_BODY = """
 	u32 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
 	u64 batch = tolerance ?
-		BIT_ULL(ilog2(min_t(u64, (u64)tolerance + 1,
-				    (pmc_bitmask(pmc) >> 1) + 1))) : 1;
+		    BIT_ULL(ilog2(min_t(u64, (u64)tolerance + 1,
+					(pmc_bitmask(pmc) >> 1) + 1))) : 1;
 	u64 prev_counter = pmc->counter;
 
 	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
 
 	/*
 	 * Batch reprograms: request one when the counter reaches a multiple of
-	 * the largest power of two not above tolerance + 1 and half the
+	 * the largest power of two not above tolerance + 1 nor half the
 	 * counter's range.  The counter moves by one per emulated instruction,
 	 * so a reprogram is requested at least every tolerance + 1 of them, and
-	 * always when it wraps to 0: an overflow the emulated instructions
+	 * always when it wraps to 0: an overflow that emulated instructions
 	 * cause on their own is signalled at the next VM-entry, as today.
 	 */
 	if (pmc->counter & (batch - 1))
@@ -400,7 +409,7 @@ done("include")
 
 // After the last exported variable before the PEBS tables: kvm_pmu_eventsel
 // (6.9+), else kvm_pmu_cap.
-@param_eventsel depends on emulated_counter || prev_counter@
+@param_eventsel depends on emulated_counter@
 declarer name EXPORT_SYMBOL_GPL;
 typedef uint;
 @@
@@ -415,7 +424,7 @@ typedef uint;
 +static uint __read_mostly emulated_counter_reprogram_tolerance;
 +module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
-@param_cap depends on (emulated_counter || prev_counter) && !param_eventsel@
+@param_cap depends on emulated_counter && !param_eventsel@
 declarer name EXPORT_SYMBOL_GPL;
 typedef uint;
 @@
@@ -430,7 +439,8 @@ typedef uint;
 +static uint __read_mostly emulated_counter_reprogram_tolerance;
 +module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
-@param_sync depends on sync@
+// 6.1 and 6.2-6.7: the reprogram folds the perf event's count.
+@param_sync depends on sync || prev_counter@
 declarer name EXPORT_SYMBOL_GPL;
 typedef uint;
 @@
@@ -654,6 +664,135 @@ identifier em_text.defer_call;
 @@
 done("incr")
 
+// pmu.h: 6.1's (and 6.6.y's, 6.7's) pmc_write_counter() is an inline there.
+@h_site@
+position p;
+@@
+ static inline void pmc_write_counter@p(...)
+ {
+ 	...
+ }
+
+// ----------------------------------------------- prev_counter (6.2-6.7)
+//
+// No curated variant and no tree of that era here: `make backport` generates
+// the variant from these rules, and tests/cocci/prev_counter (our fixture,
+// written after 6.6) is all they are checked on.  What the variant does:
+//  - the parameter after EXPORT_SYMBOL_GPL(kvm_pmu_cap), moduleparam include;
+//  - kvm_pmu_incr_counter() requests the reprogram only when the counter
+//    reaches a multiple of a power of two not above tolerance + 1 nor half
+//    the counter's range (the width cap), and always at its wrap to 0, so an
+//    overflow the emulated increments cause on their own is signalled at the
+//    next VM-entry, as today; a request keeps the oldest pending snapshot in
+//    pmc->prev_counter (tolerance 0: today's, the latest);
+//  - reprogram_counter() compares against the snapshot right after
+//    pmc_pause_counter(), before the early returns (goto
+//    reprogram_complete) for a disabled or filtered counter, and drops the
+//    snapshot there: that era's reprogram_counter() returns without clearing
+//    prev_counter when pmc_reprogram_counter() fails (the retry comes with
+//    the next request), so a snapshot kept by "keep the oldest" would be
+//    compared again, stale, by the retry: a second PMI for the same wrap, or
+//    a wrong one after the counter moved on;
+//  - where kvm_pmu_get_msr() in pmu.c reads the global status (6.5+): a
+//    host-initiated read runs the pending reprograms (kvm_pmu_handle_event())
+//    first; 6.2-6.4 read it in the vendor modules, left as they are;
+//  - where pmu.h has the inline pmc_write_counter() (6.7, 6.6.y): it calls
+//    the new exported kvm_pmu_write_pending_overflow() first, which signals
+//    the overflow a pending request holds and drops its snapshot, which the
+//    write would otherwise compare against; elsewhere the writes are in the
+//    vendor modules, left as they are.
+// What it cannot prove without a tree, and does not do:
+//  - that era's code around these anchors (the hunks are checked, a missing
+//    required one makes the outcome UNKNOWN, but not compiled or run);
+//  - skipped increments are in pmc->counter but not in the perf event's
+//    sample period, so a wrap that they and hardware-counted events cause
+//    together is signalled by perf up to "batch" events late; a reprogram
+//    or a write that folds the counter before that (a guest WRMSR to the
+//    event selector or global control) loses it: that era has no
+//    emulated_counter for the fold to compare against (6.8+), and 6.1's
+//    pmc_read_counter() < pmc->counter test would signal a second PMI there
+//    for every overflow perf has signalled already (6.2+ moved that
+//    deduplication out of __kvm_perf_overflow()).  A tree of that era
+//    needs a curated variant before it gets more than tolerance 0.
+
+@script:python pv_text depends on prev_counter@
+request << prev_counter.request;
+check; status_fold; write_body; incr_body;
+@@
+coccinelle.check = cocci.make_ident(text(PREV_REPROGRAM_CHECK))
+coccinelle.status_fold = cocci.make_ident(text(PREV_STATUS_FOLD))
+coccinelle.write_body = cocci.make_ident(text(PREV_WRITE_BODY))
+coccinelle.incr_body = cocci.make_ident(text(PREV_INCR_BODY % request))
+
+@prev_reprogram depends on prev_counter@
+identifier pv_text.check;
+@@
+ reprogram_counter(...)
+ {
+ 	...
+-	pmc_pause_counter(pmc);
++	check;
+ 	...
+-	if (pmc->counter < pmc->prev_counter)
+-		__kvm_perf_overflow(pmc, false);
+ 	...
+ }
+
+@script:python depends on prev_reprogram@
+@@
+done("reprogram")
+
+@prev_status depends on prev_counter@
+identifier pv_text.status_fold;
+@@
+ int kvm_pmu_get_msr(...)
+ {
+ 	<...
++	status_fold;
+ 	msr_info->data = pmu->global_status;
+ 	...>
+ }
+
+@prev_write depends on prev_counter && h_site@
+declarer name EXPORT_SYMBOL_GPL;
+identifier pv_text.write_body;
+@@
++/*
++ * Before a write of the counter: signal the overflow a pending reprogram
++ * request holds, which the write would drop, and drop its snapshot, which
++ * would be compared with the written value.
++ */
++void kvm_pmu_write_pending_overflow(struct kvm_pmc *pmc)
++{
++	write_body;
++}
++EXPORT_SYMBOL_GPL(kvm_pmu_write_pending_overflow);
++
+ void kvm_pmu_handle_event(...)
+ {
+ 	...
+ }
+
+@script:python depends on prev_write@
+@@
+done("write")
+
+@prev_incr depends on prev_counter@
+identifier pv_text.incr_body;
+identifier prev_counter.request;
+@@
+ static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
+ {
+-	pmc->prev_counter = pmc->counter;
+-	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
+-	request(pmc);
++	incr_body;
+ }
+
+@script:python depends on prev_incr@
+@@
+done("incr")
+
 // ------------------------------------------------------- sync (5.19-6.1)
 
 @script:python sy_text depends on sync@
@@ -798,32 +937,25 @@ identifier sy_text.incr_tail;
 @@
 done("incr")
 
-// pmu.h, given after pmu.c: 6.1's pmc_write_counter() is an inline there.
-@h_site@
-position p;
-@@
- static inline void pmc_write_counter@p(...)
- {
- 	...
- }
-
 @script:python h_gate@
 p << h_site.p;
-call;
+fn;
 @@
-if SHAPE != "sync":
-	cocci.include_match(False)
+if SHAPE == "sync":
+	coccinelle.fn = cocci.make_ident("kvm_pmu_fold_batched_overflow")
+elif SHAPE == "prev_counter" and "write" in DONE:
+	coccinelle.fn = cocci.make_ident("kvm_pmu_write_pending_overflow")
 else:
-	coccinelle.call = cocci.make_ident("kvm_pmu_fold_batched_overflow(pmc)")
+	cocci.include_match(False)
 
 @h_write@
-identifier h_gate.call;
+identifier h_gate.fn;
 @@
-+void kvm_pmu_fold_batched_overflow(struct kvm_pmc *pmc);
++void fn(struct kvm_pmc *pmc);
 +
  static inline void pmc_write_counter(...)
  {
-+	call;
++	fn(pmc);
  	...
  }
 

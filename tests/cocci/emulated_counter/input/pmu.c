@@ -1,5 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fixture written for the tests: the emulated_counter shape, just enough around it. */
+#include <linux/perf_event.h>
+#include <linux/sort.h>
+#include "pmu.h"
+
+struct x86_pmu_capability __read_mostly kvm_pmu_cap;
+EXPORT_SYMBOL_GPL(kvm_pmu_cap);
+
+struct kvm_pmu_emulated_event_selectors __read_mostly kvm_pmu_eventsel;
+EXPORT_SYMBOL_GPL(kvm_pmu_eventsel);
+
+void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
+{
+	/* Drop the accumulated counts: a write, not a read-modify-write. */
+	pmc->emulated_counter = 0;
+	pmc->counter += val - pmc_read_counter(pmc);
+	pmc->counter &= pmc_bitmask(pmc);
+}
+
+static int reprogram_counter(struct kvm_pmc *pmc)
+{
+	bool emulate_overflow;
+
+	emulate_overflow = pmc_pause_counter(pmc);
+
+	if (!pmc_event_is_allowed(pmc))
+		return 0;
+
+	if (emulate_overflow)
+		__kvm_perf_overflow(pmc, false);
+
+	return pmc_reprogram_counter(pmc);
+}
+
+int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
+{
+	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
+
+	switch (msr_info->index) {
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+		msr_info->data = pmu->global_status;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
 void kvm_pmu_destroy(struct kvm_vcpu *vcpu)
 {
 	kvm_pmu_reset(vcpu);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fixture written for the tests: the mediated shape, just enough around it. */
+#include <linux/sort.h>
+#include "pmu.h"
+
 /* Enable/disable PMU virtualization */
 bool __read_mostly enable_pmu = true;
 EXPORT_SYMBOL_FOR_KVM_INTERNAL(enable_pmu);
@@ -8,6 +11,50 @@ module_param(enable_pmu, bool, 0444);
 /* Enable/disabled mediated PMU virtualization. */
 bool __read_mostly enable_mediated_pmu;
 EXPORT_SYMBOL_FOR_KVM_INTERNAL(enable_mediated_pmu);
+
+void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
+{
+	if (kvm_vcpu_has_mediated_pmu(pmc->vcpu)) {
+		pmc->counter = val & pmc_bitmask(pmc);
+		return;
+	}
+
+	/* Drop the accumulated counts: a write, not a read-modify-write. */
+	pmc->emulated_counter = 0;
+	pmc->counter += val - pmc_read_counter(pmc);
+	pmc->counter &= pmc_bitmask(pmc);
+}
+
+static int reprogram_counter(struct kvm_pmc *pmc)
+{
+	bool emulate_overflow;
+
+	emulate_overflow = pmc_pause_counter(pmc);
+
+	if (!pmc_is_globally_enabled(pmc) || !pmc_is_locally_enabled(pmc) ||
+	    !pmc_is_event_allowed(pmc))
+		return 0;
+
+	if (emulate_overflow)
+		__kvm_perf_overflow(pmc, false);
+
+	return pmc_reprogram_counter(pmc);
+}
+
+int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
+{
+	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
+
+	switch (msr_info->index) {
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+		msr_info->data = pmu->global_status;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
 
 static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
 {

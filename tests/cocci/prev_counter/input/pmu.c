@@ -1,8 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fixture written for the tests: the prev_counter shape, just enough around it. */
-void kvm_pmu_destroy(struct kvm_vcpu *vcpu)
+#include <linux/perf_event.h>
+#include <linux/sort.h>
+#include "pmu.h"
+
+struct x86_pmu_capability __read_mostly kvm_pmu_cap;
+EXPORT_SYMBOL_GPL(kvm_pmu_cap);
+
+static void reprogram_counter(struct kvm_pmc *pmc)
 {
-	kvm_pmu_reset(vcpu);
+	u64 eventsel = pmc->eventsel;
+
+	pmc_pause_counter(pmc);
+
+	if (!pmc_event_is_allowed(pmc))
+		goto reprogram_complete;
+
+	if (pmc->counter < pmc->prev_counter)
+		__kvm_perf_overflow(pmc, false);
+
+	if (pmc_reprogram_counter(pmc, eventsel))
+		return;
+
+reprogram_complete:
+	clear_bit(pmc->idx, (unsigned long *)&pmc_to_pmu(pmc)->reprogram_pmi);
+	pmc->prev_counter = 0;
+}
+
+void kvm_pmu_handle_event(struct kvm_vcpu *vcpu)
+{
+	kvm_pmu_reprogram_pending(vcpu);
+}
+
+int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
+{
+	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
+
+	switch (msr_info->index) {
+	case MSR_CORE_PERF_GLOBAL_STATUS:
+	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
+		msr_info->data = pmu->global_status;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
 }
 
 static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
