@@ -71,8 +71,10 @@ enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addf(&r->reason, "; probed: n/a, %s", ctx->na_reason);
 		st = STEP_PASS;
 	} else {
-		strbuf_addf(&r->reason, "; probe: %s: kvm_pmu_incr_counter() has a shape no rule knows",
-			    outcome);
+		/* "UNKNOWN <shape> ..." already says which hunk is missing. */
+		strbuf_addf(&r->reason, "; probe: %s%s", outcome,
+			    strcmp(outcome, "UNKNOWN") ? "" :
+			    ": kvm_pmu_incr_counter() has a shape no rule knows");
 	}
 out:
 	rm_rf(work);
