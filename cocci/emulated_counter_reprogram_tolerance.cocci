@@ -12,8 +12,10 @@
 /// UNKNOWN (the function exists in a shape no rule knows, or in a known
 /// shape whose surroundings a required hunk did not find) exits non-zero.
 ///
-/// Run on arch/x86/kvm/pmu.c and pmu.h, in that order, in one spatch
-/// invocation: the shape found in pmu.c decides what pmu.h gets (6.1 only).
+/// Run on arch/x86/kvm/pmu.c and pmu.h in one spatch invocation: spatch
+/// applies each rule to both files together, so the shape found in pmu.c
+/// decides what pmu.h gets (6.1; 6.7 and 6.6.y for prev_counter).  No
+/// variant changes x86.c or x86.h any more: the parameter is static in pmu.c.
 ///
 /// What each shape gets (pmu.c unless said otherwise):
 ///  mediated, emulated_counter (what series/ and backports/7.2, 6.12 write):
