@@ -13,8 +13,8 @@ copy=$TMP/repo
 repo_copy "$copy"
 series=$(json results/$T/report.json 'r["series"]')
 p1=$(sed -n 1p "$series/series")
-# A comment edit in the pmu.c hunk: pmu.o and the link must be redone.
-sed -i 's/^+ \* emulated count into the counter.  Writable at runtime, read with$/+ * emulated count into the counter.  Writable at runtime; read with/' "$copy/$series/$p1"
+# A comment edit in the x86.c hunk: x86.o and the link must be redone.
+sed -i 's/^+ \* at runtime, read with READ_ONCE() in the emulation path (pmu.c)./+ * at runtime; read with READ_ONCE() in the emulation path (pmu.c)./' "$copy/$series/$p1"
 
 log=$copy/results/$T/logs/06-build.log
 compiling_kvm() { grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null; }
