@@ -40,6 +40,10 @@
 ///   inline pmc_write_counter().
 ///  prev_counter (6.2-6.7: no curated variant, `make backport` generates one):
 ///   see the comment above the prev_counter rules.
+/// The driver's cocci step checks the output byte for byte on 7.3, 7.2, 6.12
+/// and 6.1 only.  On another kernel of a shape, APPLIED means that every
+/// hunk the shape requires found its anchor, not that the result builds
+/// (e.g. kvm_for_each_pmc() and pmc_write_counter() in pmu.c are 6.12's).
 ///
 /// Code with comments or blank lines inside a function is added as one
 /// identifier made by a python rule (its text is printed verbatim, spatch
