@@ -36,8 +36,8 @@ git ls-files -z | xargs -0 cp --parents -t "$copy"
 cp -a build "$copy/"
 series=$(json results/$T/report.json 'r["series"]')
 p1=$(sed -n 1p "$series/series")
-sed -i 's/^\(+\t\+ \* \)Batch reprograms: /\1Batch the reprograms: /' "$copy/$series/$p1"
-grep -q "Batch the reprograms" "$copy/$series/$p1"
+sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events of which the reprogram/' "$copy/$series/$p1"
+grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"
 # The semantic patch would rightly flag the edit (the series no longer
 # writes what it writes), so the cocci step is skipped for this run.

@@ -28,7 +28,7 @@ tail -n 30 "$TMP/out" | diag
 
 copy=$TMP/panic
 repo_copy "$copy"
-sed -i 's/^+unsigned int __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); unsigned int __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
+sed -i 's/^+static uint __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); static uint __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
 grep -q "deliberate panic" "$copy/$series/$p1"
 ok $? "made the kernel panic at boot ($p1)"
 (cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1

@@ -6,10 +6,12 @@
 T=${KVERIFY_LOCK_TARGET:-6.12}
 OTHER=${KVERIFY_LOCK_OTHER:-5.10}
 QUICK=checkpatch,cocci,config,build,selftests,boot
-plan 5
+plan 7
 lock=$KVERIFY_CACHE/locks/$T.lock
 mkdir -p "$KVERIFY_CACHE/locks"
 
+mkdir -p "results/$T"
+echo "the first run's report" > "results/$T/marker"
 flock "$lock" sleep 30 &
 holder=$!
 sleep 1
@@ -28,9 +30,13 @@ still=$?
 [ $rc = 0 ] && [ $still = 0 ]
 ok $? "$OTHER runs to the end while $T is locked (exit $rc)"
 grep_ok "the second run says it is waiting" "waiting for another run (or what is left of a killed one) holding .*$T.lock" "$TMP/wait"
+[ -f "results/$T/marker" ]
+ok $? "while it waits, the results of the run holding the lock are untouched"
 wait $waiter
 rc=$?
 ok $rc "the waiting run completes once the lock is free"
+[ ! -f "results/$T/marker" ] && [ -f "results/$T/report.json" ]
+ok $? "then it writes its own results in place of the old ones"
 wait $holder
 ! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n 'waiting' "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n 'fetch \.\.\.' "$TMP/wait" | cut -d: -f1)" ]
 ok $? "it started no step before it had the lock"

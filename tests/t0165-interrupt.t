@@ -13,8 +13,8 @@ copy=$TMP/repo
 repo_copy "$copy"
 series=$(json results/$T/report.json 'r["series"]')
 p1=$(sed -n 1p "$series/series")
-# A comment edit in the x86.c hunk: x86.o and the link must be redone.
-sed -i 's/^+ \* at runtime, read with READ_ONCE() in the emulation path (pmu.c)./+ * at runtime; read with READ_ONCE() in the emulation path (pmu.c)./' "$copy/$series/$p1"
+# A comment edit in the pmu.c hunk: pmu.o and the link must be redone.
+sed -i 's/^+ \* READ_ONCE() in the emulation path\.$/+ * READ_ONCE(), in the emulation path./' "$copy/$series/$p1"
 
 log=$copy/results/$T/logs/06-build.log
 compiling_kvm() { grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null; }
@@ -45,7 +45,7 @@ ok $rc "the next run recovers by itself and passes (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
 
 # SIGKILL mid-build, after another edit of the same comment line.
-sed -i 's/^+ \* at runtime; read with READ_ONCE()/+ * at runtime: read with READ_ONCE()/' "$copy/$series/$p1"
+sed -i 's/^+ \* READ_ONCE(), in the emulation path\.$/+ * READ_ONCE() - in the emulation path./' "$copy/$series/$p1"
 interrupt_build KILL kill-build
 sleep 1
 ! pgrep -f "^make .*O=$KVERIFY_CACHE/build/$T" > /dev/null

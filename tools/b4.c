@@ -754,7 +754,10 @@ int cmd_b4(const char *what, const struct target *t,
 		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
 		goto out;
 	}
-	lock_inherit(lockfd);
+	/*
+	 * Not inherited: git detaches "gc --auto" into the background, which
+	 * would hold the lock for minutes after the workflow ended.
+	 */
 	if (!strcmp(what, "send"))
 		ret = do_send(&b);
 	else if (!strcmp(what, "am"))

@@ -327,16 +327,30 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 		return -1;
 	if (ctx->t->na_reason)
 		ctx->na_reason = xstrdup(ctx->t->na_reason);
-	rm_rf(ctx->results);
-	p = xstrfmt("%s/logs", ctx->results);
-	ret |= mkdir_p(p);
-	free(p);
 	p = cache_path(ctx, "locks");
-	ret |= mkdir_p(p);
+	ret = mkdir_p(p);
 	free(p);
 	if (ret)
-		strbuf_addf(err, "cannot create %s or %s/locks: %s\n",
-			    ctx->results, ctx->cache, strerror(errno));
+		strbuf_addf(err, "cannot create %s/locks: %s\n", ctx->cache,
+			    strerror(errno));
+	return ret;
+}
+
+/*
+ * results/<target>, emptied for this run: only under the target's lock, so
+ * that a second run never deletes what the first one is writing.
+ */
+static int fresh_results(struct verify_ctx *ctx, struct strbuf *err)
+{
+	char *logs = xstrfmt("%s/logs", ctx->results);
+	int ret;
+
+	rm_rf(ctx->results);
+	ret = mkdir_p(logs);
+	if (ret)
+		strbuf_addf(err, "cannot create %s: %s\n", logs,
+			    strerror(errno));
+	free(logs);
 	return ret;
 }
 
@@ -364,7 +378,7 @@ int fetch_only(const struct target *t, const struct options *opt,
 	struct strbuf err = STRBUF_INIT;
 	int ret = -1;
 
-	if (setup(&ctx, &err)) {
+	if (setup(&ctx, &err) || fresh_results(&ctx, &err)) {
 		fputs(strbuf_str(&err), stderr);
 		goto out;
 	}
@@ -410,6 +424,10 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	}
 	free(lock);
+	if (fresh_results(&ctx, &err)) {
+		fputs(strbuf_str(&err), stderr);
+		goto out;
+	}
 	/* Every process the run starts holds the lock too. */
 	lock_inherit(lockfd);
 	run_steps(&ctx, res);
