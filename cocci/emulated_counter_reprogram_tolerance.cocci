@@ -12,10 +12,12 @@
 /// UNKNOWN (the function exists in a shape no rule knows, or in a known
 /// shape whose surroundings a required hunk did not find) exits non-zero.
 ///
-/// Run on arch/x86/kvm/pmu.c and pmu.h in one spatch invocation: spatch
-/// applies each rule to both files together, so the shape found in pmu.c
-/// decides what pmu.h gets (6.1; 6.7 and 6.6.y for prev_counter).  No
-/// variant changes x86.c or x86.h any more: the parameter is static in pmu.c.
+/// Run on arch/x86/kvm/pmu.c, arch/x86/kvm/pmu.h and
+/// arch/x86/include/asm/kvm_host.h in one spatch invocation: spatch applies
+/// each rule to all of them together, so the shape found in pmu.c decides
+/// what pmu.h (6.1; 6.7 and 6.6.y for prev_counter) and kvm_host.h (7.x,
+/// 6.8+) get.  No variant changes x86.c or x86.h any more: the parameter is
+/// static in pmu.c.
 ///
 /// What each shape gets (pmu.c unless said otherwise):
 ///  mediated, emulated_counter (what series/ and backports/7.2, 6.12 write):
@@ -31,7 +33,11 @@
 ///     __kvm_pmu_reprogram_counters(); 6.x: reprogram bits and
 ///     kvm_pmu_handle_event());
 ///   - pmc_defer_emulated_reprogram() before kvm_pmu_incr_counter(), which
-///     requests the reprogram only when it says the batch cannot wait.
+///     requests the reprogram only when it says the batch cannot wait;
+///   - pmc->period_stale: a field of struct kvm_pmc after "bool intr;" in
+///     kvm_host.h (6.x: inside #ifndef __GENKSYMS__, kABI), set by
+///     pmc_write_counter() while the perf event runs, cleared by
+///     pmc_pause_counter(); no batching while it is set.
 ///  sync (backports/6.1): moduleparam include, the parameter after
 ///   EXPORT_SYMBOL_GPL(kvm_pmu_cap), pmc_batched_overflow(),
 ///   reprogram_counter() split into __reprogram_counter(pmc, batched_overflow)
@@ -68,9 +74,10 @@ HAS_FN = False
 DONE = set()
 REQUIRED = {
 	"mediated": ["param", "pending", "write", "reprogram", "fold", "status",
-		     "defer", "incr"],
+		     "defer", "incr", "pause", "write_stale", "kvm_host.h"],
 	"emulated_counter": ["include", "param", "pending", "write",
-			     "reprogram", "fold", "status", "defer", "incr"],
+			     "reprogram", "fold", "status", "defer", "incr",
+			     "pause", "write_stale", "kvm_host.h"],
 	"prev_counter": ["include", "param", "reprogram", "incr"],
 	"sync": ["include", "param", "batched", "split", "split_overflow", "wrapper",
 		 "defer", "incr", "pmu.h"],
@@ -101,6 +108,28 @@ MEDIATED_WRITE_BRANCH = """
 		pmc->counter = val & pmc_bitmask(pmc);
 		return;
 	}
+"""
+
+STALE_FIELD = """
+	intr;
+	/*
+	 * Set by a counter write while the perf_event runs: the sample period
+	 * is computed from a base that leaves out what the event had counted,
+	 * so it does not end at the counter's wrap until the next reprogram.
+	 */
+	bool period_stale;
+"""
+
+STALE_FIELD_GENKSYMS = """
+	intr;
+#ifndef __GENKSYMS__
+	/*
+	 * Set by a counter write while the perf_event runs: the sample period
+	 * is computed from a base that leaves out what the event had counted,
+	 * so it does not end at the counter's wrap until the next reprogram.
+	 * In the padding before counter, hidden from genksyms (kABI).
+	 */
+	bool period_stale;
 """
 
 REPROGRAM_CHECK = """
@@ -163,6 +192,9 @@ FOLD_BODY_EMULATED = """
 DEFER_BODY = """
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
 	u64 to_wrap = -pmc->counter & pmc_bitmask(pmc);
+
+	if (pmc->period_stale)
+		return false;
 
 	if (pmc->emulated_counter > min(tolerance, pmc_bitmask(pmc) >> 1))
 		return false;
@@ -541,6 +573,74 @@ identifier em_text.write_check;
 @@
 done("write")
 
+// pmc->period_stale (struct kvm_pmc, kvm_host.h): set by a counter write
+// while the perf event runs, cleared by the next fold; no batching meanwhile.
+@pause depends on mediated || emulated_counter@
+@@
+ pmc_pause_counter(...)
+ {
+ 	...
+ 	pmc->is_paused = true;
++	pmc->period_stale = false;
+ 	...
+ }
+
+@script:python depends on pause@
+@@
+done("pause")
+
+@write_stale depends on mediated || emulated_counter@
+@@
+ void pmc_write_counter(...)
+ {
+ 	...
+ 	pmc_update_sample_period(pmc);
++	pmc->period_stale = pmc->perf_event && !pmc->is_paused;
+ }
+
+@script:python depends on write_stale@
+@@
+done("write_stale")
+
+@script:python fd_text depends on mediated || emulated_counter@
+stale_field;
+@@
+coccinelle.stale_field = cocci.make_ident(
+	text(STALE_FIELD_GENKSYMS if SHAPE == "emulated_counter" else
+	     STALE_FIELD))
+
+// The field after "bool intr;", re-emitted with it: a field added after
+// another goes after the comment of the next one otherwise.  6.x hides it
+// from genksyms (kABI: it sits in the padding before counter).
+@stale_field_decl depends on mediated@
+identifier fd_text.stale_field;
+typedef bool;
+@@
+ struct kvm_pmc {
+ 	...
+-	bool intr;
++	bool stale_field;
+ 	...
+ };
+
+// The identifier ends where spatch adds the ';', so the #endif is its own
+// line.
+@stale_field_genksyms depends on emulated_counter@
+identifier fd_text.stale_field;
+typedef bool;
+@@
+ struct kvm_pmc {
+ 	...
+-	bool intr;
++	bool stale_field;
++#endif
+ 	...
+ };
+
+@script:python depends on stale_field_decl || stale_field_genksyms@
+@@
+done("kvm_host.h")
+
 // The emulated overflow: signalled before the early return.
 @reprogram_site depends on mediated || emulated_counter@
 identifier e;
@@ -620,7 +720,9 @@ typedef bool;
 + * more of them (emulated_counter_reprogram_tolerance): only while at most
 + * "tolerance" are pending, at most half the counter's range so that the fold
 + * always sees a wrap, and only while they cannot have wrapped the counter on
-+ * their own, so that the overflow they cause is signalled at once.
++ * their own, so that the overflow they cause is signalled at once.  Not
++ * after a counter write until the next fold: perf's stale period would let
++ * counted events carry the counter past its wrap unseen.
 + */
 +static bool pmc_defer_emulated_reprogram(struct kvm_pmc *pmc)
 +{

@@ -8,12 +8,14 @@
 #include "run.h"
 
 /*
- * In this order, in one spatch invocation: the shape found in pmu.c decides
- * what pmu.h gets.  Every C file a variant changes outside tools/testing/ is
- * here (step_cocci.c fails a series that changes another one).
+ * In one spatch invocation, which applies each rule to all of them: the
+ * shape found in pmu.c decides what pmu.h and kvm_host.h get.  Every C file
+ * a variant changes outside tools/testing/ is here (step_cocci.c fails a
+ * series that changes another one).
  */
 const char *const cocci_inputs[] = {
 	"arch/x86/kvm/pmu.c", "arch/x86/kvm/pmu.h",
+	"arch/x86/include/asm/kvm_host.h",
 };
 
 const size_t nr_cocci_inputs = ARRAY_SIZE(cocci_inputs);
