@@ -14,7 +14,7 @@ plan 18
 # spatch_on DIR: the semantic patch in place on DIR's copies; prints stdout
 spatch_on() {
 	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
-		--in-place --very-quiet $(ls pmu.c pmu.h 2>/dev/null))
+		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h 2>/dev/null))
 }
 
 outcome_of() { grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)' "$1"; }

@@ -15,7 +15,7 @@ want_for() {
 }
 spatch_on() {
 	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
-		--in-place --very-quiet $(ls pmu.c pmu.h 2>/dev/null)) |
+		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h 2>/dev/null)) |
 		grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)'
 }
 
@@ -25,13 +25,14 @@ for src in $trees; do
 	v=$(basename "$src" | sed 's/^deb-linux-source-\([0-9]*\.[0-9]*\)-.*/\1/')
 	d=$TMP/$v
 	mkdir -p "$d"
-	cp "$src"/arch/x86/kvm/pmu.c "$src"/arch/x86/kvm/pmu.h "$d/"
+	cp "$src"/arch/x86/kvm/pmu.c "$src"/arch/x86/kvm/pmu.h "$src"/arch/x86/include/asm/kvm_host.h "$d/"
 	got=$(spatch_on "$d")
 	want=$(want_for $v)
 	case "$got" in "$want"*) r=0 ;; *) r=1 ;; esac
 	ok $r "$v (Debian's tree): '$want' (got '$got')"
 	if [ "$want" = NOT-APPLICABLE ]; then
-		cmp -s "$d/pmu.c" "$src/arch/x86/kvm/pmu.c" && cmp -s "$d/pmu.h" "$src/arch/x86/kvm/pmu.h"
+		cmp -s "$d/pmu.c" "$src/arch/x86/kvm/pmu.c" && cmp -s "$d/pmu.h" "$src/arch/x86/kvm/pmu.h" &&
+			cmp -s "$d/kvm_host.h" "$src/arch/x86/include/asm/kvm_host.h"
 		ok $? "$v: nothing changed"
 		continue
 	fi

@@ -20,6 +20,25 @@ EXPORT_SYMBOL_GPL(kvm_pmu_eventsel);
 static uint __read_mostly emulated_counter_reprogram_tolerance;
 module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
+static bool pmc_pause_counter(struct kvm_pmc *pmc)
+{
+	u64 counter = pmc->counter;
+	u64 prev_counter;
+
+	if (pmc->perf_event && !pmc->is_paused)
+		counter += perf_event_pause(pmc->perf_event, true);
+
+	prev_counter = counter & pmc_bitmask(pmc);
+	counter += pmc->emulated_counter;
+	pmc->counter = counter & pmc_bitmask(pmc);
+
+	pmc->emulated_counter = 0;
+	pmc->is_paused = true;
+	pmc->period_stale = false;
+
+	return pmc->counter < prev_counter;
+}
+
 /*
  * Whether the emulated events not yet folded into the counter made it wrap:
  * the same test pmc_pause_counter() makes when it folds them.
@@ -45,6 +64,8 @@ void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 	pmc->emulated_counter = 0;
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
+	pmc_update_sample_period(pmc);
+	pmc->period_stale = pmc->perf_event && !pmc->is_paused;
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)
@@ -117,12 +138,17 @@ void kvm_pmu_destroy(struct kvm_vcpu *vcpu)
  * more of them (emulated_counter_reprogram_tolerance): only while at most
  * "tolerance" are pending, at most half the counter's range so that the fold
  * always sees a wrap, and only while they cannot have wrapped the counter on
- * their own, so that the overflow they cause is signalled at once.
+ * their own, so that the overflow they cause is signalled at once.  Not
+ * after a counter write until the next fold: perf's stale period would let
+ * counted events carry the counter past its wrap unseen.
  */
 static bool pmc_defer_emulated_reprogram(struct kvm_pmc *pmc)
 {
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
 	u64 to_wrap = -pmc->counter & pmc_bitmask(pmc);
+
+	if (pmc->period_stale)
+		return false;
 
 	if (pmc->emulated_counter > min(tolerance, pmc_bitmask(pmc) >> 1))
 		return false;

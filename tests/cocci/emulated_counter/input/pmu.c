@@ -10,12 +10,31 @@ EXPORT_SYMBOL_GPL(kvm_pmu_cap);
 struct kvm_pmu_emulated_event_selectors __read_mostly kvm_pmu_eventsel;
 EXPORT_SYMBOL_GPL(kvm_pmu_eventsel);
 
+static bool pmc_pause_counter(struct kvm_pmc *pmc)
+{
+	u64 counter = pmc->counter;
+	u64 prev_counter;
+
+	if (pmc->perf_event && !pmc->is_paused)
+		counter += perf_event_pause(pmc->perf_event, true);
+
+	prev_counter = counter & pmc_bitmask(pmc);
+	counter += pmc->emulated_counter;
+	pmc->counter = counter & pmc_bitmask(pmc);
+
+	pmc->emulated_counter = 0;
+	pmc->is_paused = true;
+
+	return pmc->counter < prev_counter;
+}
+
 void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 {
 	/* Drop the accumulated counts: a write, not a read-modify-write. */
 	pmc->emulated_counter = 0;
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
+	pmc_update_sample_period(pmc);
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)

@@ -12,6 +12,24 @@ module_param(enable_pmu, bool, 0444);
 bool __read_mostly enable_mediated_pmu;
 EXPORT_SYMBOL_FOR_KVM_INTERNAL(enable_mediated_pmu);
 
+static bool pmc_pause_counter(struct kvm_pmc *pmc)
+{
+	u64 counter = pmc->counter;
+	u64 prev_counter;
+
+	if (pmc->perf_event && !pmc->is_paused)
+		counter += perf_event_pause(pmc->perf_event, true);
+
+	prev_counter = counter & pmc_bitmask(pmc);
+	counter += pmc->emulated_counter;
+	pmc->counter = counter & pmc_bitmask(pmc);
+
+	pmc->emulated_counter = 0;
+	pmc->is_paused = true;
+
+	return pmc->counter < prev_counter;
+}
+
 void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 {
 	if (kvm_vcpu_has_mediated_pmu(pmc->vcpu)) {
@@ -23,6 +41,7 @@ void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 	pmc->emulated_counter = 0;
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
+	pmc_update_sample_period(pmc);
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)

@@ -8,10 +8,18 @@
 struct x86_pmu_capability __read_mostly kvm_pmu_cap;
 EXPORT_SYMBOL_GPL(kvm_pmu_cap);
 
+static bool pmc_pause_counter(struct kvm_pmc *pmc)
+{
+	pmc->emulated_counter = 0;
+	pmc->is_paused = true;
+	return false;
+}
+
 void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 {
 	pmc->emulated_counter = 0;
 	pmc->counter += val - pmc_read_counter(pmc);
+	pmc_update_sample_period(pmc);
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)

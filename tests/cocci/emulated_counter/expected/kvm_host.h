@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Fixture written for the tests: struct kvm_pmc of the emulated_counter shape. */
+#ifndef _ASM_X86_KVM_HOST_H
+#define _ASM_X86_KVM_HOST_H
+
+struct kvm_pmc {
+	enum pmc_type type;
+	u8 idx;
+	bool is_paused;
+	bool intr;
+#ifndef __GENKSYMS__
+	/*
+	 * Set by a counter write while the perf_event runs: the sample period
+	 * is computed from a base that leaves out what the event had counted,
+	 * so it does not end at the counter's wrap until the next reprogram.
+	 * In the padding before counter, hidden from genksyms (kABI).
+	 */
+	bool period_stale;
+#endif
+	/* Base value of the counter, relative to the consumed perf count. */
+	u64 counter;
+	u64 emulated_counter;
+	u64 eventsel;
+	struct perf_event *perf_event;
+	struct kvm_vcpu *vcpu;
+};
+
+#endif /* _ASM_X86_KVM_HOST_H */
