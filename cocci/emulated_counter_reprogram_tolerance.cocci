@@ -820,8 +820,12 @@ position p;
 //    emulated_counter for the fold to compare against (6.8+), and 6.1's
 //    pmc_read_counter() < pmc->counter test would signal a second PMI there
 //    for every overflow perf has signalled already (6.2+ moved that
-//    deduplication out of __kvm_perf_overflow()).  A tree of that era
-//    needs a curated variant before it gets more than tolerance 0.
+//    deduplication out of __kvm_perf_overflow()).  Nor is pmc->period_stale
+//    carried (7.x and 6.8+: no batching after a counter write until the
+//    next fold, a struct kvm_pmc field): after a write the perf event's
+//    period is stale in that era too, the same late-or-lost wrap.  A tree
+//    of that era needs a curated variant before it gets more than
+//    tolerance 0.
 
 @script:python pv_text depends on prev_counter@
 request << prev_counter.request;
