@@ -58,7 +58,7 @@ static void *sim_create(const struct sim_cfg *cfg)
 	pmu->counter_bitmask[KVM_PMC_GP] = (1ULL << cfg->width_gp) - 1;
 	pmu->counter_bitmask[KVM_PMC_FIXED] = cfg->nr_fixed ?
 		(1ULL << cfg->width_fixed) - 1 : 0;
-	pmu->available_event_types = 0;
+	pmu->available_event_types = 0x7f;	/* CPUID.0AH:EBX: all there */
 	pmu->raw_event_mask = cfg->amd ? AMD64_RAW_EVENT_MASK : X86_RAW_EVENT_MASK;
 	pmu->reserved_bits = cfg->amd ? 0xfffffff000280000ULL :
 					0xffffffff00200000ULL;

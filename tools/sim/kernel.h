@@ -204,6 +204,11 @@ static inline void atomic64_andnot(s64 v, atomic64_t *a)
 	a->counter &= ~v;
 }
 
+static inline void atomic64_or(s64 v, atomic64_t *a)
+{
+	a->counter |= v;
+}
+
 static inline void atomic64_set(atomic64_t *a, s64 v)
 {
 	a->counter = v;
@@ -234,6 +239,7 @@ struct mutex { int unused; };
 #define kvfree(p) free(p)
 #define struct_size(p, member, n) \
 	(sizeof(*(p)) + sizeof((p)->member[0]) * (n))
+#define flex_array_size(p, member, n) (sizeof((p)->member[0]) * (n))
 #define copy_from_user(d, s, n) (memcpy((d), (s), (n)), 0)
 #define sort(base, n, size, cmp, swap) qsort((base), (n), (size), (cmp))
 
@@ -241,7 +247,13 @@ struct mutex { int unused; };
 #define PERF_TYPE_RAW 4
 #define PERF_COUNT_HW_CPU_CYCLES 0
 #define PERF_COUNT_HW_INSTRUCTIONS 1
+#define PERF_COUNT_HW_CACHE_REFERENCES 2
+#define PERF_COUNT_HW_CACHE_MISSES 3
 #define PERF_COUNT_HW_BRANCH_INSTRUCTIONS 4
+#define PERF_COUNT_HW_BRANCH_MISSES 5
+#define PERF_COUNT_HW_BUS_CYCLES 6
+#define PERF_COUNT_HW_STALLED_CYCLES_FRONTEND 7
+#define PERF_COUNT_HW_STALLED_CYCLES_BACKEND 8
 #define PERF_COUNT_HW_REF_CPU_CYCLES 9
 #define PERF_COUNT_HW_MAX 10
 
@@ -319,6 +331,10 @@ int perf_event_release_kernel(struct perf_event *event);
 #define X86_RAW_EVENT_MASK (ARCH_PERFMON_EVENTSEL_EVENT | \
 	ARCH_PERFMON_EVENTSEL_UMASK | ARCH_PERFMON_EVENTSEL_EDGE | \
 	ARCH_PERFMON_EVENTSEL_INV | ARCH_PERFMON_EVENTSEL_CMASK)
+#define AMD64_EVENTSEL_GUESTONLY (1ULL << 40)
+#define AMD64_EVENTSEL_HOSTONLY (1ULL << 41)
+#define AMD64_EVENTSEL_HOST_GUEST_MASK \
+	(AMD64_EVENTSEL_HOSTONLY | AMD64_EVENTSEL_GUESTONLY)
 #define HSW_IN_TX (1ULL << 32)
 #define HSW_IN_TX_CHECKPOINTED (1ULL << 33)
 #define INTEL_FIXED_BITS_MASK 0xFULL
@@ -366,6 +382,7 @@ int perf_event_release_kernel(struct perf_event *event);
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xc0000303
 #define PMU_CAP_FW_WRITES (1ULL << 13)
+#define PERF_CAP_FW_WRITES (1ULL << 13)
 #define PMU_CAP_LBR_FMT 0x3f
 
 /* Requests: the vCPU's bits, as kvm_host.h numbers the two we need. */
@@ -394,6 +411,7 @@ int perf_event_release_kernel(struct perf_event *event);
 #define X86_FEATURE_RTM 4
 #define X86_FEATURE_HLE 5
 #define X86_FEATURE_HYBRID_CPU 6
+#define X86_FEATURE_DS 7
 #define guest_cpuid_has(vcpu, f) ((f) == X86_FEATURE_PERFCTR_CORE)
 #define guest_cpu_cap_has(vcpu, f) ((f) == X86_FEATURE_PERFCTR_CORE)
 #define boot_cpu_has(f) 0
@@ -404,6 +422,10 @@ int perf_event_release_kernel(struct perf_event *event);
 #define kvm_is_cr4_bit_set(vcpu, b) 1
 #define kvm_is_cr0_bit_set(vcpu, b) 1
 #define kvm_read_cr4_bits(vcpu, b) (b)
+#define kvm_read_cr0_bits(vcpu, b) (b)
+/* the simulated PMU overflows while the vCPU runs: an NMI from the guest */
+#define kvm_handling_nmi_from_guest(vcpu) 1
+#define irq_work_queue(w) do { } while (0)
 #define is_protmode(vcpu) 1
 #define rdtsc() 0ULL
 #define ktime_get_boottime_ns() 0ULL

@@ -27,6 +27,23 @@ static void log_add(struct world *w, const char *s, size_t n)
 	w->log[w->log_len] = '\0';
 }
 
+/* The end of an op: no repeat count runs across it. */
+void sim_log_flush(void)
+{
+	struct world *w = sim_cur;
+
+	if (!w || !w->logging)
+		return;
+	if (w->repeat) {
+		char rep[32];
+		int m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
+
+		log_add(w, rep, m);
+		w->repeat = 0;
+	}
+	w->last[0] = '\0';
+}
+
 /* Append to the log; a token repeated back to back is counted, "(xN)". */
 void sim_log(const char *fmt, ...)
 {
@@ -118,6 +135,7 @@ u64 perf_event_pause(struct perf_event *e, bool reset)
 		e->sim.count = 0;
 	sim_log(" pause(#%d)=%llu", e->sim.id, (unsigned long long)count);
 	sim_cur->nr_perf_calls++;
+	sim_cur->nr_pause++;
 	return count;
 }
 

@@ -49,6 +49,8 @@ static bool sim_amd;
 #define kvm_pmu_call(func) (kvm_pmu_ops.func)
 #define kvm_x86_call(func) sim_x86_##func
 #define static_call(name) sim_sc_##name
+#define static_call_cond(name) (void)
+#define guest_cpuid_is_intel(vcpu) (!sim_amd)
 #define sim_x86_get_cpl(vcpu) 0
 #define sim_sc_kvm_x86_get_cpl(vcpu) 0
 #define sim_sc_kvm_x86_pmu_get_msr kvm_pmu_ops.get_msr

@@ -18,7 +18,7 @@ struct world {
 	int logging;
 	char *log;
 	size_t log_len, log_alloc;
-	unsigned long nr_req_pmu, nr_req_pmi, nr_perf_calls;
+	unsigned long nr_req_pmu, nr_req_pmi, nr_perf_calls, nr_pause;
 	int next_event_id;
 	const char *warned;
 	char last[256];
@@ -29,6 +29,7 @@ struct world {
 extern struct world *sim_cur;
 
 void sim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sim_log_flush(void);
 void sim_native(struct world *w, uint64_t code, uint64_t n);
 
 #endif
