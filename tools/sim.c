@@ -497,7 +497,7 @@ static int parse_num(const char *s, long long min, long long max,
 int cmd_sim(int argc, char **argv)
 {
 	struct sim_opts o = {
-		.seed = 1, .traces = 2000, .tolerance = -1,
+		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
 		.shrink_seconds = 8, .timeout = 600,
 	};
 	struct sim_result r = { 0 };

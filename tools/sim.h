@@ -4,6 +4,9 @@
 
 #include "strbuf.h"
 
+/* Traces per run: the step's and kverify sim's default. */
+#define SIM_TRACES 20000
+
 /* How a tree counts emulated instructions (docs/sim.md). */
 enum sim_era {
 	SIM_ERA_NONE,		/* before 5.19: nothing to simulate */

@@ -14,8 +14,6 @@
 #include "sim.h"
 #include "verify.h"
 
-#define SIM_TRACES 20000
-
 static long env_num(const char *name, long def, long min, long max)
 {
 	const char *v = getenv(name);

@@ -91,7 +91,7 @@ struct ref_ctr {
 	unsigned int owed_t;
 	uint64_t late;		/* emulated instructions since the wrap */
 	unsigned long pmi_at;
-	int wrap_op;
+	int wrap_op, fold_op;
 };
 
 struct ref {
@@ -289,10 +289,12 @@ static void ref_count(struct run *run, int i, uint64_t n, int op, int emul)
 		ref_wrap(run, i, op, emul);
 }
 
-static void ref_fold_point(struct ref *r, int i)
+static void ref_fold_point(struct ref *r, int i, int op)
 {
-	if (r->c[i].valid && r->c[i].owed)
+	if (r->c[i].valid && r->c[i].owed && !r->c[i].must) {
 		r->c[i].must = 1;
+		r->c[i].fold_op = op;
+	}
 }
 
 /* ---- running ops on one tree ---- */
@@ -358,8 +360,8 @@ static void check_read(struct run *run, int op, int i, uint64_t got,
 	uint64_t want = run->r.c[i].value;
 
 	if (got != want)
-		fail(run, op, "i", "%s of %s returned %#" PRIx64 ", the reference says %#" PRIx64,
-		     how, ctr_name(i), got, want);
+		fail(run, op, "i", "%s of %s: expected %#" PRIx64 ", observed %#" PRIx64,
+		     how, ctr_name(i), want, got);
 }
 
 /* After every op: owed wraps the tree now shows, and spurious bits. */
@@ -407,14 +409,14 @@ static void check_entry(struct run *run, int op)
 			continue;
 		if (c->must)
 			fail(run, op, "ii-lost",
-			     "the wrap of %s at op %d is lost: KVM folded the counter (a write, a disable or a filter change since) and this VM-entry shows GLOBAL_STATUS=%#" PRIx64 "%s",
-			     ctr_name(i), c->wrap_op, st,
-			     (st >> i & 1) ? " but no PMI was requested" : "");
+			     "the wrap of %s by an emulated instruction at op %d is lost: KVM folded the counter at op %d, and the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
+			     ctr_name(i), c->wrap_op, c->fold_op, st, i,
+			     c->pmi ? " and a PMI requested" : "");
 		else if (c->late >= c->owed_t)
 			fail(run, op, "ii-late",
-			     "the wrap of %s at op %d is not delivered %" PRIu64 " emulated instructions later (tolerance %u): GLOBAL_STATUS=%#" PRIx64 "%s",
+			     "the wrap of %s by an emulated instruction at op %d is not delivered by the VM-entry %" PRIu64 " emulated instructions later (tolerance %u): GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
 			     ctr_name(i), c->wrap_op, c->late, c->owed_t, st,
-			     (st >> i & 1) ? " but no PMI was requested" : "");
+			     i, c->pmi ? " and a PMI requested" : "");
 	}
 }
 
@@ -534,15 +536,15 @@ static void exec_op(struct run *run, const struct op *o, int k)
 				if (r->c[j].valid && r->c[j].owed &&
 				    !(v >> j & 1))
 					fail(run, k, "ii-save",
-					     "userspace saved GLOBAL_STATUS=%#" PRIx64 " without the wrap of %s at op %d: a migration loses it",
-					     v, ctr_name(j), r->c[j].wrap_op);
+					     "userspace saved GLOBAL_STATUS=%#" PRIx64 " without the wrap of %s by an emulated instruction at op %d (expected bit %d set): a migration loses it",
+					     v, ctr_name(j), r->c[j].wrap_op, j);
 		}
 		break;
 	case OP_WR_CTR:
 		guest_enter(run, k);
 		run->in_guest = 0;
 		run->dirty = run->msr_dirty = 1;
-		ref_fold_point(r, i);
+		ref_fold_point(r, i, k);
 		v = o->a & r->c[i].mask;
 		ret = w->t->set_msr(w->vcpu, ctr_msr(cfg, i), v, 0);
 		if (ret)
@@ -554,7 +556,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		guest_enter(run, k);
 		run->in_guest = 0;
 		run->dirty = run->msr_dirty = 1;
-		ref_fold_point(r, i);
+		ref_fold_point(r, i, k);
 		ret = w->t->set_msr(w->vcpu, evsel_msr(cfg, i), o->a, 0);
 		if (ret)
 			fail(run, k, "i", "WRMSR EVENTSEL%d=%#" PRIx64 " faulted",
@@ -568,7 +570,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		old = r->fixed_ctrl;
 		for (j = FIXED; j < FIXED + cfg->nr_fixed; j++)
 			if (((old ^ o->a) >> (4 * (j - FIXED))) & 0xf)
-				ref_fold_point(r, j);
+				ref_fold_point(r, j, k);
 		ret = w->t->set_msr(w->vcpu, MSR_FIXED_CTR_CTRL, o->a, 0);
 		if (ret)
 			fail(run, k, "i", "WRMSR FIXED_CTR_CTRL=%#" PRIx64 " faulted",
@@ -581,7 +583,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		run->dirty = run->msr_dirty = 1;
 		for (j = 0; j < MAX_CTR; j++)
 			if ((r->global_ctrl ^ o->a) >> j & 1)
-				ref_fold_point(r, j);
+				ref_fold_point(r, j, k);
 		ret = w->t->set_msr(w->vcpu, gctrl_msr(cfg), o->a, 0);
 		if (ret)
 			fail(run, k, "i", "WRMSR GLOBAL_CTRL=%#" PRIx64 " faulted",
@@ -603,7 +605,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		userspace_point(run, k);
 		run->dirty = run->msr_dirty = 1;
 		for (j = 0; j < MAX_CTR; j++)
-			ref_fold_point(r, j);
+			ref_fold_point(r, j, k);
 		r->filter_on = 1;
 		r->filter_action = (int)o->a;
 		r->filter_n = 0;
