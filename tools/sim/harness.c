@@ -271,7 +271,8 @@ static void ref_wrap(struct run *run, int i, int op, int emul)
 	r->nr_owed++;
 	c->must = 0;
 	c->late = 0;
-	c->owed_t = r->tolerance;
+	/* never as late as a second wrap: the width caps the tolerance */
+	c->owed_t = r->tolerance < c->mask ? r->tolerance : c->mask;
 	c->pmi = ref_int(r, i);
 	c->pmi_at = run->pmi_mark;
 	c->wrap_op = op;
@@ -556,7 +557,8 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		guest_enter(run, k);
 		run->in_guest = 0;
 		run->dirty = run->msr_dirty = 1;
-		ref_fold_point(r, i, k);
+		if (o->a != r->c[i].evsel)	/* a change, not a rewrite */
+			ref_fold_point(r, i, k);
 		ret = w->t->set_msr(w->vcpu, evsel_msr(cfg, i), o->a, 0);
 		if (ret)
 			fail(run, k, "i", "WRMSR EVENTSEL%d=%#" PRIx64 " faulted",
@@ -631,7 +633,8 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		w->t->set_tolerance(r->tolerance);
 		for (j = 0; j < MAX_CTR; j++)
 			if (r->c[j].owed && r->tolerance > r->c[j].owed_t)
-				r->c[j].owed_t = r->tolerance;
+				r->c[j].owed_t = r->tolerance < r->c[j].mask ?
+						 r->tolerance : r->c[j].mask;
 		break;
 	default:
 		break;
