@@ -301,7 +301,7 @@ static void ref_fold_point(struct ref *r, int i, int op)
 /* ---- running ops on one tree ---- */
 
 static void fail(struct run *run, int op, const char *inv, const char *fmt,
-		 ...) __attribute__((format(printf, 4, 5)));
+		 ...) __printf(4, 5);
 
 static void fail(struct run *run, int op, const char *inv, const char *fmt,
 		 ...)
@@ -1151,7 +1151,7 @@ static double figure(unsigned int tol, int amd)
 	return before * 1e6 / n;
 }
 
-static int usage(void)
+static int print_usage(void)
 {
 	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S]\n");
 	return 2;
@@ -1185,7 +1185,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!v)
-			return usage();
+			return print_usage();
 		i++;
 		if (!strcmp(a, "--seed")) {
 			seed = strtoull(v, &end, 0);
@@ -1202,12 +1202,12 @@ int main(int argc, char **argv)
 			else if (!strcmp(v, "amd"))
 				g.vendor = 1;
 			else
-				return usage();
+				return print_usage();
 		} else {
-			return usage();
+			return print_usage();
 		}
 		if (*end || traces <= 0 || g.tolerance > 4294967295L)
-			return usage();
+			return print_usage();
 	}
 
 	printf("sim: %s era, seed %" PRIu64 ", %ld traces%s\n",

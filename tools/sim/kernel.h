@@ -42,8 +42,9 @@ typedef struct { s64 counter; } atomic64_t;
 #undef __always_inline
 #define __always_inline inline
 #define __rcu
-#define __counted_by(x)
-#define __DECLARE_FLEX_ARRAY(t, name) t name[]
+#define __counted_by(...)
+#define __DECLARE_FLEX_ARRAY(t, name) \
+	struct { struct { } __empty_ ## name; t name[]; }
 #define likely(x) (x)
 #define unlikely(x) (x)
 #define fallthrough __attribute__((__fallthrough__))
@@ -62,17 +63,12 @@ typedef struct { s64 counter; } atomic64_t;
 #define IS_ERR(p) ((unsigned long)(p) >= (unsigned long)-4095)
 #define PTR_ERR(p) ((long)(p))
 #define ERR_PTR(e) ((void *)(long)(e))
-#define array_index_nospec(i, n) (i)
+#define array_index_nospec(i, n) ((void)(n), (i))
 #define printk_once(...) do { } while (0)
-#define printk(...) do { } while (0)
 #define pr_debug_ratelimited(...) do { } while (0)
 #define pr_warn_once(...) do { } while (0)
 #define pr_err(...) do { } while (0)
 #define KERN_WARNING ""
-#define EXPORT_SYMBOL_GPL(x)
-#define EXPORT_SYMBOL(x)
-#define EXPORT_SYMBOL_FOR_KVM_INTERNAL(x)
-#define module_param(a, b, c)
 
 #define BIT(n) (1UL << (n))
 #define BIT_ULL(n) (1ULL << (n))
@@ -217,31 +213,32 @@ static inline void atomic64_set(atomic64_t *a, s64 v)
 /* srcu, rcu, locks: one thread, nothing to do. */
 struct srcu_struct { int unused; };
 struct mutex { int unused; };
-#define srcu_dereference(p, s) (p)
-#define srcu_read_lock(s) 0
-#define srcu_read_unlock(s, i) do { (void)(i); } while (0)
+#define srcu_dereference(p, s) ((void)(s), (p))
+#define srcu_read_lock(s) ((void)(s), 0)
+#define srcu_read_unlock(s, i) ((void)(s), (void)(i))
 #define rcu_replace_pointer(p, v, c) ({ __typeof__(p) __o = (p); \
-	(p) = (v); __o; })
-#define synchronize_srcu_expedited(s) do { } while (0)
-#define synchronize_srcu(s) do { } while (0)
-#define mutex_lock(m) do { } while (0)
-#define mutex_unlock(m) do { } while (0)
-#define mutex_is_locked(m) 1
-#define lockdep_assert_held(m) do { } while (0)
+	(void)(c); (p) = (v); __o; })
+#define synchronize_srcu_expedited(s) ((void)(s))
+#define synchronize_srcu(s) ((void)(s))
+#define mutex_lock(m) ((void)(m))
+#define mutex_unlock(m) ((void)(m))
+#define mutex_is_locked(m) ((void)(m), 1)
+#define lockdep_assert_held(m) ((void)(m))
 
 /* Memory. */
 #define GFP_KERNEL 0
 #define GFP_KERNEL_ACCOUNT 0
-#define kzalloc(n, f) calloc(1, (n))
-#define kvzalloc(n, f) calloc(1, (n))
-#define kmalloc(n, f) malloc(n)
+#define kzalloc(n, f) ((void)(f), calloc(1, (n)))
+#define kvzalloc(n, f) ((void)(f), calloc(1, (n)))
+#define kmalloc(n, f) ((void)(f), malloc(n))
 #define kfree(p) free(p)
 #define kvfree(p) free(p)
 #define struct_size(p, member, n) \
 	(sizeof(*(p)) + sizeof((p)->member[0]) * (n))
 #define flex_array_size(p, member, n) (sizeof((p)->member[0]) * (n))
 #define copy_from_user(d, s, n) (memcpy((d), (s), (n)), 0)
-#define sort(base, n, size, cmp, swap) qsort((base), (n), (size), (cmp))
+#define sort(base, n, size, cmp, swap) \
+	((void)(swap), qsort((base), (n), (size), (cmp)))
 
 /* The perf_event API, implemented by the simulated PMU (perf.c). */
 #define PERF_TYPE_RAW 4
@@ -412,26 +409,28 @@ int perf_event_release_kernel(struct perf_event *event);
 #define X86_FEATURE_HLE 5
 #define X86_FEATURE_HYBRID_CPU 6
 #define X86_FEATURE_DS 7
-#define guest_cpuid_has(vcpu, f) ((f) == X86_FEATURE_PERFCTR_CORE)
-#define guest_cpu_cap_has(vcpu, f) ((f) == X86_FEATURE_PERFCTR_CORE)
-#define boot_cpu_has(f) 0
-#define cpu_feature_enabled(f) 0
-#define x86_match_cpu(m) 0
+#define guest_cpuid_has(vcpu, f) \
+	((void)(vcpu), (f) == X86_FEATURE_PERFCTR_CORE)
+#define guest_cpu_cap_has(vcpu, f) \
+	((void)(vcpu), (f) == X86_FEATURE_PERFCTR_CORE)
+#define boot_cpu_has(f) ((void)(f), 0)
+#define cpu_feature_enabled(f) ((void)(f), 0)
+#define x86_match_cpu(...) 0
 #define X86_CR4_PCE (1UL << 8)
 #define X86_CR0_PE (1UL << 0)
-#define kvm_is_cr4_bit_set(vcpu, b) 1
-#define kvm_is_cr0_bit_set(vcpu, b) 1
-#define kvm_read_cr4_bits(vcpu, b) (b)
-#define kvm_read_cr0_bits(vcpu, b) (b)
+#define kvm_is_cr4_bit_set(vcpu, b) ((void)(vcpu), (void)(b), 1)
+#define kvm_is_cr0_bit_set(vcpu, b) ((void)(vcpu), (void)(b), 1)
+#define kvm_read_cr4_bits(vcpu, b) ((void)(vcpu), (b))
+#define kvm_read_cr0_bits(vcpu, b) ((void)(vcpu), (b))
 /* the simulated PMU overflows while the vCPU runs: an NMI from the guest */
-#define kvm_handling_nmi_from_guest(vcpu) 1
-#define irq_work_queue(w) do { } while (0)
-#define is_protmode(vcpu) 1
+#define kvm_handling_nmi_from_guest(vcpu) ((void)(vcpu), 1)
+#define irq_work_queue(w) ((void)(w))
+#define is_protmode(vcpu) ((void)(vcpu), 1)
 #define rdtsc() 0ULL
 #define ktime_get_boottime_ns() 0ULL
-#define lapic_in_kernel(vcpu) 0
-#define is_noncanonical_address(a, v) 0
-#define is_noncanonical_msr_address(a, v) 0
+#define lapic_in_kernel(vcpu) ((void)(vcpu), 0)
+#define is_noncanonical_address(a, v) ((void)(a), (void)(v), 0)
+#define is_noncanonical_msr_address(a, v) ((void)(a), (void)(v), 0)
 
 struct msr_data {
 	bool host_initiated;

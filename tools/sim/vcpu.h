@@ -42,17 +42,17 @@ static bool sim_amd;
 
 #define kvm_make_request(req, vcpu) sim_request(&(vcpu)->requests, (req))
 #define kvm_make_all_cpus_request(kvm, req) \
-	sim_request(&sim_the_vcpu->requests, (req))
+	((void)(kvm), sim_request(&sim_the_vcpu->requests, (req)))
 #define kvm_for_each_vcpu(i, v, k) \
-	for ((i) = 0, (v) = sim_the_vcpu; (i) < 1; (i)++)
-#define vcpu_get_perf_capabilities(vcpu) PMU_CAP_FW_WRITES
+	for ((i) = 0, (v) = sim_the_vcpu; (i) < 1 && (k); (i)++)
+#define vcpu_get_perf_capabilities(vcpu) ((void)(vcpu), PMU_CAP_FW_WRITES)
 #define kvm_pmu_call(func) (kvm_pmu_ops.func)
 #define kvm_x86_call(func) sim_x86_##func
 #define static_call(name) sim_sc_##name
-#define static_call_cond(name) (void)
-#define guest_cpuid_is_intel(vcpu) (!sim_amd)
-#define sim_x86_get_cpl(vcpu) 0
-#define sim_sc_kvm_x86_get_cpl(vcpu) 0
+#define static_call_cond(...) (void)
+#define guest_cpuid_is_intel(vcpu) ((void)(vcpu), !sim_amd)
+#define sim_x86_get_cpl(vcpu) ((void)(vcpu), 0)
+#define sim_sc_kvm_x86_get_cpl(vcpu) ((void)(vcpu), 0)
 #define sim_sc_kvm_x86_pmu_get_msr kvm_pmu_ops.get_msr
 #define sim_sc_kvm_x86_pmu_set_msr kvm_pmu_ops.set_msr
 #define sim_sc_kvm_x86_pmu_hw_event_available kvm_pmu_ops.hw_event_available

@@ -28,7 +28,12 @@ struct world {
 
 extern struct world *sim_cur;
 
-void sim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#ifndef __printf
+#define __printf(a, b) __attribute__(( \
+	__format__(__printf__, a, b)))
+#endif
+
+__printf(1, 2) void sim_log(const char *fmt, ...);
 void sim_log_flush(void);
 void sim_native(struct world *w, uint64_t code, uint64_t n);
 
