@@ -382,6 +382,7 @@ static void parse_output(struct sim_result *r)
 		if (!strncmp(p, "RESULT ", 7)) {
 			strbuf_reset(&r->reason);
 			strbuf_add(&r->reason, p + 7, len - 7);
+			sscanf(p, "RESULT PASS %ld traces", &r->traces);
 		} else if (sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf",
 				  &t, &rate) == 2) {
 			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
@@ -449,6 +450,10 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strvec_push(&c.args, "--sync");
 	strvec_push(&c.args, "--shrink-seconds");
 	strvec_pushf(&c.args, "%g", o->shrink_seconds);
+	if (o->max_seconds > 0) {
+		strvec_push(&c.args, "--max-seconds");
+		strvec_pushf(&c.args, "%g", o->max_seconds);
+	}
 	c.log = o->log;
 	c.out = &r->output;
 	c.timeout = o->timeout;
@@ -479,7 +484,7 @@ static int sim_usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputs("\n\nusage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
 	      "                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
-	      "                   [--shrink-seconds S]\n", stderr);
+	      "                   [--shrink-seconds S] [--max-seconds S]\n", stderr);
 	return 2;
 }
 
@@ -542,6 +547,11 @@ int cmd_sim(int argc, char **argv)
 				return sim_usage("--shrink-seconds wants 0 to 3600, not '%s'",
 						 val);
 			o.shrink_seconds = v;
+		} else if (!strcmp(a, "--max-seconds")) {
+			if (parse_num(val, 0, 86400, &v))
+				return sim_usage("--max-seconds wants 0 to 86400, not '%s'",
+						 val);
+			o.max_seconds = v;
 		} else {
 			return sim_usage("unknown option '%s'", a);
 		}

@@ -25,13 +25,14 @@ struct sim_opts {
 	long tolerance;		/* -1: all of them */
 	const char *vendor;	/* NULL: both */
 	double shrink_seconds;
+	double max_seconds;	/* stop starting traces after this; 0: none */
 	unsigned int timeout;
 };
 
 struct sim_result {
 	int passed;		/* 1 pass, 0 counterexample, -1 error */
 	enum sim_era era;
-	long traces;
+	long traces;		/* run, all passed */
 	double seconds;
 	struct strbuf reason;	/* one line */
 	struct strbuf output;	/* the harness's stdout */

@@ -45,6 +45,7 @@ enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
 		.traces = env_num("KVERIFY_SIM_TRACES", SIM_TRACES, 1,
 				  100000000),
 		.tolerance = -1, .shrink_seconds = 8,
+		.max_seconds = env_num("KVERIFY_SIM_SECONDS", 18, 1, 3600),
 		.timeout = ctx->step->timeout,
 	};
 	struct sim_result res = { 0 };
@@ -72,12 +73,12 @@ enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
 		}
 	}
 	ctx->sim_era = xstrdup(sim_era_name(res.era));
-	ctx->sim_traces = o.traces;
+	ctx->sim_traces = res.passed ? res.traces : o.traces;
 	ctx->sim_seed = o.seed;
 	strbuf_addstr(&ctx->sim_figures, strbuf_str(&res.figures));
 	if (res.passed) {
 		strbuf_addf(&r->reason, "%s era, %ld traces (seed %llu), every invariant holds; reprograms per million emulated instructions: %s",
-			    sim_era_name(res.era), o.traces, o.seed,
+			    sim_era_name(res.era), res.traces, o.seed,
 			    strbuf_str(&res.figures));
 		st = STEP_PASS;
 	} else {

@@ -1153,7 +1153,7 @@ static double figure(unsigned int tol, int amd)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S]\n");
 	return 2;
 }
 
@@ -1163,7 +1163,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	long traces = 2000, idx, per_tol[ARRAY_SIZE(tolerances)] = { 0 };
 	int self_only = 0, figures = 1, i;
-	double shrink_s = 8, t0 = now();
+	double shrink_s = 8, max_s = 0, t0 = now();
 	struct failure f;
 	struct trace tr;
 	uint64_t max_late = 0;
@@ -1195,6 +1195,8 @@ int main(int argc, char **argv)
 			g.tolerance = strtol(v, &end, 0);
 		} else if (!strcmp(a, "--shrink-seconds")) {
 			shrink_s = strtod(v, &end);
+		} else if (!strcmp(a, "--max-seconds")) {
+			max_s = strtod(v, &end);
 		} else if (!strcmp(a, "--vendor")) {
 			end = (char *)"";
 			if (!strcmp(v, "intel"))
@@ -1221,6 +1223,13 @@ int main(int argc, char **argv)
 	}
 	for (idx = 0; idx < traces; idx++) {
 		unsigned int tol;
+
+		if (max_s > 0 && now() - t0 > max_s) {
+			printf("time budget of %.0f s spent after %ld of %ld traces\n",
+			       max_s, idx, traces);
+			traces = idx;
+			break;
+		}
 		int ti = idx % ARRAY_SIZE(tolerances);
 
 		rng_state = seed * 0x100000001b3ULL + idx;
