@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "extract.h"
@@ -353,7 +354,7 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 			    strerror(errno));
 		goto out;
 	}
-	strvec_pushl(&args, "-std=gnu11", "-O2", "-fno-strict-aliasing",
+	strvec_pushl(&args, "-std=gnu11", "-O1", "-pipe", "-fno-strict-aliasing",
 		     "-Werror=implicit-function-declaration",
 		     "-Werror=implicit-int", "-Werror=incompatible-pointer-types",
 		     "-Werror=int-conversion", NULL);
@@ -392,9 +393,18 @@ static void parse_output(struct sim_result *r)
 	}
 }
 
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Build both trees' units and the harness under o->work, then run it. */
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
+	double t0 = mono(), budget = o->max_seconds;
 	struct strbuf why = STRBUF_INIT;
 	struct strvec args = STRVEC_INIT;
 	struct child c = CHILD_INIT;
@@ -424,8 +434,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	    build_unit(o, o->patched, pe, "sim_tree_patched", src, r))
 		goto out;
 	prog = xstrfmt("%s/sim", o->work);
-	strvec_pushl(&args, "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror",
-		     NULL);
+	strvec_pushl(&args, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
+		     "-Werror", NULL);
 	strvec_pushf(&args, "-I%s", src);
 	strvec_pushl(&args, "-o", prog, NULL);
 	strvec_pushf(&args, "%s/harness.c", src);
@@ -450,9 +460,17 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strvec_push(&c.args, "--sync");
 	strvec_push(&c.args, "--shrink-seconds");
 	strvec_pushf(&c.args, "%g", o->shrink_seconds);
-	if (o->max_seconds > 0) {
+	if (o->total_seconds > 0) {
+		double left = o->total_seconds - (mono() - t0);
+
+		if (left < 3)
+			left = 3;
+		if (budget <= 0 || left < budget)
+			budget = left;
+	}
+	if (budget > 0) {
 		strvec_push(&c.args, "--max-seconds");
-		strvec_pushf(&c.args, "%g", o->max_seconds);
+		strvec_pushf(&c.args, "%.1f", budget);
 	}
 	c.log = o->log;
 	c.out = &r->output;

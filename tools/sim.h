@@ -26,6 +26,7 @@ struct sim_opts {
 	const char *vendor;	/* NULL: both */
 	double shrink_seconds;
 	double max_seconds;	/* stop starting traces after this; 0: none */
+	double total_seconds;	/* the same, counting the compilations too */
 	unsigned int timeout;
 };
 

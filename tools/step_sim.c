@@ -45,7 +45,7 @@ enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
 		.traces = env_num("KVERIFY_SIM_TRACES", SIM_TRACES, 1,
 				  100000000),
 		.tolerance = -1, .shrink_seconds = 8,
-		.max_seconds = env_num("KVERIFY_SIM_SECONDS", 18, 1, 3600),
+		.total_seconds = env_num("KVERIFY_SIM_SECONDS", 24, 1, 3600),
 		.timeout = ctx->step->timeout,
 	};
 	struct sim_result res = { 0 };
