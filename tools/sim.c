@@ -383,7 +383,8 @@ static void parse_output(struct sim_result *r)
 		if (!strncmp(p, "RESULT ", 7)) {
 			strbuf_reset(&r->reason);
 			strbuf_add(&r->reason, p + 7, len - 7);
-			sscanf(p, "RESULT PASS %ld traces", &r->traces);
+			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
+				r->traces = 0;
 		} else if (sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf",
 				  &t, &rate) == 2) {
 			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
