@@ -457,6 +457,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	}
 	if (o->vendor)
 		strvec_pushl(&c.args, "--vendor", o->vendor, NULL);
+	if (o->without)
+		strvec_pushl(&c.args, "--without", o->without, NULL);
 	if (pe == SIM_ERA_SYNC)
 		strvec_push(&c.args, "--sync");
 	strvec_push(&c.args, "--shrink-seconds");
@@ -503,7 +505,8 @@ static int sim_usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputs("\n\nusage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
 	      "                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
-	      "                   [--shrink-seconds S] [--max-seconds S]\n", stderr);
+	      "                   [--shrink-seconds S] [--max-seconds S]\n"
+	      "                   [--without OP,...]\n", stderr);
 	return 2;
 }
 
@@ -541,6 +544,8 @@ int cmd_sim(int argc, char **argv)
 			o.patched = val;
 		} else if (!strcmp(a, "--work")) {
 			o.work = val;
+		} else if (!strcmp(a, "--without")) {
+			o.without = val;
 		} else if (!strcmp(a, "--vendor")) {
 			if (strcmp(val, "intel") && strcmp(val, "amd"))
 				return sim_usage("--vendor is intel or amd, not '%s'",

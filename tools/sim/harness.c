@@ -744,6 +744,7 @@ static uint64_t rand_evsel(const struct sim_cfg *cfg)
 }
 
 struct gen_opts {
+	unsigned int without;	/* op types not to generate, 1 << OP_x */
 	int era_sync;		/* no AMD PerfMonV2 in the sync era */
 	int vendor;		/* -1 both, 0 Intel, 1 AMD */
 	long tolerance;		/* -1: every one of tolerances[] */
@@ -894,6 +895,8 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		} else {
 			o.type = OP_ENTRY;
 		}
+		if (g->without & (1U << o.type))
+			continue;
 		push(tr, &alloc, o);
 	}
 }
@@ -1151,15 +1154,37 @@ static double figure(unsigned int tol, int amd)
 	return before * 1e6 / n;
 }
 
+/* "--without set-filter,wrmsr-global-ctrl": op names, as traces print them. */
+static int parse_without(const char *list, unsigned int *mask)
+{
+	char buf[256], *tok, *save = NULL;
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(tok, op_names[i]))
+				break;
+		if (i == NR_OPS || i == OP_ENTRY || i == OP_EMUL) {
+			fprintf(stderr, "sim: --without: no op '%s' to leave out\n",
+				tok);
+			return -1;
+		}
+		*mask |= 1U << i;
+	}
+	return 0;
+}
+
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct gen_opts g = { 0, -1, -1 };
+	struct gen_opts g = { 0, 0, -1, -1 };
 	uint64_t seed = 1;
 	long traces = 2000, idx, per_tol[ARRAY_SIZE(tolerances)] = { 0 };
 	int self_only = 0, figures = 1, i;
@@ -1197,6 +1222,10 @@ int main(int argc, char **argv)
 			shrink_s = strtod(v, &end);
 		} else if (!strcmp(a, "--max-seconds")) {
 			max_s = strtod(v, &end);
+		} else if (!strcmp(a, "--without")) {
+			if (parse_without(v, &g.without))
+				return print_usage();
+			end = (char *)"";
 		} else if (!strcmp(a, "--vendor")) {
 			end = (char *)"";
 			if (!strcmp(v, "intel"))
