@@ -1,8 +1,9 @@
 #!/bin/bash
 # The sim step: each tree's own vPMU code against the simulated perf PMU.
 # Today's series fails on every variant with a counterexample; the pristine
-# tree passes against itself; every mutant under tests/sim/mutants/ is
-# rejected for its own invariant; SKIP=sim skips it; bad input exits 2.
+# tree passes against itself, and so does a fixed batch (tests/sim/fixed/);
+# every mutant under tests/sim/mutants/ is rejected for its own invariant;
+# SKIP=sim skips it; bad input exits 2.
 . "$(dirname "$0")/lib.sh"
 
 TARGETS="6.1 6.12 7.2 7.3"
@@ -13,7 +14,8 @@ MUTANTS="6.12/request-dropped=ii-late 6.12/count-reset=i
 7.3/request-dropped=ii-late 7.3/count-reset=i 7.3/batch-plus-two=ii-late
 7.3/v2-as-posted=ii-lost 6.1/request-dropped=iii 6.1/v2-as-posted=ii-lost"
 nm=$(echo $MUTANTS | wc -w)
-plan $((7 * 4 + nm + 1 + 3))
+FIXED="6.12 7.3"
+plan $((7 * 4 + nm + 1 + 2 + 3))
 
 src_of() {	# the pristine tree of a verified target
 	echo "$KVERIFY_CACHE/src/$(json results/$1/report.json 'r["source_key"]')"
@@ -49,18 +51,38 @@ for T in $TARGETS; do
 	[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE' "$TMP/self" | diag
 done
 
-# Mutants: the sim's files of the pristine tree, hard-linked, then patched
-# (patch writes a new file, so the cached source is never touched).
+# A tree with the pristine arch/x86 hard-linked, then patched (patch writes
+# a new file, so the cached source is never touched).
+patched_copy() {	# patched_copy PRISTINE DIR PATCH
+	mkdir -p "$2/arch"
+	cp -al "$1/arch/x86" "$2/arch/x86"
+	patch -s -p1 -d "$2" --no-backup-if-mismatch < "$3" > "$TMP/patch" 2>&1
+}
+
+# A fixed batch passes: the invariants can all be met at once.
+for T in $FIXED; do
+	P=$(src_of $T)
+	if ! patched_copy "$P" "$TMP/fixed-$T" tests/sim/fixed/$T.patch; then
+		ok 1 "fixed $T applies"
+		diag < "$TMP/patch"
+		continue
+	fi
+	"$KVERIFY" sim --pristine "$P" --patched "$TMP/fixed-$T" --work "$KVERIFY_CACHE/sim/t0200-fixed" > "$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/out"
+	ok $? "tests/sim/fixed/$T.patch passes the sim (exit $rc)"
+	[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE' "$TMP/out" | diag
+done
+
+# Mutants on the same kind of copy.
 for m in $MUTANTS; do
 	name=${m%=*}
 	want=${m#*=}
 	T=${name%/*}
 	P=$(src_of $T)
 	M=$TMP/mutant-${name/\//-}
-	mkdir -p "$M/arch"
-	cp -al "$P/arch/x86" "$M/arch/x86"
 	sum=$(md5sum < "$P/arch/x86/kvm/pmu.c")
-	if ! patch -s -p1 -d "$M" --no-backup-if-mismatch < tests/sim/mutants/$name.patch > "$TMP/patch" 2>&1; then
+	if ! patched_copy "$P" "$M" tests/sim/mutants/$name.patch; then
 		ok 1 "mutant $name applies"
 		diag < "$TMP/patch"
 		continue
