@@ -265,6 +265,30 @@ const struct extract_item *extract_find(const struct extract_file *f,
 	return NULL;
 }
 
+/* @fn on every identifier of @text outside comments and literals. */
+void extract_idents(const char *text, size_t len,
+		    void (*fn)(const char *id, size_t n, void *data),
+		    void *data)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *q = skip_lexeme(p, end), *s;
+
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (!is_ident(*p) || isdigit((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		for (s = p; p < end && is_ident(*p); p++)
+			;
+		fn(s, p - s, data);
+	}
+}
+
 void extract_clear(struct extract_file *f)
 {
 	size_t i;

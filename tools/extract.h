@@ -26,6 +26,9 @@ int extract_parse(struct extract_file *f, const char *path,
 		  struct strbuf *err);
 const struct extract_item *extract_find(const struct extract_file *f,
 					const char *name);
+void extract_idents(const char *text, size_t len,
+		    void (*fn)(const char *id, size_t n, void *data),
+		    void *data);
 void extract_clear(struct extract_file *f);
 
 #endif

@@ -20,13 +20,18 @@
 #include "sim.h"
 #include "verify.h"
 
-/* Where the definitions are looked for, in this order. */
+/*
+ * Where the definitions are looked for, in this order.  The first
+ * NR_KVM_FILES are KVM's own: a definition there that a selected one uses
+ * comes along (a helper a fix adds, say), unless our stubs define the name.
+ */
+#define NR_KVM_FILES 4
 static const char *const sim_files[] = {
 	"arch/x86/kvm/pmu.c",
 	"arch/x86/kvm/pmu.h",
-	"arch/x86/include/asm/kvm_host.h",
 	"arch/x86/kvm/svm/pmu.c",
 	"arch/x86/kvm/vmx/pmu_intel.c",
+	"arch/x86/include/asm/kvm_host.h",
 	"arch/x86/include/uapi/asm/kvm.h",
 	"?arch/x86/kvm/vmx/pmu_intel.h",
 	"?arch/x86/kvm/vmx/vmx.h",
@@ -179,6 +184,68 @@ static int has_word(const char *s, size_t n, const char *w)
 	return 0;
 }
 
+struct closure {
+	struct extract_file *files;
+	struct extract_file *stubs;	/* kernel.h, vcpu.h */
+	const struct extract_item **items;
+	size_t n, alloc;
+};
+
+static int selected(const struct closure *cl, const struct extract_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++)
+		if (cl->items[i] == it ||
+		    (cl->items[i]->kind == it->kind &&
+		     !strcmp(cl->items[i]->name, it->name)))
+			return 1;
+	return 0;
+}
+
+static void select_item(struct closure *cl, const struct extract_item *it)
+{
+	if (cl->n == cl->alloc) {
+		cl->alloc = cl->alloc ? 2 * cl->alloc : 256;
+		cl->items = xrealloc(cl->items, cl->alloc * sizeof(*cl->items));
+	}
+	cl->items[cl->n++] = it;
+}
+
+/* Used only inside a stubbed macro's arguments: x86_match_cpu(). */
+static int never_follow(const char *name)
+{
+	static const char *const names[] = {
+		"vmx_pebs_pdist_cpu", "vmx_pebs_pdir_cpu", "vmx_icl_pebs_cpu",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static void use_ident(const char *id, size_t n, void *data)
+{
+	struct closure *cl = data;
+	const struct extract_item *it = NULL;
+	char name[128];
+	int i;
+
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, id, n);
+	name[n] = '\0';
+	if (extract_find(&cl->stubs[0], name) ||
+	    extract_find(&cl->stubs[1], name) || never_follow(name))
+		return;
+	for (i = 0; i < NR_KVM_FILES && !it; i++)
+		it = extract_find(&cl->files[i], name);
+	if (it && !selected(cl, it))
+		select_item(cl, it);
+}
+
 /* A definition made file-local, so two trees link into one program. */
 static void add_static(struct strbuf *out, const char *text, size_t len)
 {
@@ -193,12 +260,29 @@ static void add_static(struct strbuf *out, const char *text, size_t len)
  * functions (prototypes first), then our glue.c.
  */
 int sim_generate(const char *tree, enum sim_era era, const char *unit,
-		 struct strbuf *out, struct strbuf *err)
+		 const char *src, struct strbuf *out, struct strbuf *err)
 {
-	struct extract_file files[ARRAY_SIZE(sim_files)];
+	struct extract_file files[ARRAY_SIZE(sim_files)], stubs[2];
+	struct closure cl = { files, stubs, NULL, 0, 0 };
 	const struct extract_item **items;
-	size_t n = 0, i;
+	size_t n, i;
 	int ret = -1, pass;
+	char *p;
+
+	memset(stubs, 0, sizeof(stubs));
+	p = xstrfmt("%s/kernel.h", src);
+	if (extract_parse(&stubs[0], p, err)) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	p = xstrfmt("%s/vcpu.h", src);
+	if (extract_parse(&stubs[1], p, err)) {
+		free(p);
+		extract_clear(&stubs[0]);
+		return -1;
+	}
+	free(p);
 
 	for (i = 0; i < ARRAY_SIZE(sim_files); i++) {
 		int optional = sim_files[i][0] == '?';
@@ -214,11 +298,12 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 			free(p);
 			while (i--)
 				extract_clear(&files[i]);
+			extract_clear(&stubs[0]);
+			extract_clear(&stubs[1]);
 			return -1;
 		}
 		free(p);
 	}
-	items = xmalloc(ARRAY_SIZE(common_names) * sizeof(*items));
 	for (i = 0; common_names[i]; i++) {
 		const char *name = common_names[i];
 		int optional = *name == '?';
@@ -229,8 +314,19 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 		if (!it && !optional)
 			strbuf_addf(err, "%s%s", err->len ? ", " : "", name);
 		if (it)
-			items[n++] = it;
+			select_item(&cl, it);
 	}
+	/* what they use from KVM's files comes along, transitively */
+	n = cl.n;
+	for (i = 0; i < cl.n; i++)
+		extract_idents(cl.items[i]->text, cl.items[i]->len, use_ident,
+			       &cl);
+	if (getenv("KVERIFY_SIM_DEBUG"))
+		for (i = n; i < cl.n; i++)
+			fprintf(stderr, "sim: %s: also %s\n", unit,
+				cl.items[i]->name);
+	items = cl.items;
+	n = cl.n;
 	if (err->len) {
 		strbuf_addf(err, ": not found in %s's arch/x86/kvm (%s era); the sim cannot run this tree's code",
 			    tree, sim_era_name(era));
@@ -272,9 +368,11 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 	strbuf_addstr(out, "#include \"glue.c\"\n");
 	ret = 0;
 out:
-	free(items);
+	free(cl.items);
 	for (i = 0; i < ARRAY_SIZE(sim_files); i++)
 		extract_clear(&files[i]);
+	extract_clear(&stubs[0]);
+	extract_clear(&stubs[1]);
 	return ret;
 }
 
@@ -345,7 +443,7 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 	char *obj = xstrfmt("%s/%s.o", o->work, unit);
 	int ret = -1;
 
-	if (sim_generate(tree, era, unit, &gen, &err)) {
+	if (sim_generate(tree, era, unit, src, &gen, &err)) {
 		strbuf_addstr(&r->reason, strbuf_str(&err));
 		goto out;
 	}

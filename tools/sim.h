@@ -44,7 +44,7 @@ struct sim_result {
 const char *sim_era_name(enum sim_era era);
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);
 int sim_generate(const char *tree, enum sim_era era, const char *unit,
-		 struct strbuf *out, struct strbuf *err);
+		 const char *src, struct strbuf *out, struct strbuf *err);
 char *sim_source_dir(void);
 int sim_run(const struct sim_opts *o, struct sim_result *r);
 void sim_result_clear(struct sim_result *r);
