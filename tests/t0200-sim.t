@@ -15,7 +15,8 @@ MUTANTS="6.12/request-dropped=ii-late 6.12/count-reset=i
 7.3/v2-as-posted=ii-lost 6.1/request-dropped=iii 6.1/v2-as-posted=ii-lost"
 nm=$(echo $MUTANTS | wc -w)
 FIXED="6.1 6.12 7.3"
-plan $((7 * 4 + nm + 1 + 2 + 3))
+nf=$(echo $FIXED | wc -w)
+plan $((7 * 4 + nm + 1 + nf + 3))
 
 src_of() {	# the pristine tree of a verified target
 	echo "$KVERIFY_CACHE/src/$(json results/$1/report.json 'r["source_key"]')"
