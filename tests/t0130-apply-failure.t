@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_APPLY_TARGET:-6.12}
-QUICK=checkpatch,cocci,config,build,selftests,boot
+QUICK=sim,checkpatch,cocci,config,build,selftests,boot
 plan 6
 copy=$TMP/repo
 repo_copy "$copy"

@@ -5,7 +5,7 @@
 
 T=${KVERIFY_LOCK_TARGET:-6.12}
 OTHER=${KVERIFY_LOCK_OTHER:-5.10}
-QUICK=checkpatch,cocci,config,build,selftests,boot
+QUICK=sim,checkpatch,cocci,config,build,selftests,boot
 plan 7
 lock=$KVERIFY_CACHE/locks/$T.lock
 mkdir -p "$KVERIFY_CACHE/locks"

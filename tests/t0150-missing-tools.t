@@ -23,25 +23,25 @@ path_without() {
 }
 
 bin=$(path_without quilt spatch)
-(cd "$copy" && PATH=$bin ./build/kverify verify --skip checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
+(cd "$copy" && PATH=$bin ./build/kverify verify --skip sim,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
 grep_ok "apply: quilt is named with its package" "quilt not found: install it with 'apt-get install quilt'" "$TMP/out"
-(cd "$copy" && PATH=$bin ./build/kverify verify --skip tree,apply,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
+(cd "$copy" && PATH=$bin ./build/kverify verify --skip tree,apply,sim,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
 grep_ok "cocci: spatch is named with its package" "spatch not found: install it with 'apt-get install coccinelle'" "$TMP/out"
 
 # The boot step, with the kernel and the selftests built by an earlier run.
 bin=$(path_without qemu-system-x86_64)
-(cd "$copy" && PATH=$bin ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && PATH=$bin ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 grep_ok "boot: qemu-system-x86_64 is named with its package" "qemu-system-x86_64 not found: install it with 'apt-get install qemu-system-x86'" "$TMP/out"
 [ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" boot)" = FAIL ]
 ok $? "and the run fails (exit $rc), the boot step FAIL"
 
-(cd "$copy" && KVERIFY_BUSYBOX=$TMP/no-busybox ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && KVERIFY_BUSYBOX=$TMP/no-busybox ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 grep_ok "boot: a missing busybox is named with busybox-static" "$TMP/no-busybox not found: install it with 'apt-get install busybox-static'" "$TMP/out"
 # Debian's busybox package is dynamic; the initramfs has no libraries.
-(cd "$copy" && KVERIFY_BUSYBOX=/bin/ls ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && KVERIFY_BUSYBOX=/bin/ls ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 grep_ok "boot: a dynamic busybox is refused, busybox-static named" "/bin/ls is not a static x86_64 executable.*apt-get install busybox-static" "$TMP/out"
-grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/08-boot.log"
+grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/09-boot.log"
 ok $((! $?)) "and neither gen_init_cpio nor QEMU ran"
 
 bin=$(path_without b4)

@@ -24,9 +24,9 @@ reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]"
 # --- boot ---------------------------------------------------------------
 R=$copy/results/$T/report.json
 qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
-(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
+(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
 ok $? "a first run in the copy passes"
-start boot-int --skip checkpatch,cocci $T
+start boot-int --skip sim,checkpatch,cocci $T
 wait_for 60 qemu_runs
 kill -INT $pid
 wait $pid
@@ -36,14 +36,14 @@ ok $? "SIGINT mid-boot: exit 130, boot FAIL 'interrupted' (exit $rc)"
 sleep 1
 ! qemu_runs
 ok $? "no QEMU is left"
-start boot-kill --skip checkpatch,cocci $T
+start boot-kill --skip sim,checkpatch,cocci $T
 wait_for 60 qemu_runs
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
 ! qemu_runs
 ok $? "SIGKILL mid-boot: QEMU dies with the driver"
-(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
+(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
 ok $? "the next run boots and passes"
 
 # --- apply --------------------------------------------------------------
@@ -61,7 +61,7 @@ applied() {
 	n=$(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log" 2> /dev/null)
 	[ "${n:-0}" -ge "$1" ]
 }
-only="--skip checkpatch,cocci,config,build,selftests,boot $T"
+only="--skip sim,checkpatch,cocci,config,build,selftests,boot $T"
 start apply-int $only
 wait_for 60 applied 20
 kill -INT $pid
@@ -92,7 +92,7 @@ ok $? "the pristine source is untouched"
 [ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
 # Back to the real series for the tests after this one.
 git -C "$REPO" show HEAD:$(json $R 'r["series"]')/series > "$series/series"
-(cd "$copy" && ./build/kverify verify --skip checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
+(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
 ok $? "with the real series again, the run passes"
 
 # --- download -----------------------------------------------------------

@@ -16,7 +16,7 @@ if [ -z "$cp" ]; then
 	skip "checkpatch --no-tree -f on tools/ and tests/" "no kernel tree in the cache yet"
 else
 	: > "$TMP/cp"
-	for f in tools/*.c tools/*.h tests/unit/*.c tests/fuzz/*.c; do
+	for f in tools/*.c tools/*.h tools/sim/*.c tools/sim/*.h tests/unit/*.c tests/fuzz/*.c; do
 		perl "$cp" --no-tree --terse --show-types -f "$f" >> "$TMP/cp" 2>&1
 	done
 	! grep -E 'ERROR|WARNING|CHECK' "$TMP/cp" > "$TMP/bad"

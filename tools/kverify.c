@@ -14,6 +14,7 @@
 #include "backport.h"
 #include "matrix.h"
 #include "run.h"
+#include "sim.h"
 #include "verify.h"
 
 static const char usage[] =
@@ -21,6 +22,7 @@ static const char usage[] =
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
+"       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
 "       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
 "\n"
@@ -335,6 +337,8 @@ int main(int argc, char **argv)
 		.mode = BUILD_KERNEL,
 	};
 
+	if (argc > 1 && !strcmp(argv[1], "sim"))
+		return cmd_sim(argc - 1, argv + 1);
 	if (parse_options(argc, argv, &opt))
 		return 2;
 	argc -= optind;

@@ -87,6 +87,47 @@ static void json_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+/* "T=0:1000000 T=1:500000": the sim step's figures, one callback each. */
+static void sim_figures(const struct verify_ctx *ctx,
+			void (*fn)(struct strbuf *, const char *, const char *,
+				   int),
+			struct strbuf *sb)
+{
+	const char *p = strbuf_str(&ctx->sim_figures);
+	int i = 0;
+
+	while (*p) {
+		char t[32], v[32];
+		int n = 0;
+
+		if (sscanf(p, "T=%31[0-9]:%31[0-9.]%n", t, v, &n) != 2 || !n)
+			break;
+		fn(sb, t, v, i++);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void json_figure(struct strbuf *sb, const char *t, const char *v,
+			int i)
+{
+	strbuf_addf(sb, "%s\"%s\": %s", i ? ", " : "", t, v);
+}
+
+/* What the sim step ran and its figure, for dashboards. */
+static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
+{
+	if (!ctx->sim_era)
+		return;
+	strbuf_addstr(sb, ",\n  \"sim\": {\"era\": ");
+	json_str(sb, ctx->sim_era);
+	strbuf_addf(sb, ", \"traces\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
+		    ctx->sim_traces, ctx->sim_seed);
+	sim_figures(ctx, json_figure, sb);
+	strbuf_addstr(sb, "}}");
+}
+
 static void json_tests(struct strbuf *sb, const struct ktap_result *k)
 {
 	size_t i;
@@ -154,6 +195,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addstr(&sb, "}");
 	}
 	strbuf_addstr(&sb, "\n  ]");
+	json_sim(&sb, ctx);
 	json_tests(&sb, &ctx->tests);
 	strbuf_addstr(&sb, "\n}\n");
 	ret = write_file_atomic(path, sb.buf, sb.len);
@@ -162,6 +204,14 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_release(&sb);
 	free(path);
 	return ret;
+}
+
+static void xml_figure(struct strbuf *sb, const char *t, const char *v,
+		       int i)
+{
+	(void)i;
+	strbuf_addf(sb, "      <property name=\"sim.reprograms_per_million_emulated.tolerance_%s\" value=\"%s\"/>\n",
+		    t, v);
 }
 
 static void xml_str(struct strbuf *sb, const char *s)
@@ -235,6 +285,15 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	xml_str(&sb, cls);
 	strbuf_addf(&sb, "\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\">\n",
 		    n + k->nr, fails, skips);
+	if (ctx->sim_era) {
+		strbuf_addstr(&sb, "    <properties>\n      <property name=\"sim.era\" value=\"");
+		xml_str(&sb, ctx->sim_era);
+		strbuf_addf(&sb, "\"/>\n      <property name=\"sim.traces\" value=\"%ld\"/>\n",
+			    ctx->sim_traces);
+		strbuf_addstr(&sb, "  ");
+		sim_figures(ctx, xml_figure, &sb);
+		strbuf_addstr(&sb, "    </properties>\n");
+	}
 	for (s = 0; s < n; s++)
 		junit_case(&sb, cls, verify_steps[s].name, res[s].seconds,
 			   res[s].status, strbuf_str(&res[s].reason),

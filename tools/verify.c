@@ -19,15 +19,16 @@ static char *default_cache(void);
 
 /* The pipeline, top to bottom.  Adding a step is adding a line. */
 const struct step verify_steps[] = {
-	{ "fetch",	fetch_source,		3600,	1 },
-	{ "tree",	prepare_tree,		900,	0 },
-	{ "apply",	apply_series,		300,	0 },
-	{ "checkpatch",	run_checkpatch,		600,	0 },
-	{ "cocci",	check_cocci,		300,	1 },
-	{ "config",	configure_kernel,	600,	0 },
-	{ "build",	build_kernel,		5400,	0 },
-	{ "selftests",	build_selftests,	1800,	0 },
-	{ "boot",	boot_and_test,		1800,	0 },
+	{ "fetch",	fetch_source,		3600,	1,	0 },
+	{ "tree",	prepare_tree,		900,	0,	0 },
+	{ "apply",	apply_series,		300,	0,	0 },
+	{ "sim",	run_sim,		300,	0,	1 },
+	{ "checkpatch",	run_checkpatch,		600,	0,	0 },
+	{ "cocci",	check_cocci,		300,	1,	0 },
+	{ "config",	configure_kernel,	600,	0,	0 },
+	{ "build",	build_kernel,		5400,	0,	0 },
+	{ "selftests",	build_selftests,	1800,	0,	0 },
+	{ "boot",	boot_and_test,		1800,	0,	0 },
 };
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
@@ -281,7 +282,7 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
 				strbuf_addstr(&stopped, "interrupted");
-			} else if (r->status == STEP_FAIL) {
+			} else if (r->status == STEP_FAIL && !s->independent) {
 				strbuf_addf(&stopped, "%s failed", s->name);
 			}
 		}
@@ -303,6 +304,8 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->na_reason);
 	free(ctx->selftest_arch);
 	free(ctx->accel);
+	free(ctx->sim_era);
+	strbuf_release(&ctx->sim_figures);
 	strvec_clear(&ctx->patches);
 	strvec_clear(&ctx->selftests);
 	strvec_clear(&ctx->new_tests);

@@ -56,6 +56,10 @@ struct verify_ctx {
 	char *accel;		/* how the guest booted */
 	struct ktap_result tests;
 	int kernel_built;
+	char *sim_era;		/* what the sim step ran, or NULL */
+	long sim_traces;
+	unsigned long long sim_seed;
+	struct strbuf sim_figures;	/* "T=0:1000000 T=1:500000 ..." */
 	long ccache_hits, ccache_misses;	/* -1: no ccache */
 };
 
@@ -64,6 +68,7 @@ struct step {
 	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
 	unsigned int timeout;	/* seconds, for each tool the step runs */
 	int runs_when_na;	/* also for targets whose series is n/a */
+	int independent;	/* its failure does not stop the later steps */
 };
 
 extern const struct step verify_steps[];
@@ -113,6 +118,7 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r);
 enum step_status build_selftests(struct verify_ctx *ctx,
 				 struct step_result *r);
 enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r);
+enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r);
 
 /* Reports. */
 void report_text(const struct verify_ctx *ctx,

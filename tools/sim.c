@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim: run a tree's own vPMU code, pristine and patched, against a
+ * simulated perf PMU.  The functions the emulated-count path goes through
+ * are cut out of each tree's arch/x86/kvm/ at run time (extract.c), written
+ * into a generated unit after our stub headers (tools/sim/kernel.h), and
+ * linked with the harness (tools/sim/harness.c, perf.c): seeded traces,
+ * a reference model, invariants, a shrinker.  No kernel code is kept here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "fsutil.h"
+#include "run.h"
+#include "sim.h"
+#include "verify.h"
+
+/*
+ * Where the definitions are looked for, in this order.  The first
+ * NR_KVM_FILES are KVM's own: a definition there that a selected one uses
+ * comes along (a helper a fix adds, say), unless our stubs define the name.
+ */
+#define NR_KVM_FILES 4
+static const char *const sim_files[] = {
+	"arch/x86/kvm/pmu.c",
+	"arch/x86/kvm/pmu.h",
+	"arch/x86/kvm/svm/pmu.c",
+	"arch/x86/kvm/vmx/pmu_intel.c",
+	"arch/x86/include/asm/kvm_host.h",
+	"arch/x86/include/uapi/asm/kvm.h",
+	"?arch/x86/kvm/vmx/pmu_intel.h",
+	"?arch/x86/kvm/vmx/vmx.h",
+};
+
+/*
+ * The names each era needs; "?" marks one a tree may lack.  Types and
+ * macros first: they are written in this order.
+ */
+static const char *const common_names[] = {
+	"?KVM_MAX", "?KVM_MAX_NR_INTEL_GP_COUNTERS",
+	"?KVM_MAX_NR_AMD_GP_COUNTERS", "?KVM_MAX_NR_GP_COUNTERS",
+	"?KVM_MAX_NR_INTEL_FIXED_COUTNERS", "?KVM_MAX_NR_AMD_FIXED_COUTNERS",
+	"?KVM_MAX_NR_INTEL_FIXED_COUNTERS", "?KVM_MAX_NR_AMD_FIXED_COUNTERS", "?KVM_MAX_NR_FIXED_COUNTERS",
+	"?KVM_PMC_MAX_FIXED", "?KVM_INTEL_PMC_MAX_GENERIC",
+	"?KVM_AMD_PMC_MAX_GENERIC", "?INTEL_PMC_MAX_GENERIC",
+	"?KVM_PMU_EVENT_FILTER_MAX_EVENTS",
+	"vcpu_to_pmu", "pmu_to_vcpu", "pmc_to_pmu", "fixed_ctrl_field",
+	"?KVM_FIXED_PMC_BASE_IDX", "?kvm_for_each_pmc",
+	"VMWARE_BACKDOOR_PMC_HOST_TSC", "VMWARE_BACKDOOR_PMC_REAL_TIME",
+	"VMWARE_BACKDOOR_PMC_APPARENT_TIME",
+	"enum pmc_type", "struct kvm_pmc", "struct kvm_pmu",
+	"struct kvm_pmu_ops", "?struct kvm_event_hw_type_mapping",
+	"?struct kvm_pmu_emulated_event_selectors",
+	"struct kvm_pmu_event_filter", "?struct kvm_x86_pmu_event_filter",
+	"enum pmu_type",
+	/* variables */
+	"?kvm_pmu_eventsel", "?kvm_pmu_cap", "?intel_arch_events",
+	"?fixed_pmc_events", "?amd_event_mapping", "?amd_f17h_event_mapping",
+	/* pmu.h */
+	"?kvm_pmu_has_perf_global_ctrl", "?kvm_vcpu_has_mediated_pmu",
+	"?kvm_pmc_idx_to_pmc", "pmc_bitmask", "pmc_read_counter",
+	"?pmc_write_counter", "?pmc_release_perf_event", "?pmc_stop_counter",
+	"pmc_is_gp", "pmc_is_fixed", "?kvm_valid_perf_global_ctrl",
+	"get_gp_pmc", "get_fixed_pmc", "?get_sample_period",
+	"?pmc_update_sample_period", "?pmc_speculative_in_use",
+	"?pmc_is_locally_enabled", "?kvm_pmu_request_counter_reprogram",
+	"?__kvm_pmu_reprogram_counters", "?kvm_pmu_request_counters_reprogram",
+	"?reprogram_counters", "?pmc_is_globally_enabled",
+	/* pmu.c */
+	"?pmc_is_enabled", "__kvm_perf_overflow", "kvm_perf_overflow",
+	"?pmc_get_pebs_precise_level", "pmc_reprogram_counter",
+	"pmc_pause_counter", "pmc_resume_counter",
+	"?filter_cmp", "?filter_sort_cmp", "?filter_event_cmp",
+	"?find_filter_index", "?is_filter_entry_match",
+	"?filter_contains_match", "?is_gp_event_allowed",
+	"?is_fixed_event_allowed", "?cmp_u64", "?check_pmu_event_filter",
+	"?pmc_event_is_allowed", "?pmc_is_event_allowed",
+	"?kvm_mediated_pmu_refresh_event_filter",
+	"reprogram_counter", "?pmc_is_event_match",
+	"?kvm_pmu_recalc_pmc_emulation", "kvm_pmu_handle_event",
+	"is_vmware_backdoor_pmc", "kvm_pmu_rdpmc_vmware", "kvm_pmu_rdpmc",
+	"?kvm_pmu_mark_pmc_in_use", "kvm_pmu_get_msr", "kvm_pmu_set_msr",
+	"kvm_pmu_cleanup", "?pmc_is_pmi_enabled", "kvm_pmu_incr_counter",
+	"?eventsel_match_perf_hw_id", "cpl_is_matched",
+	"kvm_pmu_trigger_event", "?kvm_pmu_instruction_retired",
+	"?kvm_pmu_branch_retired", "?is_masked_filter_valid",
+	"?convert_to_masked_filter", "?prepare_filter_lists",
+	"kvm_vm_ioctl_set_pmu_event_filter",
+	/* svm/pmu.c */
+	"?amd_pmu_get_pmc", "?amd_pmc_idx_to_pmc", "get_gp_pmc_amd",
+	"?amd_hw_event_available", "?amd_pmc_is_enabled",
+	"amd_rdpmc_ecx_to_pmc", "amd_msr_idx_to_pmc", "amd_pmu_get_msr",
+	"amd_pmu_set_msr",
+	/* vmx/pmu_intel.c */
+	"?intel_pmu_has_perf_global_ctrl",
+	"reprogram_fixed_counters", "?intel_pmc_idx_to_pmc",
+	"?intel_hw_event_available", "?intel_pmc_is_enabled",
+	"intel_rdpmc_ecx_to_pmc", "?vcpu_get_perf_capabilities_unused", "?fw_writes_is_enabled", "?get_fw_gp_pmc",
+	"intel_msr_idx_to_pmc", "intel_pmu_get_msr", "intel_pmu_set_msr",
+	NULL,
+};
+
+const char *sim_era_name(enum sim_era era)
+{
+	static const char *const names[] = {
+		[SIM_ERA_NONE] = "none", [SIM_ERA_SYNC] = "sync",
+		[SIM_ERA_PREV] = "prev_counter",
+		[SIM_ERA_EMULATED] = "emulated_counter",
+		[SIM_ERA_MEDIATED] = "mediated",
+	};
+
+	return names[era];
+}
+
+/* The era of a tree, from its own code. */
+enum sim_era sim_detect_era(const char *tree, struct strbuf *why)
+{
+	struct strbuf h = STRBUF_INIT, c = STRBUF_INIT, k = STRBUF_INIT;
+	char *ph = xstrfmt("%s/arch/x86/kvm/pmu.h", tree);
+	char *pc = xstrfmt("%s/arch/x86/kvm/pmu.c", tree);
+	char *pk = xstrfmt("%s/arch/x86/include/asm/kvm_host.h", tree);
+	enum sim_era era = SIM_ERA_NONE;
+	const char *pmc;
+
+	if (strbuf_read_file(&h, ph, 4 << 20) < 0 ||
+	    strbuf_read_file(&c, pc, 4 << 20) < 0 ||
+	    strbuf_read_file(&k, pk, 4 << 20) < 0) {
+		strbuf_addf(why, "%s is not a kernel tree with arch/x86/kvm/pmu.[ch] and asm/kvm_host.h",
+			    tree);
+		goto out;
+	}
+	pmc = strstr(k.buf, "struct kvm_pmc {");
+	if (strstr(h.buf, "kvm_vcpu_has_mediated_pmu"))
+		era = SIM_ERA_MEDIATED;
+	else if (pmc && strstr(pmc, "emulated_counter"))
+		era = SIM_ERA_EMULATED;
+	else if (pmc && strstr(pmc, "prev_counter"))
+		era = SIM_ERA_PREV;
+	else if (strstr(c.buf, "kvm_pmu_incr_counter"))
+		era = SIM_ERA_SYNC;
+	else
+		strbuf_addf(why, "%s has no per-emulated-instruction PMU accounting (kvm_pmu_incr_counter, 5.19+): nothing to simulate",
+			    tree);
+out:
+	strbuf_release(&h);
+	strbuf_release(&c);
+	strbuf_release(&k);
+	free(ph);
+	free(pc);
+	free(pk);
+	return era;
+}
+
+static const struct extract_item *find_in(struct extract_file *files,
+					  int n, const char *name)
+{
+	const struct extract_item *it;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		it = extract_find(&files[i], name);
+		if (it)
+			return it;
+	}
+	return NULL;
+}
+
+static int has_word(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	const char *p = s;
+
+	while ((p = memmem(p, n - (p - s), w, wl))) {
+		if ((p == s || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z'))) &&
+		    !(p[wl] == '_' || (p[wl] >= 'a' && p[wl] <= 'z')))
+			return 1;
+		p += wl;
+	}
+	return 0;
+}
+
+struct closure {
+	struct extract_file *files;
+	struct extract_file *stubs;	/* kernel.h, vcpu.h */
+	const struct extract_item **items;
+	size_t n, alloc;
+};
+
+static int selected(const struct closure *cl, const struct extract_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++)
+		if (cl->items[i] == it ||
+		    (cl->items[i]->kind == it->kind &&
+		     !strcmp(cl->items[i]->name, it->name)))
+			return 1;
+	return 0;
+}
+
+static void select_item(struct closure *cl, const struct extract_item *it)
+{
+	if (cl->n == cl->alloc) {
+		cl->alloc = cl->alloc ? 2 * cl->alloc : 256;
+		cl->items = xrealloc(cl->items, cl->alloc * sizeof(*cl->items));
+	}
+	cl->items[cl->n++] = it;
+}
+
+/* Used only inside a stubbed macro's arguments: x86_match_cpu(). */
+static int never_follow(const char *name)
+{
+	static const char *const names[] = {
+		"vmx_pebs_pdist_cpu", "vmx_pebs_pdir_cpu", "vmx_icl_pebs_cpu",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static void use_ident(const char *id, size_t n, void *data)
+{
+	struct closure *cl = data;
+	const struct extract_item *it = NULL;
+	char name[128];
+	int i;
+
+	if (n >= sizeof(name))
+		return;
+	memcpy(name, id, n);
+	name[n] = '\0';
+	if (extract_find(&cl->stubs[0], name) ||
+	    extract_find(&cl->stubs[1], name) || never_follow(name))
+		return;
+	for (i = 0; i < NR_KVM_FILES && !it; i++)
+		it = extract_find(&cl->files[i], name);
+	if (it && !selected(cl, it))
+		select_item(cl, it);
+}
+
+/* A definition made file-local, so two trees link into one program. */
+static void add_static(struct strbuf *out, const char *text, size_t len)
+{
+	if (!has_word(text, len, "static"))
+		strbuf_addstr(out, "static ");
+	strbuf_add(out, text, len);
+}
+
+/*
+ * Write the generated unit of @tree for @era into @out: our kernel.h, the
+ * tree's macros and types, our vcpu.h, then the tree's variables and
+ * functions (prototypes first), then our glue.c.
+ */
+int sim_generate(const char *tree, enum sim_era era, const char *unit,
+		 const char *src, struct strbuf *out, struct strbuf *err)
+{
+	struct extract_file files[ARRAY_SIZE(sim_files)], stubs[2];
+	struct closure cl = { files, stubs, NULL, 0, 0 };
+	const struct extract_item **items;
+	size_t n, i;
+	int ret = -1, pass;
+	char *p;
+
+	memset(stubs, 0, sizeof(stubs));
+	p = xstrfmt("%s/kernel.h", src);
+	if (extract_parse(&stubs[0], p, err)) {
+		free(p);
+		return -1;
+	}
+	free(p);
+	p = xstrfmt("%s/vcpu.h", src);
+	if (extract_parse(&stubs[1], p, err)) {
+		free(p);
+		extract_clear(&stubs[0]);
+		return -1;
+	}
+	free(p);
+
+	for (i = 0; i < ARRAY_SIZE(sim_files); i++) {
+		int optional = sim_files[i][0] == '?';
+		char *p = xstrfmt("%s/%s", tree, sim_files[i] + optional);
+
+		if (optional && !is_file(p)) {
+			memset(&files[i], 0, sizeof(files[i]));
+			free(p);
+			continue;
+		}
+		if (extract_parse(&files[i], p, err)) {
+			strbuf_addf(err, ": the sim needs %s", sim_files[i]);
+			free(p);
+			while (i--)
+				extract_clear(&files[i]);
+			extract_clear(&stubs[0]);
+			extract_clear(&stubs[1]);
+			return -1;
+		}
+		free(p);
+	}
+	for (i = 0; common_names[i]; i++) {
+		const char *name = common_names[i];
+		int optional = *name == '?';
+		const struct extract_item *it;
+
+		name += optional;
+		it = find_in(files, ARRAY_SIZE(sim_files), name);
+		if (!it && !optional)
+			strbuf_addf(err, "%s%s", err->len ? ", " : "", name);
+		if (it)
+			select_item(&cl, it);
+	}
+	/* what they use from KVM's files comes along, transitively */
+	n = cl.n;
+	for (i = 0; i < cl.n; i++)
+		extract_idents(cl.items[i]->text, cl.items[i]->len, use_ident,
+			       &cl);
+	if (getenv("KVERIFY_SIM_DEBUG"))
+		for (i = n; i < cl.n; i++)
+			fprintf(stderr, "sim: %s: also %s\n", unit,
+				cl.items[i]->name);
+	items = cl.items;
+	n = cl.n;
+	if (err->len) {
+		strbuf_addf(err, ": not found in %s's arch/x86/kvm (%s era); the sim cannot run this tree's code",
+			    tree, sim_era_name(era));
+		goto out;
+	}
+	strbuf_addf(out, "/* Generated by kverify sim from %s: the tree's own code. */\n",
+		    tree);
+	strbuf_addf(out, "#define SIM_ERA_%s 1\n#define SIM_ERA_NAME \"%s\"\n",
+		    era == SIM_ERA_SYNC ? "SYNC" :
+		    era == SIM_ERA_MEDIATED ? "MEDIATED" : "EMULATED",
+		    sim_era_name(era));
+	strbuf_addf(out, "#define SIM_TREE %s\n", unit);
+	strbuf_addstr(out, "#include \"kernel.h\"\n");
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++)
+			if (items[i]->kind == (pass ? ITEM_TYPE : ITEM_MACRO)) {
+				strbuf_add(out, items[i]->text, items[i]->len);
+				strbuf_addch(out, '\n');
+			}
+	strbuf_addstr(out, "#include \"vcpu.h\"\n");
+	for (i = 0; i < n; i++)
+		if (items[i]->kind == ITEM_FUNC) {
+			add_static(out, items[i]->text, items[i]->head_len);
+			strbuf_trim_trailing(out);
+			strbuf_addstr(out, ";\n");
+		}
+	for (i = 0; i < n; i++)
+		if (items[i]->kind == ITEM_VAR) {
+			add_static(out, items[i]->text, items[i]->len);
+			strbuf_addch(out, '\n');
+		}
+	for (i = 0; i < n; i++)
+		if (items[i]->kind == ITEM_FUNC) {
+			strbuf_addf(out, "#line 1 \"%s:%s\"\n", "tree",
+				    items[i]->name);
+			add_static(out, items[i]->text, items[i]->len);
+			strbuf_addch(out, '\n');
+		}
+	strbuf_addstr(out, "#include \"glue.c\"\n");
+	ret = 0;
+out:
+	free(cl.items);
+	for (i = 0; i < ARRAY_SIZE(sim_files); i++)
+		extract_clear(&files[i]);
+	extract_clear(&stubs[0]);
+	extract_clear(&stubs[1]);
+	return ret;
+}
+
+/* tools/sim beside the kverify binary (build/kverify, ../tools/sim). */
+char *sim_source_dir(void)
+{
+	char exe[4096], *slash, *dir;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			dir = xstrfmt("%s/../tools/sim", exe);
+			if (is_file(dir) || is_dir(dir)) {
+				char *abs = abspath(dir);
+
+				free(dir);
+				return abs;
+			}
+			free(dir);
+		}
+	}
+	return abspath("tools/sim");
+}
+
+void sim_result_clear(struct sim_result *r)
+{
+	strbuf_release(&r->reason);
+	strbuf_release(&r->output);
+	strbuf_release(&r->figures);
+}
+
+static int compile(const struct sim_opts *o, struct strvec *args,
+		   struct sim_result *r, const char *what)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	strvec_pushl(&c.args, "gcc", NULL);
+	for (size_t i = 0; i < args->nr; i++)
+		strvec_push(&c.args, args->v[i]);
+	c.log = o->log;
+	c.out = &out;
+	c.timeout = o->timeout;
+	ret = run_child(&c);
+	if (ret) {
+		if (c.spawn_errno == ENOENT)
+			missing_tool(&r->reason, "gcc", "gcc");
+		else
+			strbuf_addf(&r->reason, "compiling %s failed (see the log)",
+				    what);
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int build_unit(const struct sim_opts *o, const char *tree,
+		      enum sim_era era, const char *unit, const char *src,
+		      struct sim_result *r)
+{
+	struct strbuf gen = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	char *c = xstrfmt("%s/%s.c", o->work, unit);
+	char *obj = xstrfmt("%s/%s.o", o->work, unit);
+	int ret = -1;
+
+	if (sim_generate(tree, era, unit, src, &gen, &err)) {
+		strbuf_addstr(&r->reason, strbuf_str(&err));
+		goto out;
+	}
+	if (write_file(c, gen.buf, gen.len)) {
+		strbuf_addf(&r->reason, "cannot write %s: %s", c,
+			    strerror(errno));
+		goto out;
+	}
+	strvec_pushl(&args, "-std=gnu11", "-O1", "-pipe", "-fno-strict-aliasing",
+		     "-Werror=implicit-function-declaration",
+		     "-Werror=implicit-int", "-Werror=incompatible-pointer-types",
+		     "-Werror=int-conversion", NULL);
+	strvec_pushf(&args, "-I%s", src);
+	strvec_pushl(&args, "-c", c, "-o", obj, NULL);
+	ret = compile(o, &args, r, c);
+out:
+	strvec_clear(&args);
+	strbuf_release(&gen);
+	strbuf_release(&err);
+	free(c);
+	free(obj);
+	return ret;
+}
+
+static void parse_output(struct sim_result *r)
+{
+	const char *p = r->output.buf ? r->output.buf : "";
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		unsigned long t;
+		double rate;
+
+		if (!strncmp(p, "RESULT ", 7)) {
+			strbuf_reset(&r->reason);
+			strbuf_add(&r->reason, p + 7, len - 7);
+			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
+				r->traces = 0;
+		} else if (sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf",
+				  &t, &rate) == 2) {
+			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
+				    " " : "", t, rate);
+		}
+		p += len + (e ? 1 : 0);
+	}
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Build both trees' units and the harness under o->work, then run it. */
+int sim_run(const struct sim_opts *o, struct sim_result *r)
+{
+	double t0 = mono(), budget = o->max_seconds;
+	struct strbuf why = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	struct child c = CHILD_INIT;
+	char *src = sim_source_dir(), *prog = NULL;
+	enum sim_era pe, qe;
+	int ret = -1;
+
+	r->passed = -1;
+	pe = sim_detect_era(o->pristine, &why);
+	qe = pe ? sim_detect_era(o->patched, &why) : pe;
+	if (!pe || !qe) {
+		strbuf_addstr(&r->reason, strbuf_str(&why));
+		goto out;
+	}
+	/*
+	 * The pristine tree decides: a backport may well bring a later
+	 * era's shape (a 6.1 batch with an emulated_counter, say).
+	 */
+	r->era = pe;
+	if (mkdir_p(o->work)) {
+		strbuf_addf(&r->reason, "cannot create %s: %s", o->work,
+			    strerror(errno));
+		goto out;
+	}
+	if (build_unit(o, o->pristine, pe, "sim_tree_pristine", src, r) ||
+	    build_unit(o, o->patched, pe, "sim_tree_patched", src, r))
+		goto out;
+	prog = xstrfmt("%s/sim", o->work);
+	strvec_pushl(&args, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
+		     "-Werror", NULL);
+	strvec_pushf(&args, "-I%s", src);
+	strvec_pushl(&args, "-o", prog, NULL);
+	strvec_pushf(&args, "%s/harness.c", src);
+	strvec_pushf(&args, "%s/perf.c", src);
+	strvec_pushf(&args, "%s/sim_tree_pristine.o", o->work);
+	strvec_pushf(&args, "%s/sim_tree_patched.o", o->work);
+	if (compile(o, &args, r, "the harness"))
+		goto out;
+
+	strvec_push(&c.args, prog);
+	strvec_push(&c.args, "--seed");
+	strvec_pushf(&c.args, "%llu", o->seed);
+	strvec_push(&c.args, "--traces");
+	strvec_pushf(&c.args, "%ld", o->traces);
+	if (o->tolerance >= 0) {
+		strvec_push(&c.args, "--tolerance");
+		strvec_pushf(&c.args, "%ld", o->tolerance);
+	}
+	if (o->vendor)
+		strvec_pushl(&c.args, "--vendor", o->vendor, NULL);
+	if (o->without)
+		strvec_pushl(&c.args, "--without", o->without, NULL);
+	if (pe == SIM_ERA_SYNC)
+		strvec_push(&c.args, "--sync");
+	strvec_push(&c.args, "--shrink-seconds");
+	strvec_pushf(&c.args, "%g", o->shrink_seconds);
+	if (o->total_seconds > 0) {
+		double left = o->total_seconds - (mono() - t0);
+
+		if (left < 3)
+			left = 3;
+		if (budget <= 0 || left < budget)
+			budget = left;
+	}
+	if (budget > 0) {
+		strvec_push(&c.args, "--max-seconds");
+		strvec_pushf(&c.args, "%.1f", budget);
+	}
+	c.log = o->log;
+	c.out = &r->output;
+	c.timeout = o->timeout;
+	run_child(&c);
+	parse_output(r);
+	if (c.spawn_errno || c.timed_out || c.interrupted ||
+	    (c.status != 0 && c.status != 1)) {
+		strbuf_reset(&r->reason);
+		child_describe_failure(&c, &r->reason);
+		goto out;
+	}
+	r->passed = c.status == 0;
+	if (!r->reason.len)
+		strbuf_addstr(&r->reason, "the harness printed no RESULT line");
+	ret = 0;
+out:
+	child_clear(&c);
+	strvec_clear(&args);
+	strbuf_release(&why);
+	free(prog);
+	free(src);
+	return ret;
+}
+
+static int sim_usage(const char *fmt, const char *arg)
+{
+	fputs("kverify sim: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\nusage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
+	      "                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
+	      "                   [--shrink-seconds S] [--max-seconds S]\n"
+	      "                   [--without OP,...]\n", stderr);
+	return 2;
+}
+
+static int parse_num(const char *s, long long min, long long max,
+		     long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	return errno || !*s || *end || *out < min || *out > max;
+}
+
+/* kverify sim: the step on any pristine/patched pair of trees. */
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_opts o = {
+		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
+		.shrink_seconds = 8, .timeout = 600,
+	};
+	struct sim_result r = { 0 };
+	char *work = NULL, *cache;
+	long long v;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val)
+			return sim_usage("%s wants a value", a);
+		i++;
+		if (!strcmp(a, "--pristine")) {
+			o.pristine = val;
+		} else if (!strcmp(a, "--patched")) {
+			o.patched = val;
+		} else if (!strcmp(a, "--work")) {
+			o.work = val;
+		} else if (!strcmp(a, "--without")) {
+			o.without = val;
+		} else if (!strcmp(a, "--vendor")) {
+			if (strcmp(val, "intel") && strcmp(val, "amd"))
+				return sim_usage("--vendor is intel or amd, not '%s'",
+						 val);
+			o.vendor = val;
+		} else if (!strcmp(a, "--seed")) {
+			if (parse_num(val, 0, 1LL << 62, &v))
+				return sim_usage("--seed wants a number, not '%s'",
+						 val);
+			o.seed = v;
+		} else if (!strcmp(a, "--traces")) {
+			if (parse_num(val, 1, 100000000, &v))
+				return sim_usage("--traces wants a positive number, not '%s'",
+						 val);
+			o.traces = v;
+		} else if (!strcmp(a, "--tolerance")) {
+			if (parse_num(val, 0, 4294967295LL, &v))
+				return sim_usage("--tolerance wants 0 to 4294967295, not '%s'",
+						 val);
+			o.tolerance = v;
+		} else if (!strcmp(a, "--shrink-seconds")) {
+			if (parse_num(val, 0, 3600, &v))
+				return sim_usage("--shrink-seconds wants 0 to 3600, not '%s'",
+						 val);
+			o.shrink_seconds = v;
+		} else if (!strcmp(a, "--max-seconds")) {
+			if (parse_num(val, 0, 86400, &v))
+				return sim_usage("--max-seconds wants 0 to 86400, not '%s'",
+						 val);
+			o.max_seconds = v;
+		} else {
+			return sim_usage("unknown option '%s'", a);
+		}
+	}
+	if (!o.pristine || !o.patched)
+		return sim_usage("%s", "--pristine and --patched are required");
+	if (!is_dir(o.pristine) || !is_dir(o.patched))
+		return sim_usage("no such directory: %s",
+				 is_dir(o.pristine) ? o.patched : o.pristine);
+	if (!o.work) {
+		struct options opt = { 0 };
+
+		cache = cache_dir(&opt);
+		work = xstrfmt("%s/sim/standalone-%ld", cache, (long)getpid());
+		free(cache);
+		o.work = work;
+	}
+	ret = sim_run(&o, &r);
+	fputs(strbuf_str(&r.output), stdout);
+	if (ret) {
+		fprintf(stderr, "kverify sim: %s\n", strbuf_str(&r.reason));
+		ret = 2;
+	} else {
+		printf("kverify sim: %s (%s era): %s\n",
+		       r.passed ? "PASS" : "FAIL", sim_era_name(r.era),
+		       strbuf_str(&r.reason));
+		ret = r.passed ? 0 : 1;
+	}
+	if (work)
+		rm_rf(work);
+	free(work);
+	sim_result_clear(&r);
+	return ret;
+}

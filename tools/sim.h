@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_SIM_H
+#define KVERIFY_SIM_H
+
+#include "strbuf.h"
+
+/* Traces per run: the step's and kverify sim's default. */
+#define SIM_TRACES 20000
+
+/* How a tree counts emulated instructions (docs/sim.md). */
+enum sim_era {
+	SIM_ERA_NONE,		/* before 5.19: nothing to simulate */
+	SIM_ERA_SYNC,		/* 5.19-6.1: reprogram_counter() right away */
+	SIM_ERA_PREV,		/* 6.2-6.7: pmc->prev_counter */
+	SIM_ERA_EMULATED,	/* 6.8-6.x: pmc->emulated_counter */
+	SIM_ERA_MEDIATED,	/* 7.x: the same, beside the mediated PMU */
+};
+
+struct sim_opts {
+	const char *pristine, *patched;
+	const char *work;	/* generated files and the program */
+	const char *log;	/* tool output appended here, or NULL */
+	unsigned long long seed;
+	long traces;
+	long tolerance;		/* -1: all of them */
+	const char *vendor;	/* NULL: both */
+	const char *without;	/* op types not to generate, or NULL */
+	double shrink_seconds;
+	double max_seconds;	/* stop starting traces after this; 0: none */
+	double total_seconds;	/* the same, counting the compilations too */
+	unsigned int timeout;
+};
+
+struct sim_result {
+	int passed;		/* 1 pass, 0 counterexample, -1 error */
+	enum sim_era era;
+	long traces;		/* run, all passed */
+	double seconds;
+	struct strbuf reason;	/* one line */
+	struct strbuf output;	/* the harness's stdout */
+	struct strbuf figures;	/* "T=N: R/M, ..." */
+};
+
+const char *sim_era_name(enum sim_era era);
+enum sim_era sim_detect_era(const char *tree, struct strbuf *why);
+int sim_generate(const char *tree, enum sim_era era, const char *unit,
+		 const char *src, struct strbuf *out, struct strbuf *err);
+char *sim_source_dir(void);
+int sim_run(const struct sim_opts *o, struct sim_result *r);
+void sim_result_clear(struct sim_result *r);
+int cmd_sim(int argc, char **argv);
+
+#endif

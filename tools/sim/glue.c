@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Included at the end of a generated unit: the harness's handle on the
+ * tree's code.  It sets a vCPU's PMU up the way the vendor refresh would for
+ * the configuration asked for, and calls the tree's entry points: the
+ * emulated-instruction hook, the VM-entry's KVM_REQ_PMU drain, the MSR
+ * paths, RDPMC and the event filter ioctl.  SIM_TREE names the unit.
+ */
+
+/* kvm_pmu_ops' constants are set once at module load. */
+static void sim_set_const(const u64 *field, u64 v)
+{
+	memcpy((void *)field, &v, sizeof(v));
+}
+
+static void *sim_create(const struct sim_cfg *cfg)
+{
+	struct kvm_vcpu *vcpu = calloc(1, sizeof(*vcpu));
+	struct kvm *kvm = calloc(1, sizeof(*kvm));
+	struct kvm_pmu *pmu = &vcpu->arch.pmu;
+	int i;
+
+	vcpu->kvm = kvm;
+	kvm->arch.enable_pmu = true;
+	sim_the_vcpu = vcpu;
+	sim_amd = cfg->amd;
+	memset(&kvm_pmu_ops, 0, sizeof(kvm_pmu_ops));
+	if (cfg->amd) {
+		kvm_pmu_ops.rdpmc_ecx_to_pmc = amd_rdpmc_ecx_to_pmc;
+		kvm_pmu_ops.msr_idx_to_pmc = amd_msr_idx_to_pmc;
+		kvm_pmu_ops.get_msr = amd_pmu_get_msr;
+		kvm_pmu_ops.set_msr = amd_pmu_set_msr;
+#ifndef SIM_ERA_SYNC
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
+#else
+		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
+		kvm_pmu_ops.pmc_is_enabled = amd_pmc_is_enabled;
+		kvm_pmu_ops.hw_event_available = amd_hw_event_available;
+#endif
+	} else {
+		kvm_pmu_ops.rdpmc_ecx_to_pmc = intel_rdpmc_ecx_to_pmc;
+		kvm_pmu_ops.msr_idx_to_pmc = intel_msr_idx_to_pmc;
+		kvm_pmu_ops.get_msr = intel_pmu_get_msr;
+		kvm_pmu_ops.set_msr = intel_pmu_set_msr;
+#ifndef SIM_ERA_SYNC
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT,
+			      ARCH_PERFMON_EVENTSEL_EVENT);
+#else
+		kvm_pmu_ops.pmc_idx_to_pmc = intel_pmc_idx_to_pmc;
+		kvm_pmu_ops.pmc_is_enabled = intel_pmc_is_enabled;
+		kvm_pmu_ops.hw_event_available = intel_hw_event_available;
+#endif
+	}
+
+	pmu->version = cfg->version;
+	pmu->nr_arch_gp_counters = cfg->nr_gp;
+	pmu->nr_arch_fixed_counters = cfg->nr_fixed;
+	pmu->counter_bitmask[KVM_PMC_GP] = (1ULL << cfg->width_gp) - 1;
+	pmu->counter_bitmask[KVM_PMC_FIXED] = cfg->nr_fixed ?
+		(1ULL << cfg->width_fixed) - 1 : 0;
+	pmu->available_event_types = 0x7f;	/* CPUID.0AH:EBX: all there */
+	pmu->raw_event_mask = cfg->amd ? AMD64_RAW_EVENT_MASK : X86_RAW_EVENT_MASK;
+	pmu->reserved_bits = cfg->amd ? 0xfffffff000280000ULL :
+					0xffffffff00200000ULL;
+#ifdef SIM_ERA_SYNC
+	pmu->global_ctrl_mask = ~0ULL;
+	pmu->global_ovf_ctrl_mask = ~0ULL;
+#else
+	pmu->global_ctrl_rsvd = ~0ULL;
+	pmu->global_status_rsvd = ~0ULL;
+	pmu->fixed_ctr_ctrl_rsvd = ~0ULL;
+#endif
+	for (i = 0; i < cfg->nr_gp; i++) {
+		struct kvm_pmc *pmc = &pmu->gp_counters[i];
+
+		pmc->type = KVM_PMC_GP;
+		pmc->idx = i;
+		pmc->vcpu = vcpu;
+		set_bit(i, pmu->all_valid_pmc_idx);
+#ifdef SIM_ERA_SYNC
+		pmu->global_ctrl_mask &= ~(1ULL << i);
+		pmu->global_ovf_ctrl_mask &= ~(1ULL << i);
+#else
+		pmu->global_ctrl_rsvd &= ~(1ULL << i);
+		pmu->global_status_rsvd &= ~(1ULL << i);
+#endif
+	}
+	for (i = 0; i < cfg->nr_fixed; i++) {
+		struct kvm_pmc *pmc = &pmu->fixed_counters[i];
+		static const u64 fixed_events[] = { 0x00c0, 0x003c, 0x0300 };
+
+		pmc->type = KVM_PMC_FIXED;
+		pmc->idx = INTEL_PMC_IDX_FIXED + i;
+		pmc->vcpu = vcpu;
+		pmc->eventsel = fixed_events[i];
+		set_bit(INTEL_PMC_IDX_FIXED + i, pmu->all_valid_pmc_idx);
+#ifdef SIM_ERA_SYNC
+		pmu->global_ctrl_mask &= ~(1ULL << (INTEL_PMC_IDX_FIXED + i));
+		pmu->global_ovf_ctrl_mask &=
+			~(1ULL << (INTEL_PMC_IDX_FIXED + i));
+		pmu->fixed_ctr_ctrl_mask &= ~(0xbULL << (4 * i));
+#else
+		pmu->global_ctrl_rsvd &= ~(1ULL << (INTEL_PMC_IDX_FIXED + i));
+		pmu->global_status_rsvd &=
+			~(1ULL << (INTEL_PMC_IDX_FIXED + i));
+		pmu->fixed_ctr_ctrl_rsvd &= ~(0xbULL << (4 * i));
+#endif
+	}
+#ifdef SIM_ERA_SYNC
+	if (!cfg->nr_fixed)
+		pmu->fixed_ctr_ctrl_mask = ~0ULL;
+#endif
+	if (cfg->version < 2) {
+		/* no GLOBAL_CTRL: counters run on their local enables alone */
+		pmu->global_ctrl = 0;
+	}
+#ifdef SIM_ERA_MEDIATED
+	kvm_pmu_eventsel.INSTRUCTIONS_RETIRED = 0x00c0;
+	kvm_pmu_eventsel.BRANCH_INSTRUCTIONS_RETIRED = cfg->amd ? 0x00c2 : 0x00c4;
+	for (i = 0; i < X86_PMC_IDX_MAX; i++) {
+		struct kvm_pmc *pmc = kvm_pmc_idx_to_pmc(pmu, i);
+
+		if (pmc)
+			kvm_pmu_recalc_pmc_emulation(pmu, pmc);
+	}
+#elif defined(SIM_ERA_EMULATED)
+	kvm_pmu_eventsel.INSTRUCTIONS_RETIRED = 0x00c0;
+	kvm_pmu_eventsel.BRANCH_INSTRUCTIONS_RETIRED = cfg->amd ? 0x00c2 : 0x00c4;
+#endif
+	return vcpu;
+}
+
+static void sim_destroy(void *v)
+{
+	struct kvm_vcpu *vcpu = v;
+	struct kvm_pmu *pmu = &vcpu->arch.pmu;
+	unsigned int i;
+
+	for (i = 0; i < pmu->nr_arch_gp_counters; i++)
+		if (pmu->gp_counters[i].perf_event)
+			perf_event_release_kernel(pmu->gp_counters[i].perf_event);
+	for (i = 0; i < pmu->nr_arch_fixed_counters; i++)
+		if (pmu->fixed_counters[i].perf_event)
+			perf_event_release_kernel(pmu->fixed_counters[i].perf_event);
+	free(vcpu->kvm->arch.pmu_event_filter);
+	free(vcpu->kvm);
+	free(vcpu);
+}
+
+static void sim_emulate(void *v, enum sim_emul kind)
+{
+	struct kvm_vcpu *vcpu = v;
+
+	sim_the_vcpu = vcpu;
+#ifdef SIM_ERA_MEDIATED
+	if (kind == SIM_EMUL_INSN)
+		kvm_pmu_instruction_retired(vcpu);
+	else
+		kvm_pmu_branch_retired(vcpu);
+#elif defined(SIM_ERA_EMULATED)
+	kvm_pmu_trigger_event(vcpu, kind == SIM_EMUL_INSN ?
+			      kvm_pmu_eventsel.INSTRUCTIONS_RETIRED :
+			      kvm_pmu_eventsel.BRANCH_INSTRUCTIONS_RETIRED);
+#else
+	kvm_pmu_trigger_event(vcpu, kind == SIM_EMUL_INSN ?
+			      PERF_COUNT_HW_INSTRUCTIONS :
+			      PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+#endif
+}
+
+static void sim_entry(void *v)
+{
+	struct kvm_vcpu *vcpu = v;
+
+	sim_the_vcpu = vcpu;
+	if (test_and_clear_bit(KVM_REQ_PMU, &vcpu->requests))
+		kvm_pmu_handle_event(vcpu);
+	/* KVM_REQ_PMI: the PMI reaches the guest; the LAPIC is not modelled */
+	clear_bit(KVM_REQ_PMI, &vcpu->requests);
+}
+
+static int sim_set_msr(void *v, uint32_t msr, uint64_t data, int host)
+{
+	struct msr_data info = { .host_initiated = host, .index = msr,
+				 .data = data };
+
+	sim_the_vcpu = v;
+	return kvm_pmu_set_msr(v, &info);
+}
+
+static int sim_get_msr(void *v, uint32_t msr, uint64_t *data, int host)
+{
+	struct msr_data info = { .host_initiated = host, .index = msr };
+	int ret;
+
+	sim_the_vcpu = v;
+	ret = kvm_pmu_get_msr(v, &info);
+	*data = info.data;
+	return ret;
+}
+
+static int sim_rdpmc(void *v, uint32_t ecx, uint64_t *data)
+{
+	u64 val = 0;
+	int ret;
+
+	sim_the_vcpu = v;
+	ret = kvm_pmu_rdpmc(v, ecx, &val);
+	*data = val;
+	return ret;
+}
+
+static int sim_set_filter(void *v, int action, const uint64_t *events,
+			  int nevents, uint32_t fixed_bitmap)
+{
+	struct kvm_vcpu *vcpu = v;
+	struct kvm_pmu_event_filter *f;
+	int ret;
+
+	sim_the_vcpu = vcpu;
+	f = calloc(1, sizeof(*f) + nevents * sizeof(f->events[0]));
+	f->action = action < 0 ? KVM_PMU_EVENT_DENY : action;
+	f->nevents = action < 0 ? 0 : nevents;
+	f->fixed_counter_bitmap = action < 0 ? 0 : fixed_bitmap;
+	memcpy(f->events, events, f->nevents * sizeof(f->events[0]));
+	ret = kvm_vm_ioctl_set_pmu_event_filter(vcpu->kvm, f);
+	free(f);
+	return ret;
+}
+
+static void sim_set_tolerance(unsigned int t)
+{
+	emulated_counter_reprogram_tolerance = t;
+}
+
+static uint64_t sim_global_status(void *v)
+{
+	return ((struct kvm_vcpu *)v)->arch.pmu.global_status;
+}
+
+static unsigned long sim_requests(void *v)
+{
+	return ((struct kvm_vcpu *)v)->requests;
+}
+
+const struct sim_tree SIM_TREE = {
+	.era = SIM_ERA_NAME,
+	.create = sim_create,
+	.destroy = sim_destroy,
+	.emulate = sim_emulate,
+	.entry = sim_entry,
+	.set_msr = sim_set_msr,
+	.get_msr = sim_get_msr,
+	.rdpmc = sim_rdpmc,
+	.set_filter = sim_set_filter,
+	.set_tolerance = sim_set_tolerance,
+	.global_status = sim_global_status,
+	.requests = sim_requests,
+};

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A simulated perf PMU behind each vPMC's perf_event: it counts the native
+ * events the trace feeds it while enabled, honours sample_period (a period
+ * that runs out calls the overflow handler KVM registered and restarts, as
+ * perf does on a counter overflow), and pauses, re-periods, enables, reads
+ * and releases as the perf core does.  Every call is logged, for the
+ * differential check.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "kernel.h"
+#include "world.h"
+
+struct world *sim_cur;
+
+static void log_add(struct world *w, const char *s, size_t n)
+{
+	if (w->log_len + n + 1 > w->log_alloc) {
+		while (w->log_len + n + 1 > w->log_alloc)
+			w->log_alloc = w->log_alloc ? 2 * w->log_alloc : 4096;
+		w->log = realloc(w->log, w->log_alloc);
+	}
+	memcpy(w->log + w->log_len, s, n);
+	w->log_len += n;
+	w->log[w->log_len] = '\0';
+}
+
+/* The end of an op: no repeat count runs across it. */
+void sim_log_flush(void)
+{
+	struct world *w = sim_cur;
+
+	if (!w || !w->logging)
+		return;
+	if (w->repeat) {
+		char rep[32];
+		int m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
+
+		log_add(w, rep, m);
+		w->repeat = 0;
+	}
+	w->last[0] = '\0';
+}
+
+/* Append to the log; a token repeated back to back is counted, "(xN)". */
+void sim_log(const char *fmt, ...)
+{
+	struct world *w = sim_cur;
+	char buf[256];
+	va_list ap;
+	int n;
+
+	if (!w || !w->logging)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (!strcmp(buf, w->last)) {
+		w->repeat++;
+		return;
+	}
+	if (w->repeat) {
+		char rep[32];
+		int m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
+
+		log_add(w, rep, m);
+		w->repeat = 0;
+	}
+	memcpy(w->last, buf, n + 1);
+	log_add(w, buf, n);
+}
+
+void sim_request(unsigned long *requests, int req)
+{
+	*requests |= 1UL << req;
+	if (!sim_cur)
+		return;
+	if (req == KVM_REQ_PMU)
+		sim_cur->nr_req_pmu++;
+	if (req == KVM_REQ_PMI)
+		sim_cur->nr_req_pmi++;
+	sim_log(" req:%s", req == KVM_REQ_PMU ? "PMU" : "PMI");
+}
+
+void sim_warn(const char *what)
+{
+	if (sim_cur)
+		sim_cur->warned = what;
+	sim_log(" WARN(%s)", what);
+}
+
+struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *a,
+						    int cpu,
+						    struct task_struct *task,
+						    perf_overflow_handler_t h,
+						    void *context)
+{
+	struct world *w = sim_cur;
+	struct perf_event *e = calloc(1, sizeof(*e));
+	int i;
+
+	(void)cpu;
+	(void)task;
+	e->attr = *a;
+	e->overflow_handler = h;
+	e->overflow_handler_context = context;
+	e->sim.period_left = a->sample_period;
+	e->sim.enabled = !a->disabled;
+	e->sim.id = w->next_event_id++;
+	for (i = 0; i < SIM_MAX_EVENTS; i++)
+		if (!w->events[i]) {
+			w->events[i] = e;
+			break;
+		}
+	sim_log(" create(#%d config=%#llx period=%llu xu=%d xk=%d pebs=%d)",
+		e->sim.id, (unsigned long long)a->config,
+		(unsigned long long)a->sample_period, (int)a->exclude_user,
+		(int)a->exclude_kernel, (int)a->precise_ip);
+	w->nr_perf_calls++;
+	return e;
+}
+
+u64 perf_event_pause(struct perf_event *e, bool reset)
+{
+	u64 count = e->sim.count;
+
+	e->sim.enabled = 0;
+	if (reset)
+		e->sim.count = 0;
+	sim_log(" pause(#%d)=%llu", e->sim.id, (unsigned long long)count);
+	sim_cur->nr_perf_calls++;
+	sim_cur->nr_pause++;
+	return count;
+}
+
+int perf_event_period(struct perf_event *e, u64 value)
+{
+	/* perf_event_period(): period_left restarts from the new period */
+	e->attr.sample_period = value;
+	e->sim.period_left = value;
+	sim_log(" period(#%d,%llu)", e->sim.id, (unsigned long long)value);
+	sim_cur->nr_perf_calls++;
+	return 0;
+}
+
+void perf_event_enable(struct perf_event *e)
+{
+	e->sim.enabled = 1;
+	sim_log(" enable(#%d)", e->sim.id);
+	sim_cur->nr_perf_calls++;
+}
+
+void perf_event_disable(struct perf_event *e)
+{
+	e->sim.enabled = 0;
+	sim_log(" disable(#%d)", e->sim.id);
+	sim_cur->nr_perf_calls++;
+}
+
+u64 perf_event_read_value(struct perf_event *e, u64 *enabled, u64 *running)
+{
+	*enabled = *running = 0;
+	return e->sim.count;
+}
+
+int perf_event_release_kernel(struct perf_event *e)
+{
+	struct world *w = sim_cur;
+	int i;
+
+	for (i = 0; i < SIM_MAX_EVENTS; i++)
+		if (w && w->events[i] == e)
+			w->events[i] = NULL;
+	sim_log(" release(#%d)", e->sim.id);
+	if (w)
+		w->nr_perf_calls++;
+	free(e);
+	return 0;
+}
+
+/*
+ * @n native events with event select @code (event and unit mask) retire in
+ * the guest, at CPL 0: every enabled event counting them counts them, and
+ * a sampling event whose period runs out overflows.
+ */
+void sim_native(struct world *w, u64 code, u64 n)
+{
+	int i;
+
+	for (i = 0; i < SIM_MAX_EVENTS; i++) {
+		struct perf_event *e = w->events[i];
+		u64 left = n;
+
+		if (!e || !e->sim.enabled || e->attr.exclude_kernel ||
+		    (e->attr.config & 0xf0000ffffULL) != code)
+			continue;
+		while (left) {
+			u64 step = left;
+
+			if (e->attr.sample_period &&
+			    (u64)e->sim.period_left <= step)
+				step = e->sim.period_left;
+			e->sim.count += step;
+			left -= step;
+			if (!e->attr.sample_period)
+				continue;
+			e->sim.period_left -= step;
+			if (e->sim.period_left <= 0) {
+				e->sim.period_left = e->attr.sample_period;
+				sim_log(" overflow(#%d)", e->sim.id);
+				e->overflow_handler(e, NULL, NULL);
+				/* the handler may have released @e */
+				if (w->events[i] != e)
+					break;
+			}
+		}
+	}
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The interface between the harness (harness.c, perf.c) and one tree's vPMU
+ * code (a generated unit: the tree's functions, then glue.c).  The harness
+ * never sees the tree's structs; a unit never sees the reference model.
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stdint.h>
+
+/* What the simulated PMU keeps in each perf_event. */
+struct sim_perf_state {
+	uint64_t count;		/* since creation or the last reset */
+	int64_t period_left;	/* events until the next overflow */
+	int enabled;
+	int id;
+};
+
+struct sim_cfg {
+	int amd;		/* the AMD path (svm/pmu.c), else Intel */
+	int version;		/* PMU version: 2 has GLOBAL_CTRL */
+	int nr_gp, nr_fixed;
+	int width_gp, width_fixed;
+};
+
+enum sim_emul { SIM_EMUL_INSN, SIM_EMUL_BRANCH };
+
+struct sim_tree {
+	const char *era;
+	void *(*create)(const struct sim_cfg *cfg);
+	void (*destroy)(void *vcpu);
+	void (*emulate)(void *vcpu, enum sim_emul kind);
+	void (*entry)(void *vcpu);
+	int (*set_msr)(void *vcpu, uint32_t msr, uint64_t data, int host);
+	int (*get_msr)(void *vcpu, uint32_t msr, uint64_t *data, int host);
+	int (*rdpmc)(void *vcpu, uint32_t ecx, uint64_t *data);
+	/* the KVM_SET_PMU_EVENT_FILTER ioctl; action < 0 removes it */
+	int (*set_filter)(void *vcpu, int action, const uint64_t *events,
+			  int nevents, uint32_t fixed_bitmap);
+	void (*set_tolerance)(unsigned int t);
+	uint64_t (*global_status)(void *vcpu);
+	unsigned long (*requests)(void *vcpu);
+};
+
+/* The harness, for the units. */
+void sim_request(unsigned long *requests, int req);
+void sim_warn(const char *what);
+
+#endif

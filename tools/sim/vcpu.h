@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Included by a generated unit after the tree's own types: the VM and vCPU
+ * around the tree's struct kvm_pmu, the static calls into the tree's vendor
+ * code, and the globals the tree's pmu.c expects from elsewhere in KVM.
+ */
+#ifndef SIM_VCPU_H
+#define SIM_VCPU_H
+
+#ifdef SIM_ERA_SYNC
+#define SIM_FILTER struct kvm_pmu_event_filter
+#else
+#define SIM_FILTER struct kvm_x86_pmu_event_filter
+#endif
+
+struct kvm {
+	struct {
+		SIM_FILTER __rcu *pmu_event_filter;
+		bool enable_pmu;
+		s64 kvmclock_offset;
+	} arch;
+	struct srcu_struct srcu;
+	struct mutex lock;
+};
+
+struct kvm_lapic;
+
+struct kvm_vcpu {
+	struct kvm *kvm;
+	struct {
+		struct kvm_pmu pmu;
+		u64 perf_capabilities;
+		struct kvm_lapic *apic;
+	} arch;
+	unsigned long requests;
+	int vcpu_idx;
+};
+
+static struct kvm_vcpu *sim_the_vcpu;
+static struct kvm_pmu_ops kvm_pmu_ops;
+static bool sim_amd;
+
+#define kvm_make_request(req, vcpu) sim_request(&(vcpu)->requests, (req))
+#define kvm_make_all_cpus_request(kvm, req) \
+	((void)(kvm), sim_request(&sim_the_vcpu->requests, (req)))
+#define kvm_for_each_vcpu(i, v, k) \
+	for ((i) = 0, (v) = sim_the_vcpu; (i) < 1 && (k); (i)++)
+#define vcpu_get_perf_capabilities(vcpu) ((void)(vcpu), PMU_CAP_FW_WRITES)
+#define kvm_pmu_call(func) (kvm_pmu_ops.func)
+#define kvm_x86_call(func) sim_x86_##func
+#define static_call(name) sim_sc_##name
+#define static_call_cond(...) (void)
+#define guest_cpuid_is_intel(vcpu) ((void)(vcpu), !sim_amd)
+#define sim_x86_get_cpl(vcpu) ((void)(vcpu), 0)
+#define sim_sc_kvm_x86_get_cpl(vcpu) ((void)(vcpu), 0)
+#define sim_sc_kvm_x86_pmu_get_msr kvm_pmu_ops.get_msr
+#define sim_sc_kvm_x86_pmu_set_msr kvm_pmu_ops.set_msr
+#define sim_sc_kvm_x86_pmu_hw_event_available kvm_pmu_ops.hw_event_available
+#define sim_sc_kvm_x86_pmu_is_valid_msr kvm_pmu_ops.is_valid_msr
+#define sim_sc_kvm_x86_pmu_is_valid_rdpmc_ecx kvm_pmu_ops.is_valid_rdpmc_ecx
+#define sim_sc_kvm_x86_pmu_msr_idx_to_pmc kvm_pmu_ops.msr_idx_to_pmc
+#define sim_sc_kvm_x86_pmu_pmc_idx_to_pmc kvm_pmu_ops.pmc_idx_to_pmc
+#define sim_sc_kvm_x86_pmu_pmc_is_enabled kvm_pmu_ops.pmc_is_enabled
+#define sim_sc_kvm_x86_pmu_rdpmc_ecx_to_pmc kvm_pmu_ops.rdpmc_ecx_to_pmc
+#define sim_sc_kvm_x86_pmu_cleanup kvm_pmu_ops.cleanup
+
+/* The parameter; a tree that declares it elsewhere (x86.c) reads this. */
+static unsigned int emulated_counter_reprogram_tolerance;
+static bool enable_mediated_pmu;
+static bool enable_pmu = true;
+
+/* Host perf's generic event encodings, as perf's x86 tables give them. */
+static inline u64 perf_get_hw_event_config(int id)
+{
+	switch (id) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return 0x00c0;
+	case PERF_COUNT_HW_BRANCH_INSTRUCTIONS:
+		return sim_amd ? 0x00c2 : 0x00c4;
+	default:
+		return 0x003c;
+	}
+}
+
+/* LBR MSRs are out of scope: no LBR MSR is ever valid here. */
+static inline bool intel_pmu_handle_lbr_msrs_access(struct kvm_vcpu *vcpu,
+						    struct msr_data *msr_info,
+						    bool read)
+{
+	(void)vcpu;
+	(void)msr_info;
+	(void)read;
+	return false;
+}
+
+static inline void kvm_pmu_cleanup_stub(void) { }
+
+#endif

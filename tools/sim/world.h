@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One tree's vCPU under a trace, as the harness and the simulated PMU see it. */
+#ifndef SIM_WORLD_H
+#define SIM_WORLD_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "sim.h"
+
+#define SIM_MAX_EVENTS 64
+
+struct perf_event;
+
+struct world {
+	const struct sim_tree *t;
+	void *vcpu;
+	int logging;
+	char *log;
+	size_t log_len, log_alloc;
+	unsigned long nr_req_pmu, nr_req_pmi, nr_perf_calls, nr_pause;
+	int next_event_id;
+	const char *warned;
+	char last[256];
+	unsigned long repeat;
+	struct perf_event *events[SIM_MAX_EVENTS];
+};
+
+extern struct world *sim_cur;
+
+#ifndef __printf
+#define __printf(a, b) __attribute__(( \
+	__format__(__printf__, a, b)))
+#endif
+
+__printf(1, 2) void sim_log(const char *fmt, ...);
+void sim_log_flush(void);
+void sim_native(struct world *w, uint64_t code, uint64_t n);
+
+#endif

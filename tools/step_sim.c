@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim: the tree's own vPMU code, pristine and patched, against a simulated
+ * perf PMU and an architectural reference model (tools/sim.c, docs/sim.md).
+ * A counterexample fails the step: its shortest trace goes into the log and
+ * the detail, its invariant and values into the reason.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fsutil.h"
+#include "sim.h"
+#include "verify.h"
+
+static long env_num(const char *name, long def, long min, long max)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return def;
+	errno = 0;
+	n = strtol(v, &end, 0);
+	return errno || *end || n < min || n > max ? def : n;
+}
+
+/* The counterexample block of the harness's output, for the detail. */
+static void counterexample(const char *out, struct strbuf *detail)
+{
+	const char *p = strstr(out, "COUNTEREXAMPLE");
+	const char *e = p ? strstr(p, "\nRESULT ") : NULL;
+
+	if (p)
+		strbuf_add(detail, p, e ? (size_t)(e - p + 1) : strlen(p));
+}
+
+enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct sim_opts o = {
+		.pristine = ctx->src, .patched = ctx->tree, .log = ctx->log,
+		.seed = env_num("KVERIFY_SIM_SEED", 1, 0, 1L << 62),
+		.traces = env_num("KVERIFY_SIM_TRACES", SIM_TRACES, 1,
+				  100000000),
+		.tolerance = -1, .shrink_seconds = 8,
+		.total_seconds = env_num("KVERIFY_SIM_SECONDS", 24, 1, 3600),
+		.timeout = ctx->step->timeout,
+	};
+	struct sim_result res = { 0 };
+	enum step_status st = STEP_FAIL;
+	char *work = cache_path(ctx, "sim/%s", ctx->t->name);
+
+	o.work = work;
+	if (!is_dir(ctx->tree) || !tree_is_current(ctx)) {
+		strbuf_addstr(&r->reason, "no patched tree of this series: the tree and apply steps did not run");
+		st = STEP_SKIP;
+		goto out;
+	}
+	rm_rf(work);
+	if (sim_run(&o, &res)) {
+		strbuf_addf(&r->reason, "sim: %s", strbuf_str(&res.reason));
+		step_fail_tail(r, ctx->log, 20);
+		goto out;
+	}
+	{
+		FILE *f = fopen(ctx->log, "a");
+
+		if (f) {
+			fputs(strbuf_str(&res.output), f);
+			fclose(f);
+		}
+	}
+	ctx->sim_era = xstrdup(sim_era_name(res.era));
+	ctx->sim_traces = res.passed ? res.traces : o.traces;
+	ctx->sim_seed = o.seed;
+	strbuf_addstr(&ctx->sim_figures, strbuf_str(&res.figures));
+	if (res.passed) {
+		strbuf_addf(&r->reason, "%s era, %ld traces (seed %llu), every invariant holds; reprograms per million emulated instructions: %s",
+			    sim_era_name(res.era), res.traces, o.seed,
+			    strbuf_str(&res.figures));
+		st = STEP_PASS;
+	} else {
+		strbuf_addf(&r->reason, "%s", strbuf_str(&res.reason));
+		counterexample(strbuf_str(&res.output), &r->detail);
+	}
+out:
+	sim_result_clear(&res);
+	free(work);
+	return st;
+}
