@@ -26,6 +26,7 @@ const struct step verify_steps[] = {
 	{ "cocci",	check_cocci,		300,	1 },
 	{ "config",	configure_kernel,	600,	0 },
 	{ "build",	build_kernel,		5400,	0 },
+	{ "kabi",	check_kabi,		300,	0 },
 	{ "selftests",	build_selftests,	1800,	0 },
 	{ "boot",	boot_and_test,		1800,	0 },
 };
@@ -58,6 +59,12 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 int distro_config(const struct options *opt)
 {
 	return opt->config && !strcmp(opt->config, "distro");
+}
+
+/* BOOT=distro: Debian's own kernel boots, with the patched KVM modules. */
+int distro_boot(const struct options *opt)
+{
+	return opt->boot == BOOT_DISTRO;
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
@@ -303,6 +310,12 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->na_reason);
 	free(ctx->selftest_arch);
 	free(ctx->accel);
+	free(ctx->deb_version);
+	free(ctx->deb_abi);
+	free(ctx->deb_root);
+	free(ctx->deb_image);
+	free(ctx->kbuild);
+	free(ctx->kernel);
 	strvec_clear(&ctx->patches);
 	strvec_clear(&ctx->selftests);
 	strvec_clear(&ctx->new_tests);
@@ -321,7 +334,8 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->build = cache_path(ctx, distro_config(ctx->opt) ? "build/%s-distro" :
+	ctx->build = cache_path(ctx, distro_boot(ctx->opt) ? "build/%s-debian" :
+				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
 	if (ctx->t->series && load_series(ctx, ctx->t->series, err))
 		return -1;
