@@ -135,7 +135,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"source_key\": ");
 	json_str(&sb, ctx->src_key ? ctx->src_key : "");
 	strbuf_addstr(&sb, ",\n  \"boot\": ");
-	json_str(&sb, distro_boot(ctx->opt) ? "distro" : "own");
+	json_str(&sb, distro_boot(ctx) ? "distro" : "own");
 	if (ctx->kernel) {
 		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->deb_abi);
 		strbuf_addstr(&sb, ",\n  \"image\": ");
