@@ -443,6 +443,18 @@ static void userspace_point(struct run *run, int op)
 	run->in_guest = 0;
 }
 
+/* A read that traps: the guest's own (after an entry), or userspace's. */
+static void read_point(struct run *run, int op, int by_guest)
+{
+	if (by_guest) {
+		guest_enter(run, op);
+		run->dirty = 1;
+	} else {
+		userspace_point(run, op);
+	}
+	run->in_guest = 0;
+}
+
 static void exec_op(struct run *run, const struct op *o, int k)
 {
 	struct world *w = &run->w;
@@ -504,13 +516,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		break;
 	case OP_RDMSR_CTR:
 	case OP_HOST_RD_CTR:
-		if (o->type == OP_RDMSR_CTR) {
-			guest_enter(run, k);
-			run->dirty = 1;
-		} else {
-			userspace_point(run, k);
-		}
-		run->in_guest = 0;
+		read_point(run, k, o->type == OP_RDMSR_CTR);
 		ret = w->t->get_msr(w->vcpu, ctr_msr(cfg, i), &v,
 				    o->type == OP_HOST_RD_CTR);
 		sim_log(" =%#" PRIx64, v);
@@ -522,13 +528,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		break;
 	case OP_RDMSR_STATUS:
 	case OP_HOST_RD_STATUS:
-		if (o->type == OP_RDMSR_STATUS) {
-			guest_enter(run, k);
-			run->dirty = 1;
-		} else {
-			userspace_point(run, k);
-		}
-		run->in_guest = 0;
+		read_point(run, k, o->type == OP_RDMSR_STATUS);
 		ret = w->t->get_msr(w->vcpu, status_msr(cfg), &v,
 				    o->type == OP_HOST_RD_STATUS);
 		sim_log(" =%#" PRIx64, v);
