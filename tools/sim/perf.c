@@ -27,6 +27,19 @@ static void log_add(struct world *w, const char *s, size_t n)
 	w->log[w->log_len] = '\0';
 }
 
+/* "(xN)" after a call logged N times in a row. */
+static void log_repeat(struct world *w)
+{
+	char rep[32];
+	int m;
+
+	if (!w->repeat)
+		return;
+	m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
+	log_add(w, rep, m);
+	w->repeat = 0;
+}
+
 /* The end of an op: no repeat count runs across it. */
 void sim_log_flush(void)
 {
@@ -34,13 +47,7 @@ void sim_log_flush(void)
 
 	if (!w || !w->logging)
 		return;
-	if (w->repeat) {
-		char rep[32];
-		int m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
-
-		log_add(w, rep, m);
-		w->repeat = 0;
-	}
+	log_repeat(w);
 	w->last[0] = '\0';
 }
 
@@ -65,13 +72,7 @@ void sim_log(const char *fmt, ...)
 		w->repeat++;
 		return;
 	}
-	if (w->repeat) {
-		char rep[32];
-		int m = snprintf(rep, sizeof(rep), "(x%lu)", w->repeat + 1);
-
-		log_add(w, rep, m);
-		w->repeat = 0;
-	}
+	log_repeat(w);
 	memcpy(w->last, buf, n + 1);
 	log_add(w, buf, n);
 }
