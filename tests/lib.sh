@@ -83,6 +83,17 @@ wait_for() {
 
 done_testing() { exit $((_failed > 0)); }
 
+# cached_source NAME: the pristine tree of kernels.list's NAME, fetched into
+# the cache now if it is not there yet (a prerequisite, not the order in
+# which the scripts run).
+cached_source() {
+	local r=$TMP/prereq-$1
+	(cd "$REPO" && "$KVERIFY" --results "$r" verify \
+		--skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot "$1") \
+		> "$r.out" 2>&1 || { diag < "$r.out" >&2; return 1; }
+	echo "$KVERIFY_CACHE/src/$(json "$r/$1/report.json" 'r["source_key"]')"
+}
+
 # The cocci fixtures: a shape's own files, plus the shared x86.c/x86.h of
 # tests/cocci/<uses>/ when the shape names one in its "uses" file.
 fixture_files() {	# fixture_files SHAPE input|expected DIR

@@ -5,18 +5,18 @@
 # never written.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 9
 copy=$TMP/repo
 mkdir -p "$copy"
 git ls-files -z | xargs -0 cp --parents -t "$copy"
 mkdir -p "$copy/build" && cp "$KVERIFY" "$copy/build/"
 
-fixture_tree() {	# fixture_tree SHAPE DIR
+fixture_tree() {	# fixture_tree SHAPE DIR VERSION PATCHLEVEL
 	fixture_files $1 input "$2/arch/x86/kvm"
-	echo "# fixture" > "$2/Makefile"
+	printf '# fixture\nVERSION = %s\nPATCHLEVEL = %s\n' $3 $4 > "$2/Makefile"
 }
 
-fixture_tree prev_counter "$TMP/linux-6.6"
+fixture_tree prev_counter "$TMP/linux-6.6" 6 6
 before=$(cd "$TMP/linux-6.6" && find . -type f -exec md5sum {} + | sort | md5sum)
 (cd "$copy" && make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6) > "$TMP/out" 2>&1
 ok $? "make backport TREE=<6.6-shaped tree> NAME=6.6 succeeds"
@@ -29,6 +29,8 @@ grep -q '^Subject: \[PATCH 6.6.y\] KVM: x86/pmu: Batch counter reprograms for em
 	grep -q '^Origin: backport, ' "$p" && grep -q '^Forwarded: ' "$p" &&
 	grep -q '^Last-Update: ' "$p"
 ok $? "the patch has the backports/ header: subject prefix, note, DEP-3"
+printf 'shape: prev_counter\nkernel: 6.6\n' | cmp -s - "$copy/backports/6.6/variant"
+ok $? "its variant file says the shape and the tree's version, for SERIES auto"
 after=$(cd "$TMP/linux-6.6" && find . -type f -exec md5sum {} + | sort | md5sum)
 [ "$before" = "$after" ]
 ok $? "the tree was not written"
@@ -39,7 +41,7 @@ cp -a "$TMP/linux-6.6" "$TMP/applied"
 ok $? "the variant applies with --fuzz=0 and gives the semantic patch's result"
 cat "$TMP/q" "$TMP/d" | diag
 
-fixture_tree absent "$TMP/linux-5.10"
+fixture_tree absent "$TMP/linux-5.10" 5 10
 (cd "$copy" && make --no-print-directory backport TREE="$TMP/linux-5.10" NAME=5.10) > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 0 ] && grep -q "^5.10	dir:$TMP/linux-5.10	n/a: no per-emulated-instruction" "$TMP/out" &&

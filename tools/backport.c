@@ -14,6 +14,7 @@
 
 #include "cocci.h"
 #include "fsutil.h"
+#include "probe.h"
 #include "run.h"
 #include "backport.h"
 
@@ -93,6 +94,24 @@ fail:
 	return -1;
 }
 
+/* What SERIES "auto" reads to know what the variant was made for. */
+static int write_variant_file(const char *dir, const char *shape,
+			      long version)
+{
+	char *path = xstrfmt("%s/variant", dir), *text;
+	int ret;
+
+	if (version < 0)
+		text = xstrfmt("shape: %s\n", shape);
+	else
+		text = xstrfmt("shape: %s\nkernel: %ld.%ld\n", shape,
+			       version / 1000, version % 1000);
+	ret = write_file(path, text, strlen(text));
+	free(text);
+	free(path);
+	return ret;
+}
+
 static int write_variant(const struct backport_args *a, const char *shape,
 			 const char *diff)
 {
@@ -130,6 +149,7 @@ static int write_variant(const struct backport_args *a, const char *shape,
 	path = xstrfmt("%s/series", dir);
 	ret |= write_file(path, PATCH_NAME "\n", strlen(PATCH_NAME) + 1);
 	free(path);
+	ret |= write_variant_file(dir, shape, tree_version(a->tree));
 out:
 	strbuf_release(&from);
 	strbuf_release(&subj);

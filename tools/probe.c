@@ -1,51 +1,310 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SERIES "auto" in kernels.list (for a vendor tree, say): the semantic patch
- * tells the shape of kvm_pmu_incr_counter() in the pristine source, and the
- * shape picks the curated variant.  The fetch step reports which.
+ * tells the shape of kvm_pmu_incr_counter() in the pristine source; of the
+ * variants made for that shape (series/ and backports/<X.Y>/, whose file
+ * "variant" says "shape:" and "kernel: X.Y"), the one made for the nearest
+ * kernel version that applies with --fuzz=0 is picked.  The fetch step
+ * reports what was tried and why.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cocci.h"
 #include "fsutil.h"
+#include "probe.h"
+#include "run.h"
 #include "verify.h"
 
-static const struct {
-	const char *shape;
-	const char *series;
-} variants[] = {
-	{ "mediated",		"series" },
-	{ "emulated_counter",	"backports/6.12" },
-	{ "prev_counter",	"backports/6.6" },
-	{ "sync",		"backports/6.1" },
+struct variant {
+	char *rel;		/* "series" or "backports/X.Y" */
+	char *shape;
+	char *kernel;		/* "X.Y" it was made for */
+	long distance;		/* from the probed tree's version */
 };
+
+/* "X.Y" as X * 1000 + Y, or -1. */
+static long version_number(const char *s)
+{
+	char *end;
+	long major = strtol(s, &end, 10), minor;
+
+	if (end == s || *end != '.' || major < 2 || major > 99)
+		return -1;
+	s = end + 1;
+	minor = strtol(s, &end, 10);
+	if (end == s || minor < 0 || minor > 999)
+		return -1;
+	return major * 1000 + minor;
+}
+
+long tree_version(const char *src)
+{
+	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
+	char *mk = xstrfmt("%s/Makefile", src), *line, *save = NULL;
+	const char *major = NULL, *minor = NULL;
+	long ret;
+
+	strbuf_read_file(&sb, mk, 1 << 20);
+	for (line = strtok_r(sb.buf, "\n", &save); line && (!major || !minor);
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "VERSION = ", 10))
+			major = line + 10;
+		else if (!strncmp(line, "PATCHLEVEL = ", 13))
+			minor = line + 13;
+	}
+	if (major && minor)
+		strbuf_addf(&v, "%s.%s", major, minor);
+	ret = v.len ? version_number(v.buf) : -1;
+	strbuf_release(&v);
+	strbuf_release(&sb);
+	free(mk);
+	return ret;
+}
+
+/* The "shape:" and "kernel:" lines of @rel/variant; -1 without them. */
+static int read_variant(const char *repo, const char *rel, struct variant *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file = xstrfmt("%s/%s/variant", repo, rel), *line, *save = NULL;
+
+	memset(v, 0, sizeof(*v));
+	if (strbuf_read_file(&sb, file, 1 << 20) < 0)
+		goto out;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "shape: ", 7) && !v->shape)
+			v->shape = xstrdup(line + 7);
+		else if (!strncmp(line, "kernel: ", 8) && !v->kernel)
+			v->kernel = xstrdup(line + 8);
+	}
+out:
+	free(file);
+	strbuf_release(&sb);
+	if (v->shape && v->kernel && version_number(v->kernel) > 0) {
+		v->rel = xstrdup(rel);
+		return 0;
+	}
+	free(v->shape);
+	free(v->kernel);
+	return -1;
+}
+
+static int by_distance(const void *a, const void *b)
+{
+	const struct variant *x = a, *y = b;
+
+	if (x->distance != y->distance)
+		return x->distance < y->distance ? -1 : 1;
+	/* Equally far: the newer kernel's variant first. */
+	return version_number(y->kernel) > version_number(x->kernel) ? 1 : -1;
+}
+
+/* Variants for @shape, nearest to @version first; *@nr of them. */
+static struct variant *variants_for(const char *repo, const char *shape,
+				    long version, size_t *nr,
+				    struct strbuf *notes)
+{
+	char *dir = xstrfmt("%s/backports", repo);
+	struct variant *vs = NULL, v;
+	struct strvec rels = STRVEC_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	size_t i;
+
+	strvec_push(&rels, "series");
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			strvec_pushf(&rels, "backports/%s", de->d_name);
+	if (d)
+		closedir(d);
+	*nr = 0;
+	for (i = 0; i < rels.nr; i++) {
+		if (read_variant(repo, rels.v[i], &v)) {
+			strbuf_addf(notes, "; %s/variant has no \"shape:\" and \"kernel: X.Y\" lines, not a candidate",
+				    rels.v[i]);
+			continue;
+		}
+		if (strcmp(v.shape, shape)) {
+			free(v.rel);
+			free(v.shape);
+			free(v.kernel);
+			continue;
+		}
+		v.distance = labs(version_number(v.kernel) - version);
+		vs = xrealloc(vs, (*nr + 1) * sizeof(*vs));
+		vs[(*nr)++] = v;
+	}
+	qsort(vs, *nr, sizeof(*vs), by_distance);
+	strvec_clear(&rels);
+	free(dir);
+	return vs;
+}
+
+/* A tree-relative path that stays inside the tree. */
+static int inside(const char *path)
+{
+	const char *p = path;
+
+	if (!*p || *p == '/')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if ((n == 2 && !strncmp(p, "..", 2)) || n == 0)
+			return 0;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 1;
+}
+
+/* "file: Hunk #N FAILED at L" from patch's output, or its last line. */
+static void first_failure(const char *out, struct strbuf *why)
+{
+	const char *file = NULL, *p = out, *last = out;
+	int file_len = 0;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+
+		if (!strncmp(p, "patching file ", 14)) {
+			file = p + 14;
+			file_len = n - 14;
+		} else if (strstr(p, "FAILED") && strstr(p, "FAILED") < p + n &&
+			   !strncmp(p, "Hunk #", 6)) {
+			if (n && p[n - 1] == '.')
+				n--;
+			strbuf_addf(why, "%.*s: %.*s", file_len, file ? file : "",
+				    n, p);
+			return;
+		}
+		if (n)
+			last = p;
+		p = e ? e + 1 : NULL;
+	}
+	strbuf_add(why, last, strcspn(last, "\n"));
+}
+
+/*
+ * Apply the loaded series with --fuzz=0 to copies of the files it touches,
+ * in @work: 0 when every patch applies, else why not.
+ */
+static int applies(struct verify_ctx *ctx, const char *work,
+		   struct strbuf *why)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int ret = 0;
+
+	rm_rf(work);
+	mkdir_p(work);
+	series_files(ctx, &files, 0);
+	for (i = 0; i < files.nr && !ret; i++) {
+		char *from = xstrfmt("%s/%s", ctx->src, files.v[i]);
+		char *to = xstrfmt("%s/%s", work, files.v[i]);
+
+		if (!inside(files.v[i])) {
+			strbuf_addf(why, "names %s, outside the tree",
+				    files.v[i]);
+			ret = -1;
+		} else if (is_file(from) && copy_file(from, to)) {
+			strbuf_addf(why, "cannot copy %s", files.v[i]);
+			ret = -1;
+		}
+		free(from);
+		free(to);
+	}
+	for (i = 0; i < ctx->patches.nr && !ret; i++) {
+		struct child c = CHILD_INIT;
+		struct strbuf out = STRBUF_INIT;
+
+		strvec_pushl(&c.args, "patch", "-p1", "--fuzz=0", "--forward",
+			     "--batch", "--no-backup-if-mismatch",
+			     "--reject-file=-", "-i", ctx->patches.v[i], NULL);
+		c.dir = work;
+		c.out = &out;
+		c.log = ctx->log;
+		c.timeout = ctx->step->timeout;
+		if (run_child(&c)) {
+			strbuf_addf(why, "%s: ", patch_name(ctx->patches.v[i]));
+			if (c.spawn_errno || c.timed_out || c.interrupted)
+				child_describe_failure(&c, why);
+			else
+				first_failure(out.buf ? out.buf : "", why);
+			ret = -1;
+		}
+		child_clear(&c);
+		strbuf_release(&out);
+	}
+	strvec_clear(&files);
+	rm_rf(work);
+	return ret;
+}
+
+static void unload_series(struct verify_ctx *ctx)
+{
+	free(ctx->series);
+	free(ctx->series_rel);
+	ctx->series = ctx->series_rel = NULL;
+	strvec_clear(&ctx->patches);
+}
 
 static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
 			     const char *shape)
 {
-	struct strbuf err = STRBUF_INIT;
-	size_t i;
+	char *work = xstrfmt("%s/probe-apply", ctx->results);
+	long version = tree_version(ctx->src);
+	struct strbuf notes = STRBUF_INIT;
+	struct variant *vs;
+	size_t i, nr;
+	enum step_status st = STEP_FAIL;
 
-	for (i = 0; i < ARRAY_SIZE(variants); i++)
-		if (!strcmp(shape, variants[i].shape))
-			break;
-	if (i == ARRAY_SIZE(variants)) {
-		strbuf_addf(&r->reason, "; the semantic patch names a shape no variant is for: %s",
-			    shape);
+	if (version < 0) {
+		strbuf_addf(&r->reason, "; %s/Makefile has no VERSION and PATCHLEVEL: cannot tell which variant is nearest",
+			    ctx->src);
+		free(work);
 		return STEP_FAIL;
 	}
-	if (load_series(ctx, variants[i].series, &err)) {
-		strbuf_addf(&r->reason, "; shape %s needs %s, which is not there: generate it with make backport TREE=%s NAME=<X.Y>",
-			    shape, variants[i].series, ctx->src);
-		free(ctx->series);
-		ctx->series = NULL;
+	vs = variants_for(ctx->repo, shape, version, &nr, &notes);
+	strbuf_addf(&r->reason, "; probed shape %s on %ld.%ld", shape,
+		    version / 1000, version % 1000);
+	for (i = 0; i < nr && st != STEP_PASS; i++) {
+		struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+
+		if (load_series(ctx, vs[i].rel, &err)) {
+			strbuf_addf(&r->reason, "; %s: %s", vs[i].rel, err.buf);
+			strbuf_trim_trailing(&r->reason);
+		} else if (applies(ctx, work, &why)) {
+			strbuf_addf(&r->reason, "; tried %s (made for %s): %s",
+				    vs[i].rel, vs[i].kernel, why.buf);
+		} else {
+			strbuf_addf(&r->reason, "; picked %s (made for %s, applies with --fuzz=0)",
+				    vs[i].rel, vs[i].kernel);
+			st = STEP_PASS;
+		}
+		if (st != STEP_PASS)
+			unload_series(ctx);
 		strbuf_release(&err);
-		return STEP_FAIL;
+		strbuf_release(&why);
 	}
-	strbuf_addf(&r->reason, "; probed shape %s: picked %s", shape,
-		    variants[i].series);
-	return STEP_PASS;
+	if (st != STEP_PASS)
+		strbuf_addf(&r->reason, "; %s: generate one with make backport TREE=%s NAME=<X.Y>",
+			    nr ? "no variant of this shape applies" :
+			    "no variant is made for this shape", ctx->src);
+	strbuf_addstr(&r->reason, strbuf_str(&notes));
+	for (i = 0; i < nr; i++) {
+		free(vs[i].rel);
+		free(vs[i].shape);
+		free(vs[i].kernel);
+	}
+	free(vs);
+	strbuf_release(&notes);
+	free(work);
+	return st;
 }
 
 enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r)
