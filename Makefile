@@ -21,7 +21,7 @@ DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
-	lava-common b4 git-filter-repo
+	lava-common lava-dispatcher b4 git-filter-repo
 
 # Command-line values, as data.
 KV_TARGETS := $(value KERNEL)
