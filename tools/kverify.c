@@ -458,7 +458,8 @@ int main(int argc, char **argv)
 
 		if (load(&opt, &list))
 			return 2;
-		ret = cmd_matrix(&list, matrix_format, matrix_shard);
+		ret = cmd_matrix(&list, matrix_format, matrix_shard,
+				 opt.results);
 		targets_clear(&list);
 		return ret;
 	}
