@@ -41,6 +41,7 @@ static const char usage[] =
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
 "  --bundle             also write results/<target>/bundle/ for labs\n"
+"  --format kcidb       verify: also write results/<target>/kcidb.json\n"
 "  -k, --keep-going     after a failure, still run every step that does not\n"
 "                       depend on the failed one (also $KVERIFY_KEEP_GOING=1)\n"
 "  -q, --quiet          no step or progress lines, only the report\n"
@@ -65,6 +66,8 @@ static const struct {
 "  --list FILE, --results DIR, --cache DIR, --build kernel|objects,\n"
 "  --config FRAGMENT, --skip STEP[,STEP], -j N, --no-wait, --bundle,\n"
 "  -k/--keep-going, -q/--quiet: see 'kverify --help'.\n"
+"  --format kcidb       also write results/<target>/kcidb.json, the run as\n"
+"                       KernelCI KCIDB I/O schema v4.3 data (origin kverify)\n"
 "  --env                targets from $KVERIFY_TARGETS, options from\n"
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG\n" },
 	{ "list",
@@ -470,7 +473,12 @@ int main(int argc, char **argv)
 		}
 		return cmd_backport(&bp);
 	}
-	if (!strcmp(argv[0], "verify"))
+	if (!strcmp(argv[0], "verify")) {
+		if (matrix_format && strcmp(matrix_format, "kcidb"))
+			return usage_error("verify --format is kcidb, not '%s'",
+					   matrix_format);
+		opt.kcidb = !!matrix_format;
 		return cmd_verify(&opt, argc - 1, argv + 1);
+	}
 	return usage_error("unknown command '%s'", argv[0]);
 }

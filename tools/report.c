@@ -433,3 +433,171 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	free(cls);
 	return ret;
 }
+
+/* KCIDB wants RFC 3339 with a zone: "2026-11-30T15:50:00+00:00". */
+static void kcidb_time(struct strbuf *sb, const char *key, time_t t)
+{
+	char buf[40];
+	struct tm tm;
+
+	if (!t || !gmtime_r(&t, &tm))
+		return;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+	strbuf_addf(sb, ", \"%s\": \"%s\"", key, buf);
+}
+
+/* A log excerpt within KCIDB's 16384 characters, cut at a line start. */
+static void kcidb_excerpt(struct strbuf *sb, const char *detail)
+{
+	size_t n = strlen(detail), max = 16000;
+	char *cut;
+
+	if (!n)
+		return;
+	if (n > max) {
+		detail += n - max;
+		while (*detail && *detail != '\n')
+			detail++;
+	}
+	cut = xstrdup(detail);
+	strbuf_addstr(sb, ", \"log_excerpt\": ");
+	json_str(sb, cut);
+	free(cut);
+}
+
+/* A test path component: KCIDB allows [.a-zA-Z0-9_-], dots separate. */
+static void kcidb_path(struct strbuf *sb, const char *name)
+{
+	int under = 0;
+
+	for (; *name; name++) {
+		unsigned char c = *name;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-') {
+			strbuf_addch(sb, c);
+			under = 0;
+		} else if (!under) {
+			strbuf_addch(sb, '_');
+			under = 1;
+		}
+	}
+}
+
+static const char *kcidb_status(int status)
+{
+	return status == STEP_PASS ? "PASS" : status == STEP_FAIL ? "FAIL" :
+	       status == STEP_ERROR ? "ERROR" : "SKIP";
+}
+
+/* One test: path "kverify.<step>" or "kverify.guest.<name>". */
+static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
+		       const char *prefix, const char *name, int status,
+		       double secs,
+		       const char *reason, const char *detail,
+		       const struct verify_ctx *ctx)
+{
+	strbuf_addf(sb, "%s\n    {\"id\": \"%s:%d\", \"origin\": \"kverify\", \"build_id\": \"%s\", \"path\": \"",
+		    i ? "," : "", build_id, i, build_id);
+	strbuf_addstr(sb, prefix);
+	kcidb_path(sb, name);
+	strbuf_addf(sb, "\", \"status\": \"%s\", \"duration\": %.3f",
+		    kcidb_status(status), secs);
+	kcidb_time(sb, "start_time", ctx->started);
+	if (reason && *reason) {
+		strbuf_addstr(sb, ", \"comment\": ");
+		json_str(sb, reason);
+	}
+	if (detail)
+		kcidb_excerpt(sb, detail);
+	if (ctx->accel && *ctx->accel) {
+		strbuf_addstr(sb, ", \"environment\": {\"comment\": ");
+		json_str(sb, ctx->accel);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "}");
+}
+
+/*
+ * results/<target>/kcidb.json: the run as KCIDB I/O schema v4.3 data
+ * (KernelCI's common database): one checkout (the source with the series),
+ * one build, one test per step ("kverify.<step>") and per guest test
+ * ("kverify.guest.<name>"), origin "kverify".
+ */
+int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
+		 int n, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
+	char *path = xstrfmt("%s/kcidb.json", ctx->results);
+	const char *kcc = getenv("KVERIFY_KERNEL_CC");
+	char *build_id, *cc = tool_version(kcc && *kcc ? kcc : "gcc", "--version");
+	int s, b = -1, a = -1, ret, i = 0;
+	size_t t;
+
+	for (s = 0; s < n; s++) {
+		if (!strcmp(verify_steps[s].name, "build"))
+			b = s;
+		else if (!strcmp(verify_steps[s].name, "apply"))
+			a = s;
+	}
+	strbuf_addstr(&id, "kverify:");
+	kcidb_path(&id, ctx->t->name);
+	strbuf_addf(&id, "-%lld", (long long)ctx->started);
+	build_id = xstrfmt("%s:build", id.buf);
+
+	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [\n    {\"id\": ");
+	json_str(&sb, id.buf);
+	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
+	json_str(&sb, ctx->t->name);
+	strbuf_addstr(&sb, ", \"comment\": ");
+	json_str(&sb, ctx->t->source);
+	kcidb_time(&sb, "start_time", ctx->started);
+	if (a >= 0 && (res[a].status == STEP_PASS || res[a].status == STEP_FAIL))
+		strbuf_addf(&sb, ", \"valid\": %s",
+			    res[a].status == STEP_PASS ? "true" : "false");
+	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
+	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
+	strbuf_addstr(&sb, ", \"source_key\": ");
+	json_str(&sb, ctx->src_key ? ctx->src_key : "");
+	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
+	json_str(&sb, build_id);
+	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
+	json_str(&sb, id.buf);
+	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
+	json_str(&sb, ctx->opt->config ? ctx->opt->config :
+		 ctx->t->config ? ctx->t->config : "configs/kvm-guest.config");
+	if (cc) {
+		strbuf_addstr(&sb, ", \"compiler\": ");
+		json_str(&sb, cc);
+	}
+	kcidb_time(&sb, "start_time", ctx->started);
+	if (b >= 0 && (res[b].status == STEP_PASS || res[b].status == STEP_FAIL)) {
+		strbuf_addf(&sb, ", \"duration\": %.3f, \"valid\": %s",
+			    res[b].seconds,
+			    res[b].status == STEP_PASS ? "true" : "false");
+		kcidb_excerpt(&sb, strbuf_str(&res[b].detail));
+	}
+	strbuf_addstr(&sb, "}\n ],\n \"tests\": [");
+	for (s = 0; s < n; s++)
+		kcidb_test(&sb, build_id, i++, "kverify.", verify_steps[s].name,
+			   res[s].status, res[s].seconds,
+			   strbuf_str(&res[s].reason), strbuf_str(&res[s].detail),
+			   ctx);
+	for (t = 0; t < ctx->tests.nr; t++) {
+		const struct test_case *tc = &ctx->tests.v[t];
+
+		kcidb_test(&sb, build_id, i++, "kverify.guest.", tc->name,
+			   test_to_step(tc->status), tc->seconds, tc->reason,
+			   tc->output, ctx);
+	}
+	strbuf_addstr(&sb, "\n ]\n}\n");
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	if (ret)
+		strbuf_addf(err, "cannot write %s", path);
+	strbuf_release(&sb);
+	strbuf_release(&id);
+	free(build_id);
+	free(cc);
+	free(path);
+	return ret;
+}

@@ -526,7 +526,9 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 
 	report_text(ctx, res, nr_verify_steps);
 	if (report_json(ctx, res, nr_verify_steps, &err) ||
-	    report_junit(ctx, res, nr_verify_steps, &err)) {
+	    report_junit(ctx, res, nr_verify_steps, &err) ||
+	    (ctx->opt->kcidb &&
+	     report_kcidb(ctx, res, nr_verify_steps, &err))) {
 		fprintf(stderr, "kverify: %s\n", strbuf_str(&err));
 		ret = 1;
 	}

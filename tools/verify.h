@@ -27,6 +27,7 @@ struct options {
 	int verbose;
 	int keep_going;		/* run what does not depend on a failed step */
 	int quiet;		/* no step or progress lines */
+	int kcidb;		/* also write results/<target>/kcidb.json */
 };
 
 #define JOBS_MAX 4096
@@ -141,6 +142,8 @@ void report_text(const struct verify_ctx *ctx,
 int report_json(const struct verify_ctx *ctx,
 		const struct step_result *res, int n, struct strbuf *err);
 int report_junit(const struct verify_ctx *ctx,
+		 const struct step_result *res, int n, struct strbuf *err);
+int report_kcidb(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n, struct strbuf *err);
 const char *step_status_name(enum step_status s);
 
