@@ -8,6 +8,8 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 16
+# The progress line rewrites itself only outside make's jobserver.
+unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 0 ] && grep -qx "kverify $(git describe --always --dirty)" "$TMP/out"

@@ -357,8 +357,12 @@ static void progress_start(struct progress *p, struct verify_ctx *ctx,
 	p->ctx = ctx;
 	p->step = step;
 	p->t0 = p->last = now();
-	p->tty = isatty(STDERR_FILENO);
-	/* On a TTY one line updated every second, else a line every 30 s. */
+	/*
+	 * On a TTY one line updated every second, else a line every 30 s.
+	 * Under make's jobserver (make -jN verify-all) other targets share
+	 * the terminal: lines, not one line rewritten by all of them.
+	 */
+	p->tty = isatty(STDERR_FILENO) && !jobserver_active();
 	p->every = p->tty ? 1 : 30;
 	if (getenv("KVERIFY_PROGRESS_SECONDS"))
 		p->every = atof(getenv("KVERIFY_PROGRESS_SECONDS"));
