@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 16
+plan 17
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -15,7 +15,7 @@ rc=$?
 [ $rc = 0 ] && grep -qx "kverify $(git describe --always --dirty)" "$TMP/out"
 ok $? "--version: kverify and the git description it was built from ($(cat "$TMP/out"))"
 
-for c in verify list matrix backport send; do
+for c in verify list matrix backport send sim; do
 	"$KVERIFY" $c --help > "$TMP/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q "^usage: kverify.* $c" &&
