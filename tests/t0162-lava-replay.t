@@ -8,10 +8,10 @@
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
-plan 15
+plan 16
 
 if ! $PY -c 'import lava_dispatcher.actions.test.monitor' 2> /dev/null; then
-	for i in $(seq 15); do skip "LAVA replay" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"; done
+	for i in $(seq 16); do skip "LAVA replay" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"; done
 	exit 0
 fi
 
@@ -30,6 +30,14 @@ r = json.load(open(sys.argv[1]))["results"]
 ids = [k for k in r if k.startswith("pmu_")]
 assert sorted(ids) == ["pmu_counters_test_tolerance_%d" % t for t in (0, 1000, 100000, 10000000)], ids' "$TMP/r.json"
 ok $? "the tolerance is part of the test case id (pmu_counters_test_tolerance_1000)"
+
+# The runner prints the jobs' boot prompt, then the monitor's start string.
+b=$(grep -n '^	echo "kverify-guest: booted ' tools/guest/init | cut -d: -f1)
+k=$(grep -n '^	echo "KTAP version 1"' tools/guest/init | cut -d: -f1)
+[ -n "$b" ] && [ -n "$k" ] && [ "$b" -lt "$k" ] &&
+	grep -q "^    - 'kverify-guest: booted'$" tools/lava/qemu.yaml &&
+	grep -q "^    - 'kverify-guest: booted'$" tools/lava/x86.yaml
+ok $? "the runner prints the jobs' boot prompt (line $b) before the KTAP header (line $k)"
 
 grep -q -- '- -no-reboot' tools/lava/qemu.yaml
 ok $? "qemu job: -no-reboot, so a panic ends the job instead of booting twice"
