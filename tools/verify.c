@@ -287,34 +287,27 @@ struct progress {
 	int tty, shown;
 };
 
+/* Count the complete new lines of the step's log that kbuild's CC/AS print. */
 static void count_objects(struct progress *p)
 {
 	char buf[65536];
-	ssize_t n;
+	ssize_t n, i, bol;
 	int fd = p->ctx->log ? open(p->ctx->log, O_RDONLY | O_CLOEXEC) : -1;
-	int bol = 1;
 
 	if (fd < 0)
 		return;
 	while ((n = pread(fd, buf, sizeof(buf), p->off)) > 0) {
-		ssize_t i, last_nl = -1;
-
-		for (i = 0; i < n; i++) {
-			if (buf[i] == '\n') {
-				last_nl = i;
-				bol = 1;
+		for (bol = 0, i = 0; i < n; i++) {
+			if (buf[i] != '\n')
 				continue;
-			}
-			if (bol && i + 5 <= n &&
-			    (!memcmp(buf + i, "  CC ", 5) ||
-			     !memcmp(buf + i, "  AS ", 5)))
+			if (i - bol >= 5 && (!memcmp(buf + bol, "  CC ", 5) ||
+					     !memcmp(buf + bol, "  AS ", 5)))
 				p->objects++;
-			bol = 0;
+			bol = i + 1;
 		}
-		if (last_nl < 0)
-			break;
-		p->off += last_nl + 1;
-		bol = 1;
+		if (!bol && n < (ssize_t)sizeof(buf))
+			break;		/* a line still being written */
+		p->off += bol ? bol : n;	/* or one longer than buf */
 	}
 	close(fd);
 }
