@@ -12,7 +12,9 @@ plan 17
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -qx "kverify $(git describe --always --dirty)" "$TMP/out"
+v=$(sed -n 's/^kverify \(.*\)$/\1/p' "$TMP/out")
+c=$(echo "$v" | sed 's/-dirty$//; s/.*-g\([0-9a-f]*\)$/\1/')
+[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}" 2> /dev/null
 ok $? "--version: kverify and the git description it was built from ($(cat "$TMP/out"))"
 
 for c in verify list matrix backport send sim; do
