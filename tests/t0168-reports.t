@@ -11,7 +11,7 @@
 
 PY=/usr/bin/python3
 QUICK=sim,checkpatch,cocci,config,build,selftests,boot
-plan 10
+plan 11
 copy=$TMP/repo
 repo_copy "$copy"
 mkdir -p "$TMP/tree/arch/x86/kvm" "$copy/esc"
@@ -21,6 +21,23 @@ printf '0001-bad.patch\n' > "$copy/esc/series"
 printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int \377\033[31mred;\n+int d;\n int c;\n' \
 	> "$copy/esc/0001-bad.patch"
 printf 'esc dir:%s esc\nnotree dir:%s esc\n' "$TMP/tree" "$TMP" > "$copy/k.list"
+# A deb: target, the fetch step alone (from the cache): the package and
+# the version apt has for it, "~" and all (the cache key has "_").
+D=${KVERIFY_REPORT_DEB_TARGET:-6.12}
+if ls -d "$KVERIFY_CACHE"/src/deb-linux-source-$D-* > /dev/null 2>&1; then
+	"$KVERIFY" --results "$TMP/deb" verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot $D > "$TMP/out" 2>&1
+	$PY -c 'import json, re, sys
+r = json.load(open(sys.argv[1]))
+p = r["package"]
+assert p["name"] == "linux-source-" + sys.argv[2], p
+assert r["source_key"] == "deb-%s-%s" % (p["name"], re.sub(r"[^A-Za-z0-9.-]", "_", p["version"])), (p, r["source_key"])
+assert re.fullmatch(r"[0-9][A-Za-z0-9.+~:-]*", p["version"]) and "_" not in p["version"], p' "$TMP/deb/$D/report.json" $D > "$TMP/err" 2>&1
+	ok $? "$D: package name and Debian version as apt has it ($(json "$TMP/deb/$D/report.json" 'r["package"]["version"]' 2> /dev/null))"
+	[ $? = 0 ] || diag < "$TMP/err"
+else
+	skip "package and Debian version" "no $D source in the cache"
+fi
+
 export KVERIFY_CACHE=$TMP/cache
 R=$copy/results/esc
 

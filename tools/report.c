@@ -3,12 +3,14 @@
  * Reports: a table on stdout, results/<target>/report.json, and
  * results/<target>/junit.xml (one testcase per step and per guest test).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "apt.h"
 #include "escape.h"
 #include "fsutil.h"
 #include "verify.h"
@@ -204,28 +206,80 @@ static void json_tool(struct strbuf *sb, const char *key, const char *tool,
 	free(v);
 }
 
-/* Debian source package and version from the fetch step's cache key. */
+/*
+ * The Debian version of the fetched source as apt has it, "6.12.117-1~deb12u1":
+ * the fetch step's cache key holds it with '~', '+' and ':' as '_'; ask the
+ * target's private apt state again, under its lock, and keep the answer
+ * only when it is the version of the key.  Else the key's form.
+ */
+static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
+{
+	const struct target *t = ctx->t;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct apt_suite as;
+	char *lock = xstrfmt("%s/locks/apt-%s.lock", ctx->cache, t->deb_suite);
+	char *v = NULL, *p;
+	int fd = -1;
+
+	if (apt_suite_init(&as, ctx->cache, t->deb_suite, &err) ||
+	    lock_file(lock, 1, &fd, &err))
+		goto out;
+	apt_suite_args(&as, &c, "apt-cache");
+	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
+	if (t->deb_version)
+		strvec_pushf(&c.args, "%s=%s", t->deb_package, t->deb_version);
+	else
+		strvec_push(&c.args, t->deb_package);
+	c.out = &out;
+	c.timeout = 60;
+	if (run_child(&c))
+		goto out;
+	p = strstr(strbuf_str(&out), "\nVersion: ");
+	if (!p && !strncmp(strbuf_str(&out), "Version: ", 9))
+		p = out.buf - 1;
+	if (p)
+		v = xstrfmt("%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+	for (p = v; p && *p; p++)
+		if ((strchr(".-", *p) || isalnum((unsigned char)*p) ? *p : '_') !=
+		    keyver[p - v])
+			break;
+	if (v && (*p || keyver[p - v])) {
+		free(v);
+		v = NULL;
+	}
+out:
+	unlock_file(fd);
+	apt_suite_clear(&as);
+	child_clear(&c);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	free(lock);
+	return v ? v : xstrdup(keyver);
+}
+
+/* Debian source package and version of a deb: source, else null. */
 static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 {
 	const struct target *t = ctx->t;
 	const char *key = ctx->src_key;
+	char *v;
 	size_t n;
 
 	strbuf_addstr(sb, ",\n  \"package\": ");
-	if (t->kind != SRC_DEB || !key || !t->deb_package) {
+	n = t->deb_package ? strlen(t->deb_package) : 0;
+	if (t->kind != SRC_DEB || !key || !n || strncmp(key, "deb-", 4) ||
+	    strncmp(key + 4, t->deb_package, n) || key[4 + n] != '-') {
 		strbuf_addstr(sb, "null");
 		return;
 	}
-	n = strlen(t->deb_package);
+	v = deb_version(ctx, key + 5 + n);
 	strbuf_addstr(sb, "{\"name\": ");
 	json_str(sb, t->deb_package);
 	strbuf_addstr(sb, ", \"version\": ");
-	if (!strncmp(key, "deb-", 4) && !strncmp(key + 4, t->deb_package, n) &&
-	    key[4 + n] == '-')
-		json_str(sb, key + 5 + n);
-	else
-		strbuf_addstr(sb, "null");
+	json_str(sb, v);
 	strbuf_addstr(sb, "}");
+	free(v);
 }
 
 /* @path below @dir as a relative path; anything else as given. */
