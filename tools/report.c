@@ -209,7 +209,8 @@ static void json_tool(struct strbuf *sb, const char *key, const char *tool,
 /*
  * The Debian version of the fetched source as apt has it, "6.12.117-1~deb12u1":
  * the fetch step's cache key holds it with '~', '+' and ':' as '_'; ask the
- * target's private apt state again, under its lock, and keep the answer
+ * target's private apt state again, under its lock if it is free (another
+ * target may be downloading: no waiting for a report), and keep the answer
  * only when it is the version of the key.  Else the key's form.
  */
 static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
@@ -223,7 +224,7 @@ static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
 	int fd = -1;
 
 	if (apt_suite_init(&as, ctx->cache, t->deb_suite, &err) ||
-	    lock_file(lock, 1, &fd, &err))
+	    lock_file(lock, 0, &fd, &err))
 		goto out;
 	apt_suite_args(&as, &c, "apt-cache");
 	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
