@@ -11,7 +11,9 @@
 KVERIFY := build/kverify
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
-KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
+KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS) \
+	-DKVERIFY_VERSION='"$(KVERIFY_VERSION)"'
 SRCS := $(wildcard tools/*.c)
 HDRS := $(wildcard tools/*.h)
 
@@ -21,7 +23,7 @@ DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
-	lava-common b4 git-filter-repo
+	lava-common lava-dispatcher b4 git-filter-repo
 
 # Command-line values, as data.
 KV_TARGETS := $(value KERNEL)
@@ -40,7 +42,8 @@ KV_SEND := $(value SEND)
 KV_CCACHE := $(value CCACHE)
 KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE
+KV_KEEP_GOING := $(value KEEP_GOING)
+unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -56,6 +59,7 @@ export KVERIFY_SEND := $(KV_SEND)
 export KVERIFY_CCACHE := $(KV_CCACHE)
 export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
+export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 
 .PHONY: all verify verify-all backport bundle send am trailers range-diff bench check deps deps-verify deps-check list help \
 	clean
@@ -129,6 +133,7 @@ help:
 	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
 	@echo "    CCACHE=1               ccache in front of gcc (hits and misses in report.json)"
 	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
+	@echo "    KEEP_GOING=1           after a failure, run every step that does not depend on it"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
 	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
 	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"

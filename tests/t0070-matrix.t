@@ -1,9 +1,10 @@
 #!/bin/bash
 # kverify matrix: the GitHub and GitLab outputs parse and name every
-# applicable target once; shards partition the targets.
+# applicable target once; shards partition the targets, balanced by the
+# last run's time, never empty; bad --shard values are refused.
 . "$(dirname "$0")/lib.sh"
 
-plan 5
+plan 11
 want=$("$KVERIFY" list --names | while read -r t; do
 	[ -n "$(grep -E "^$t[[:space:]]" kernels.list | grep -v 'n/a:')" ] && echo "$t"
 done | sort | tr '\n' ' ')
@@ -23,7 +24,53 @@ for n in 2 3; do
 	[ "$all" = "$want" ]
 	ok $? "--shard I/$n: the shards partition the targets ($all)"
 done
-"$KVERIFY" matrix --shard 4/3 > /dev/null 2>&1
-[ $? = 2 ]
-ok $? "--shard 4/3 is refused with exit 2"
+bad=
+for s in 4/3 1/2x 0/2 x/2 1/0 1/ /2 1/99999999999 1/-2 ''; do
+	"$KVERIFY" matrix --shard "$s" > /dev/null 2>&1
+	rc=$?
+	[ $rc = 2 ] || bad="$bad '$s' (exit $rc)"
+done
+[ -z "$bad" ]
+ok $? "--shard 4/3, 1/2x, 0/2, x/2, 1/0, 1/99999999999 ... are refused with exit 2${bad:+; taken:$bad}"
+
+# Balance: without durations (an empty results directory) by name.
+nr=$(echo $want | wc -w)
+counts=$(for i in $(seq 1 $nr); do "$KVERIFY" --results "$TMP/none" matrix --shard $i/$nr | wc -l; done | sort -u | tr '\n' ' ')
+[ "$counts" = "1 " ]
+ok $? "--shard I/$nr over $nr targets: one target each ($counts)"
+
+# With durations: the longest alone, the short ones together.
+set -- $want
+mkdir -p "$TMP/r/$1" "$TMP/r/$2" "$TMP/r/$3"
+printf '{\n  "schema": 2,\n  "seconds": 3000,\n  "steps": [\n    {"name": "build", "seconds": 2900.000}]}\n' > "$TMP/r/$1/report.json"
+printf '{\n  "schema": 2,\n  "seconds": 100,\n  "steps": []}\n' > "$TMP/r/$2/report.json"
+printf '{\n  "steps": [\n    {"name": "fetch", "seconds": 60.0}, {"name": "build", "seconds": 40.5}]}\n' > "$TMP/r/$3/report.json"
+s1=$("$KVERIFY" --results "$TMP/r" matrix --shard 1/2 | tr '\n' ' ')
+s2=$("$KVERIFY" --results "$TMP/r" matrix --shard 2/2 | tr '\n' ' ')
+[ "$s1" = "$1 " ] && [ "$(echo $s2 | wc -w)" = $((nr - 1)) ]
+ok $? "--shard I/2 with a 3000 s target: it alone in shard 1 ($s1| $s2)"
+all=$(echo $s1 $s2 | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$all" = "$want" ]
+ok $? "balanced shards still partition the targets"
+
+# Never empty: fewer shards than asked, with a note; a shard beyond is refused.
+n=$((nr + 2))
+"$KVERIFY" --results "$TMP/none" matrix --format github --shard 1/$n > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 0 ] && grep -q "note: $n shards asked for $nr targets: $nr shards" "$TMP/err" &&
+	python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["include"]) == 1' "$TMP/out"
+ok $? "--shard 1/$n over $nr targets: one target and a note (exit $rc)"
+"$KVERIFY" --results "$TMP/none" matrix --format github --shard $n/$n > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 2 ] && [ ! -s "$TMP/out" ] && grep -q "shard $n/$n would be empty; use --shard I/$nr" "$TMP/err"
+ok $? "--shard $n/$n: refused (exit $rc), never an empty matrix"
+empty=
+for n in 1 2 3 4; do
+	for i in $(seq 1 $n); do
+		"$KVERIFY" matrix --format github --shard $i/$n | grep -q '"include": \[\]' && empty="$empty $i/$n"
+		[ "$("$KVERIFY" matrix --format gitlab --shard $i/$n | grep -c '^"verify ')" -gt 0 ] || empty="$empty gitlab:$i/$n"
+	done
+done
+[ -z "$empty" ]
+ok $? "no github or gitlab shard is empty${empty:+:$empty}"
 done_testing

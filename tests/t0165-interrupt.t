@@ -32,7 +32,7 @@ interrupt_build() {
 interrupt_build INT int
 R=$copy/results/$T/report.json
 [ $rc = 130 ] && [ "$(json $R 'r["interrupted"]')" = True ] &&
-	[ "$(step_status $R build)" = FAIL ] && [ "$(step_status $R boot)" = SKIP ]
+	[ "$(step_status $R build)" = ERROR ] && [ "$(step_status $R boot)" = SKIP ]
 ok $? "SIGINT mid-build: exit 130, the report says interrupted (exit $rc)"
 json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q interrupted
 ok $? "the build step's reason is 'interrupted'"

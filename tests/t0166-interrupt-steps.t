@@ -31,8 +31,8 @@ wait_for 60 qemu_runs
 kill -INT $pid
 wait $pid
 rc=$?
-[ $rc = 130 ] && [ "$(step_status $R boot)" = FAIL ] && reason $R boot | grep -q interrupted
-ok $? "SIGINT mid-boot: exit 130, boot FAIL 'interrupted' (exit $rc)"
+[ $rc = 130 ] && [ "$(step_status $R boot)" = ERROR ] && reason $R boot | grep -q interrupted
+ok $? "SIGINT mid-boot: exit 130, boot ERROR 'interrupted' (exit $rc)"
 sleep 1
 ! qemu_runs
 ok $? "no QEMU is left"
@@ -67,8 +67,8 @@ wait_for 60 applied 20
 kill -INT $pid
 wait $pid
 rc=$?
-[ $rc = 130 ] && [ "$(step_status $R apply)" = FAIL ] && reason $R apply | grep -q interrupted
-ok $? "SIGINT mid-apply (after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches): exit 130, apply FAIL 'interrupted' (exit $rc)"
+[ $rc = 130 ] && [ "$(step_status $R apply)" = ERROR ] && reason $R apply | grep -q interrupted
+ok $? "SIGINT mid-apply (after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches): exit 130, apply ERROR 'interrupted' (exit $rc)"
 sleep 1
 ! pgrep -f "quilt.*$KVERIFY_CACHE/trees/$T" > /dev/null && ! pgrep -x quilt > /dev/null
 ok $? "no quilt is left"

@@ -75,9 +75,10 @@ static int parse_result(char *line, struct test_case *tc)
 }
 
 static void parse_line(char *line, struct ktap_result *r, int *started,
-		       struct strbuf *diag)
+		       struct strbuf *diag, double *secs)
 {
 	struct test_case tc;
+	char *end;
 
 	if (!strncmp(line, "KTAP version", 12) ||
 	    !strncmp(line, "TAP version", 11)) {
@@ -95,6 +96,13 @@ static void parse_line(char *line, struct ktap_result *r, int *started,
 		return;
 	}
 	if (line[0] == '#') {
+		if (!strncmp(line, "# time: ", 8)) {
+			double t = strtod(line + 8, &end);
+
+			if (end != line + 8 && t >= 0 && t < 1e7 &&
+			    !strcmp(end, "s"))
+				*secs = t;
+		}
 		if (diag->len < DIAG_MAX) {
 			strbuf_addstr(diag, line);
 			strbuf_addch(diag, '\n');
@@ -104,6 +112,8 @@ static void parse_line(char *line, struct ktap_result *r, int *started,
 	if (!parse_result(line, &tc))
 		return;
 	tc.output = diag->len ? xstrdup(diag->buf) : NULL;
+	tc.seconds = *secs;
+	*secs = 0;
 	strbuf_reset(diag);
 	add_case(r, &tc);
 }
@@ -112,6 +122,7 @@ int ktap_parse(const char *text, size_t len, struct ktap_result *out)
 {
 	struct strbuf diag = STRBUF_INIT;
 	size_t pos = 0;
+	double secs = 0;
 	int started = 0;
 
 	out->planned = -1;
@@ -124,7 +135,7 @@ int ktap_parse(const char *text, size_t len, struct ktap_result *out)
 		if (n && text[pos + n - 1] == '\r')
 			n--;
 		line = dup_range(text + pos, n);
-		parse_line(line, out, &started, &diag);
+		parse_line(line, out, &started, &diag, &secs);
 		free(line);
 		pos = end + 1;
 	}

@@ -11,6 +11,7 @@ struct test_case {
 	enum test_status status;
 	char *reason;		/* SKIP reason or failure diagnostic */
 	char *output;		/* "# " diagnostic lines before the result */
+	double seconds;		/* the runner's "# time: Ns", or 0 */
 };
 
 struct ktap_result {

@@ -4,6 +4,7 @@
  * kernels.list.  Exit 0 when every step passed, skipped or was n/a, 1 on a
  * failure, 2 on bad usage or input.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,87 @@ static const char usage[] =
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
 "  --bundle             also write results/<target>/bundle/ for labs\n"
-"  -h, --help           this text\n";
+"  --format kcidb       verify: also write results/<target>/kcidb.json\n"
+"  -k, --keep-going     after a failure, still run every step that does not\n"
+"                       depend on the failed one (also $KVERIFY_KEEP_GOING=1)\n"
+"  -q, --quiet          no step or progress lines, only the report\n"
+"  --version            kverify's version\n"
+"  -h, --help           this text; 'kverify COMMAND --help' for one command\n";
+
+/* "kverify COMMAND --help": that command's usage alone. */
+static const struct {
+	const char *cmd;
+	const char *text;
+} cmd_usage[] = {
+	{ "verify",
+"usage: kverify [options] verify TARGET...\n"
+"       kverify [options] verify --env\n"
+"\n"
+"Run the pipeline (fetch, tree, apply, sim, checkpatch, cocci, config,\n"
+"build, selftests, boot) for each TARGET, a name of kernels.list or a\n"
+"unique prefix of one.  Writes results/<target>/report.json, junit.xml and\n"
+"logs/.  Exit 0 when every step passed, was skipped or n/a; 1 on a FAIL or\n"
+"an ERROR; 2 on bad usage or input; 130 when interrupted.\n"
+"\n"
+"  --list FILE, --results DIR, --cache DIR, --build kernel|objects,\n"
+"  --config FRAGMENT, --skip STEP[,STEP], -j N, --no-wait, --bundle,\n"
+"  -k/--keep-going, -q/--quiet: see 'kverify --help'.\n"
+"  --format kcidb       also write results/<target>/kcidb.json, the run as\n"
+"                       KernelCI KCIDB I/O schema v4.3 data (origin kverify)\n"
+"  --env                targets from $KVERIFY_TARGETS, options from\n"
+"                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG\n" },
+	{ "list",
+"usage: kverify [--list FILE] list [--names]\n"
+"\n"
+"Print the targets of kernels.list: name, source and series (or the n/a\n"
+"reason); with --names only the names, one a line.\n" },
+	{ "matrix",
+"usage: kverify [--list FILE] [--results DIR] matrix [--format github|gitlab]\n"
+"                                                     [--shard I/N]\n"
+"\n"
+"Fan the applicable targets out over CI: --format github prints JSON for\n"
+"strategy.matrix, --format gitlab a child pipeline (one job per target with\n"
+"its JUnit report), no --format the names, one a line.  --shard I/N keeps\n"
+"the I-th of N shards, balanced by each target's last duration in\n"
+"results/<target>/report.json (else by name).  No shard is ever empty:\n"
+"with fewer targets than N, there are as many shards as targets (a note\n"
+"says so on stderr) and a shard I beyond them is refused with exit 2.\n" },
+	{ "backport",
+"usage: kverify backport --tree PATH --name X.Y\n"
+"       kverify backport --env   ($KVERIFY_BACKPORT_TREE, $KVERIFY_BACKPORT_NAME)\n"
+"\n"
+"Run the semantic patch on copies of the tree's arch/x86/kvm/ files and\n"
+"write backports/X.Y/ with the series it generates.\n" },
+	{ "send",
+"usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
+"\n"
+"series/ through b4 send -o into results/send/vN/, checked.\n" },
+	{ "am",
+"usage: kverify am --env   (make am MBOX=<file> | MSGID=<id>)\n"
+"\n"
+"A posted revision into series/, the old one into series/old/vN/.\n" },
+	{ "trailers",
+"usage: kverify trailers --env   (make trailers MBOX=<replies>)\n"
+"\n"
+"Reviewed-by/Tested-by trailers from replies onto the right patches.\n" },
+	{ "range-diff",
+"usage: kverify range-diff --env   (make range-diff [FROM=vN])\n"
+"\n"
+"series/old/vN against series/.\n" },
+};
+
+static void print_help(const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; cmd && i < ARRAY_SIZE(cmd_usage); i++) {
+		if (!strcmp(cmd, cmd_usage[i].cmd)) {
+			fputs(cmd_usage[i].text, stdout);
+			return;
+		}
+	}
+	fputs(usage, stdout);
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -68,7 +149,7 @@ static int check_skip(const char *skip)
 	return bad;
 }
 
-static int from_env, names_only;
+static int from_env, names_only, want_help;
 static struct backport_args bp;
 static const char *matrix_format, *matrix_shard;
 
@@ -123,12 +204,17 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "shard", required_argument, NULL, 'S' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "keep-going", no_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end;
+	long n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			opt->list = optarg;
@@ -170,21 +256,38 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			bp.name = optarg;
 			break;
 		case 'j':
-			opt->jobs = atoi(optarg);
-			if (opt->jobs < 1)
-				return usage_error("-j wants a positive number, not '%s'",
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 ||
+			    n > JOBS_MAX)
+				return usage_error("-j wants a number from 1 to "
+						   __stringify(JOBS_MAX) ", not '%s'",
 						   optarg);
+			opt->jobs = n;
 			break;
+		case 'k':
+			opt->keep_going = 1;
+			break;
+		case 'q':
+			opt->quiet = 1;
+			break;
+		case 'V':
+			printf("kverify %s\n", KVERIFY_VERSION);
+			exit(0);
 		case 'b':
 			if (set_build(opt, optarg))
 				return 2;
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			exit(0);
+			want_help = 1;
+			break;
 		default:
 			return usage_error("%s", "unknown option");
 		}
+	}
+	if (want_help) {
+		print_help(optind < argc ? argv[optind] : NULL);
+		exit(0);
 	}
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
@@ -339,6 +442,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "sim"))
 		return cmd_sim(argc - 1, argv + 1);
+	if (env("KVERIFY_KEEP_GOING") && !strcmp(env("KVERIFY_KEEP_GOING"), "1"))
+		opt.keep_going = 1;
 	if (parse_options(argc, argv, &opt))
 		return 2;
 	argc -= optind;
@@ -356,7 +461,8 @@ int main(int argc, char **argv)
 
 		if (load(&opt, &list))
 			return 2;
-		ret = cmd_matrix(&list, matrix_format, matrix_shard);
+		ret = cmd_matrix(&list, matrix_format, matrix_shard,
+				 opt.results);
 		targets_clear(&list);
 		return ret;
 	}
@@ -367,7 +473,12 @@ int main(int argc, char **argv)
 		}
 		return cmd_backport(&bp);
 	}
-	if (!strcmp(argv[0], "verify"))
+	if (!strcmp(argv[0], "verify")) {
+		if (matrix_format && strcmp(matrix_format, "kcidb"))
+			return usage_error("verify --format is kcidb, not '%s'",
+					   matrix_format);
+		opt.kcidb = !!matrix_format;
 		return cmd_verify(&opt, argc - 1, argv + 1);
+	}
 	return usage_error("unknown command '%s'", argv[0]);
 }

@@ -5,6 +5,6 @@
 #include "targets.h"
 
 int cmd_matrix(const struct target_list *l, const char *format,
-	       const char *shard_spec);
+	       const char *shard_spec, const char *results);
 
 #endif

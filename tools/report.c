@@ -3,12 +3,20 @@
  * Reports: a table on stdout, results/<target>/report.json, and
  * results/<target>/junit.xml (one testcase per step and per guest test).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "apt.h"
+#include "escape.h"
 #include "fsutil.h"
 #include "verify.h"
+
+/* report.json's layout version (docs/report.md); 1 had no "schema". */
+#define REPORT_SCHEMA 2
 
 #define TAIL_LINES 15
 
@@ -16,8 +24,17 @@ static const char *const test_status_names[] = {
 	[TEST_PASS] = "PASS", [TEST_FAIL] = "FAIL", [TEST_SKIP] = "SKIP",
 };
 
+/* @s as the terminal may show it: no ESC, no invalid UTF-8. */
+static const char *term(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	term_escape(sb, s);
+	return strbuf_str(sb);
+}
+
 static void print_tail(const char *text)
 {
+	struct strbuf sb = STRBUF_INIT;
 	const char *p = text + strlen(text);
 	int n = 0;
 
@@ -28,15 +45,19 @@ static void print_tail(const char *text)
 		p++;
 	for (; *p; ) {
 		size_t len = strcspn(p, "\n");
+		char *line = xstrfmt("%.*s", (int)len, p);
 
-		printf("      | %.*s\n", (int)len, p);
+		printf("      | %s\n", term(&sb, line));
+		free(line);
 		p += len + !!p[len];
 	}
+	strbuf_release(&sb);
 }
 
 void report_text(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n)
 {
+	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int s;
 
@@ -47,8 +68,8 @@ void report_text(const struct verify_ctx *ctx,
 
 		printf("  %-11s %-5s %7.1fs  %s\n", verify_steps[s].name,
 		       step_status_name(r->status), r->seconds,
-		       strbuf_str(&r->reason));
-		if (r->status != STEP_FAIL)
+		       term(&sb, strbuf_str(&r->reason)));
+		if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 			continue;
 		printf("      log: %s\n", r->log);
 		if (r->detail.len)
@@ -59,32 +80,19 @@ void report_text(const struct verify_ctx *ctx,
 
 		if (!i)
 			printf("  guest tests (%s):\n", ctx->accel);
-		printf("    %-4s %s%s%s\n", test_status_names[tc->status],
-		       tc->name, tc->reason ? ": " : "",
-		       tc->reason ? tc->reason : "");
+		printf("    %-4s %s", test_status_names[tc->status],
+		       term(&sb, tc->name));
+		printf("%s%s\n", tc->reason ? ": " : "",
+		       tc->reason ? term(&sb, tc->reason) : "");
 	}
 	printf("  report: %s/report.json, %s/junit.xml\n", ctx->results,
 	       ctx->results);
+	strbuf_release(&sb);
 }
 
 static void json_str(struct strbuf *sb, const char *s)
 {
-	strbuf_addch(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (c == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, '"');
+	json_escape(sb, s);
 }
 
 /* "T=0:1000000 T=1:500000": the sim step's figures, one callback each. */
@@ -138,7 +146,8 @@ static void json_tests(struct strbuf *sb, const struct ktap_result *k)
 		json_str(sb, k->v[i].name);
 		strbuf_addstr(sb, ", \"status\": ");
 		json_str(sb, test_status_names[k->v[i].status]);
-		strbuf_addstr(sb, ", \"reason\": ");
+		strbuf_addf(sb, ", \"seconds\": %.2f, \"reason\": ",
+			    k->v[i].seconds);
 		json_str(sb, k->v[i].reason ? k->v[i].reason : "");
 		strbuf_addstr(sb, "}");
 	}
@@ -150,9 +159,138 @@ static int overall(const struct step_result *res, int n)
 	int s;
 
 	for (s = 0; s < n; s++)
-		if (res[s].status == STEP_FAIL)
+		if (res[s].status == STEP_FAIL || res[s].status == STEP_ERROR)
 			return 0;
 	return 1;
+}
+
+/* "2026-11-30T15:50:00Z", or "" for an unset time. */
+static void iso_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t && gmtime_r(&t, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The first line of "TOOL ARG" (its version), or NULL. */
+static char *tool_version(const char *tool, const char *arg)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *line = NULL;
+
+	if (!path_has(tool))
+		return NULL;
+	strvec_pushl(&c.args, tool, arg, NULL);
+	c.out = &out;
+	c.timeout = 10;
+	if (!run_child(&c) && out.len)
+		line = xstrfmt("%.*s", (int)strcspn(out.buf, "\n"), out.buf);
+	child_clear(&c);
+	strbuf_release(&out);
+	return line;
+}
+
+static void json_tool(struct strbuf *sb, const char *key, const char *tool,
+		      const char *arg, int first)
+{
+	char *v = tool_version(tool, arg);
+
+	strbuf_addf(sb, "%s\"%s\": ", first ? "" : ", ", key);
+	if (v)
+		json_str(sb, v);
+	else
+		strbuf_addstr(sb, "null");
+	free(v);
+}
+
+/*
+ * The Debian version of the fetched source as apt has it, "6.12.117-1~deb12u1":
+ * the fetch step's cache key holds it with '~', '+' and ':' as '_'; ask the
+ * target's private apt state again, under its lock if it is free (another
+ * target may be downloading: no waiting for a report), and keep the answer
+ * only when it is the version of the key.  Else the key's form.
+ */
+static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
+{
+	const struct target *t = ctx->t;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct apt_suite as;
+	char *lock = xstrfmt("%s/locks/apt-%s.lock", ctx->cache, t->deb_suite);
+	char *v = NULL, *p;
+	int fd = -1;
+
+	if (apt_suite_init(&as, ctx->cache, t->deb_suite, &err) ||
+	    lock_file(lock, 0, &fd, &err))
+		goto out;
+	apt_suite_args(&as, &c, "apt-cache");
+	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
+	if (t->deb_version)
+		strvec_pushf(&c.args, "%s=%s", t->deb_package, t->deb_version);
+	else
+		strvec_push(&c.args, t->deb_package);
+	c.out = &out;
+	c.timeout = 60;
+	if (run_child(&c))
+		goto out;
+	p = strstr(strbuf_str(&out), "\nVersion: ");
+	if (!p && !strncmp(strbuf_str(&out), "Version: ", 9))
+		p = out.buf - 1;
+	if (p)
+		v = xstrfmt("%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+	for (p = v; p && *p; p++)
+		if ((strchr(".-", *p) || isalnum((unsigned char)*p) ? *p : '_') !=
+		    keyver[p - v])
+			break;
+	if (v && (*p || keyver[p - v])) {
+		free(v);
+		v = NULL;
+	}
+out:
+	unlock_file(fd);
+	apt_suite_clear(&as);
+	child_clear(&c);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	free(lock);
+	return v ? v : xstrdup(keyver);
+}
+
+/* Debian source package and version of a deb: source, else null. */
+static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
+{
+	const struct target *t = ctx->t;
+	const char *key = ctx->src_key;
+	char *v;
+	size_t n;
+
+	strbuf_addstr(sb, ",\n  \"package\": ");
+	n = t->deb_package ? strlen(t->deb_package) : 0;
+	if (t->kind != SRC_DEB || !key || !n || strncmp(key, "deb-", 4) ||
+	    strncmp(key + 4, t->deb_package, n) || key[4 + n] != '-') {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	v = deb_version(ctx, key + 5 + n);
+	strbuf_addstr(sb, "{\"name\": ");
+	json_str(sb, t->deb_package);
+	strbuf_addstr(sb, ", \"version\": ");
+	json_str(sb, v);
+	strbuf_addstr(sb, "}");
+	free(v);
+}
+
+/* @path below @dir as a relative path; anything else as given. */
+static void json_rel(struct strbuf *sb, const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	if (path && !strncmp(path, dir, n) && path[n] == '/')
+		path += n + 1;
+	json_str(sb, path);
 }
 
 int report_json(const struct verify_ctx *ctx, const struct step_result *res,
@@ -160,20 +298,52 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/report.json", ctx->results);
+	const char *cc = getenv("KVERIFY_KERNEL_CC");
+	char *console = xstrfmt("%s/console.log", ctx->results);
+	char t0[32], t1[32];
 	int s, ret;
 
-	strbuf_addstr(&sb, "{\n  \"target\": ");
+	iso_time(t0, sizeof(t0), ctx->started);
+	iso_time(t1, sizeof(t1), ctx->finished);
+	strbuf_addf(&sb, "{\n  \"schema\": %d,\n  \"target\": ", REPORT_SCHEMA);
 	json_str(&sb, ctx->t->name);
 	strbuf_addstr(&sb, ",\n  \"source\": ");
 	json_str(&sb, ctx->t->source);
+	json_package(&sb, ctx);
 	strbuf_addstr(&sb, ",\n  \"series\": ");
 	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
 	strbuf_addstr(&sb, ",\n  \"na_reason\": ");
 	json_str(&sb, ctx->na_reason ? ctx->na_reason : "");
 	strbuf_addstr(&sb, ",\n  \"source_key\": ");
 	json_str(&sb, ctx->src_key ? ctx->src_key : "");
+	strbuf_addstr(&sb, ",\n  \"started\": ");
+	json_str(&sb, t0);
+	strbuf_addstr(&sb, ",\n  \"finished\": ");
+	json_str(&sb, t1);
+	strbuf_addf(&sb, ",\n  \"seconds\": %ld",
+		    ctx->finished && ctx->started ?
+		    (long)(ctx->finished - ctx->started) : 0L);
+	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
+	if (ctx->kernel_release)
+		json_str(&sb, ctx->kernel_release);
+	else
+		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
 	json_str(&sb, ctx->accel ? ctx->accel : "");
+	strbuf_addstr(&sb, ",\n  \"console\": ");
+	if (is_file(console))
+		json_str(&sb, "console.log");
+	else
+		strbuf_addstr(&sb, "null");
+	strbuf_addstr(&sb, ",\n  \"tools\": {\"kverify\": ");
+	json_str(&sb, KVERIFY_VERSION);
+	strbuf_addstr(&sb, ", ");
+	json_tool(&sb, "compiler", cc && *cc ? cc : "gcc", "--version", 1);
+	json_tool(&sb, "make", "make", "--version", 0);
+	json_tool(&sb, "quilt", "quilt", "--version", 0);
+	json_tool(&sb, "spatch", "spatch", "--version", 0);
+	json_tool(&sb, "qemu", "qemu-system-x86_64", "--version", 0);
+	strbuf_addstr(&sb, "}");
 	strbuf_addf(&sb, ",\n  \"ccache\": {\"hits\": %ld, \"misses\": %ld}",
 		    ctx->ccache_hits, ctx->ccache_misses);
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
@@ -189,7 +359,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 			    res[s].seconds);
 		json_str(&sb, strbuf_str(&res[s].reason));
 		strbuf_addstr(&sb, ", \"log\": ");
-		json_str(&sb, res[s].log);
+		json_rel(&sb, ctx->results, res[s].log);
 		strbuf_addstr(&sb, ", \"detail\": ");
 		json_str(&sb, strbuf_str(&res[s].detail));
 		strbuf_addstr(&sb, "}");
@@ -202,6 +372,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	if (ret)
 		strbuf_addf(err, "cannot write %s", path);
 	strbuf_release(&sb);
+	free(console);
 	free(path);
 	return ret;
 }
@@ -216,28 +387,19 @@ static void xml_figure(struct strbuf *sb, const char *t, const char *v,
 
 static void xml_str(struct strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '<')
-			strbuf_addstr(sb, "&lt;");
-		else if (c == '>')
-			strbuf_addstr(sb, "&gt;");
-		else if (c == '&')
-			strbuf_addstr(sb, "&amp;");
-		else if (c == '"')
-			strbuf_addstr(sb, "&quot;");
-		else if (c < 0x20 && c != '\n' && c != '\t')
-			strbuf_addstr(sb, "?");
-		else
-			strbuf_addch(sb, c);
-	}
+	xml_escape(sb, s);
 }
 
+/* One testcase; @status is a step status (a guest test's, mapped). */
 static void junit_case(struct strbuf *sb, const char *cls, const char *name,
 		       double secs, int status, const char *reason,
 		       const char *detail)
 {
+	static const char *const elem[] = {
+		[STEP_FAIL] = "failure", [STEP_ERROR] = "error",
+		[STEP_SKIP] = "skipped", [STEP_NA] = "skipped",
+	};
+
 	strbuf_addstr(sb, "    <testcase classname=\"");
 	xml_str(sb, cls);
 	strbuf_addstr(sb, "\" name=\"");
@@ -247,16 +409,16 @@ static void junit_case(struct strbuf *sb, const char *cls, const char *name,
 		strbuf_addstr(sb, "/>\n");
 		return;
 	}
-	strbuf_addstr(sb, ">\n      <");
-	strbuf_addstr(sb, status == STEP_FAIL ? "failure" : "skipped");
+	strbuf_addf(sb, ">\n      <%s", elem[status]);
+	if (status == STEP_FAIL || status == STEP_ERROR)
+		strbuf_addf(sb, " type=\"%s\"", step_status_name(status));
 	strbuf_addstr(sb, " message=\"");
 	if (status == STEP_NA)
 		strbuf_addstr(sb, "n/a: ");
 	xml_str(sb, reason);
 	strbuf_addstr(sb, "\">");
 	xml_str(sb, detail);
-	strbuf_addf(sb, "</%s>\n    </testcase>\n",
-		    status == STEP_FAIL ? "failure" : "skipped");
+	strbuf_addf(sb, "</%s>\n    </testcase>\n", elem[status]);
 }
 
 static int test_to_step(enum test_status s)
@@ -272,19 +434,33 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/junit.xml", ctx->results);
 	char *cls = xstrfmt("kverify.%s", ctx->t->name);
-	int s, fails = 0, skips = 0, ret;
+	int s, fails = 0, errors = 0, skips = 0, ret;
+	double total = 0;
+	char stamp[32], host[256] = "";
 	size_t i;
 
 	for (s = 0; s < n; s++) {
 		fails += res[s].status == STEP_FAIL;
+		errors += res[s].status == STEP_ERROR;
 		skips += res[s].status == STEP_SKIP || res[s].status == STEP_NA;
+		total += res[s].seconds;
 	}
 	fails += ktap_count(k, TEST_FAIL);
 	skips += ktap_count(k, TEST_SKIP);
-	strbuf_addstr(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"");
+	iso_time(stamp, sizeof(stamp), ctx->started);
+	if (stamp[0])
+		stamp[strlen(stamp) - 1] = '\0';	/* xs:dateTime, no zone */
+	gethostname(host, sizeof(host) - 1);
+	strbuf_addf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%zu\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"",
+		    n + k->nr, fails, errors, total);
 	xml_str(&sb, cls);
-	strbuf_addf(&sb, "\" tests=\"%zu\" failures=\"%d\" skipped=\"%d\">\n",
-		    n + k->nr, fails, skips);
+	strbuf_addf(&sb, "\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
+		    n + k->nr, fails, errors, skips, total);
+	if (stamp[0])
+		strbuf_addf(&sb, " timestamp=\"%s\"", stamp);
+	strbuf_addstr(&sb, " hostname=\"");
+	xml_str(&sb, host);
+	strbuf_addstr(&sb, "\">\n");
 	if (ctx->sim_era) {
 		strbuf_addstr(&sb, "    <properties>\n      <property name=\"sim.era\" value=\"");
 		xml_str(&sb, ctx->sim_era);
@@ -299,7 +475,7 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 			   res[s].status, strbuf_str(&res[s].reason),
 			   strbuf_str(&res[s].detail));
 	for (i = 0; i < k->nr; i++)
-		junit_case(&sb, cls, k->v[i].name, 0,
+		junit_case(&sb, cls, k->v[i].name, k->v[i].seconds,
 			   test_to_step(k->v[i].status),
 			   k->v[i].reason ? k->v[i].reason : "",
 			   k->v[i].output ? k->v[i].output : "");
@@ -310,5 +486,173 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_release(&sb);
 	free(path);
 	free(cls);
+	return ret;
+}
+
+/* KCIDB wants RFC 3339 with a zone: "2026-11-30T15:50:00+00:00". */
+static void kcidb_time(struct strbuf *sb, const char *key, time_t t)
+{
+	char buf[40];
+	struct tm tm;
+
+	if (!t || !gmtime_r(&t, &tm))
+		return;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+	strbuf_addf(sb, ", \"%s\": \"%s\"", key, buf);
+}
+
+/* A log excerpt within KCIDB's 16384 characters, cut at a line start. */
+static void kcidb_excerpt(struct strbuf *sb, const char *detail)
+{
+	size_t n = strlen(detail), max = 16000;
+	char *cut;
+
+	if (!n)
+		return;
+	if (n > max) {
+		detail += n - max;
+		while (*detail && *detail != '\n')
+			detail++;
+	}
+	cut = xstrdup(detail);
+	strbuf_addstr(sb, ", \"log_excerpt\": ");
+	json_str(sb, cut);
+	free(cut);
+}
+
+/* A test path component: KCIDB allows [.a-zA-Z0-9_-], dots separate. */
+static void kcidb_path(struct strbuf *sb, const char *name)
+{
+	int under = 0;
+
+	for (; *name; name++) {
+		unsigned char c = *name;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-') {
+			strbuf_addch(sb, c);
+			under = 0;
+		} else if (!under) {
+			strbuf_addch(sb, '_');
+			under = 1;
+		}
+	}
+}
+
+static const char *kcidb_status(int status)
+{
+	return status == STEP_PASS ? "PASS" : status == STEP_FAIL ? "FAIL" :
+	       status == STEP_ERROR ? "ERROR" : "SKIP";
+}
+
+/* One test: path "kverify.<step>" or "kverify.guest.<name>". */
+static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
+		       const char *prefix, const char *name, int status,
+		       double secs,
+		       const char *reason, const char *detail,
+		       const struct verify_ctx *ctx)
+{
+	strbuf_addf(sb, "%s\n    {\"id\": \"%s:%d\", \"origin\": \"kverify\", \"build_id\": \"%s\", \"path\": \"",
+		    i ? "," : "", build_id, i, build_id);
+	strbuf_addstr(sb, prefix);
+	kcidb_path(sb, name);
+	strbuf_addf(sb, "\", \"status\": \"%s\", \"duration\": %.3f",
+		    kcidb_status(status), secs);
+	kcidb_time(sb, "start_time", ctx->started);
+	if (reason && *reason) {
+		strbuf_addstr(sb, ", \"comment\": ");
+		json_str(sb, reason);
+	}
+	if (detail)
+		kcidb_excerpt(sb, detail);
+	if (ctx->accel && *ctx->accel) {
+		strbuf_addstr(sb, ", \"environment\": {\"comment\": ");
+		json_str(sb, ctx->accel);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "}");
+}
+
+/*
+ * results/<target>/kcidb.json: the run as KCIDB I/O schema v4.3 data
+ * (KernelCI's common database): one checkout (the source with the series),
+ * one build, one test per step ("kverify.<step>") and per guest test
+ * ("kverify.guest.<name>"), origin "kverify".
+ */
+int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
+		 int n, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
+	char *path = xstrfmt("%s/kcidb.json", ctx->results);
+	const char *kcc = getenv("KVERIFY_KERNEL_CC");
+	char *build_id, *cc = tool_version(kcc && *kcc ? kcc : "gcc", "--version");
+	int s, b = -1, a = -1, ret, i = 0;
+	size_t t;
+
+	for (s = 0; s < n; s++) {
+		if (!strcmp(verify_steps[s].name, "build"))
+			b = s;
+		else if (!strcmp(verify_steps[s].name, "apply"))
+			a = s;
+	}
+	strbuf_addstr(&id, "kverify:");
+	kcidb_path(&id, ctx->t->name);
+	strbuf_addf(&id, "-%lld", (long long)ctx->started);
+	build_id = xstrfmt("%s:build", id.buf);
+
+	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [\n    {\"id\": ");
+	json_str(&sb, id.buf);
+	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
+	json_str(&sb, ctx->t->name);
+	strbuf_addstr(&sb, ", \"comment\": ");
+	json_str(&sb, ctx->t->source);
+	kcidb_time(&sb, "start_time", ctx->started);
+	if (a >= 0 && (res[a].status == STEP_PASS || res[a].status == STEP_FAIL))
+		strbuf_addf(&sb, ", \"valid\": %s",
+			    res[a].status == STEP_PASS ? "true" : "false");
+	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
+	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
+	strbuf_addstr(&sb, ", \"source_key\": ");
+	json_str(&sb, ctx->src_key ? ctx->src_key : "");
+	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
+	json_str(&sb, build_id);
+	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
+	json_str(&sb, id.buf);
+	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
+	json_str(&sb, ctx->opt->config ? ctx->opt->config :
+		 ctx->t->config ? ctx->t->config : "configs/kvm-guest.config");
+	if (cc) {
+		strbuf_addstr(&sb, ", \"compiler\": ");
+		json_str(&sb, cc);
+	}
+	kcidb_time(&sb, "start_time", ctx->started);
+	if (b >= 0 && (res[b].status == STEP_PASS || res[b].status == STEP_FAIL)) {
+		strbuf_addf(&sb, ", \"duration\": %.3f, \"valid\": %s",
+			    res[b].seconds,
+			    res[b].status == STEP_PASS ? "true" : "false");
+		kcidb_excerpt(&sb, strbuf_str(&res[b].detail));
+	}
+	strbuf_addstr(&sb, "}\n ],\n \"tests\": [");
+	for (s = 0; s < n; s++)
+		kcidb_test(&sb, build_id, i++, "kverify.", verify_steps[s].name,
+			   res[s].status, res[s].seconds,
+			   strbuf_str(&res[s].reason), strbuf_str(&res[s].detail),
+			   ctx);
+	for (t = 0; t < ctx->tests.nr; t++) {
+		const struct test_case *tc = &ctx->tests.v[t];
+
+		kcidb_test(&sb, build_id, i++, "kverify.guest.", tc->name,
+			   test_to_step(tc->status), tc->seconds, tc->reason,
+			   tc->output, ctx);
+	}
+	strbuf_addstr(&sb, "\n ]\n}\n");
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	if (ret)
+		strbuf_addf(err, "cannot write %s", path);
+	strbuf_release(&sb);
+	strbuf_release(&id);
+	free(build_id);
+	free(cc);
+	free(path);
 	return ret;
 }

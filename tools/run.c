@@ -261,6 +261,16 @@ static void drain(int fd, struct strbuf *out, int timeout_ms)
 		strbuf_add(out, buf, n);
 }
 
+static void (*tick_fn)(void *);
+static void *tick_arg;
+
+/* Call @fn(@arg) often (every 20 ms) while a child runs; NULL: stop. */
+void run_set_tick(void (*fn)(void *), void *arg)
+{
+	tick_fn = fn;
+	tick_arg = arg;
+}
+
 /* Wait for @n pids of group @pgid; the last child's status is the result. */
 static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 		     int outfd)
@@ -284,6 +294,8 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 		}
 		if (!left)
 			break;
+		if (tick_fn)
+			tick_fn(tick_arg);
 		if (!killed_at && (run_interrupted() ||
 				   (deadline && now() > deadline))) {
 			last->timed_out = !run_interrupted();

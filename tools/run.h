@@ -36,6 +36,7 @@ int run_interrupted(void);
 
 void run_install_signal_handlers(void);
 int run_child(struct child *c);
+void run_set_tick(void (*fn)(void *), void *arg);
 int run_pipeline(struct child *cs, int n);
 void child_clear(struct child *c);
 void child_describe_failure(const struct child *c, struct strbuf *why);

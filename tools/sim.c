@@ -596,14 +596,17 @@ out:
 	return ret;
 }
 
+static const char sim_usage_text[] =
+	"usage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
+	"                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
+	"                   [--shrink-seconds S] [--max-seconds S]\n"
+	"                   [--without OP,...]\n";
+
 static int sim_usage(const char *fmt, const char *arg)
 {
 	fputs("kverify sim: ", stderr);
 	fprintf(stderr, fmt, arg);
-	fputs("\n\nusage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
-	      "                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
-	      "                   [--shrink-seconds S] [--max-seconds S]\n"
-	      "                   [--without OP,...]\n", stderr);
+	fprintf(stderr, "\n\n%s", sim_usage_text);
 	return 2;
 }
 
@@ -632,6 +635,13 @@ int cmd_sim(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(sim_usage_text, stdout);
+			fputs("\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
+			      "counterexample (exit 1); exit 2 on bad input.  docs/sim.md.\n",
+			      stdout);
+			return 0;
+		}
 		if (!val)
 			return sim_usage("%s wants a value", a);
 		i++;

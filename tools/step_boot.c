@@ -305,6 +305,27 @@ static int run_guest(struct verify_ctx *ctx, struct step_result *r,
 	return 0;
 }
 
+/* The booted kernel's release: the runner's line, else the banner's. */
+static char *booted_release(const char *console)
+{
+	static const char *const marks[] = {
+		"kverify-guest: booted ", "Linux version ",
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
+		const char *p = strstr(console, marks[i]);
+
+		if (!p)
+			continue;
+		p += strlen(marks[i]);
+		n = strcspn(p, " \t\r\n");
+		if (n && n < 128)
+			return xstrfmt("%.*s", (int)n, p);
+	}
+	return NULL;
+}
+
 enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *dir = xstrfmt("%s/boot", ctx->results);
@@ -326,6 +347,8 @@ enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
 	ktap_parse(strbuf_str(&console), console.len, &ctx->tests);
+	free(ctx->kernel_release);
+	ctx->kernel_release = booted_release(strbuf_str(&console));
 	st = verdict(ctx, r, strbuf_str(&console));
 out:
 	strbuf_release(&console);

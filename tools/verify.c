@@ -5,6 +5,7 @@
  * the later ones SKIP, and --skip names steps not to run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +18,30 @@
 
 static char *default_cache(void);
 
-/* The pipeline, top to bottom.  Adding a step is adding a line. */
+/*
+ * The pipeline, top to bottom.  Adding a step is adding a line.  The last
+ * column names the steps whose results a step uses: with --keep-going a
+ * failure stops only the steps that need it.
+ */
+#define NEEDS(s) (1u << STEP_IDX_##s)
+enum {
+	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
+	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
+	STEP_IDX_selftests, STEP_IDX_boot,
+};
+
 const struct step verify_steps[] = {
-	{ "fetch",	fetch_source,		3600,	1,	0 },
-	{ "tree",	prepare_tree,		900,	0,	0 },
-	{ "apply",	apply_series,		300,	0,	0 },
-	{ "sim",	run_sim,		300,	0,	1 },
-	{ "checkpatch",	run_checkpatch,		600,	0,	0 },
-	{ "cocci",	check_cocci,		300,	1,	0 },
-	{ "config",	configure_kernel,	600,	0,	0 },
-	{ "build",	build_kernel,		5400,	0,	0 },
-	{ "selftests",	build_selftests,	1800,	0,	0 },
-	{ "boot",	boot_and_test,		1800,	0,	0 },
+	{ "fetch",	fetch_source,		3600,	1,	0, 0 },
+	{ "tree",	prepare_tree,		900,	0,	0, NEEDS(fetch) },
+	{ "apply",	apply_series,		300,	0,	0, NEEDS(tree) },
+	{ "sim",	run_sim,		300,	0,	1, NEEDS(apply) },
+	{ "checkpatch",	run_checkpatch,		600,	0,	0, NEEDS(apply) },
+	{ "cocci",	check_cocci,		300,	1,	0, NEEDS(fetch) },
+	{ "config",	configure_kernel,	600,	0,	0, NEEDS(apply) },
+	{ "build",	build_kernel,		5400,	0,	0, NEEDS(config) },
+	{ "selftests",	build_selftests,	1800,	0,	0, NEEDS(build) },
+	{ "boot",	boot_and_test,		1800,	0,	0,
+	  NEEDS(build) | NEEDS(selftests) },
 };
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
@@ -38,6 +51,7 @@ const char *step_status_name(enum step_status s)
 	static const char *const names[] = {
 		[STEP_PASS] = "PASS", [STEP_FAIL] = "FAIL",
 		[STEP_SKIP] = "SKIP", [STEP_NA] = "N-A",
+		[STEP_ERROR] = "ERROR",
 	};
 
 	return names[s];
@@ -248,10 +262,136 @@ out:
 	return ret;
 }
 
+/*
+ * A failure that says nothing about the patch: the machine or a tool
+ * failed (no disk, a missing tool, an interrupt), or the source could not
+ * be had.  KCIDB and report.json call it ERROR.
+ */
+static int is_error(int idx, const struct step_result *r)
+{
+	const char *why = strbuf_str(&r->reason);
+
+	return run_interrupted() || idx == STEP_IDX_fetch ||
+	       idx == STEP_IDX_tree ||
+	       strstr(why, " not found: install it with ") ||
+	       strstr(why, "no space left on device");
+}
+
+/* Progress: objects compiled so far, from kbuild's "  CC  x.o" lines. */
+struct progress {
+	struct verify_ctx *ctx;
+	const char *step;
+	double t0, last, every;
+	long objects, total;
+	off_t off;
+	int tty, shown;
+};
+
+/* Count the complete new lines of the step's log that kbuild's CC/AS print. */
+static void count_objects(struct progress *p)
+{
+	char buf[65536];
+	ssize_t n, i, bol;
+	int fd = p->ctx->log ? open(p->ctx->log, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return;
+	while ((n = pread(fd, buf, sizeof(buf), p->off)) > 0) {
+		for (bol = 0, i = 0; i < n; i++) {
+			if (buf[i] != '\n')
+				continue;
+			if (i - bol >= 5 && (!memcmp(buf + bol, "  CC ", 5) ||
+					     !memcmp(buf + bol, "  AS ", 5)))
+				p->objects++;
+			bol = i + 1;
+		}
+		if (!bol && n < (ssize_t)sizeof(buf))
+			break;		/* a line still being written */
+		p->off += bol ? bol : n;	/* or one longer than buf */
+	}
+	close(fd);
+}
+
+static void progress_tick(void *arg)
+{
+	struct progress *p = arg;
+	double t = now();
+	long el;
+
+	if (t - p->last < p->every)
+		return;
+	p->last = t;
+	count_objects(p);
+	el = (long)(t - p->t0);
+	fprintf(stderr, "%skverify: %s: %s: %ldm%02lds", p->tty ? "\r\033[K" : "",
+		p->ctx->t->name, p->step, el / 60, el % 60);
+	if (p->objects && p->total >= p->objects)
+		fprintf(stderr, ", %ld/%ld objects compiled", p->objects,
+			p->total);
+	else if (p->objects)
+		fprintf(stderr, ", %ld objects compiled", p->objects);
+	fputs(p->tty ? "" : "\n", stderr);
+	p->shown = 1;
+}
+
+/* How many objects the last build of this tree compiled: the progress total. */
+static char *objects_memo(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s.kverify-objects", ctx->build);
+}
+
+static void progress_start(struct progress *p, struct verify_ctx *ctx,
+			   const char *step)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *memo = objects_memo(ctx);
+
+	memset(p, 0, sizeof(*p));
+	p->ctx = ctx;
+	p->step = step;
+	p->t0 = p->last = now();
+	/*
+	 * On a TTY one line updated every second, else a line every 30 s.
+	 * Under make's jobserver (make -jN verify-all) other targets share
+	 * the terminal: lines, not one line rewritten by all of them.
+	 */
+	p->tty = isatty(STDERR_FILENO) && !jobserver_active();
+	p->every = p->tty ? 1 : 30;
+	if (getenv("KVERIFY_PROGRESS_SECONDS"))
+		p->every = atof(getenv("KVERIFY_PROGRESS_SECONDS"));
+	if (p->every <= 0)
+		p->every = 1;
+	if (strbuf_read_file(&sb, memo, 64) > 0)
+		p->total = atol(sb.buf);
+	strbuf_release(&sb);
+	free(memo);
+	if (!ctx->opt->quiet)
+		run_set_tick(progress_tick, p);
+}
+
+static void progress_end(struct progress *p, enum step_status st)
+{
+	run_set_tick(NULL, NULL);
+	if (p->shown && p->tty)
+		fputs("\r\033[K", stderr);
+	if (st == STEP_PASS && !strcmp(p->step, "build")) {
+		char *memo = objects_memo(p->ctx), *n;
+
+		count_objects(p);
+		n = xstrfmt("%ld\n", p->objects);
+		if (p->objects > p->total)
+			write_file_atomic(memo, n, strlen(n));
+		free(n);
+		free(memo);
+	}
+}
+
 static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 {
 	struct strbuf stopped = STRBUF_INIT;
-	int i;
+	unsigned int failed = 0;
+	struct progress prog;
+	int i, j;
 
 	for (i = 0; i < nr_verify_steps; i++) {
 		const struct step *s = &verify_steps[i];
@@ -267,24 +407,42 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 		} else if (stopped.len) {
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
+		} else if (s->needs & failed) {
+			for (j = 0; !(s->needs & failed & (1u << j)); j++)
+				;
+			r->status = STEP_SKIP;
+			strbuf_addf(&r->reason, "not run: needs %s, which %s",
+				    verify_steps[j].name,
+				    res[j].status == STEP_SKIP ? "did not run" :
+				    "failed");
+			failed |= 1u << i;
 		} else if (skipped_by_option(ctx->opt, s->name)) {
 			r->status = STEP_SKIP;
 			strbuf_addstr(&r->reason, "skipped with --skip");
 		} else {
 			ctx->step = s;
 			ctx->log = r->log;
-			fprintf(stderr, "kverify: %s: %s ...\n", ctx->t->name,
-				s->name);
+			if (!ctx->opt->quiet)
+				fprintf(stderr, "kverify: %s: %s ...\n",
+					ctx->t->name, s->name);
+			progress_start(&prog, ctx, s->name);
 			r->status = s->run(ctx, r);
+			progress_end(&prog, r->status);
 			r->seconds = now() - t0;
 			if (run_interrupted()) {
-				r->status = STEP_FAIL;
+				r->status = STEP_ERROR;
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
 				strbuf_addstr(&stopped, "interrupted");
-			} else if (r->status == STEP_FAIL && !s->independent) {
-				strbuf_addf(&stopped, "%s failed", s->name);
+			} else if (r->status == STEP_FAIL && is_error(i, r)) {
+				r->status = STEP_ERROR;
 			}
+			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
+				continue;
+			failed |= 1u << i;
+			if (!s->independent && !ctx->opt->keep_going &&
+			    !stopped.len)
+				strbuf_addf(&stopped, "%s failed", s->name);
 		}
 	}
 	strbuf_release(&stopped);
@@ -305,6 +463,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->selftest_arch);
 	free(ctx->accel);
 	free(ctx->sim_era);
+	free(ctx->kernel_release);
 	strbuf_release(&ctx->sim_figures);
 	strvec_clear(&ctx->patches);
 	strvec_clear(&ctx->selftests);
@@ -364,7 +523,9 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 
 	report_text(ctx, res, nr_verify_steps);
 	if (report_json(ctx, res, nr_verify_steps, &err) ||
-	    report_junit(ctx, res, nr_verify_steps, &err)) {
+	    report_junit(ctx, res, nr_verify_steps, &err) ||
+	    (ctx->opt->kcidb &&
+	     report_kcidb(ctx, res, nr_verify_steps, &err))) {
 		fprintf(stderr, "kverify: %s\n", strbuf_str(&err));
 		ret = 1;
 	}
@@ -433,10 +594,12 @@ int verify_target(const struct target *t, const struct options *opt)
 	}
 	/* Every process the run starts holds the lock too. */
 	lock_inherit(lockfd);
+	ctx.started = time(NULL);
 	run_steps(&ctx, res);
+	ctx.finished = time(NULL);
 	ret = write_reports(&ctx, res);
 	for (i = 0; i < nr_verify_steps; i++)
-		if (res[i].status == STEP_FAIL)
+		if (res[i].status == STEP_FAIL || res[i].status == STEP_ERROR)
 			ret = 1;
 	if (opt->bundle && !ret && ctx.selftests.nr && write_bundle(&ctx))
 		ret = 1;

@@ -2,12 +2,15 @@
 #ifndef KVERIFY_VERIFY_H
 #define KVERIFY_VERIFY_H
 
+#include <time.h>
+
 #include "ktap.h"
 #include "run.h"
 #include "strbuf.h"
 #include "targets.h"
 
-enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA };
+/* ERROR: the tool or the machine failed (disk, tool, interrupt), not the patch. */
+enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
 
 enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
@@ -22,7 +25,17 @@ struct options {
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
 	int verbose;
+	int keep_going;		/* run what does not depend on a failed step */
+	int quiet;		/* no step or progress lines */
+	int kcidb;		/* also write results/<target>/kcidb.json */
 };
+
+#define JOBS_MAX 4096
+#ifndef KVERIFY_VERSION
+#define KVERIFY_VERSION "unknown"
+#endif
+#define __stringify_1(x) #x
+#define __stringify(x) __stringify_1(x)
 
 struct step_result {
 	enum step_status status;
@@ -61,6 +74,8 @@ struct verify_ctx {
 	unsigned long long sim_seed;
 	struct strbuf sim_figures;	/* "T=0:1000000 T=1:500000 ..." */
 	long ccache_hits, ccache_misses;	/* -1: no ccache */
+	char *kernel_release;	/* uname -r of the booted kernel, or NULL */
+	time_t started, finished;	/* wall clock of the run */
 };
 
 struct step {
@@ -69,6 +84,7 @@ struct step {
 	unsigned int timeout;	/* seconds, for each tool the step runs */
 	int runs_when_na;	/* also for targets whose series is n/a */
 	int independent;	/* its failure does not stop the later steps */
+	unsigned int needs;	/* bit i: uses what verify_steps[i] made */
 };
 
 extern const struct step verify_steps[];
@@ -126,6 +142,8 @@ void report_text(const struct verify_ctx *ctx,
 int report_json(const struct verify_ctx *ctx,
 		const struct step_result *res, int n, struct strbuf *err);
 int report_junit(const struct verify_ctx *ctx,
+		 const struct step_result *res, int n, struct strbuf *err);
+int report_kcidb(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n, struct strbuf *err);
 const char *step_status_name(enum step_status s);
 

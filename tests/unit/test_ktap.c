@@ -64,12 +64,30 @@ static void not_ok_skip_is_failure(void **state)
 	ktap_clear(&r);
 }
 
+/* The runner's "# time: Ns" line before a result is that test's time. */
+static void test_times(void **state)
+{
+	static const char console[] = "KTAP version 1\n1..3\n# time: 2.50s\n"
+		"ok 1 a\n# out\nok 2 b # SKIP x\n# time: 1e99s\n"
+		"not ok 3 c # exit status 1\n";
+	struct ktap_result r = { 0 };
+
+	(void)state;
+	assert_int_equal(ktap_parse(console, sizeof(console) - 1, &r), 0);
+	assert_int_equal(r.nr, 3);
+	assert_true(r.v[0].seconds == 2.5);
+	assert_true(r.v[1].seconds == 0);
+	assert_true(r.v[2].seconds == 0);
+	ktap_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(console_with_noise),
 		cmocka_unit_test(no_ktap),
 		cmocka_unit_test(not_ok_skip_is_failure),
+		cmocka_unit_test(test_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,64 @@
+#!/bin/bash
+# verify --format kcidb: results/<target>/kcidb.json is KCIDB I/O data of
+# schema v4.3 (checkout, build, one test per step, origin kverify), checked
+# by tests/kcidb/check.py, which carries the published schema's required
+# fields and patterns; the checker itself rejects broken documents.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+PY=/usr/bin/python3
+QUICK=sim,checkpatch,cocci,config,build,selftests,boot
+plan 7
+copy=$TMP/repo
+repo_copy "$copy"
+mkdir -p "$TMP/tree/arch/x86/kvm" "$copy/esc"
+touch "$TMP/tree/Makefile"
+printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
+printf '0001-bad.patch\n' > "$copy/esc/series"
+printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int \377\033[31mred;\n+int d;\n int c;\n' \
+	> "$copy/esc/0001-bad.patch"
+printf 'esc dir:%s esc\nnotree dir:%s esc\n' "$TMP/tree" "$TMP" > "$copy/k.list"
+export KVERIFY_CACHE=$TMP/cache
+K=$copy/results/esc/kcidb.json
+
+(cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK esc) > /dev/null 2>&1
+[ ! -e $K ]
+ok $? "without --format kcidb no kcidb.json"
+(cd "$copy" && ./build/kverify --list k.list verify --format github esc) > "$TMP/out" 2>&1
+[ $? = 2 ] && grep -q "verify --format is kcidb, not 'github'" "$TMP/out"
+ok $? "verify --format github is refused with exit 2"
+
+(cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK esc) > /dev/null 2>&1
+$PY tests/kcidb/check.py $K > "$TMP/err" 2>&1
+ok $? "a failed apply with 0xFF in its reject: kcidb.json is valid KCIDB v4.3"
+[ $? = 0 ] || diag < "$TMP/err"
+$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+t = {x["path"]: x for x in d["tests"]}
+assert d["checkouts"][0]["valid"] is False and d["checkouts"][0]["origin"] == "kverify"
+assert t["kverify.apply"]["status"] == "FAIL" and "\ufffd" in t["kverify.apply"]["log_excerpt"]
+assert t["kverify.fetch"]["status"] == "PASS" and t["kverify.build"]["status"] == "SKIP"
+assert len(t) == 10 and "valid" not in d["builds"][0]' $K > "$TMP/err" 2>&1
+ok $? "checkout invalid, apply FAIL with its reject, steps as kverify.<step>, build not run"
+[ $? = 0 ] || diag < "$TMP/err"
+
+(cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK notree) > /dev/null 2>&1
+$PY tests/kcidb/check.py $copy/results/notree/kcidb.json &&
+	[ "$(json $copy/results/notree/kcidb.json '[t["status"] for t in r["tests"] if t["path"] == "kverify.fetch"][0]')" = ERROR ]
+ok $? "a source that is no tree: valid, and the fetch test is ERROR"
+
+# The checker can fail.
+bad=
+for m in 'd["tests"][0].pop("build_id")' 'd["tests"][0].update(status="BROKEN")' \
+	'd["tests"][0].update(path="kverify.a b")' 'd["builds"][0].update(checkout_id="kverify:nowhere")' \
+	'd.update(version={"major": 4, "minor": 0})' 'd["checkouts"][0].update(url="x")' \
+	'd["tests"][0].update(start_time="yesterday")' 'd["tests"][0].update(id="Kverify:x")'; do
+	$PY -c "import json, sys; d = json.load(open(sys.argv[1])); $m; json.dump(d, open(sys.argv[2], 'w'))" $K "$TMP/m.json"
+	$PY tests/kcidb/check.py "$TMP/m.json" > /dev/null 2>&1 && bad="$bad; $m"
+done
+[ -z "$bad" ]
+ok $? "the checker rejects a missing build_id, a bad status, path, reference, version, property, time, id${bad}"
+$PY -c 'import json, sys; d = json.load(open(sys.argv[1])); d["tests"][0]["log_excerpt"] = "x" * 16385; json.dump(d, open(sys.argv[2], "w"))' $K "$TMP/m.json"
+! $PY tests/kcidb/check.py "$TMP/m.json" > /dev/null 2>&1
+ok $? "the checker rejects a log_excerpt over 16384 characters"
+done_testing

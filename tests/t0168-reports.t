@@ -1,0 +1,116 @@
+#!/bin/bash
+# report.json, junit.xml and the terminal with hostile bytes, and what the
+# reports say: a reject with 0xFF and ESC gives valid UTF-8 JSON and XML
+# (U+FFFD for the invalid byte, ESC escaped) and no raw ESC on the terminal;
+# junit.xml validates against the Jenkins xunit JUnit schema (errors,
+# times); report.json has its schema version, times, tool versions,
+# relative log paths; a failure that is not the patch's is ERROR, not FAIL.
+# A tiny dir: tree, no kernel: seconds.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+PY=/usr/bin/python3
+QUICK=sim,checkpatch,cocci,config,build,selftests,boot
+plan 11
+copy=$TMP/repo
+repo_copy "$copy"
+mkdir -p "$TMP/tree/arch/x86/kvm" "$copy/esc"
+touch "$TMP/tree/Makefile"
+printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
+printf '0001-bad.patch\n' > "$copy/esc/series"
+printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int \377\033[31mred;\n+int d;\n int c;\n' \
+	> "$copy/esc/0001-bad.patch"
+printf 'esc dir:%s esc\nnotree dir:%s esc\n' "$TMP/tree" "$TMP" > "$copy/k.list"
+# A deb: target, the fetch step alone (from the cache): the package and
+# the version apt has for it, "~" and all (the cache key has "_").
+D=${KVERIFY_REPORT_DEB_TARGET:-6.12}
+if ls -d "$KVERIFY_CACHE"/src/deb-linux-source-$D-* > /dev/null 2>&1; then
+	"$KVERIFY" --results "$TMP/deb" verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot $D > "$TMP/out" 2>&1
+	$PY -c 'import json, re, sys
+r = json.load(open(sys.argv[1]))
+p = r["package"]
+assert p["name"] == "linux-source-" + sys.argv[2], p
+assert r["source_key"] == "deb-%s-%s" % (p["name"], re.sub(r"[^A-Za-z0-9.-]", "_", p["version"])), (p, r["source_key"])
+assert re.fullmatch(r"[0-9][A-Za-z0-9.+~:-]*", p["version"]) and "_" not in p["version"], p' "$TMP/deb/$D/report.json" $D > "$TMP/err" 2>&1
+	ok $? "$D: package name and Debian version as apt has it ($(json "$TMP/deb/$D/report.json" 'r["package"]["version"]' 2> /dev/null))"
+	[ $? = 0 ] || diag < "$TMP/err"
+else
+	skip "package and Debian version" "no $D source in the cache"
+fi
+
+export KVERIFY_CACHE=$TMP/cache
+R=$copy/results/esc
+
+(cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK esc) > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(step_status $R/report.json apply)" = FAIL ]
+ok $? "a reject with 0xFF and ESC fails the apply step (exit $rc)"
+
+$PY -c 'import json, sys
+r = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+d = [s["detail"] for s in r["steps"] if s["name"] == "apply"][0]
+assert "int \ufffd\x1b[31mred;" in d, d' $R/report.json > "$TMP/err" 2>&1
+ok $? "report.json is UTF-8 JSON: the 0xFF byte is U+FFFD, ESC is \\u001b"
+[ $? = 0 ] || diag < "$TMP/err"
+
+xmllint --noout --schema tests/junit/junit.xsd $R/junit.xml > "$TMP/err" 2>&1
+ok $? "junit.xml validates against the JUnit schema of Jenkins' xunit (tests/junit/junit.xsd)"
+[ $? = 0 ] || diag < "$TMP/err"
+$PY -c 'import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1]).getroot()[0]
+assert t.get("errors") == "0" and t.get("failures") == "1", t.attrib
+f = [c for c in t if c.get("name") == "apply"][0][0]
+assert f.tag == "failure" and "int \ufffd\ufffd[31mred;" in f.text, f.text
+assert float([c for c in t if c.get("name") == "apply"][0].get("time")) > 0' $R/junit.xml > "$TMP/err" 2>&1
+ok $? "junit.xml: errors and failures counted, the reject's bytes replaced, real step times"
+[ $? = 0 ] || diag < "$TMP/err"
+
+$PY -c 'import sys
+b = open(sys.argv[1], "rb").read()
+b.decode("utf-8", "strict")
+assert b"\x1b" not in b and "\\x1b[31mred" in b.decode()' "$TMP/out" > "$TMP/err" 2>&1
+ok $? "the terminal gets valid UTF-8 and no raw ESC (shown as \\x1b)"
+[ $? = 0 ] || diag < "$TMP/err"
+
+version=$("$KVERIFY" --version)
+$PY -c 'import json, os, sys, datetime
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == 2
+t0 = datetime.datetime.strptime(r["started"], "%Y-%m-%dT%H:%M:%SZ")
+t1 = datetime.datetime.strptime(r["finished"], "%Y-%m-%dT%H:%M:%SZ")
+assert t0 <= t1 and r["seconds"] == (t1 - t0).seconds
+assert "kverify " + r["tools"]["kverify"] == sys.argv[3], (r["tools"], sys.argv[3])
+assert r["tools"]["compiler"].startswith("gcc"), r["tools"]
+assert r["tools"]["quilt"] and r["tools"]["make"].startswith("GNU Make")
+for s in r["steps"]:
+    assert not os.path.isabs(s["log"]) and s["log"].startswith("logs/"), s["log"]
+assert os.path.isfile(os.path.join(sys.argv[2], [s["log"] for s in r["steps"] if s["name"] == "apply"][0]))
+assert r["kernel_release"] is None and r["package"] is None' $R/report.json $R "$version" > "$TMP/err" 2>&1
+ok $? "report.json: schema 2, start and end times, kverify/compiler/tool versions, logs relative to results/esc"
+[ $? = 0 ] || diag < "$TMP/err"
+
+# ERROR: the source, the machine or a tool failed, not the patch.
+(cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK notree) > "$TMP/out" 2>&1
+rc=$?
+R2=$copy/results/notree
+[ $rc = 1 ] && [ "$(step_status $R2/report.json fetch)" = ERROR ] &&
+	[ "$(json $R2/report.json 'r["passed"]')" = False ]
+ok $? "a source that is no kernel tree is an ERROR, not a FAIL, and the run fails (exit $rc)"
+$PY -c 'import sys, xml.etree.ElementTree as ET
+t = ET.parse(sys.argv[1]).getroot()[0]
+assert t.get("errors") == "1" and t.get("failures") == "0", t.attrib
+assert [c for c in t if c.get("name") == "fetch"][0][0].tag == "error"' $R2/junit.xml > "$TMP/err" 2>&1
+ok $? "junit.xml: the ERROR is an <error>, counted in errors=\"1\""
+[ $? = 0 ] || diag < "$TMP/err"
+grep -q '^  fetch       ERROR' "$TMP/out"
+ok $? "the table says ERROR"
+
+bin=$TMP/bin
+mkdir -p "$bin"
+cp -s /usr/bin/* "$bin/" 2> /dev/null
+rm -f "$bin/quilt"
+(cd "$copy" && PATH=$bin ./build/kverify --list k.list verify --skip $QUICK esc) > "$TMP/out" 2>&1
+[ "$(step_status $R/report.json apply)" = ERROR ]
+ok $? "a missing tool (quilt) is an ERROR"
+
+done_testing

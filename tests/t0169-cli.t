@@ -1,0 +1,101 @@
+#!/bin/bash
+# The command line and a run people can watch: --version, each command's
+# --help, range-checked -j, KEEP_GOING=1 (a checkpatch finding no longer
+# skips the steps that do not need checkpatch), the progress line (one
+# updating line on a TTY, seen moving in tmux; a line per interval off a
+# TTY) and --quiet.  A tiny dir: tree and a fake make: seconds.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 17
+# The progress line rewrites itself only outside make's jobserver.
+unset MAKEFLAGS MFLAGS
+"$KVERIFY" --version > "$TMP/out" 2>&1
+rc=$?
+v=$(sed -n 's/^kverify \(.*\)$/\1/p' "$TMP/out")
+c=$(echo "$v" | sed 's/-dirty$//; s/.*-g\([0-9a-f]*\)$/\1/')
+[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}" 2> /dev/null
+ok $? "--version: kverify and the git description it was built from ($(cat "$TMP/out"))"
+
+for c in verify list matrix backport send sim; do
+	"$KVERIFY" $c --help > "$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q "^usage: kverify.* $c" &&
+		! grep -q "^       kverify \[options\] list" "$TMP/out"
+	ok $? "kverify $c --help: that command's usage alone (exit $rc)"
+done
+"$KVERIFY" --help | grep -q "COMMAND --help"
+ok $? "kverify --help: the global usage points to COMMAND --help"
+
+bad=
+for j in 99999999999 0 4x -3 ''; do
+	"$KVERIFY" -j "$j" list > "$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q "^kverify: -j wants a number from 1 to 4096, not '$j'" "$TMP/out" ||
+		bad="$bad '$j' (exit $rc)"
+done
+[ -z "$bad" ]
+ok $? "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2${bad:+; taken:$bad}"
+"$KVERIFY" -j 4096 list > /dev/null 2>&1
+ok $? "-j 4096 is taken"
+
+# A tree whose checkpatch has a finding and whose make is slow.
+copy=$TMP/repo
+repo_copy "$copy"
+mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/esc" "$TMP/bin"
+touch "$TMP/tree/Makefile"
+printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
+printf '#!/bin/sh\necho "ERROR: a finding"\nexit 1\n' > "$TMP/tree/scripts/checkpatch.pl"
+chmod +x "$TMP/tree/scripts/checkpatch.pl"
+printf '0001-good.patch\n' > "$copy/esc/series"
+printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int d;\n int c;\n' \
+	> "$copy/esc/0001-good.patch"
+printf 'esc dir:%s esc\n' "$TMP/tree" > "$copy/k.list"
+cat > "$TMP/bin/make" <<'SH'
+#!/bin/sh
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do echo "  CC      arch/x86/kvm/f$i.o"; sleep 0.3; done
+exit 2
+SH
+chmod +x "$TMP/bin/make"
+export KVERIFY_CACHE=$TMP/cache
+R=$copy/results/esc/report.json
+run() { (cd "$copy" && PATH=$TMP/bin:$PATH ./build/kverify --list k.list verify "$@" esc); }
+
+run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
+[ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = SKIP ]
+ok $? "without KEEP_GOING a checkpatch finding skips config ($(step_status $R config))"
+KVERIFY_KEEP_GOING=1 run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = FAIL ] &&
+	json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q "not run: needs config, which failed"
+ok $? "KEEP_GOING=1: config runs after the checkpatch finding, build (which needs config) does not (exit $rc)"
+grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
+ok $? "make passes KEEP_GOING= on as KVERIFY_KEEP_GOING"
+
+KVERIFY_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out")
+[ "$n" -ge 3 ]
+ok $? "off a TTY: a progress line per interval with the objects compiled ($n lines)"
+[ $? = 0 ] || diag < "$TMP/out"
+run -q -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+! grep -q '^kverify: esc:' "$TMP/out" && grep -q '^  config      FAIL' "$TMP/out"
+ok $? "--quiet: no step or progress lines, the report still"
+
+# On a TTY: one line, rewritten in place; tmux shows it moving.
+s=kverify-t0169-$$
+tmux new-session -d -s $s -x 150 -y 20 \
+	"cd '$copy' && PATH='$TMP/bin:$PATH' KVERIFY_CACHE='$TMP/cache' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc > /dev/null; sleep 30"
+sleep 2.5
+tmux capture-pane -p -t $s > "$TMP/pane1"
+sleep 1.5
+tmux capture-pane -p -t $s > "$TMP/pane2"
+tmux kill-session -t $s
+l1=$(grep 'objects compiled' "$TMP/pane1")
+l2=$(grep 'objects compiled' "$TMP/pane2")
+[ -n "$l1" ] && [ -n "$l2" ] && [ "$l1" != "$l2" ] &&
+	[ "$(grep -c 'objects compiled' "$TMP/pane2")" = 1 ]
+ok $? "tmux: one progress line that moves ('$l1' -> '$l2')"
+script -qec "cd '$copy' && PATH='$TMP/bin:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
+grep -q $'\r\033\\[Kkverify: esc: config: ' "$TMP/tty"
+ok $? "on a TTY the line is rewritten in place (CR, erase line)"
+done_testing
