@@ -419,6 +419,9 @@ int verify_target(const struct target *t, const struct options *opt)
 		fputs(strbuf_str(&err), stderr);
 		goto out;
 	}
+	/* A bundle leaves the machine: no placeholder identity goes along. */
+	if (opt->bundle && bundle_identities(&ctx))
+		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
 		fprintf(stderr, "kverify: %s: %s\n", t->name, strbuf_str(&err));
