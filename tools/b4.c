@@ -12,6 +12,9 @@
  * instead of a base-commit.  The sender is the operator's git identity;
  * their Signed-off-by goes on every patch they send, as "git format-patch
  * -s" would add it, and a placeholder identity is refused.
+ *
+ * A posting that does not apply is aborted, so the cache repository is
+ * left clean.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -375,6 +378,40 @@ static int load_patches(struct b4 *b)
 }
 
 /*
+ * A half-applied "git am" (a posting that does not apply, a killed run)
+ * would make every later git am in the cache repository fail: abort it.
+ */
+static void am_abort(struct b4 *b)
+{
+	char *ra = xstrfmt("%s/.git/rebase-apply", b->repo);
+
+	if (is_dir(ra)) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "git", "-C", b->repo, "am", "--abort",
+			     NULL);
+		c.log = b->log;
+		run_child(&c);
+		child_clear(&c);
+		if (is_dir(ra))
+			rm_rf(ra);
+		fprintf(stderr, "kverify: aborted the half-applied git am in %s\n",
+			b->repo);
+	}
+	free(ra);
+}
+
+static int git_am(struct b4 *b, const char *file, const char *what)
+{
+	if (!git(b, NULL, "am", "-q", "--keep-cr", file, NULL))
+		return 0;
+	fprintf(stderr, "kverify: %s does not apply to the tree of %s (see the log); nothing was changed\n",
+		what, b->t->name);
+	am_abort(b);
+	return -1;
+}
+
+/*
  * The sender's Signed-off-by at the end of @sb's commit message, as "git
  * format-patch -s" adds it; not when the message has it already (a
  * trailer collected after it, as in v4 after a review, adds none again).
@@ -421,7 +458,7 @@ static int am_series(struct b4 *b, int signoff)
 		if (signoff)
 			add_signoff(&sb, b->id.full);
 		ret = ret || write_file(tmp, sb.buf, sb.len) ||
-		      git(b, NULL, "am", "-q", "--keep-cr", tmp, NULL);
+		      git_am(b, tmp, b->patches.v[i]);
 		strbuf_release(&sb);
 	}
 	free(tmp);
@@ -432,6 +469,7 @@ static int build_branch(struct b4 *b, int signoff)
 {
 	if (import_tree(b) || (!b->patches.nr && load_patches(b)))
 		return -1;
+	am_abort(b);
 	return git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG,
 		   NULL) ||
 	       git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
@@ -817,7 +855,7 @@ static int branch_from(struct b4 *b, const char *name,
 		return -1;
 	for (i = 0; i < patches->nr; i++) {
 		char *abs = abspath(patches->v[i]);
-		int ret = git(b, NULL, "am", "-q", "--keep-cr", abs, NULL);
+		int ret = git_am(b, abs, patches->v[i]);
 
 		free(abs);
 		if (ret)
@@ -1179,6 +1217,7 @@ static int do_am(struct b4 *b)
 	}
 	if (import_tree(b) || load_patches(b))
 		goto out;
+	am_abort(b);
 	rm_rf(dir);
 	mkdir_p(dir);
 	/*
@@ -1366,6 +1405,7 @@ static int do_range_diff(struct b4 *b)
 	strbuf_release(&kept);
 	if (import_tree(b))
 		return 1;
+	am_abort(b);
 	return show_range_diff(b, from, rev) ? 1 : 0;
 }
 
