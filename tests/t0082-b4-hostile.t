@@ -1,10 +1,12 @@
 #!/bin/bash
 # Mail is input from outside (#16): a posting that does not apply is
-# aborted and leaves the cache repository clean for the next command.
+# aborted and leaves the cache repository clean for the next command; a
+# change-id that would break out of b4's tracking JSON is refused before
+# anything changes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 3
+plan 5
 export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
 copy=$TMP/repo
 repo_copy "$copy"
@@ -34,6 +36,25 @@ make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
 rc=$?
 ok $rc "the next make am works"
 [ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# (6) A change-id that would write b4's tracking JSON.
+cp -r "$TMP/v3" "$TMP/inj"
+sed -i 's/^change-id: .*/change-id: x", "prefixes": ["RFC"], "y": "z/' "$TMP"/inj/0000-*.eml
+make --no-print-directory am MBOX="$TMP/inj" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "change-id: 'x\", \"prefixes\": \[\"RFC\"\], \"y\": \"z': not a change-id" "$TMP/out" &&
+	same_series
+ok $? "make am refuses a change-id that is not one; series/ is unchanged (exit $rc)"
+echo 'x", "prefixes": ["RFC"], "y": "z' > series/change-id
+rm -rf results/send
+make --no-print-directory send > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
+	[ -z "$(ls results/send/v3 2>/dev/null)" ]
+ok $? "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)"
+cp "$TMP/series.before/change-id" series/change-id
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 

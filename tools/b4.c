@@ -13,8 +13,9 @@
  * their Signed-off-by goes on every patch they send, as "git format-patch
  * -s" would add it, and a placeholder identity is refused.
  *
- * A posting that does not apply is aborted, so the cache repository is
- * left clean.
+ * A change-id from mail is checked before it goes into series/ or b4's
+ * tracking data; a posting that does not apply is aborted, so the cache
+ * repository is left clean.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -111,6 +112,14 @@ static int identities(struct b4 *b, int need)
 	}
 	strbuf_release(&err);
 	return 0;
+}
+
+/* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
+static int valid_change_id(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+
+	return n && n <= 128 && !s[n] && *s != '-' && *s != '.';
 }
 
 /* A message-id of a posting: no blanks, no controls, an '@'. */
@@ -340,6 +349,12 @@ static int cover_commit(struct b4 *b)
 	if (!n) {
 		fprintf(stderr, "kverify: series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision to send\n",
 			rev, MAX_REVISION);
+		goto out;
+	}
+	/* It goes into b4's JSON as it is: only what b4 itself makes. */
+	if (!valid_change_id(id)) {
+		fprintf(stderr, "kverify: series/change-id:1: '%s' is not a change-id (letters, digits, '.', '_' and '-' only): write the one b4 made for the series\n",
+			id);
 		goto out;
 	}
 	bc = strstr(cover, "\nbase-commit:");
@@ -1174,6 +1189,11 @@ static int read_posting(const char *cover, const char *mbx,
 	if (cover && p) {
 		p += 12;
 		po->change_id = xstrfmt("%.*s", (int)strcspn(p, "\n"), p);
+		if (!valid_change_id(po->change_id)) {
+			fprintf(stderr, "kverify: the posting's cover has change-id: '%s': not a change-id (letters, digits, '.', '_' and '-'); nothing was imported\n",
+				po->change_id);
+			goto out;
+		}
 	}
 	m = header(sb.buf, "Message-Id");
 	if (m) {
