@@ -13,9 +13,10 @@
  * their Signed-off-by goes on every patch they send, as "git format-patch
  * -s" would add it, and a placeholder identity is refused.
  *
- * A change-id from mail is checked before it goes into series/ or b4's
- * tracking data; a posting that does not apply is aborted, so the cache
- * repository is left clean.
+ * Everything from mail (change-id, revision, message-id, the patches) is
+ * checked before it goes into series/, into b4's tracking data or onto a
+ * command line; a posting that does not apply is aborted, so the cache
+ * repository is left clean; one b4 workflow runs at a time.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -122,7 +123,10 @@ static int valid_change_id(const char *s)
 	return n && n <= 128 && !s[n] && *s != '-' && *s != '.';
 }
 
-/* A message-id of a posting: no blanks, no controls, an '@'. */
+/*
+ * A message-id as given on the command line: what b4 takes as a value,
+ * never an option; "<...>" or a lore link allowed.
+ */
 static int valid_msgid(const char *s)
 {
 	const char *p;
@@ -899,12 +903,20 @@ static int range_diff(struct b4 *b, const char *old, const char *new)
 	return ret;
 }
 
-/* "[PATCH vN ..." in @text: N, or 1. */
+/* "[PATCH vN ..." in @text: N, 1 without one, 0 when out of range. */
 static int revision_of(const char *text)
 {
 	const char *p = strstr(text, "[PATCH v");
+	char *n;
+	int rev;
 
-	return p ? atoi(p + 8) : 1;
+	if (!p)
+		return 1;
+	p += 8;
+	n = xstrfmt("%.*s", (int)strspn(p, "0123456789"), p);
+	rev = parse_revision(n);
+	free(n);
+	return rev;
 }
 
 static char *header(const char *msg, const char *name)
@@ -1180,6 +1192,12 @@ static int read_posting(const char *cover, const char *mbx,
 	if (strbuf_read_file(&sb, mbx, 64 << 20) < 0)
 		goto out;
 	po->rev = revision_of(sb.buf);
+	if (!po->rev) {
+		p = strstr(sb.buf, "[PATCH v");
+		fprintf(stderr, "kverify: the posting says '[PATCH v%.*s': not a revision (1 to %d); nothing was imported\n",
+			(int)strspn(p + 8, "0123456789"), p + 8, MAX_REVISION);
+		goto out;
+	}
 	if (cover) {
 		strbuf_release(&sb);
 		if (strbuf_read_file(&sb, cover, 16 << 20) < 0)
@@ -1228,6 +1246,12 @@ static int do_am(struct b4 *b)
 		ret = 2;
 		goto out;
 	}
+	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
+		fprintf(stderr, "kverify: MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run\n",
+			b->a->msgid);
+		ret = 2;
+		goto out;
+	}
 	old_rev = rev_s ? parse_revision(rev_s) : 0;
 	if (!old_rev) {
 		fprintf(stderr, "kverify: series/revision:1: not a revision (1 to %d): write the number of the revision series/ holds\n",
@@ -1245,7 +1269,7 @@ static int do_am(struct b4 *b)
 	 * 0.12 crashes on a folded Subject with -m FILE; stdin works.
 	 */
 	mbox = b->a->mbox ? mbox_from(b, b->a->mbox) : NULL;
-	if (b->a->msgid ? b4(b, NULL, "am", "-t", "-o", dir, b->a->msgid,
+	if (b->a->msgid ? b4(b, NULL, "am", "-t", "-o", dir, "--", b->a->msgid,
 			     NULL) :
 			  b4(b, mbox, "--offline-mode", "am", "-t", "-m", "-",
 			     "-o", dir, NULL))
@@ -1284,8 +1308,8 @@ static int do_am(struct b4 *b)
 	v = xstrfmt("%d\n", po.rev);
 	write_file("series/revision", v, strlen(v));
 	free(v);
-	printf("imported v%d into series/ (%zu patches)%s%s\n", po.rev,
-	       b->patches.nr, po.msgid ? ", posted as " LORE : "",
+	printf("imported v%d into series/ (%d patch%s)%s%s\n", po.rev, n,
+	       n == 1 ? "" : "es", po.msgid ? ", posted as " LORE : "",
 	       po.msgid ? po.msgid : "");
 	print_new_trailers(&before);
 	ret = show_range_diff(b, old_rev, po.rev);
@@ -1434,7 +1458,7 @@ int cmd_b4(const char *what, const struct target *t,
 {
 	struct b4 b = { .a = a, .t = t };
 	struct strbuf why = STRBUF_INIT;
-	char *lock = NULL;
+	char *lock = NULL, *locks = NULL;
 	int ret = 2, lockfd = -1;
 
 	if (!path_has("b4")) {
@@ -1443,22 +1467,29 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = 1;
 		goto out;
 	}
-	if (identities(&b, !strcmp(what, "send")) ||
-	    fetch_only(t, opt, &b.src, &b.key))
+	if (identities(&b, !strcmp(what, "send")))
+		goto out;
+	/*
+	 * One b4 workflow at a time, from before the fetch (which empties
+	 * results/<name>) to the end: series/ and the cache repository are
+	 * shared.  Not inherited: git detaches "gc --auto" into the
+	 * background, which would hold the lock for minutes after the
+	 * workflow ended.
+	 */
+	locks = xstrfmt("%s/locks", a->cache);
+	lock = xstrfmt("%s/b4.lock", locks);
+	if (mkdir_p(locks) || lock_file(lock, 1, &lockfd, &why)) {
+		fprintf(stderr, "kverify: %s\n", why.len ? why.buf : strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	ret = 1;
+	if (fetch_only(t, opt, &b.src, &b.key))
 		goto out;
 	mkdir_p(a->work);
 	b.log = xstrfmt("%s/b4.log", a->work);
 	b.b4_out = xstrfmt("%s/b4-output.log", a->work);
 	b.repo = xstrfmt("%s/b4/%s", a->cache, b.key);
-	lock = xstrfmt("%s/locks/b4-%s.lock", a->cache, b.key);
-	if (lock_file(lock, 1, &lockfd, &why)) {
-		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
-		goto out;
-	}
-	/*
-	 * Not inherited: git detaches "gc --auto" into the background, which
-	 * would hold the lock for minutes after the workflow ended.
-	 */
 	if (!strcmp(what, "send"))
 		ret = do_send(&b);
 	else if (!strcmp(what, "am"))
@@ -1471,6 +1502,7 @@ out:
 	unlock_file(lockfd);
 	strbuf_release(&why);
 	free(lock);
+	free(locks);
 	free(b.key);
 	free(b.repo);
 	free(b.src);
