@@ -2,10 +2,10 @@
 # The driver's unit tests (cmocka), built plain and with ASan+UBSan.
 . "$(dirname "$0")/lib.sh"
 
-UNITS="targets ktap run"
-LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c"
+UNITS="targets ktap run ident"
+LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/ident.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
-plan 6
+plan 8
 
 for flavour in plain sanitizers; do
 	extra=

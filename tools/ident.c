@@ -45,8 +45,9 @@ static int ends_with(const char *s, const char *suffix)
 static const char *bad_email(const char *email)
 {
 	static const char *const domains[] = {
-		".invalid", "@invalid", "example.com", "example.org",
-		"example.net", "@localhost", ".localdomain", "(none)",
+		".invalid", "@invalid", "@example.com", ".example.com",
+		"@example.org", ".example.org", "@example.net", ".example.net",
+		"@localhost", ".localdomain", "(none)",
 	};
 	const char *at = strchr(email, '@');
 	size_t i;
