@@ -156,22 +156,6 @@ static int parse_revision(const char *s)
 	return n;
 }
 
-/* A patch of series/ may have no placeholder identity left in it. */
-static int check_identities(const struct strvec *files)
-{
-	struct strbuf err = STRBUF_INIT;
-	size_t i;
-	int bad = 0;
-
-	for (i = 0; i < files->nr; i++)
-		bad += ident_check_patch(files->v[i], &err);
-	if (bad)
-		fprintf(stderr, "%skverify: placeholder identities never leave this machine: put the real author (From:) and their Signed-off-by: in these patches\n",
-			err.buf);
-	strbuf_release(&err);
-	return bad;
-}
-
 /* Under the repository's lock (cmd_b4), which owns b4/.tmp-<key>. */
 static int import_tree(struct b4 *b)
 {
@@ -826,7 +810,7 @@ static int do_send(struct b4 *b)
 			MAX_REVISION);
 		goto out;
 	}
-	if (load_patches(b) || check_identities(&b->patches))
+	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name))
 		goto out;
 	ret = 1;
 	describe_base(b);

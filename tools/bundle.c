@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "ident.h"
 #include "verify.h"
 
 static int copy(const char *from, const char *to)
@@ -21,22 +20,6 @@ static int copy(const char *from, const char *to)
 		fprintf(stderr, "kverify: bundle: %s: %s\n", from,
 			strerror(errno));
 	return ret;
-}
-
-/* The series of a bundle, refused before anything runs if it has one. */
-int bundle_identities(const struct verify_ctx *ctx)
-{
-	struct strbuf err = STRBUF_INIT;
-	size_t i;
-	int bad = 0;
-
-	for (i = 0; i < ctx->patches.nr; i++)
-		bad += ident_check_patch(ctx->patches.v[i], &err);
-	if (bad)
-		fprintf(stderr, "%skverify: %s: placeholder identities never leave this machine: put the real author (From:) and their Signed-off-by: in these patches\n",
-			err.buf, ctx->t->name);
-	strbuf_release(&err);
-	return bad;
 }
 
 int write_bundle(const struct verify_ctx *ctx)

@@ -184,3 +184,18 @@ int ident_check_patch(const char *path, struct strbuf *err)
 	strbuf_release(&sb);
 	return bad;
 }
+
+int ident_refuse_patches(const struct strvec *patches, const char *name)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < patches->nr; i++)
+		bad += ident_check_patch(patches->v[i], &err);
+	if (bad)
+		fprintf(stderr, "%skverify: %s: placeholder identities never leave this machine: put the real author (From:) and their Signed-off-by: in these patches\n",
+			err.buf, name);
+	strbuf_release(&err);
+	return bad;
+}

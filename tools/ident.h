@@ -28,4 +28,10 @@ const char *ident_placeholder(const char *s);
  */
 int ident_check_patch(const char *path, struct strbuf *err);
 
+/*
+ * ident_check_patch() on each of @patches (the series of target @name):
+ * what it found and how to fix it on stderr; how many.
+ */
+int ident_refuse_patches(const struct strvec *patches, const char *name);
+
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "ident.h"
 #include "verify.h"
 
 static char *default_cache(void);
@@ -420,7 +421,7 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	}
 	/* A bundle leaves the machine: no placeholder identity goes along. */
-	if (opt->bundle && bundle_identities(&ctx))
+	if (opt->bundle && ident_refuse_patches(&ctx.patches, t->name))
 		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {

@@ -76,7 +76,6 @@ extern const int nr_verify_steps;
 
 int verify_target(const struct target *t, const struct options *opt);
 int write_bundle(const struct verify_ctx *ctx);
-int bundle_identities(const struct verify_ctx *ctx);
 int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
 char *cache_dir(const struct options *opt);
