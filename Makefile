@@ -32,6 +32,7 @@ KV_SKIP := $(value SKIP)
 KV_CONFIG := $(value CONFIG)
 KV_TREE := $(value TREE)
 KV_NAME := $(value NAME)
+KV_BUG := $(value BUG)
 KV_MBOX := $(value MBOX)
 KV_MSGID := $(value MSGID)
 KV_TO := $(value TO)
@@ -43,13 +44,14 @@ KV_CCACHE := $(value CCACHE)
 KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING
+unexport KERNEL BUILD SKIP CONFIG TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
 export KVERIFY_CONFIG := $(KV_CONFIG)
 export KVERIFY_BACKPORT_TREE := $(KV_TREE)
 export KVERIFY_BACKPORT_NAME := $(KV_NAME)
+export KVERIFY_BUG_DEBIAN := $(KV_BUG)
 export KVERIFY_MBOX := $(KV_MBOX)
 export KVERIFY_MSGID := $(KV_MSGID)
 export KVERIFY_TO := $(KV_TO)
@@ -135,12 +137,13 @@ help:
 	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
 	@echo "    KEEP_GOING=1           after a failure, run every step that does not depend on it"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
-	@echo "make backport TREE=<path> NAME=<X.Y>  generate backports/X.Y/ with the semantic patch"
+	@echo "make backport TREE=<path> NAME=<X.Y> [BUG=<Debian bug>]  generate backports/X.Y/ with the semantic patch"
 	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"
 	@echo "make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4"
+	@echo "    recipients from the tree's get_maintainer.pl unless TO=/CC=; signed with your git identity"
 	@echo "make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)"
 	@echo "make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/"
-	@echo "make range-diff [FROM=vN]          series/old/vN against series/"
+	@echo "make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/"
 	@echo "make check                 the tests"
 	@echo "make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md"
 	@echo "make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])"

@@ -2,10 +2,10 @@
 # The driver's unit tests (cmocka), built plain and with ASan+UBSan.
 . "$(dirname "$0")/lib.sh"
 
-UNITS="targets ktap run escape"
-LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c"
+UNITS="targets ktap run escape ident"
+LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
-plan 8
+plan $((2 * $(echo $UNITS | wc -w)))
 
 for flavour in plain sanitizers; do
 	extra=

@@ -2,12 +2,15 @@
 # The upstream series through b4 0.12, offline: make send writes and checks
 # the .eml set; make am of it reproduces series/ (apart from what b4
 # changes by design: each patch's first line, the commit id, and its Date:,
-# the time it was sent); make trailers puts a Reviewed-by on the right
-# patch; a folded Subject imports; a cover saying EDITME is refused.
+# the time it was sent, and the sender's Signed-off-by, which make send
+# adds); make trailers puts a Reviewed-by on the right patch; a folded
+# Subject imports; a cover saying EDITME is refused.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 10
+export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
+sender='Test Sender <sender@kverify.test>'
 copy=$TMP/repo
 repo_copy "$copy"
 cd "$copy" || exit 1
@@ -20,8 +23,9 @@ n=$(ls results/send/v3/*.eml 2>/dev/null | wc -l)
 [ "$n" = 3 ] && grep -q '^Subject: \[PATCH v3 0/2\]' results/send/v3/0000-*.eml &&
 	grep -q '^Subject: \[PATCH v3 2/2\]' results/send/v3/0002-*.eml &&
 	grep -q '^change-id: ' results/send/v3/0000-*.eml &&
-	grep -q '^base-commit: ' results/send/v3/0000-*.eml
-ok $? "3 messages: [PATCH v3 0/2] to 2/2, change-id: and base-commit: in the cover"
+	grep -q '^Made on Linux 7\.3\.4 as packaged by Debian (linux-source-7\.3 7\.3\.4-1~bpo13+1);$' results/send/v3/0000-*.eml &&
+	! grep -q '^base-commit: ' results/send/v3/*.eml
+ok $? "3 messages: [PATCH v3 0/2] to 2/2, change-id: and the Debian base (no base-commit) in the cover"
 grep -A1 '^Subject: ' results/send/v3/0001-*.eml | grep -q '^ '
 ok $? "b4 folded a long Subject: header (the next import must cope)"
 
@@ -31,15 +35,21 @@ make --no-print-directory am MBOX="$TMP/v3" > "$TMP/am" 2>&1
 ok $? "make am MBOX=<the sent set> imports it"
 same=0
 for p in $(cat "$TMP/series.before/series"); do
-	diff <(sed '1d;/^Date: /d' "$TMP/series.before/$p") <(sed '1d;/^Date: /d' "series/$p") > "$TMP/d" 2>&1 || { same=1; diag < "$TMP/d"; }
+	diff <(sed '1d;/^Date: /d' "$TMP/series.before/$p") <(sed '1d;/^Date: /d' "series/$p") > "$TMP/d" 2>&1
+	# What differs is the sender's Signed-off-by, where they signed.
+	[ "$(grep -c '^[<>]' "$TMP/d")" = 0 ] ||
+		[ "$(grep '^[<>]' "$TMP/d")" = "> Signed-off-by: $sender" ] ||
+		{ same=1; diag < "$TMP/d"; }
 done
 cmp -s "$TMP/series.before/series" series/series || same=1
-ok $same "the round trip reproduces every patch but its first line and Date:"
+ok $same "the round trip reproduces every patch but its first line, Date: and the sender's sign-off"
 cmp -s "$TMP/series.before/cover-letter" series/cover-letter &&
 	cmp -s "$TMP/series.before/change-id" series/change-id &&
 	cmp -s "$TMP/series.before/revision" series/revision
 ok $? "the cover letter, change-id and revision come back unchanged"
-[ -f series/old/v3/series ] && grep -q " = " "$TMP/am"
+[ -f series/old/v3/series ] &&
+	grep -q '^range-diff: series/old/v3/ (v3) against series/ (v3)$' "$TMP/am" &&
+	grep -Eq '^2: +[0-9a-f]+ [=!] 2: +[0-9a-f]+ KVM: selftests' "$TMP/am"
 ok $? "the previous revision is kept in series/old/v3/ and the range-diff printed"
 
 mid=$(grep -m1 -i '^Message-Id:' "$TMP/v3"/0001-*.eml | sed 's/^[^:]*: //')

@@ -6,35 +6,51 @@
  * right patches of series/) and range-diff.
  *
  * A Debian tree is imported once into a git repository in the cache (a
- * hard-linked work tree, git writes new files, never into the links).  The
- * placeholder identity of series/IDENTITY becomes the sender's git
- * identity on the branch, and the placeholder again in series/.
+ * hard-linked work tree, git writes new files, never into the links).  Its
+ * import commit exists nowhere else, so no mail names it: the cover says
+ * which upstream release and Debian version the series was made on
+ * instead of a base-commit.  The sender is the operator's git identity;
+ * their Signed-off-by goes on every patch they send, as "git format-patch
+ * -s" would add it, and a placeholder identity is refused.
+ *
+ * Everything from mail (change-id, revision, message-id, the patches) is
+ * checked before it goes into series/, into b4's tracking data or onto a
+ * command line; a posting that does not apply is aborted, so the cache
+ * repository is left clean; one b4 workflow runs at a time.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "apt.h"
 #include "b4.h"
 #include "fsutil.h"
+#include "ident.h"
 #include "verify.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"
 #define BASE_TAG "kverify-base"
 #define MAGIC "--- b4-submit-tracking ---"
-#define DEFAULT_TO "kvm@vger.kernel.org"
-#define DEFAULT_CC "Sean Christopherson <seanjc@google.com>"
+#define MAX_REVISION 999
+#define LORE "https://lore.kernel.org/r/"
 
 struct b4 {
 	const struct b4_args *a;
 	char *repo;		/* cache/b4/<source key> */
 	char *src;
+	char *key;		/* the source's cache key */
 	char *log;
-	char *placeholder;	/* series/IDENTITY */
-	char *sender;		/* the sender's git identity, or placeholder */
-	char *name, *email;
+	char *b4_out;		/* b4's own output, last run */
+	char *base;		/* the cover's base line (describe_base()) */
+	char *base_commit;	/* an upstream commit id, or NULL */
+	const struct target *t;
+	struct ident id;	/* the sender; a local one for am/range-diff */
+	int sender_ok;		/* id is the operator's real identity */
 	struct strvec patches;
 };
 
@@ -63,9 +79,9 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 	va_list ap;
 
 	strvec_pushl(&c.args, "git", "-C", b->repo, "-c", NULL);
-	strvec_pushf(&c.args, "user.name=%s", b->name);
+	strvec_pushf(&c.args, "user.name=%s", b->id.name);
 	strvec_push(&c.args, "-c");
-	strvec_pushf(&c.args, "user.email=%s", b->email);
+	strvec_pushf(&c.args, "user.email=%s", b->id.email);
 	va_start(ap, out);
 	while ((arg = va_arg(ap, const char *)))
 		strvec_push(&c.args, arg);
@@ -74,72 +90,70 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 	return run_logged(b, &c);
 }
 
-static char *git_config(const char *key)
+/*
+ * make send signs with the sender's identity and refuses a placeholder; am,
+ * trailers and range-diff only commit in the cache repository, which
+ * nobody else sees, and go on without one.
+ */
+static int identities(struct b4 *b, int need)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct child c = CHILD_INIT;
+	struct strbuf err = STRBUF_INIT;
 
-	strvec_pushl(&c.args, "git", "config", "--get", key, NULL);
-	c.out = &out;
-	c.log = "/dev/null";
-	if (run_child(&c) || !out.len) {
-		child_clear(&c);
-		strbuf_release(&out);
-		return NULL;
-	}
-	child_clear(&c);
-	strbuf_trim_trailing(&out);
-	return out.buf;
-}
-
-/* "Name <email>" into its parts. */
-static void split_ident(const char *ident, char **name, char **email)
-{
-	const char *lt = strchr(ident, '<'), *gt = strchr(ident, '>');
-
-	*name = xstrfmt("%.*s", lt ? (int)(lt - ident - (lt > ident)) : 0,
-			ident);
-	*email = lt && gt ? xstrfmt("%.*s", (int)(gt - lt - 1), lt + 1) :
-			    xstrdup("");
-}
-
-static int identities(struct b4 *b)
-{
-	char *n = git_config("user.name"), *e = git_config("user.email");
-
-	b->placeholder = read_first_line("series/IDENTITY");
-	if (!b->placeholder) {
-		fprintf(stderr, "kverify: series/IDENTITY is missing\n");
+	b->sender_ok = !ident_sender(&b->id, &err);
+	if (!b->sender_ok && need) {
+		fprintf(stderr, "kverify: %s", err.buf);
+		strbuf_release(&err);
 		return -1;
 	}
-	if (n && e) {
-		b->sender = xstrfmt("%s <%s>", n, e);
-	} else {
-		fprintf(stderr, "kverify: no git user.name/user.email: the placeholder %s stays\n",
-			b->placeholder);
-		b->sender = xstrdup(b->placeholder);
+	if (!b->sender_ok) {
+		ident_clear(&b->id);
+		b->id.name = xstrdup("kverify");
+		b->id.email = xstrdup("kverify@localhost");
+		b->id.full = xstrdup("kverify <kverify@localhost>");
 	}
-	split_ident(b->sender, &b->name, &b->email);
-	free(n);
-	free(e);
+	strbuf_release(&err);
 	return 0;
 }
 
-/* Every @from in @sb becomes @to. */
-static void replace_all(struct strbuf *sb, const char *from, const char *to)
+/* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
+static int valid_change_id(const char *s)
 {
-	struct strbuf out = STRBUF_INIT;
-	const char *p = strbuf_str(sb), *hit;
-	size_t n = strlen(from);
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
 
-	while ((hit = strstr(p, from))) {
-		strbuf_add(&out, p, hit - p);
-		strbuf_addstr(&out, to);
-		p = hit + n;
-	}
-	strbuf_addstr(&out, p);
-	strbuf_release(sb);
-	*sb = out;
+	return n && n <= 128 && !s[n] && *s != '-' && *s != '.';
+}
+
+/*
+ * A message-id as given on the command line: what b4 takes as a value,
+ * never an option; "<...>" or a lore link allowed.
+ */
+static int valid_msgid(const char *s)
+{
+	const char *p;
+
+	if (!*s || *s == '-')
+		return 0;
+	for (p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return 0;
+	return !!strchr(s, '@');
+}
+
+/* "vN" or "N" with 1 <= N <= MAX_REVISION: N, else 0. */
+static int parse_revision(const char *s)
+{
+	char *end;
+	long n;
+
+	if (*s == 'v')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (errno || *end || n < 1 || n > MAX_REVISION)
+		return 0;
+	return n;
 }
 
 /* Under the repository's lock (cmd_b4), which owns b4/.tmp-<key>. */
@@ -192,6 +206,115 @@ static char *read_trim(const char *path)
 	return sb.buf ? sb.buf : xstrdup("");
 }
 
+/* As the fetch step names a source in the cache. */
+static void sanitize_key(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-')
+			*s = '_';
+}
+
+/* The Debian version of the cached source @key ("deb-<pkg>-<version>"). */
+static char *debian_version(struct b4 *b)
+{
+	const struct target *t = b->t;
+	struct apt_suite as = { 0 };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	const char *want = b->key + strlen("deb-") + strlen(t->deb_package) + 1;
+	const char *p;
+	char *ret = NULL;
+
+	if (apt_suite_init(&as, b->a->cache, t->deb_suite, &err))
+		goto out;
+	apt_suite_args(&as, &c, "apt-cache");
+	strvec_pushl(&c.args, "show", t->deb_package, NULL);
+	c.out = &out;
+	c.log = b->log;
+	if (run_child(&c))
+		goto out;
+	for (p = out.buf; p && *p && !ret; p = strchr(p, '\n'),
+	     p = p ? p + 1 : NULL) {
+		char *cand, *q;
+
+		if (strncmp(p, "Version: ", 9))
+			continue;
+		cand = xstrfmt("%.*s", (int)strcspn(p + 9, "\n"), p + 9);
+		q = xstrdup(cand);
+		sanitize_key(q);
+		if (!strcmp(q, want))
+			ret = cand;
+		else
+			free(cand);
+		free(q);
+	}
+out:
+	child_clear(&c);
+	apt_suite_clear(&as);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int is_commit_id(const char *s)
+{
+	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
+/*
+ * What the cover says in place of b4's base-commit: the real upstream
+ * commit when the source names one; else the upstream release and where
+ * the tree came from, and no base-commit.
+ */
+static void describe_base(struct b4 *b)
+{
+	const struct target *t = b->t;
+	char *rel = kernel_release(b->src, 1), *deb = NULL;
+	const char *r = rel ? rel : "(unknown release)";
+
+	if (t->kind == SRC_GIT && is_commit_id(t->git_ref)) {
+		b->base_commit = xstrdup(t->git_ref);
+		b->base = xstrfmt("base-commit: %s", t->git_ref);
+	} else if (t->kind == SRC_DEB) {
+		deb = debian_version(b);
+		b->base = xstrfmt("Made on Linux %s as packaged by Debian (%s %s);\nthat tree is no upstream commit, so there is no base-commit.",
+				  r, t->deb_package, deb ? deb : b->key);
+	} else if (t->kind == SRC_GIT) {
+		b->base = xstrfmt("Made on Linux %s from %s%s%s; no commit id is\nrecorded for it, so there is no base-commit.",
+				  r, t->value, t->git_ref ? " " : "",
+				  t->git_ref ? t->git_ref : "");
+	} else {
+		b->base = xstrfmt("Made on Linux %s (a %s tree, no upstream commit),\nso there is no base-commit.",
+				  r, source_kind_name(t->kind));
+	}
+	free(rel);
+	free(deb);
+}
+
+/* b4's cover template, with our base line in place of its base-commit. */
+static char *cover_template(struct b4 *b)
+{
+	char *path = xstrfmt("%s/cover.tpl", b->a->work);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	strbuf_addstr(&sb, "${cover}\n\n---\n${shortlog}\n\n${diffstat}\n---\n");
+	for (p = b->base; *p; p++) {	/* string.Template: $ is $$ */
+		if (*p == '$')
+			strbuf_addch(&sb, '$');
+		strbuf_addch(&sb, *p);
+	}
+	strbuf_addstr(&sb, "\nchange-id: ${change_id}\n\nBest regards,\n--");
+	strbuf_addch(&sb, ' ');	/* the signature separator's blank */
+	strbuf_addstr(&sb, "\n${signature}\n");
+	if (write_file(path, sb.buf, sb.len)) {
+		free(path);
+		path = NULL;
+	}
+	strbuf_release(&sb);
+	return path;
+}
+
 /* The cover commit b4 prep would make: cover letter, then tracking data. */
 static int cover_commit(struct b4 *b)
 {
@@ -200,7 +323,7 @@ static int cover_commit(struct b4 *b)
 	char *msg_path = xstrfmt("%s/cover.msg", b->a->work);
 	struct strbuf msg = STRBUF_INIT;
 	const char *bc;
-	int ret = -1;
+	int ret = -1, n;
 
 	if (!cover || !rev || !id) {
 		fprintf(stderr, "kverify: series/cover-letter, series/revision and series/change-id are needed\n");
@@ -210,11 +333,26 @@ static int cover_commit(struct b4 *b)
 		fprintf(stderr, "kverify: series/cover-letter still says EDITME: write the cover letter first\n");
 		goto out;
 	}
+	n = parse_revision(rev);
+	if (!n) {
+		fprintf(stderr, "kverify: series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision to send\n",
+			rev, MAX_REVISION);
+		goto out;
+	}
+	/* It goes into b4's JSON as it is: only what b4 itself makes. */
+	if (!valid_change_id(id)) {
+		fprintf(stderr, "kverify: series/change-id:1: '%s' is not a change-id (letters, digits, '.', '_' and '-' only): write the one b4 made for the series\n",
+			id);
+		goto out;
+	}
 	bc = strstr(cover, "\nbase-commit:");
-	strbuf_add(&msg, cover, bc ? (size_t)(bc - cover) : strlen(cover));
+	if (bc) {
+		fprintf(stderr, "kverify: series/cover-letter: a base-commit: line of its own: remove it (make send writes the base, or none)\n");
+		goto out;
+	}
+	strbuf_addstr(&msg, cover);
 	strbuf_addf(&msg, "\n\n%s\n# This section is used internally by b4 prep for tracking purposes.\n{\n  \"series\": {\n    \"revision\": %d,\n    \"change-id\": \"%s\",\n    \"base-branch\": \"%s\",\n    \"prefixes\": []\n  }\n}\n",
-		    MAGIC, atoi(rev), id, BASE_TAG);
-	replace_all(&msg, b->placeholder, b->sender);
+		    MAGIC, n, id, BASE_TAG);
 	if (write_file(msg_path, msg.buf, msg.len))
 		goto out;
 	ret = git(b, NULL, "commit", "-q", "--allow-empty", "-F", msg_path,
@@ -242,8 +380,75 @@ static int load_patches(struct b4 *b)
 	return b->patches.nr ? 0 : -1;
 }
 
-/* git am each patch of series/, the placeholder made the sender. */
-static int am_series(struct b4 *b)
+/*
+ * A half-applied "git am" (a posting that does not apply, a killed run)
+ * would make every later git am in the cache repository fail: abort it.
+ */
+static void am_abort(struct b4 *b)
+{
+	char *ra = xstrfmt("%s/.git/rebase-apply", b->repo);
+
+	if (is_dir(ra)) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "git", "-C", b->repo, "am", "--abort",
+			     NULL);
+		c.log = b->log;
+		run_child(&c);
+		child_clear(&c);
+		if (is_dir(ra))
+			rm_rf(ra);
+		fprintf(stderr, "kverify: aborted the half-applied git am in %s\n",
+			b->repo);
+	}
+	free(ra);
+}
+
+static int git_am(struct b4 *b, const char *file, const char *what)
+{
+	if (!git(b, NULL, "am", "-q", "--keep-cr", file, NULL))
+		return 0;
+	fprintf(stderr, "kverify: %s does not apply to the tree of %s (see the log); nothing was changed\n",
+		what, b->t->name);
+	am_abort(b);
+	return -1;
+}
+
+/*
+ * The sender's Signed-off-by at the end of @sb's commit message, as "git
+ * format-patch -s" adds it; not when the message has it already (a
+ * trailer collected after it, as in v4 after a review, adds none again).
+ */
+static void add_signoff(struct strbuf *sb, const char *ident)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *sob = xstrfmt("Signed-off-by: %s\n", ident);
+	const char *body = strstr(sb->buf, "\n\n"), *end, *last, *p;
+
+	end = body ? strstr(body, "\n---\n") : NULL;
+	if (!end)
+		goto out;
+	end++;
+	for (last = end - 1; last > body && last[-1] != '\n'; last--)
+		;
+	for (p = body; p && p < end; p = strstr(p + 1, sob))
+		if (p[-1] == '\n' && !strncmp(p, sob, strlen(sob)))
+			goto out;
+	strbuf_add(&out, sb->buf, end - sb->buf);
+	/* A message whose last paragraph is no trailer block gets a blank line. */
+	if (!strchr(last, ':') || strchr(last, ':') > strchr(last, '\n') ||
+	    strchr(last, ' ') < strchr(last, ':'))
+		strbuf_addch(&out, '\n');
+	strbuf_addstr(&out, sob);
+	strbuf_addstr(&out, end);
+	strbuf_release(sb);
+	*sb = out;
+out:
+	free(sob);
+}
+
+/* git am each patch of series/, with the sender's Signed-off-by. */
+static int am_series(struct b4 *b, int signoff)
 {
 	char *tmp = xstrfmt("%s/am.patch", b->a->work);
 	size_t i;
@@ -253,52 +458,113 @@ static int am_series(struct b4 *b)
 		struct strbuf sb = STRBUF_INIT;
 
 		ret = strbuf_read_file(&sb, b->patches.v[i], 16 << 20);
-		replace_all(&sb, b->placeholder, b->sender);
+		if (signoff)
+			add_signoff(&sb, b->id.full);
 		ret = ret || write_file(tmp, sb.buf, sb.len) ||
-		      git(b, NULL, "am", "-q", "--keep-cr", tmp, NULL);
+		      git_am(b, tmp, b->patches.v[i]);
 		strbuf_release(&sb);
 	}
 	free(tmp);
 	return ret;
 }
 
-static int build_branch(struct b4 *b)
+static int build_branch(struct b4 *b, int signoff)
 {
-	if (import_tree(b) || load_patches(b))
+	if (import_tree(b) || (!b->patches.nr && load_patches(b)))
 		return -1;
+	am_abort(b);
 	return git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG,
 		   NULL) ||
 	       git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
 		   "commit", NULL) ||
-	       git(b, NULL, "config", "user.name", b->name, NULL) ||
-	       git(b, NULL, "config", "user.email", b->email, NULL) ||
-	       cover_commit(b) || am_series(b);
+	       git(b, NULL, "config", "user.name", b->id.name, NULL) ||
+	       git(b, NULL, "config", "user.email", b->id.email, NULL) ||
+	       cover_commit(b) || am_series(b, signoff);
 }
 
-static int b4(struct b4 *b, const char *in, ...)
+/* b4's output goes to the user as b4 wrote it, and into the log. */
+static void show_b4_output(struct b4 *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	if (strbuf_read_file(&sb, b->b4_out, 16 << 20) < 0 || !sb.len)
+		goto out;
+	fputs(sb.buf, stderr);
+	f = fopen(b->log, "a");
+	if (f) {
+		fputs(sb.buf, f);
+		fclose(f);
+	}
+out:
+	strbuf_release(&sb);
+}
+
+static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 {
 	struct child c = CHILD_INIT;
-	const char *arg;
-	va_list ap;
+	struct strvec cfg = STRVEC_INIT;
+	size_t i;
+	int ret;
 
+	/* Our cover template: no base-commit of the local import. */
+	if (b->base) {
+		char *tpl = cover_template(b);
+
+		if (!tpl)
+			return -1;
+		strvec_pushl(&cfg, "b4.prep-cover-template", tpl, NULL);
+		free(tpl);
+	}
 	/*
 	 * In a kernel tree b4 0.12 picks its web endpoint, which insists on
 	 * signing even for "send -o".  Only a real send (SEND=1) goes by the
 	 * sender's own configuration.
 	 */
-	if (!b->a->send) {
-		strvec_push(&c.env, "GIT_CONFIG_COUNT=1");
-		strvec_push(&c.env, "GIT_CONFIG_KEY_0=sendemail.smtpserver");
-		strvec_push(&c.env, "GIT_CONFIG_VALUE_0=/bin/false");
+	if (!b->a->send)
+		strvec_pushl(&cfg, "sendemail.smtpserver", "/bin/false", NULL);
+	strvec_pushf(&c.env, "GIT_CONFIG_COUNT=%zu", cfg.nr / 2);
+	for (i = 0; i < cfg.nr; i += 2) {
+		strvec_pushf(&c.env, "GIT_CONFIG_KEY_%zu=%s", i / 2, cfg.v[i]);
+		strvec_pushf(&c.env, "GIT_CONFIG_VALUE_%zu=%s", i / 2,
+			     cfg.v[i + 1]);
 	}
+	strvec_clear(&cfg);
 	strvec_push(&c.args, "b4");
-	va_start(ap, in);
-	while ((arg = va_arg(ap, const char *)))
-		strvec_push(&c.args, arg);
-	va_end(ap);
+	for (i = 0; i < args->nr; i++)
+		strvec_push(&c.args, args->v[i]);
 	c.dir = b->repo;
 	c.in = in;
-	return run_logged(b, &c);
+	unlink(b->b4_out);
+	c.log = b->b4_out;
+	ret = run_child(&c);
+	show_b4_output(b);
+	if (ret) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_describe_failure(&c, &why);
+		fprintf(stderr, "kverify: %s (b4's messages above; log: %s)\n",
+			why.buf, b->log);
+		strbuf_release(&why);
+	}
+	child_clear(&c);
+	return ret;
+}
+
+static int b4(struct b4 *b, const char *in, ...)
+{
+	struct strvec args = STRVEC_INIT;
+	const char *arg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, in);
+	while ((arg = va_arg(ap, const char *)))
+		strvec_push(&args, arg);
+	va_end(ap);
+	ret = b4v(b, in, &args);
+	strvec_clear(&args);
+	return ret;
 }
 
 static int list_dir(const char *dir, const char *suffix, struct strvec *out)
@@ -319,11 +585,159 @@ static int list_dir(const char *dir, const char *suffix, struct strvec *out)
 	return n < 0 ? -1 : 0;
 }
 
+/*
+ * The recipients get_maintainer.pl of the target's tree names for the
+ * series, as b4 prep --auto-to-cc asks it: people To, lists Cc.
+ */
+static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *gm = xstrfmt("%s/scripts/get_maintainer.pl", b->src);
+	const char *p;
+	size_t i;
+	int ret = -1;
+
+	if (!is_file(gm)) {
+		fprintf(stderr, "kverify: %s is missing: give the recipients with TO= and CC=\n",
+			gm);
+		goto out;
+	}
+	strvec_pushl(&c.args, "perl", gm, "--nogit", "--nogit-fallback",
+		     "--nogit-chief-penguins", "--norolestats", which, NULL);
+	for (i = 0; i < b->patches.nr; i++) {
+		char *abs = abspath(b->patches.v[i]);
+
+		strvec_push(&c.args, abs);
+		free(abs);
+	}
+	c.dir = b->src;
+	c.out = &sb;
+	c.log = b->log;
+	if (run_child(&c)) {
+		fprintf(stderr, "kverify: %s failed (log: %s): give the recipients with TO= and CC=\n",
+			gm, b->log);
+		goto out;
+	}
+	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		size_t n = strcspn(p, "\n");
+
+		if (n && *p != '-')
+			strvec_pushf(out, "%.*s", (int)n, p);
+	}
+	ret = 0;
+out:
+	child_clear(&c);
+	strbuf_release(&sb);
+	free(gm);
+	return ret;
+}
+
+/* TO=/CC= as given, else get_maintainer.pl's; printed before the send. */
+static int recipients(struct b4 *b, struct strvec *to, struct strvec *cc)
+{
+	size_t i;
+
+	if (b->a->to ? (strvec_push(to, b->a->to), 0) :
+		       maintainers_of(b, "--nol", to))
+		return -1;
+	if (b->a->cc ? (strvec_push(cc, b->a->cc), 0) :
+		       maintainers_of(b, "--nom", cc))
+		return -1;
+	if (!to->nr) {
+		fprintf(stderr, "kverify: nobody to send to: give TO=\n");
+		return -1;
+	}
+	for (i = 0; i < cc->nr; ) {	/* b4 sends To first, so does the list */
+		size_t j;
+
+		for (j = 0; j < to->nr && strcmp(to->v[j], cc->v[i]); j++)
+			;
+		if (j == to->nr) {
+			i++;
+			continue;
+		}
+		free(cc->v[i]);
+		memmove(cc->v + i, cc->v + i + 1, (cc->nr - i) * sizeof(*cc->v));
+		cc->nr--;
+	}
+	for (i = 0; i < to->nr; i++)
+		printf("%s %s\n", i ? "   " : "To:", to->v[i]);
+	for (i = 0; i < cc->nr; i++)
+		printf("%s %s\n", i ? "   " : "Cc:", cc->v[i]);
+	printf("(%s; TO=/CC= override them)\n",
+	       b->a->to && b->a->cc ? "as given" :
+	       "from the tree's scripts/get_maintainer.pl");
+	fflush(stdout);
+	return 0;
+}
+
+/* The commit id of the local import: it must appear in no mail. */
+static char *local_base(struct b4 *b)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (git(b, &out, "rev-parse", BASE_TAG "^{commit}", NULL)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	strbuf_trim_trailing(&out);
+	return out.buf;
+}
+
+/*
+ * A mail of a patch by someone else carries its author as the body's first
+ * line, "From: ...", which checkpatch reads as a commit message line (a
+ * long identity is a COMMIT_LOG_LONG_LINE); it takes the author from the
+ * header as git am would.  The copy checkpatch reads is written in @work.
+ */
+static char *checkpatch_copy(struct b4 *b, const char *eml)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	char *path = xstrfmt("%s/checkpatch.eml", b->a->work);
+	const char *body, *from, *hdr;
+	size_t n;
+
+	if (strbuf_read_file(&sb, eml, 16 << 20) < 0)
+		goto fail;
+	body = strstr(sb.buf, "\n\n");
+	hdr = !strncmp(sb.buf, "From: ", 6) ? sb.buf : strstr(sb.buf, "\nFrom: ");
+	if (!body || !hdr || strncmp(body + 2, "From: ", 6)) {
+		strbuf_release(&sb);
+		free(path);
+		return xstrdup(eml);
+	}
+	hdr += *hdr == '\n';
+	from = body + 2;
+	n = strcspn(from, "\n");
+	strbuf_add(&out, sb.buf, hdr - sb.buf);
+	strbuf_add(&out, from, n);
+	hdr += strcspn(hdr, "\n");
+	while (hdr[0] == '\n' && hdr[1] == ' ')	/* a folded From: */
+		hdr += 1 + strcspn(hdr + 1, "\n");
+	strbuf_add(&out, hdr, body + 2 - hdr);
+	from += n + (from[n] == '\n');
+	from += *from == '\n';	/* and the blank line after it */
+	strbuf_addstr(&out, from);
+	if (write_file(path, out.buf, out.len))
+		goto fail;
+	strbuf_release(&sb);
+	strbuf_release(&out);
+	return path;
+fail:
+	strbuf_release(&sb);
+	strbuf_release(&out);
+	free(path);
+	return NULL;
+}
+
 static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 {
 	int i, n = emls->nr - 1, bad = 0;
-	char *cp = xstrfmt("%s/scripts/checkpatch.pl", b->src);
-	char *allow = read_trim("checkpatch.allow");
+	char *allow = read_trim("checkpatch.allow"), *local = local_base(b);
+	char *local_short = local ? xstrfmt("%.12s", local) : NULL;
+	char *sob = xstrfmt("\nSigned-off-by: %s\n", b->id.full);
+	struct strbuf err = STRBUF_INIT;
 
 	for (i = 0; i <= n; i++) {
 		struct strbuf sb = STRBUF_INIT;
@@ -334,22 +748,49 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 			fprintf(stderr, "check: %s lacks %s\n", emls->v[i], want);
 			bad++;
 		}
-		if (!i && (!strstr(sb.buf, "\nbase-commit: ") ||
-			   !strstr(sb.buf, "\nchange-id: ") ||
-			   !strstr(sb.buf, "Changes since v"))) {
-			fprintf(stderr, "check: the cover lacks base-commit:, change-id: or 'Changes since'\n");
+		if (!i && (!strstr(sb.buf, "\nchange-id: ") ||
+			   !strstr(sb.buf, "Changes since v") ||
+			   !strstr(sb.buf, b->base))) {
+			fprintf(stderr, "check: the cover lacks change-id:, 'Changes since' or its base (%s)\n",
+				b->base);
 			bad++;
 		}
-		if (i && checkpatch_file(b->src, emls->v[i], allow, b->log,
-					 NULL)) {
-			fprintf(stderr, "check: checkpatch --strict complains about %s\n",
+		if (!b->base_commit && strstr(sb.buf, "\nbase-commit:")) {
+			fprintf(stderr, "check: %s has a base-commit: that exists nowhere upstream\n",
 				emls->v[i]);
 			bad++;
+		}
+		if (local && strstr(sb.buf, local_short)) {
+			fprintf(stderr, "check: %s names the local import commit %.12s\n",
+				emls->v[i], local);
+			bad++;
+		}
+		if (i && !strstr(sb.buf, sob)) {
+			fprintf(stderr, "check: %s lacks the sender's Signed-off-by: %s\n",
+				emls->v[i], b->id.full);
+			bad++;
+		}
+		bad += ident_check_patch(emls->v[i], &err);
+		if (i) {
+			char *cp = checkpatch_copy(b, emls->v[i]);
+
+			if (!cp || checkpatch_file(b->src, cp, allow, b->log,
+						   NULL)) {
+				fprintf(stderr, "check: checkpatch --strict complains about %s\n",
+					emls->v[i]);
+				bad++;
+			}
+			free(cp);
 		}
 		strbuf_release(&sb);
 		free(want);
 	}
-	free(cp);
+	if (err.len)
+		fprintf(stderr, "check: placeholder identities:\n%s", err.buf);
+	strbuf_release(&err);
+	free(sob);
+	free(local);
+	free(local_short);
 	free(allow);
 	return bad;
 }
@@ -357,24 +798,37 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 static int do_send(struct b4 *b)
 {
 	char *rev_s = read_trim("series/revision");
-	int rev = rev_s ? atoi(rev_s) : 1;
+	int rev = rev_s ? parse_revision(rev_s) : 0;
 	char *rel = xstrfmt("results/send/v%d", rev), *out = abspath(rel);
-	struct strvec emls = STRVEC_INIT;
+	struct strvec emls = STRVEC_INIT, to = STRVEC_INIT, cc = STRVEC_INIT;
+	struct child c = CHILD_INIT;
 	size_t i;
-	int ret;
+	int ret = 2;
 
-	if (build_branch(b))
-		return 1;
+	if (!rev) {
+		fprintf(stderr, "kverify: series/revision:1: not a revision (1 to %d): write the number of the revision to send\n",
+			MAX_REVISION);
+		goto out;
+	}
+	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name))
+		goto out;
+	ret = 1;
+	describe_base(b);
+	if (recipients(b, &to, &cc) || build_branch(b, 1))
+		goto out;
 	rm_rf(out);
 	mkdir_p(out);
-	if (b->a->send)
-		ret = b4(b, NULL, "send", "--no-sign", "--to",
-			 b->a->to ? b->a->to : DEFAULT_TO, "--cc",
-			 b->a->cc ? b->a->cc : DEFAULT_CC, NULL);
-	else
-		ret = b4(b, NULL, "send", "--no-sign", "-o", out,
-			 "--to", b->a->to ? b->a->to : DEFAULT_TO, "--cc",
-			 b->a->cc ? b->a->cc : DEFAULT_CC, NULL);
+	strvec_pushl(&c.args, "send", "--no-sign", NULL);
+	if (!b->a->send)
+		strvec_pushl(&c.args, "-o", out, NULL);
+	strvec_push(&c.args, "--to");
+	for (i = 0; i < to.nr; i++)
+		strvec_push(&c.args, to.v[i]);
+	if (cc.nr)
+		strvec_push(&c.args, "--cc");
+	for (i = 0; i < cc.nr; i++)
+		strvec_push(&c.args, cc.v[i]);
+	ret = b4v(b, NULL, &c.args);
 	if (ret || b->a->send)
 		goto out;
 	list_dir(out, ".eml", &emls);
@@ -382,13 +836,16 @@ static int do_send(struct b4 *b)
 		printf("%s\n", emls.v[i]);
 	ret = emls.nr != b->patches.nr + 1 || check_emls(b, &emls, rev);
 	printf("%s: %zu messages, v%d: %s\n", out, emls.nr, rev,
-	       ret ? "CHECKS FAILED" : "numbering, base-commit, change-id, changelog and checkpatch checked");
+	       ret ? "CHECKS FAILED" : "numbering, base, change-id, changelog, identities, sign-offs and checkpatch checked");
 out:
+	child_clear(&c);
 	strvec_clear(&emls);
+	strvec_clear(&to);
+	strvec_clear(&cc);
 	free(rev_s);
 	free(rel);
 	free(out);
-	return ret ? 1 : 0;
+	return ret;
 }
 
 /* Build branch @name from @patches on the base; 0 or -1. */
@@ -401,7 +858,7 @@ static int branch_from(struct b4 *b, const char *name,
 		return -1;
 	for (i = 0; i < patches->nr; i++) {
 		char *abs = abspath(patches->v[i]);
-		int ret = git(b, NULL, "am", "-q", "--keep-cr", abs, NULL);
+		int ret = git_am(b, abs, patches->v[i]);
 
 		free(abs);
 		if (ret)
@@ -430,12 +887,20 @@ static int range_diff(struct b4 *b, const char *old, const char *new)
 	return ret;
 }
 
-/* "[PATCH vN ..." in @text: N, or 1. */
+/* "[PATCH vN ..." in @text: N, 1 without one, 0 when out of range. */
 static int revision_of(const char *text)
 {
 	const char *p = strstr(text, "[PATCH v");
+	char *n;
+	int rev;
 
-	return p ? atoi(p + 8) : 1;
+	if (!p)
+		return 1;
+	p += 8;
+	n = xstrfmt("%.*s", (int)strspn(p, "0123456789"), p);
+	rev = parse_revision(n);
+	free(n);
+	return rev;
 }
 
 static char *header(const char *msg, const char *name)
@@ -466,12 +931,12 @@ static char *header(const char *msg, const char *name)
 	return NULL;
 }
 
-/* series/cover-letter from b4's .cover, keeping our base-commit line. */
-static int write_cover(const char *cover_mail, const char *old_cover)
+/* series/cover-letter from b4's .cover: subject and text, no base. */
+static int write_cover(const char *cover_mail)
 {
 	struct strbuf sb = STRBUF_INIT, mail = STRBUF_INIT;
 	char *subject, *body_end;
-	const char *body, *bc = old_cover ? strstr(old_cover, "\nbase-commit:") : NULL;
+	const char *body;
 	int ret;
 
 	if (strbuf_read_file(&mail, cover_mail, 1 << 20) < 0)
@@ -489,8 +954,6 @@ static int write_cover(const char *cover_mail, const char *old_cover)
 	strbuf_add(&sb, body, body_end ? (size_t)(body_end - body) : strlen(body));
 	strbuf_trim_trailing(&sb);
 	strbuf_addch(&sb, '\n');
-	if (bc)
-		strbuf_addf(&sb, "%s\n", bc);
 	ret = write_file("series/cover-letter", sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&mail);
@@ -502,7 +965,7 @@ static int archive_series(struct b4 *b, int old_rev)
 {
 	char *dir = xstrfmt("series/old/v%d", old_rev);
 	static const char *const keep[] = {
-		"series", "cover-letter", "revision", "change-id",
+		"series", "cover-letter", "revision", "change-id", "message-id",
 	};
 	size_t i;
 	int ret;
@@ -522,6 +985,8 @@ static int archive_series(struct b4 *b, int old_rev)
 
 		if (!strbuf_read_file(&sb, from, 1 << 20))
 			ret = write_file(to, strbuf_str(&sb), sb.len);
+		else
+			unlink(to);
 		strbuf_release(&sb);
 		free(from);
 		free(to);
@@ -532,7 +997,8 @@ static int archive_series(struct b4 *b, int old_rev)
 	return ret;
 }
 
-/* Join a folded From: header, as git folds a long sender identity. */
+/* Patches of @dir (format-patch output) into series/; how many. */
+/* Join a folded From: header, as git folds a long identity. */
 static void unfold_from(struct strbuf *sb)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -547,8 +1013,7 @@ static void unfold_from(struct strbuf *sb)
 	*sb = out;
 }
 
-/* Patches of @dir (format-patch output) into series/, placeholder back. */
-static int install_patches(struct b4 *b, const char *dir)
+static int install_patches(const char *dir)
 {
 	struct strvec files = STRVEC_INIT;
 	struct strbuf series = STRBUF_INIT;
@@ -556,14 +1021,11 @@ static int install_patches(struct b4 *b, const char *dir)
 	int ret = list_dir(dir, ".patch", &files);
 
 	for (i = 0; i < files.nr && !ret; i++) {
-		struct strbuf sb = STRBUF_INIT;
 		char *to = xstrfmt("series/%s", patch_name(files.v[i]));
+		struct strbuf sb = STRBUF_INIT;
 
 		ret = strbuf_read_file(&sb, files.v[i], 16 << 20);
-		if (strcmp(b->sender, b->placeholder)) {
-			unfold_from(&sb);
-			replace_all(&sb, b->sender, b->placeholder);
-		}
+		unfold_from(&sb);
 		ret = ret || write_file(to, sb.buf, sb.len);
 		strbuf_addf(&series, "%s\n", patch_name(files.v[i]));
 		strbuf_release(&sb);
@@ -571,9 +1033,78 @@ static int install_patches(struct b4 *b, const char *dir)
 	}
 	if (!ret)
 		ret = write_file("series/series", series.buf, series.len);
+	ret = ret ? -1 : (int)files.nr;
 	strvec_clear(&files);
 	strbuf_release(&series);
 	return ret;
+}
+
+/* The trailers ("Xxx-by: ...", "Link: ...") of a patch, "N<TAB>line". */
+static void trailers_of(const char *path, int n, struct strvec *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+		return;
+	p = strstr(sb.buf, "\n\n");
+	end = p ? strstr(p, "\n---\n") : NULL;
+	for (; p && p < end; p = strchr(p + 1, '\n')) {
+		const char *l = p + 1, *colon = strchr(l, ':');
+		size_t len = strcspn(l, "\n");
+
+		if (colon && colon < l + len && colon[1] == ' ' &&
+		    colon - l > 3 && !strncmp(colon - 3, "-by", 3) &&
+		    !memchr(l, ' ', colon - l))
+			strvec_pushf(out, "%d\t%.*s", n, (int)len, l);
+	}
+	strbuf_release(&sb);
+}
+
+static int has_str(const struct strvec *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/* Each trailer series/ gained, on which patch; how many. */
+static int print_new_trailers(const struct strvec *before)
+{
+	struct strvec now = STRVEC_INIT;
+	char *series = read_trim("series/series"), *line, *save = NULL;
+	int n = 0, added = 0;
+	size_t i;
+
+	for (line = series ? strtok_r(series, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *path = xstrfmt("series/%s", line);
+
+		trailers_of(path, ++n, &now);
+		free(path);
+	}
+	for (i = 0; i < now.nr; i++) {
+		if (has_str(before, now.v[i]))
+			continue;
+		printf("  patch %.*s: + %s\n", (int)strcspn(now.v[i], "\t"),
+		       now.v[i], strchr(now.v[i], '\t') + 1);
+		added++;
+	}
+	printf("%d trailer%s added\n", added, added == 1 ? "" : "s");
+	strvec_clear(&now);
+	free(series);
+	return added;
+}
+
+static void trailers_of_series(const struct strvec *patches, struct strvec *out)
+{
+	size_t i;
+
+	for (i = 0; i < patches->nr; i++)
+		trailers_of(patches->v[i], i + 1, out);
 }
 
 static int format_patches(struct b4 *b, const char *range, const char *dir)
@@ -584,16 +1115,20 @@ static int format_patches(struct b4 *b, const char *range, const char *dir)
 }
 
 /* The range-diff between series/old/v@old_rev/ and series/. */
-static int show_range_diff(struct b4 *b, int old_rev)
+static int show_range_diff(struct b4 *b, int old_rev, int new_rev)
 {
 	struct strvec old = STRVEC_INIT, new = STRVEC_INIT;
 	char *dir = xstrfmt("series/old/v%d", old_rev);
-	int ret = list_dir(dir, ".patch", &old) ||
-		  list_dir("series", ".patch", &new) ||
-		  branch_from(b, "kverify-old", &old) ||
-		  branch_from(b, "kverify-new", &new) ||
-		  range_diff(b, "kverify-old", "kverify-new");
+	int ret;
 
+	printf("range-diff: %s/ (v%d) against series/ (v%d)\n", dir, old_rev,
+	       new_rev);
+	fflush(stdout);
+	ret = list_dir(dir, ".patch", &old) ||
+	      list_dir("series", ".patch", &new) ||
+	      branch_from(b, "kverify-old", &old) ||
+	      branch_from(b, "kverify-new", &new) ||
+	      range_diff(b, "kverify-old", "kverify-new");
 	strvec_clear(&old);
 	strvec_clear(&new);
 	free(dir);
@@ -623,141 +1158,322 @@ static char *mbox_from(struct b4 *b, const char *path)
 	return out;
 }
 
+/* What a cover (or first patch) of the posting says, checked. */
+struct posting {
+	int rev;
+	char *change_id;	/* NULL: none */
+	char *msgid;		/* without <>, NULL: none */
+};
+
+static int read_posting(const char *cover, const char *mbx,
+			struct posting *po)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	char *m;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, mbx, 64 << 20) < 0)
+		goto out;
+	po->rev = revision_of(sb.buf);
+	if (!po->rev) {
+		p = strstr(sb.buf, "[PATCH v");
+		fprintf(stderr, "kverify: the posting says '[PATCH v%.*s': not a revision (1 to %d); nothing was imported\n",
+			(int)strspn(p + 8, "0123456789"), p + 8, MAX_REVISION);
+		goto out;
+	}
+	if (cover) {
+		strbuf_release(&sb);
+		if (strbuf_read_file(&sb, cover, 16 << 20) < 0)
+			goto out;
+	}
+	p = strstr(sb.buf, "\nchange-id: ");
+	if (cover && p) {
+		p += 12;
+		po->change_id = xstrfmt("%.*s", (int)strcspn(p, "\n"), p);
+		if (!valid_change_id(po->change_id)) {
+			fprintf(stderr, "kverify: the posting's cover has change-id: '%s': not a change-id (letters, digits, '.', '_' and '-'); nothing was imported\n",
+				po->change_id);
+			goto out;
+		}
+	}
+	m = header(sb.buf, "Message-Id");
+	if (m) {
+		const char *s = m + (*m == '<');
+		size_t n = strcspn(s, ">");
+
+		po->msgid = xstrfmt("%.*s", (int)n, s);
+		free(m);
+		if (!valid_msgid(po->msgid) || strpbrk(po->msgid, "\"\\<>()[],;")) {
+			fprintf(stderr, "kverify: the posting's Message-Id <%s> is not one: nothing was imported\n",
+				po->msgid);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int do_am(struct b4 *b)
 {
 	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
-	char *old_cover = read_trim("series/cover-letter"), *rev_s = read_trim("series/revision");
-	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT;
-	struct strbuf text = STRBUF_INIT;
-	char *id = NULL, *line, *mbox = NULL;
-	int ret = 1, rev, old_rev;
+	char *rev_s = read_trim("series/revision");
+	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT, before = STRVEC_INIT;
+	struct posting po = { 0 };
+	char *mbox = NULL, *v;
+	int ret = 1, old_rev, n;
 
 	if (!b->a->mbox && !b->a->msgid) {
 		fprintf(stderr, "kverify: am needs MBOX=<file> or MSGID=<message-id>\n");
 		ret = 2;
 		goto out;
 	}
+	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
+		fprintf(stderr, "kverify: MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run\n",
+			b->a->msgid);
+		ret = 2;
+		goto out;
+	}
+	old_rev = rev_s ? parse_revision(rev_s) : 0;
+	if (!old_rev) {
+		fprintf(stderr, "kverify: series/revision:1: not a revision (1 to %d): write the number of the revision series/ holds\n",
+			MAX_REVISION);
+		ret = 2;
+		goto out;
+	}
 	if (import_tree(b) || load_patches(b))
 		goto out;
+	am_abort(b);
 	rm_rf(dir);
 	mkdir_p(dir);
-	/* b4 0.12 crashes on a folded Subject with -m FILE; stdin works. */
+	/*
+	 * -t: trailers given on the cover letter go onto every patch.  b4
+	 * 0.12 crashes on a folded Subject with -m FILE; stdin works.
+	 */
 	mbox = b->a->mbox ? mbox_from(b, b->a->mbox) : NULL;
-	if (b->a->msgid ? b4(b, NULL, "am", "-o", dir, b->a->msgid, NULL) :
-			  b4(b, mbox, "--offline-mode", "am", "-m", "-", "-o", dir,
-			     NULL))
+	if (b->a->msgid ? b4(b, NULL, "am", "-t", "-o", dir, "--", b->a->msgid,
+			     NULL) :
+			  b4(b, mbox, "--offline-mode", "am", "-t", "-m", "-",
+			     "-o", dir, NULL))
 		goto out;
 	list_dir(dir, ".mbx", &mbx);
 	list_dir(dir, ".cover", &cover);
-	if (mbx.nr != 1 || strbuf_read_file(&text, mbx.v[0], 64 << 20)) {
+	if (mbx.nr != 1) {
 		fprintf(stderr, "kverify: b4 am wrote no series mbox in %s\n", dir);
 		goto out;
 	}
-	rev = revision_of(text.buf);
+	if (read_posting(cover.nr ? cover.v[0] : NULL, mbx.v[0], &po)) {
+		ret = 2;
+		goto out;
+	}
 	if (branch_from(b, "kverify-am", &mbx) ||
 	    format_patches(b, BASE_TAG "..kverify-am", out))
 		goto out;
-	old_rev = rev_s ? atoi(rev_s) : 1;
-	if (archive_series(b, old_rev) || install_patches(b, out))
+	trailers_of_series(&b->patches, &before);
+	if (archive_series(b, old_rev))
 		goto out;
-	if (cover.nr && write_cover(cover.v[0], old_cover))
+	n = install_patches(out);
+	if (n < 0 || (cover.nr && write_cover(cover.v[0])))
 		goto out;
-	line = cover.nr ? read_trim(cover.v[0]) : NULL;
-	if (line && strstr(line, "\nchange-id: ")) {
-		char *p = strstr(line, "\nchange-id: ") + 12;
-
-		id = xstrfmt("%.*s\n", (int)strcspn(p, "\n"), p);
-		write_file("series/change-id", id, strlen(id));
+	if (po.change_id) {
+		v = xstrfmt("%s\n", po.change_id);
+		write_file("series/change-id", v, strlen(v));
+		free(v);
 	}
-	free(line);
-	free(rev_s);
-	rev_s = xstrfmt("%d\n", rev);
-	write_file("series/revision", rev_s, strlen(rev_s));
-	printf("imported v%d into series/ (%zu patches)\n", rev,
-	       b->patches.nr);
-	ret = show_range_diff(b, old_rev);
+	if (po.msgid) {
+		v = xstrfmt("%s\n", po.msgid);
+		write_file("series/message-id", v, strlen(v));
+		free(v);
+	} else {
+		unlink("series/message-id");
+	}
+	v = xstrfmt("%d\n", po.rev);
+	write_file("series/revision", v, strlen(v));
+	free(v);
+	printf("imported v%d into series/ (%d patch%s)%s%s\n", po.rev, n,
+	       n == 1 ? "" : "es", po.msgid ? ", posted as " LORE : "",
+	       po.msgid ? po.msgid : "");
+	print_new_trailers(&before);
+	ret = show_range_diff(b, old_rev, po.rev);
 out:
 	strvec_clear(&mbx);
 	strvec_clear(&cover);
-	strbuf_release(&text);
+	strvec_clear(&before);
+	free(po.change_id);
+	free(po.msgid);
 	free(mbox);
-	free(id);
 	free(dir);
 	free(out);
-	free(old_cover);
 	free(rev_s);
 	return ret;
+}
+
+/* 1 when the mailbox @path holds a patch, not only replies. */
+static int mbox_has_patch(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int found = 0;
+
+	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
+		return 0;
+	for (p = sb.buf; p && !found; p = strstr(p + 1, "\nSubject: ")) {
+		const char *v = p + (*p == '\n') + 9;
+
+		if (p == sb.buf && strncmp(p, "Subject: ", 9))
+			continue;
+		v += strspn(v, " ");
+		found = !strncmp(v, "[PATCH", 6);
+	}
+	strbuf_release(&sb);
+	return found;
 }
 
 static int do_trailers(struct b4 *b)
 {
 	char *out = xstrfmt("%s/trailer-patches", b->a->work), *range;
-	struct strvec names = STRVEC_INIT;
+	struct strvec before = STRVEC_INIT;
 	int ret = 1;
 
 	if (!b->a->mbox) {
 		fprintf(stderr, "kverify: trailers needs MBOX=<file with the review replies>\n");
 		return 2;
 	}
-	if (build_branch(b) ||
+	if (!mbox_has_patch(b->a->mbox)) {
+		fprintf(stderr, "kverify: MBOX=%s holds no patch, only replies: b4 finds a reply's patch in the same mailbox, so give the whole thread (the posted messages, e.g. results/send/vN/*.eml or 'b4 mbox <message-id>', and the replies)\n",
+			b->a->mbox);
+		ret = 2;
+		goto out;
+	}
+	if (build_branch(b, 0) ||
 	    b4(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
 	       NULL))
 		goto out;
+	trailers_of_series(&b->patches, &before);
 	range = xstrfmt("%s~%zu..%s", BRANCH, b->patches.nr, BRANCH);
-	ret = format_patches(b, range, out) || install_patches(b, out);
+	ret = format_patches(b, range, out) || install_patches(out) < 0;
 	free(range);
-	if (!ret)
+	if (!ret) {
 		printf("trailers collected into series/ (%zu patches)\n",
 		       b->patches.nr);
+		print_new_trailers(&before);
+	}
 out:
-	strvec_clear(&names);
+	strvec_clear(&before);
 	free(out);
 	return ret;
 }
 
+/* The revisions series/old/ keeps, highest first. */
+static int old_revisions(int *revs, int max)
+{
+	struct dirent **names;
+	int i, j, nr = 0, n = scandir("series/old", &names, NULL, alphasort);
+
+	for (i = 0; i < n; i++) {
+		int r = parse_revision(names[i]->d_name);
+
+		if (r && names[i]->d_name[0] == 'v' && nr < max) {
+			for (j = nr++; j > 0 && revs[j - 1] < r; j--)
+				revs[j] = revs[j - 1];
+			revs[j] = r;
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return nr;
+}
+
 static int do_range_diff(struct b4 *b)
 {
-	char *rev = read_trim("series/revision");
-	int from = b->a->from ? atoi(b->a->from + (b->a->from[0] == 'v')) :
-		   (rev ? atoi(rev) : 1);
+	char *rev_s = read_trim("series/revision");
+	int rev = rev_s ? parse_revision(rev_s) : 0, revs[64], nr, i, from = 0;
+	struct strbuf kept = STRBUF_INIT;
 
-	free(rev);
+	free(rev_s);
+	nr = old_revisions(revs, ARRAY_SIZE(revs));
+	for (i = 0; i < nr; i++)
+		strbuf_addf(&kept, " v%d", revs[i]);
+	if (b->a->from) {
+		from = parse_revision(b->a->from);
+		if (!from) {
+			fprintf(stderr, "kverify: FROM='%s' is not a revision (vN, 1 to %d)\n",
+				b->a->from, MAX_REVISION);
+			strbuf_release(&kept);
+			return 2;
+		}
+		for (i = 0; i < nr && revs[i] != from; i++)
+			;
+		if (i == nr)
+			from = 0;
+	} else {
+		/* The previous revision; the same one after a re-import. */
+		for (i = 0; i < nr && !from; i++)
+			if (revs[i] < rev)
+				from = revs[i];
+		for (i = 0; i < nr && !from; i++)
+			if (revs[i] == rev)
+				from = revs[i];
+	}
+	if (!from) {
+		if (nr)
+			fprintf(stderr, "kverify: series/old/%s%s does not exist; series/old/ keeps%s: give FROM=vN\n",
+				b->a->from ? "v" : "",
+				b->a->from ? b->a->from + (b->a->from[0] == 'v') :
+				"(a revision before this one)", kept.buf);
+		else
+			fprintf(stderr, "kverify: nothing to compare series/ (v%d) with: series/old/ keeps no revision (make am keeps the previous one there when it imports a posting)\n",
+				rev);
+		strbuf_release(&kept);
+		return 1;
+	}
+	strbuf_release(&kept);
 	if (import_tree(b))
 		return 1;
-	return show_range_diff(b, from) ? 1 : 0;
+	am_abort(b);
+	return show_range_diff(b, from, rev) ? 1 : 0;
 }
 
 int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
-	struct b4 b = { .a = a };
+	struct b4 b = { .a = a, .t = t };
 	struct strbuf why = STRBUF_INIT;
-	char *key = NULL, *lock = NULL;
+	char *lock = NULL, *locks = NULL;
 	int ret = 2, lockfd = -1;
 
 	if (!path_has("b4")) {
-		struct strbuf why = STRBUF_INIT;
-
 		missing_tool(&why, "b4", NULL);
 		fprintf(stderr, "kverify: %s\n", why.buf);
-		strbuf_release(&why);
 		ret = 1;
 		goto out;
 	}
-	if (identities(&b) || fetch_only(t, opt, &b.src, &key))
+	if (identities(&b, !strcmp(what, "send")))
+		goto out;
+	/*
+	 * One b4 workflow at a time, from before the fetch (which empties
+	 * results/<name>) to the end: series/ and the cache repository are
+	 * shared.  Not inherited: git detaches "gc --auto" into the
+	 * background, which would hold the lock for minutes after the
+	 * workflow ended.
+	 */
+	locks = xstrfmt("%s/locks", a->cache);
+	lock = xstrfmt("%s/b4.lock", locks);
+	if (mkdir_p(locks) || lock_file(lock, 1, &lockfd, &why)) {
+		fprintf(stderr, "kverify: %s\n", why.len ? why.buf : strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	ret = 1;
+	if (fetch_only(t, opt, &b.src, &b.key))
 		goto out;
 	mkdir_p(a->work);
 	b.log = xstrfmt("%s/b4.log", a->work);
-	b.repo = xstrfmt("%s/b4/%s", a->cache, key);
-	lock = xstrfmt("%s/locks/b4-%s.lock", a->cache, key);
-	if (lock_file(lock, 1, &lockfd, &why)) {
-		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
-		goto out;
-	}
-	/*
-	 * Not inherited: git detaches "gc --auto" into the background, which
-	 * would hold the lock for minutes after the workflow ended.
-	 */
+	b.b4_out = xstrfmt("%s/b4-output.log", a->work);
+	b.repo = xstrfmt("%s/b4/%s", a->cache, b.key);
 	if (!strcmp(what, "send"))
 		ret = do_send(&b);
 	else if (!strcmp(what, "am"))
@@ -770,14 +1486,15 @@ out:
 	unlock_file(lockfd);
 	strbuf_release(&why);
 	free(lock);
-	free(key);
+	free(locks);
+	free(b.key);
 	free(b.repo);
 	free(b.src);
 	free(b.log);
-	free(b.placeholder);
-	free(b.sender);
-	free(b.name);
-	free(b.email);
+	free(b.b4_out);
+	free(b.base);
+	free(b.base_commit);
+	ident_clear(&b.id);
 	strvec_clear(&b.patches);
 	return ret;
 }

@@ -225,3 +225,49 @@ int copy_file(const char *from, const char *to)
 	free(dir);
 	return ret;
 }
+
+/*
+ * The release of the kernel tree @src, from its Makefile: "X.Y" (the
+ * stable branch), or with @full "X.Y.Z" and EXTRAVERSION; NULL if the
+ * Makefile says none.
+ */
+char *kernel_release(const char *src, int full)
+{
+	static const char *const keys[] = {
+		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION",
+	};
+	char *mk = xstrfmt("%s/Makefile", src), *val[4] = { 0 }, *ret = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	size_t i;
+
+	if (strbuf_read_file(&sb, mk, 1 << 20) < 0)
+		goto out;
+	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			size_t n = strlen(keys[i]);
+			const char *v = p + n;
+
+			if (val[i] || strncmp(p, keys[i], n))
+				continue;
+			v += strspn(v, " \t");
+			if (*v != '=')
+				continue;
+			v++;
+			v += strspn(v, " \t");
+			val[i] = xstrfmt("%.*s", (int)strcspn(v, " \t\n"), v);
+		}
+	if (val[0] && val[1] && *val[0] && *val[1] && !full)
+		ret = xstrfmt("%s.%s", val[0], val[1]);
+	else if (val[0] && val[1] && *val[0] && *val[1])
+		ret = xstrfmt("%s.%s%s%s%s", val[0], val[1],
+			      val[2] && *val[2] && strcmp(val[2], "0") ? "." : "",
+			      val[2] && strcmp(val[2], "0") ? val[2] : "",
+			      val[3] ? val[3] : "");
+out:
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		free(val[i]);
+	strbuf_release(&sb);
+	free(mk);
+	return ret;
+}

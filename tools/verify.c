@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "ident.h"
 #include "verify.h"
 
 static char *default_cache(void);
@@ -580,6 +581,9 @@ int verify_target(const struct target *t, const struct options *opt)
 		fputs(strbuf_str(&err), stderr);
 		goto out;
 	}
+	/* A bundle leaves the machine: no placeholder identity goes along. */
+	if (opt->bundle && ident_refuse_patches(&ctx.patches, t->name))
+		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
 		fprintf(stderr, "kverify: %s: %s\n", t->name, strbuf_str(&err));

@@ -1,0 +1,135 @@
+#!/bin/bash
+# Mail is input from outside (#16): a posting that does not apply is
+# aborted and leaves the cache repository clean for the next command; a
+# change-id that would break out of b4's tracking JSON, a MSGID that is an
+# option and a revision out of range are refused before anything changes;
+# the number of patches imported is the number imported; two make am at
+# once take turns.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 12
+export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
+copy=$TMP/repo
+repo_copy "$copy"
+cd "$copy" || exit 1
+
+make --no-print-directory send > "$TMP/send" 2>&1 || { tail -n 20 "$TMP/send" | diag; }
+cp -r results/send/v3 "$TMP/v3"
+cp -r series "$TMP/series.before"
+repo=$(ls -d "$KVERIFY_CACHE"/b4/deb-linux-source-7.3-* | head -n 1)
+# Each case starts from a clean cache repository, so that one case's
+# leftovers cannot fail the next (the old code left .git/rebase-apply).
+clean_repo() { git -C "$repo" am --abort > /dev/null 2>&1; rm -rf "$repo/.git/rebase-apply"; }
+same_series() { diff -r "$TMP/series.before" series > "$TMP/d" 2>&1 || { diag < "$TMP/d"; false; }; }
+
+# (4) A posting that does not apply: a context line of patch 1 changed.
+cp -r "$TMP/v3" "$TMP/bad"
+f=$(ls "$TMP"/bad/0001-*.eml)
+n=$(grep -n '^@@ ' "$f" | sed -n 2p | cut -d: -f1)
+sed -i "$((n + 1))s/^ \(.*\)$/ \1 \/* not in the tree *\//" "$f"
+make --no-print-directory am MBOX="$TMP/bad" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q 'does not apply to the tree of 7.3' "$TMP/out" && same_series
+ok $? "a posting that does not apply fails, says so, and series/ is unchanged (exit $rc)"
+[ ! -e "$repo/.git/rebase-apply" ]
+ok $? "the half-applied git am is aborted: no .git/rebase-apply in the cache repository"
+make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
+rc=$?
+ok $rc "the next make am works"
+[ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# (6) A change-id that would write b4's tracking JSON.
+cp -r "$TMP/v3" "$TMP/inj"
+sed -i 's/^change-id: .*/change-id: x", "prefixes": ["RFC"], "y": "z/' "$TMP"/inj/0000-*.eml
+make --no-print-directory am MBOX="$TMP/inj" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "change-id: 'x\", \"prefixes\": \[\"RFC\"\], \"y\": \"z': not a change-id" "$TMP/out" &&
+	same_series
+ok $? "make am refuses a change-id that is not one; series/ is unchanged (exit $rc)"
+echo 'x", "prefixes": ["RFC"], "y": "z' > series/change-id
+rm -rf results/send
+make --no-print-directory send > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
+	[ -z "$(ls results/send/v3 2>/dev/null)" ]
+ok $? "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)"
+cp "$TMP/series.before/change-id" series/change-id
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# (9) MSGID that is an option; a revision out of range; the patch count.
+make --no-print-directory am MSGID='-m/etc/passwd' > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "MSGID='-m/etc/passwd' is not a message-id" "$TMP/out" &&
+	! grep -q 'Running\|Analyzing\|Grabbing' "$TMP/out" && same_series
+ok $? "MSGID='-m/etc/passwd' is refused before b4 runs (exit $rc)"
+cp -r "$TMP/v3" "$TMP/big"
+sed -i 's/^Subject: \[PATCH v3 /Subject: [PATCH v99999999999 /' "$TMP"/big/*.eml
+make --no-print-directory am MBOX="$TMP/big" > "$TMP/out" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "the posting says '\[PATCH v99999999999': not a revision (1 to 999)" "$TMP/out" &&
+	[ "$(cat series/revision)" = 3 ] && same_series
+ok $? "[PATCH v99999999999 is refused, series/revision stays 3 (exit $rc)"
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+cp -r "$TMP/v3" "$TMP/three"
+sed -i 's/^Subject: \[PATCH v3 \([0-2]\)\/2\]/Subject: [PATCH v3 \1\/3]/' "$TMP"/three/*.eml
+cmid=$(grep -m1 -i '^Message-Id:' "$TMP"/three/0000-*.eml | sed 's/^[^:]*: //')
+cat > "$TMP/three/0003-readme.eml" <<MAIL
+From: Test Sender <sender@kverify.test>
+Date: Mon, 30 Nov 2026 12:00:00 +0000
+Subject: [PATCH v3 3/3] KVM: selftests: Name the batching test in a README
+Message-Id: <kverify-test-3@kverify.test>
+In-Reply-To: $cmid
+References: $cmid
+
+Name pmu_emulated_batching_test in a README next to it.
+
+Signed-off-by: Test Sender <sender@kverify.test>
+---
+ tools/testing/selftests/kvm/x86/README.batching | 1 +
+ 1 file changed, 1 insertion(+)
+ create mode 100644 tools/testing/selftests/kvm/x86/README.batching
+
+diff --git a/tools/testing/selftests/kvm/x86/README.batching b/tools/testing/selftests/kvm/x86/README.batching
+new file mode 100644
+index 000000000000..0ba0e2b0a3e4
+--- /dev/null
++++ b/tools/testing/selftests/kvm/x86/README.batching
+@@ -0,0 +1 @@
++pmu_emulated_batching_test
+MAIL
+make --no-print-directory am MBOX="$TMP/three" > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q '^imported v3 into series/ (3 patches)' "$TMP/out" &&
+	[ "$(wc -l < series/series)" = 3 ]
+ok $? "a 3-patch posting: '(3 patches)' and 3 lines in series/series (exit $rc)"
+[ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# (9) Two make am at once, in the same repository.
+make --no-print-directory am MBOX="$TMP/v3" > "$TMP/am1" 2>&1 &
+pid1=$!
+make --no-print-directory am MBOX="$TMP/v3" > "$TMP/am2" 2>&1 &
+pid2=$!
+wait $pid1
+rc1=$?
+wait $pid2
+rc2=$?
+[ $rc1 = 0 ] && [ $rc2 = 0 ]
+ok $? "two make am at once both succeed (exit $rc1 and $rc2)"
+[ $rc1 = 0 ] || tail -n 10 "$TMP/am1" | diag
+[ $rc2 = 0 ] || tail -n 10 "$TMP/am2" | diag
+cat "$TMP/am1" "$TMP/am2" | grep -q 'waiting for another run (or what is left of a killed one) holding .*/locks/b4.lock'
+ok $? "one waited for the other's lock"
+grep -q '^imported v3 into series/ (2 patches)' "$TMP/am1" &&
+	grep -q '^imported v3 into series/ (2 patches)' "$TMP/am2"
+ok $? "both imported the posting"
+[ ! -e "$repo/.git/rebase-apply" ] && git -C "$repo" status --porcelain --untracked-files=no | { ! grep -q .; }
+ok $? "the cache repository is clean afterwards"
+done_testing
