@@ -375,6 +375,8 @@ static char *git_repo(struct verify_ctx *ctx, struct step_result *r)
 	rm_rf(tmp);
 	strvec_pushl(&c.args, "git", "clone", "--bare", "--quiet", "--", url,
 		     tmp, NULL);
+	/* What kernels.list allows (targets.c), and no other transport. */
+	strvec_push(&c.env, "GIT_ALLOW_PROTOCOL=file:https:git:ssh");
 	if (step_run(ctx, r, &c) || rename(tmp, repo) < 0) {
 		rm_rf(tmp);
 		free(repo);

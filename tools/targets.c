@@ -94,11 +94,16 @@ static int check_bytes(struct line_ctx *lc, const char *s, size_t len)
 	return 0;
 }
 
+static int plain_char(char c, const char *extra)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr(extra, c));
+}
+
 static int allowed(const char *s, const char *extra)
 {
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr(extra, *s)))
+		if (!plain_char(*s, extra))
 			return 0;
 	return 1;
 }
@@ -154,6 +159,47 @@ static int parse_deb(struct line_ctx *lc, struct target *t)
 	return 0;
 }
 
+static int has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * git: the transports git may use: a local path, file://, https://, git://
+ * and ssh:// (also as [user@]host:path).  Anything else (ext:: runs a
+ * command, fd:: reads one of our descriptors, other remote helpers) is
+ * refused here; git_repo() tells git the same with GIT_ALLOW_PROTOCOL.
+ */
+static int check_git_url(struct line_ctx *lc, const char *url)
+{
+	static const char *const schemes[] = {
+		"file://", "https://", "git://", "ssh://", "git+ssh://",
+		"ssh+git://",
+	};
+	const char *colon = strchr(url, ':'), *slash = strchr(url, '/');
+	const char *how = "file paths, file://, https://, git://, ssh:// or [user@]host:path";
+	size_t i;
+
+	if (strstr(url, "::"))
+		return fail(lc, "git source '%s' names a git remote helper (TRANSPORT::ADDRESS), which may run programs or read descriptors: use %s",
+			    url, how);
+	if (!colon || (slash && slash < colon))
+		return 0;	/* a local path */
+	for (i = 0; i < ARRAY_SIZE(schemes); i++)
+		if (has_prefix(url, schemes[i]))
+			return 0;
+	if (strstr(url, "://"))
+		return fail(lc, "git transport '%.*s' is not allowed: use %s",
+			    (int)(strstr(url, "://") - url), url, how);
+	/* scp-like ssh: [user@]host:path */
+	for (i = 0; url + i < colon && plain_char(url[i], "._@_-"); i++)
+		;
+	if (url + i == colon && i)
+		return 0;
+	return fail(lc, "git source '%s' is neither a path nor a URL git may use: use %s",
+		    url, how);
+}
+
 static int parse_source(struct line_ctx *lc, struct target *t)
 {
 	char *colon = strchr(t->source, ':');
@@ -187,6 +233,7 @@ static int parse_source(struct line_ctx *lc, struct target *t)
 				return fail(lc, "git ref '%s' is not a plain ref name",
 					    t->git_ref);
 		}
+		return check_git_url(lc, t->value);
 	}
 	return 0;
 }
