@@ -142,6 +142,29 @@ static void git_transports(void **state)
 	strbuf_release(&err);
 }
 
+/* Many names (t0040 times 100,000): the duplicate names its first line. */
+static void many_targets(void **state)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct target_list l;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++)
+		strbuf_addf(&text, "t%d dir:/ n/a: x\n", i);
+	assert_int_equal(parse(text.buf, text.len, &l, &err), 0);
+	assert_int_equal(l.nr, 20000);
+	assert_string_equal(targets_find(&l, "t19999", &err)->name, "t19999");
+	targets_clear(&l);
+	strbuf_addstr(&text, "t4711 dir:/ n/a: x\n");
+	assert_int_equal(parse(text.buf, text.len, &l, &err), -1);
+	assert_non_null(strstr(strbuf_str(&err),
+			       "k.list:20001: duplicate target name 't4711' (first defined at line 4712)"));
+	targets_clear(&l);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+
 static void find_by_prefix(void **state)
 {
 	static const char text[] = "6.1 dir:/ s\n6.12 dir:/ s\n7.3 dir:/ s\n";
@@ -170,6 +193,7 @@ int main(void)
 		cmocka_unit_test(good_utf8_in_reason),
 		cmocka_unit_test(find_by_prefix),
 		cmocka_unit_test(git_transports),
+		cmocka_unit_test(many_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
