@@ -66,6 +66,14 @@ int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* A directory itself, not a symlink to one. */
+int is_real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int is_file(const char *path)
 {
 	struct stat st;
@@ -224,4 +232,100 @@ int copy_file(const char *from, const char *to)
 	strbuf_release(&sb);
 	free(dir);
 	return ret;
+}
+
+/* Is @path @root or below it?  Both are resolved (realpath). */
+static int under(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	return !strncmp(path, root, n) && (!path[n] || path[n] == '/');
+}
+
+/*
+ * Where the symlink @link (inside @root) leads stays inside @root: the
+ * longest part of its target that exists is resolved, and what is left
+ * (names not there yet) may not climb with "..".
+ */
+static int link_confined(const char *root, const char *link,
+			 struct strbuf *why)
+{
+	char target[PATH_MAX], *full, *slash, *real = NULL;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n < 0) {
+		strbuf_addf(why, "cannot read the symlink: %s", strerror(errno));
+		return -1;
+	}
+	target[n] = '\0';
+	if (target[0] == '/') {
+		strbuf_addf(why, "a symlink to the absolute path %s", target);
+		return -1;
+	}
+	full = xstrfmt("%.*s/%s", (int)(strrchr(link, '/') - link), link,
+		       target);
+	while (!(real = realpath(full, NULL)) &&
+	       (errno == ENOENT || errno == ENOTDIR)) {
+		slash = strrchr(full, '/');
+		if (!slash || !strcmp(slash, "/.."))
+			break;
+		*slash = '\0';
+	}
+	free(full);
+	n = real && under(root, real);
+	free(real);
+	if (n)
+		return 0;
+	strbuf_addf(why, "a symlink to %s, which leads outside the tree",
+		    target);
+	return -1;
+}
+
+static const char *confine_root;
+static struct strbuf *confine_err;
+
+static int confine_one(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	(void)ftw;
+	if (type == FTW_SL)
+		link_confined(confine_root, path, &why);
+	else if (type == FTW_NS || type == FTW_DNR)
+		strbuf_addf(&why, "cannot be read: %s", strerror(errno));
+	else if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
+		strbuf_addstr(&why, "neither a file, a directory nor a symlink");
+	if (why.len)
+		strbuf_addf(confine_err, "%s: %s",
+			    path + strlen(confine_root) + 1, why.buf);
+	strbuf_release(&why);
+	return confine_err->len ? 1 : 0;
+}
+
+/*
+ * A tree from outside (a tarball, a package, a repository) holds files,
+ * directories and symlinks that stay inside it, nothing else: quilt and
+ * the build write through what the tree holds.
+ */
+int tree_confined(const char *root, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *real = realpath(root, NULL);
+	int ret;
+
+	if (!real || !is_real_dir(root)) {
+		strbuf_addf(err, "%s is not a directory", root);
+		free(real);
+		return -1;
+	}
+	confine_root = real;
+	confine_err = &why;
+	ret = nftw(real, confine_one, 64, FTW_PHYS);
+	if (ret < 0)
+		strbuf_addf(err, "cannot walk %s: %s", root, strerror(errno));
+	strbuf_addstr(err, strbuf_str(&why));
+	strbuf_release(&why);
+	free(real);
+	return ret ? -1 : 0;
 }

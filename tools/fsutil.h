@@ -11,6 +11,8 @@ int mkdir_p(const char *path);
 int rm_rf(const char *path);
 int is_dir(const char *path);
 int is_file(const char *path);
+int is_real_dir(const char *path);
+int tree_confined(const char *root, struct strbuf *err);
 int write_file(const char *path, const char *data, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int copy_file(const char *from, const char *to);

@@ -29,6 +29,7 @@ static void sanitize(char *s)
 static int install_tree(const char *tmp, const char *dest,
 			struct step_result *r)
 {
+	struct strbuf why = STRBUF_INIT;
 	struct dirent *de;
 	char *top = NULL;
 	int n = 0, ret = -1;
@@ -48,12 +49,23 @@ static int install_tree(const char *tmp, const char *dest,
 			    n);
 		goto out;
 	}
+	if (!is_real_dir(top)) {
+		strbuf_addf(&r->reason, "the source unpacked into a symlink (%s), expected one directory: refusing it",
+			    top + strlen(tmp) + 1);
+		goto out;
+	}
+	if (tree_confined(top, &why)) {
+		strbuf_addf(&r->reason, "refusing the source: %s (the cached tree may only hold files, directories and symlinks that stay inside it)",
+			    strbuf_str(&why));
+		goto out;
+	}
 	if (rename(top, dest) < 0) {
 		strbuf_addf(&r->reason, "rename %s: %s", dest, strerror(errno));
 		goto out;
 	}
 	ret = 0;
 out:
+	strbuf_release(&why);
 	free(top);
 	return ret;
 }
@@ -494,8 +506,14 @@ static enum step_status use_dir(struct verify_ctx *ctx,
 	char *mk;
 	int ok;
 
-	ctx->src = abspath(ctx->t->value);
+	/* /usr/src/linux -> linux-X.Y: the tree is where the link leads. */
+	ctx->src = realpath(ctx->t->value, NULL);
 	ctx->src_key = file_key("dir", ctx->t->value);
+	if (!ctx->src) {
+		strbuf_addf(&r->reason, "dir:%s: %s", ctx->t->value,
+			    strerror(errno));
+		return STEP_FAIL;
+	}
 	mk = xstrfmt("%s/Makefile", ctx->src);
 	ok = is_file(mk);
 	free(mk);
@@ -506,6 +524,8 @@ static enum step_status use_dir(struct verify_ctx *ctx,
 	}
 	strbuf_addf(&r->reason, "using %s in place (never modified)",
 		    ctx->src);
+	if (strcmp(ctx->src, ctx->t->value))
+		strbuf_addf(&r->reason, ", where %s leads", ctx->t->value);
 	return STEP_PASS;
 }
 

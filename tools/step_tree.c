@@ -113,6 +113,12 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
 
+	/* Only the tree in the cache is ever written, never the source. */
+	if (!is_real_dir(ctx->src)) {
+		strbuf_addf(&r->reason, "the source %s is not a directory (a symlink?): refusing to link a tree to it",
+			    ctx->src);
+		goto out;
+	}
 	if (ctx->series && tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "reused: source and series unchanged");
 		st = STEP_PASS;
@@ -128,6 +134,11 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	}
 	if (link_tree(ctx, r, tmp))
 		goto out;
+	if (!is_real_dir(tmp)) {
+		strbuf_addf(&r->reason, "cp -al made %s something other than a directory",
+			    tmp);
+		goto out;
+	}
 	if (rename(tmp, ctx->tree) < 0) {
 		strbuf_addf(&r->reason, "rename %s: %s", ctx->tree,
 			    strerror(errno));
