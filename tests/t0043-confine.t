@@ -1,12 +1,12 @@
 #!/bin/bash
 # Nothing outside the cache and the repository is written: a tar: source
 # that is a symlink, a dir: source that is one, a tree with a symlink that
-# leads out (#16).
+# leads out, and a series patch that names a path outside the tree (#16).
 # Tiny fixture trees; each victim outside must come out untouched.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 8
+plan 15
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -105,4 +105,73 @@ ok $? "dir: of a symlink: fetch, tree and apply pass on the tree it leads to (ex
 	grep -qx patched "$KVERIFY_CACHE/trees/x/README"
 ok $? "the linked tree is patched, the source directory is not"
 
+# 4. a series patch naming ../../../victim/tool (the tree is $TMP/cache/trees/x)
+reset_victim
+cat > "$copy/backports/escape/0001-escape.patch" <<'PATCH'
+Subject: [PATCH] escape
+
+---
+ ../../../victim/tool | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/../../../victim/tool b/../../../victim/tool
+--- a/../../../victim/tool
++++ b/../../../victim/tool
+@@ -1 +1,2 @@
+ #!/bin/sh
++echo owned
+PATCH
+echo 0001-escape.patch > "$copy/backports/escape/series"
+verify "x dir:$TMP/linux-real backports/escape"
+rc=$?
+[ $rc = 2 ] && grep -q "backports/escape/0001-escape.patch:7: 'a/\.\./\.\./\.\./victim/tool' has a '\.\.' component" "$TMP/out"
+ok $? "a patch naming ../../../victim/tool: exit 2 with the patch's file:line (exit $rc)"
+[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
+victim_untouched
+ok $? "the file outside keeps its content, mode and second link"
+[ "$(stat -c '%h %a' "$victim/tool")" = "2 755" ] || stat -c '%h %a' "$victim/tool" | diag
+
+for name in /tmp/victim/tool '"b/x\\tool"'; do
+	printf -- '--- a/README\n+++ %s\n@@ -1 +1,2 @@\n fixture\n+x\n' "$name" \
+		> "$copy/backports/escape/0001-escape.patch"
+	verify "x dir:$TMP/linux-real backports/escape"
+	rc=$?
+	[ $rc = 2 ] && grep -q "0001-escape.patch:2: " "$TMP/out"
+	ok $? "a patch naming $name is refused with file:line (exit $rc)"
+	[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
+done
+
+# 5. a series path through a symlink of a dir: tree (the operator's own)
+mkdir -p "$TMP/linux-odd"
+echo '# fixture' > "$TMP/linux-odd/Makefile"
+ln -s "$victim" "$TMP/linux-odd/arch"
+cat > "$copy/backports/kvm/0001-kvm.patch" <<'PATCH'
+--- a/arch/x86/kvm/pmu.c
++++ b/arch/x86/kvm/pmu.c
+@@ -1 +1,2 @@
+ int pmu;
++int tolerance;
+PATCH
+echo 0001-kvm.patch > "$copy/backports/kvm/series"
+reset_victim
+verify "x dir:$TMP/linux-odd backports/kvm"
+rc=$?
+[ $rc = 1 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
+	reason tree | grep -q "the series names arch/x86/kvm/pmu.c, but arch is a symlink in the tree"
+ok $? "a series path through a symlink of the tree: tree is an ERROR naming it (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+victim_untouched
+ok $? "the file the symlink leads to keeps its content and its second link"
+
+# The repository's own series pass the check (they name plain paths).
+bad=
+for s in series backports/*/; do
+	s=${s%/}
+	[ -f "$copy/$s/series" ] || continue
+	printf 'x dir:%s %s\n' "$TMP/linux-real" "$s" > "$copy/kernels.list"
+	(cd "$copy" && build/kverify verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot x) \
+		> "$TMP/out" 2>&1 || bad="$bad $s"
+done
+[ -z "$bad" ]
+ok $? "the repository's own series pass the check${bad:+ (not:$bad)}"
 done_testing

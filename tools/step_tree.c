@@ -113,12 +113,18 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
 
-	/* Only the tree in the cache is ever written, never the source. */
+	/*
+	 * Only the tree in the cache is ever written: the source is a real
+	 * directory, and no name in the series leaves the tree or reaches
+	 * through a symlink, before anything touches a file.
+	 */
 	if (!is_real_dir(ctx->src)) {
 		strbuf_addf(&r->reason, "the source %s is not a directory (a symlink?): refusing to link a tree to it",
 			    ctx->src);
 		goto out;
 	}
+	if (series_check_tree(ctx, ctx->src, &r->reason))
+		goto out;
 	if (ctx->series && tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "reused: source and series unchanged");
 		st = STEP_PASS;

@@ -222,7 +222,10 @@ static char *default_cache(void)
 	return xstrfmt("%s/.cache/kverify", home && *home ? home : "/tmp");
 }
 
-/* Read <series>/series: patch names, in order; 0, or -1 with @err set. */
+/*
+ * Read <series>/series: patch names, in order; 0, or with @err set -1 when
+ * it or a patch is missing, -2 when a patch names a file outside the tree.
+ */
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -254,6 +257,11 @@ int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
 		}
 		strvec_push(&ctx->patches, patch);
 		free(patch);
+		if (series_check_names(ctx->patches.v[ctx->patches.nr - 1],
+				       err)) {
+			ret = -2;
+			goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -117,6 +117,9 @@ int kernel_compilers(struct child *c);
 void series_files(const struct verify_ctx *ctx, struct strvec *files,
 		  int new_only);
 const char *patch_name(const char *path);
+int series_check_names(const char *patch, struct strbuf *err);
+int series_check_tree(const struct verify_ctx *ctx, const char *root,
+		      struct strbuf *err);
 char *tree_stamp(const struct verify_ctx *ctx);
 char *tree_stamp_path(const struct verify_ctx *ctx);
 int tree_is_current(const struct verify_ctx *ctx);
