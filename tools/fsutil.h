@@ -21,6 +21,8 @@ char *abspath(const char *path);
 
 uint64_t hash_bytes(uint64_t h, const void *data, size_t len);
 int hash_file(uint64_t *h, const char *path);
+uint64_t hash_fast(uint64_t seed, const void *data, size_t len);
+int hash_file_fast(uint64_t *h, const char *path);
 #define HASH_INIT 0xcbf29ce484222325ULL
 
 int lock_file(const char *path, int wait, int *fd, struct strbuf *err);

@@ -15,6 +15,7 @@
 
 #include "apt.h"
 #include "fsutil.h"
+#include "manifest.h"
 #include "verify.h"
 
 static void sanitize(char *s)
@@ -31,7 +32,7 @@ static int install_tree(const char *tmp, const char *dest,
 {
 	struct strbuf why = STRBUF_INIT;
 	struct dirent *de;
-	char *top = NULL;
+	char *top = NULL, *man = NULL;
 	int n = 0, ret = -1;
 	DIR *d = opendir(tmp);
 
@@ -59,6 +60,14 @@ static int install_tree(const char *tmp, const char *dest,
 			    strbuf_str(&why));
 		goto out;
 	}
+	/* The manifest first: a tree in place always has one. */
+	man = xstrfmt("%s.manifest", dest);
+	strbuf_reset(&why);
+	if (manifest_record(top, man, &why)) {
+		strbuf_addf(&r->reason, "cannot record the manifest: %s",
+			    strbuf_str(&why));
+		goto out;
+	}
 	if (rename(top, dest) < 0) {
 		strbuf_addf(&r->reason, "rename %s: %s", dest, strerror(errno));
 		goto out;
@@ -66,6 +75,7 @@ static int install_tree(const char *tmp, const char *dest,
 	ret = 0;
 out:
 	strbuf_release(&why);
+	free(man);
 	free(top);
 	return ret;
 }
@@ -576,5 +586,41 @@ out:
 		free(key);
 	free(what);
 	free(commit);
+	return st;
+}
+
+/*
+ * The cached source changed since it was fetched (step_tree.c found it):
+ * under its lock, move it to the temporary name the lock owns, remove it,
+ * and fetch it again.
+ */
+enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *tmp = cache_path(ctx, "src/.tmp-%s", ctx->src_key);
+	char *lock = cache_path(ctx, "locks/src-%s.lock", ctx->src_key);
+	char *man = cache_path(ctx, "src/%s.manifest", ctx->src_key);
+	enum step_status st = STEP_FAIL;
+	int lockfd;
+
+	if (lock_file(lock, 1, &lockfd, &r->reason))
+		goto out;
+	rm_rf(tmp);
+	if (rename(ctx->src, tmp) < 0 && errno != ENOENT) {
+		strbuf_addf(&r->reason, "cannot move %s aside: %s", ctx->src,
+			    strerror(errno));
+		unlock_file(lockfd);
+		goto out;
+	}
+	unlink(man);
+	rm_rf(tmp);
+	unlock_file(lockfd);
+	free(ctx->src);
+	free(ctx->src_key);
+	ctx->src = ctx->src_key = NULL;
+	st = fetch_tree(ctx, r);
+out:
+	free(man);
+	free(lock);
+	free(tmp);
 	return st;
 }

@@ -479,11 +479,25 @@ static void ctx_clear(struct verify_ctx *ctx)
 	ktap_clear(&ctx->tests);
 }
 
+/* VERIFY_CACHE=1 (make's, KVERIFY_VERIFY_CACHE): hash the whole source. */
+int verify_cache_full(void)
+{
+	const char *v = getenv("KVERIFY_VERIFY_CACHE");
+
+	return v && !strcmp(v, "1");
+}
+
 static int setup(struct verify_ctx *ctx, struct strbuf *err)
 {
 	char *p;
 	int ret = 0;
 
+	p = getenv("KVERIFY_VERIFY_CACHE");
+	if (p && *p && strcmp(p, "0") && strcmp(p, "1")) {
+		strbuf_addf(err, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
+			    p);
+		return -1;
+	}
 	ctx->repo = abspath(".");
 	ctx->cache = ctx->opt->cache ? abspath(ctx->opt->cache) :
 				       default_cache();

@@ -100,6 +100,8 @@ char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
 enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r);
+enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r);
+int verify_cache_full(void);
 int fetch_only(const struct target *t, const struct options *opt,
 	       char **src, char **key);
 
