@@ -3,11 +3,12 @@
 # manifest of the pristine tree (size, mtime and content hash per file),
 # the tree step checks sizes and mtimes on every run and every hash with
 # VERIFY_CACHE=1 or when anything looks off; a change is an ERROR naming
-# the files, and the source is fetched again (#16).
+# the files, and the source is fetched again (#16).  And a tar: source is
+# known by its content, not by its path, size and mtime.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 12
+plan 14
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -95,6 +96,26 @@ rc=$?
 [ $rc = 2 ] && grep -q "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not 'yes'" "$TMP/out"
 ok $? "VERIFY_CACHE=yes is refused (exit $rc)"
 
+# tar: another tarball at the same path, same size and mtime, is another tree.
+printf 'int pmu;\n' > "$TMP/t/linux/arch/x86/kvm/pmu.c"
+printf 'int x86;\n' > "$TMP/t/linux/arch/x86/x86.c"
+touch -d @1700000000 "$TMP/t/linux/arch/x86/x86.c"
+tar --mtime=@1700000000 -C "$TMP/t" -cf "$TMP/k.tar" linux
+touch -d @1700000000 "$TMP/k.tar"
+printf 'k tar:%s n/a: fixture\n' "$TMP/k.tar" > "$copy/kernels.list"
+(cd "$copy" && build/kverify verify --skip cocci k) > "$TMP/out" 2>&1
+key1=$(json "$copy/results/k/report.json" 'r["source_key"]')
+size1=$(stat -c %s "$TMP/k.tar")
+printf 'int x87;\n' > "$TMP/t/linux/arch/x86/x86.c"
+tar --mtime=@1700000000 -C "$TMP/t" -cf "$TMP/k.tar" linux
+touch -d @1700000000 "$TMP/k.tar"
+(cd "$copy" && build/kverify verify --skip cocci k) > "$TMP/out" 2>&1
+rc=$?
+key2=$(json "$copy/results/k/report.json" 'r["source_key"]')
+[ $rc = 0 ] && [ "$size1" = "$(stat -c %s "$TMP/k.tar")" ] && [ "$key1" != "$key2" ]
+ok $? "a different tarball with the same path, size and mtime gets another key ($key1, $key2)"
+grep -qx 'int x87;' "$KVERIFY_CACHE/src/$key2/arch/x86/x86.c"
+ok $? "and its own content in the cache"
 [ -z "$(ls -A "$KVERIFY_CACHE/src" | grep '^\.tmp-')" ]
 ok $? "no temporary directory is left"
 done_testing

@@ -467,6 +467,23 @@ static char *file_key(const char *prefix, const char *path)
 }
 
 /*
+ * A tarball is known by its content: another tarball at the same path,
+ * with the same size and mtime, is another tree.  Hashing reads it once
+ * per run (~0.1 s for 150 MB from the page cache).
+ */
+static char *tar_key(struct step_result *r, const char *path)
+{
+	uint64_t h = HASH_INIT;
+
+	if (hash_file_fast(&h, path)) {
+		strbuf_addf(&r->reason, "cannot read the tarball %s: %s", path,
+			    strerror(errno));
+		return NULL;
+	}
+	return xstrfmt("tar-%016llx", (unsigned long long)h);
+}
+
+/*
  * A temporary directory belongs to the lock of what it is made for: whoever
  * holds locks/src-<key>.lock owns src/.tmp-<key>, so one left there is
  * abandoned (its run died) and is removed by that exact name, never by a
@@ -566,7 +583,7 @@ static enum step_status fetch_tree(struct verify_ctx *ctx,
 	else if (t->kind == SRC_GIT)
 		st = fetch_git(ctx, r, &key, &what, &commit);
 	else
-		key = file_key("tar", t->value);
+		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
 	if (st != STEP_PASS)
 		goto out;
 	ctx->src_key = key;
