@@ -44,7 +44,9 @@ KV_CCACHE := $(value CCACHE)
 KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING
+KV_VERIFY_CACHE := $(value VERIFY_CACHE)
+unexport KERNEL BUILD SKIP CONFIG TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING \
+	VERIFY_CACHE
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -62,6 +64,7 @@ export KVERIFY_CCACHE := $(KV_CCACHE)
 export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
+export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 
 .PHONY: all verify verify-all backport bundle send am trailers range-diff bench check deps deps-verify deps-check list help \
 	clean
@@ -136,6 +139,7 @@ help:
 	@echo "    CCACHE=1               ccache in front of gcc (hits and misses in report.json)"
 	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
 	@echo "    KEEP_GOING=1           after a failure, run every step that does not depend on it"
+	@echo "    VERIFY_CACHE=1         hash every file of the cached source against its manifest"
 	@echo "make verify-all [-jN]      every kernel of kernels.list"
 	@echo "make backport TREE=<path> NAME=<X.Y> [BUG=<Debian bug>]  generate backports/X.Y/ with the semantic patch"
 	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"

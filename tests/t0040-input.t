@@ -3,7 +3,7 @@
 # what is wrong and what to do; values are data, never run.
 . "$(dirname "$0")/lib.sh"
 
-plan 20
+plan 23
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -38,6 +38,27 @@ bad_list "../ in a series path" 'x dir:/ ../../etc\n' "must not contain '..'"
 bad_list "option injection in a git URL" 'x git:--upload-pack=touch series\n' "does not start with '-'"
 [ ! -e "$canary" ]
 ok $? "no canary from kernels.list values"
+
+# git: takes local paths, https, git and ssh; a remote helper (fd::, ext::)
+# is refused before git runs (fd::0 used to hang the fetch for an hour).
+for url in fd::0 "ext::sh%-c%touch%$canary"; do
+	printf 'x git:%s series\n' "$url" > "$L"
+	timeout 20 "$KVERIFY" --list "$L" verify --cache "$TMP/cache" \
+		--results "$TMP/r" x > "$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q "k.list:1: git source '$url' names a git remote helper" "$TMP/out" &&
+		[ ! -e "$canary" ]
+	ok $? "git:${url%%::*}:: is refused with file:line, nothing run (exit $rc)"
+	[ $rc = 2 ] || tail -n 5 "$TMP/out" | diag
+done
+
+# 100,000 targets: the duplicate check is linear (quadratic, it took 125 s).
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "t%d\tdir:/\tn/a: x\n", i
+	     print "t4711\tdir:/\tn/a: x" }' > "$L"
+timeout 20 "$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "k.list:100001: duplicate target name 't4711' (first defined at line 4712)" "$TMP/out"
+ok $? "a 100,000-line kernels.list is checked within 20 s (exit $rc)"
 
 # make's KERNEL= and friends are data too.
 make --no-print-directory verify "KERNEL=6.1;touch $canary" > "$TMP/out" 2>&1

@@ -66,6 +66,14 @@ int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* A directory itself, not a symlink to one. */
+int is_real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int is_file(const char *path)
 {
 	struct stat st;
@@ -147,6 +155,70 @@ uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+#define MIX1 0x9e3779b185ebca87ULL
+#define MIX2 0xc2b2ae3d27d4eb4fULL
+
+/*
+ * A content hash for large data (the cache's trees and tarballs): four
+ * independent multiply-rotate lanes over 32-byte stripes, after xxHash64's
+ * round, several GB/s.  It finds damage and different content, not an
+ * attacker who writes the cache (who owns the run anyway).
+ */
+uint64_t hash_fast(uint64_t seed, const void *data, size_t len)
+{
+	const unsigned char *p = data, *end = p + len;
+	uint64_t v[4] = { seed + MIX1 + MIX2, seed + MIX2, seed, seed - MIX1 };
+	uint64_t h, w;
+	int i;
+
+	for (; end - p >= 32; p += 32)
+		for (i = 0; i < 4; i++) {
+			memcpy(&w, p + 8 * i, 8);
+			v[i] = rotl64(v[i] + w * MIX2, 31) * MIX1;
+		}
+	h = rotl64(v[0], 1) + rotl64(v[1], 7) + rotl64(v[2], 12) +
+	    rotl64(v[3], 18) + len;
+	h = hash_bytes(h, p, end - p);
+	h ^= h >> 33;
+	h *= MIX2;
+	h ^= h >> 29;
+	h *= MIX1;
+	return h ^ (h >> 32);
+}
+
+/*
+ * hash_fast() of a file of any size, 1 MiB at a time: each block filled
+ * whole (short reads do not change the result).
+ */
+int hash_file_fast(uint64_t *h, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t size = 1 << 20, have = 0;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	buf = xmalloc(size);
+	do {
+		n = read(fd, buf + have, size - have);
+		if (n > 0)
+			have += n;
+		if (have && (have == size || !n)) {
+			*h = hash_fast(*h, buf, have);
+			have = 0;
+		}
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	free(buf);
+	close(fd);
+	return n ? -1 : 0;
 }
 
 int hash_file(uint64_t *h, const char *path)
@@ -270,4 +342,100 @@ out:
 	strbuf_release(&sb);
 	free(mk);
 	return ret;
+}
+
+/* Is @path @root or below it?  Both are resolved (realpath). */
+static int under(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	return !strncmp(path, root, n) && (!path[n] || path[n] == '/');
+}
+
+/*
+ * Where the symlink @link (inside @root) leads stays inside @root: the
+ * longest part of its target that exists is resolved, and what is left
+ * (names not there yet) may not climb with "..".
+ */
+static int link_confined(const char *root, const char *link,
+			 struct strbuf *why)
+{
+	char target[PATH_MAX], *full, *slash, *real = NULL;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n < 0) {
+		strbuf_addf(why, "cannot read the symlink: %s", strerror(errno));
+		return -1;
+	}
+	target[n] = '\0';
+	if (target[0] == '/') {
+		strbuf_addf(why, "a symlink to the absolute path %s", target);
+		return -1;
+	}
+	full = xstrfmt("%.*s/%s", (int)(strrchr(link, '/') - link), link,
+		       target);
+	while (!(real = realpath(full, NULL)) &&
+	       (errno == ENOENT || errno == ENOTDIR)) {
+		slash = strrchr(full, '/');
+		if (!slash || !strcmp(slash, "/.."))
+			break;
+		*slash = '\0';
+	}
+	free(full);
+	n = real && under(root, real);
+	free(real);
+	if (n)
+		return 0;
+	strbuf_addf(why, "a symlink to %s, which leads outside the tree",
+		    target);
+	return -1;
+}
+
+static const char *confine_root;
+static struct strbuf *confine_err;
+
+static int confine_one(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	(void)ftw;
+	if (type == FTW_SL)
+		link_confined(confine_root, path, &why);
+	else if (type == FTW_NS || type == FTW_DNR)
+		strbuf_addf(&why, "cannot be read: %s", strerror(errno));
+	else if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode))
+		strbuf_addstr(&why, "neither a file, a directory nor a symlink");
+	if (why.len)
+		strbuf_addf(confine_err, "%s: %s",
+			    path + strlen(confine_root) + 1, why.buf);
+	strbuf_release(&why);
+	return confine_err->len ? 1 : 0;
+}
+
+/*
+ * A tree from outside (a tarball, a package, a repository) holds files,
+ * directories and symlinks that stay inside it, nothing else: quilt and
+ * the build write through what the tree holds.
+ */
+int tree_confined(const char *root, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *real = realpath(root, NULL);
+	int ret;
+
+	if (!real || !is_real_dir(root)) {
+		strbuf_addf(err, "%s is not a directory", root);
+		free(real);
+		return -1;
+	}
+	confine_root = real;
+	confine_err = &why;
+	ret = nftw(real, confine_one, 64, FTW_PHYS);
+	if (ret < 0)
+		strbuf_addf(err, "cannot walk %s: %s", root, strerror(errno));
+	strbuf_addstr(err, strbuf_str(&why));
+	strbuf_release(&why);
+	free(real);
+	return ret ? -1 : 0;
 }

@@ -11,6 +11,8 @@ int mkdir_p(const char *path);
 int rm_rf(const char *path);
 int is_dir(const char *path);
 int is_file(const char *path);
+int is_real_dir(const char *path);
+int tree_confined(const char *root, struct strbuf *err);
 int write_file(const char *path, const char *data, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int copy_file(const char *from, const char *to);
@@ -20,6 +22,8 @@ char *kernel_release(const char *src, int full);
 
 uint64_t hash_bytes(uint64_t h, const void *data, size_t len);
 int hash_file(uint64_t *h, const char *path);
+uint64_t hash_fast(uint64_t seed, const void *data, size_t len);
+int hash_file_fast(uint64_t *h, const char *path);
 #define HASH_INIT 0xcbf29ce484222325ULL
 
 int lock_file(const char *path, int wait, int *fd, struct strbuf *err);

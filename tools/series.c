@@ -2,6 +2,7 @@
 /* What the series' patches touch, read from their diffs. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "verify.h"
 
@@ -63,4 +64,188 @@ const char *patch_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+/*
+ * Every file name a patch gives patch(1): the "--- "/"+++ " pair, and in a
+ * git header "diff --git a/X b/Y", "rename from/to" and "copy from/to".
+ * @fn gets the name as written (@strip: the first component is a/ or b/
+ * that -p1 removes) and the line it is on; non-zero stops the scan.
+ */
+typedef int (*name_fn)(const char *name, size_t len, int strip, int line,
+		       void *data);
+
+static int name_end(const char *s, size_t n)
+{
+	const char *tab = memchr(s, '\t', n);
+
+	return tab ? tab - s : (int)n;
+}
+
+static int scan_names(const char *text, name_fn fn, void *data)
+{
+	const char *p = text, *prev = NULL;
+	int line = 0, git_header = 0, ret = 0;
+	size_t prev_n = 0;
+
+	while (p && *p && !ret) {
+		const char *e = strchr(p, '\n'), *s;
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		line++;
+		if (!strncmp(p, "diff --git ", 11)) {
+			git_header = 1;
+			/* "a/X b/Y": the names are split at the last " b/" */
+			s = p + n;
+			while (s > p + 11 && strncmp(s, " b/", 3))
+				s--;
+			if (s > p + 11)
+				ret = fn(p + 11, s - p - 11, 1, line, data) ||
+				      fn(s + 1, p + n - s - 1, 1, line, data);
+			else
+				ret = fn(p + 11, n - 11, 1, line, data);
+		} else if (git_header && (!strncmp(p, "rename from ", 12) ||
+					  !strncmp(p, "copy from ", 10) ||
+					  !strncmp(p, "rename to ", 10) ||
+					  !strncmp(p, "copy to ", 8))) {
+			s = strchr(p, ' ') + 1;
+			s = strchr(s, ' ') + 1;
+			ret = fn(s, p + n - s, 0, line, data);
+		} else if (!strncmp(p, "+++ ", 4) && prev &&
+			   !strncmp(prev, "--- ", 4)) {
+			git_header = 0;
+			ret = fn(prev + 4, name_end(prev + 4, prev_n - 4), 1,
+				 line - 1, data) ||
+			      fn(p + 4, name_end(p + 4, n - 4), 1, line, data);
+		} else if (!strncmp(p, "@@ ", 3)) {
+			git_header = 0;
+		}
+		prev = p;
+		prev_n = n;
+		p = e ? e + 1 : NULL;
+	}
+	return ret;
+}
+
+struct name_check {
+	const char *patch;
+	struct strbuf *err;
+};
+
+/* A name must stay inside the tree: relative, no "..", plain bytes. */
+static int check_name(const char *name, size_t len, int strip, int line,
+		      void *data)
+{
+	struct name_check *nc = data;
+	const char *why = NULL;
+	size_t i;
+
+	(void)strip;
+	if (len == 9 && !strncmp(name, "/dev/null", 9))
+		return 0;
+	if (!len)
+		why = "an empty file name";
+	else if (name[0] == '/')
+		why = "an absolute path";
+	else if (name[0] == '"')
+		why = "a quoted (escaped) file name";
+	for (i = 0; i < len && !why; i++) {
+		if ((unsigned char)name[i] < 0x20 || name[i] == '\\')
+			why = "a control character or backslash";
+		else if (name[i] == '.' && i + 1 < len && name[i + 1] == '.' &&
+			 (i == 0 || name[i - 1] == '/') &&
+			 (i + 2 == len || name[i + 2] == '/'))
+			why = "a '..' component";
+	}
+	if (!why)
+		return 0;
+	strbuf_addf(nc->err, "%s:%d: '%.*s' has %s: a patch of the series may only name files inside the kernel tree; fix the patch\n",
+		    nc->patch, line, (int)len, name, why);
+	return -1;
+}
+
+/* Before anything touches a file: every name @patch gives stays inside. */
+int series_check_names(const char *patch, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct name_check nc = { patch, err };
+	int ret;
+
+	ret = strbuf_read_file(&sb, patch, 16 << 20);
+	if (ret)
+		strbuf_addf(err, "%s: cannot read the patch\n", patch);
+	else
+		ret = scan_names(strbuf_str(&sb), check_name, &nc);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int add_name(const char *name, size_t len, int strip, int line,
+		    void *data)
+{
+	const char *slash = strip ? memchr(name, '/', len) : NULL;
+	char *path;
+
+	(void)line;
+	if (len == 9 && !strncmp(name, "/dev/null", 9))
+		return 0;
+	if (slash) {
+		len -= slash + 1 - name;
+		name = slash + 1;
+	}
+	path = xstrfmt("%.*s", (int)len, name);
+	if (!has(data, path))
+		strvec_push(data, path);
+	free(path);
+	return 0;
+}
+
+/*
+ * The names are plain (series_check_names()); in @root, none may reach
+ * through a symlink or name something other than a regular file.
+ */
+int series_check_tree(const struct verify_ctx *ctx, const char *root,
+		      struct strbuf *err)
+{
+	struct strvec names = STRVEC_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < ctx->patches.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!strbuf_read_file(&sb, ctx->patches.v[i], 16 << 20))
+			scan_names(strbuf_str(&sb), add_name, &names);
+		strbuf_release(&sb);
+	}
+	for (i = 0; i < names.nr && !ret; i++) {
+		char *path = xstrfmt("%s/%s", root, names.v[i]);
+		char *c = path + strlen(root) + 1;
+		struct stat st;
+
+		for (;;) {
+			char *slash = strchr(c, '/');
+
+			if (slash)
+				*slash = '\0';
+			if (lstat(path, &st)) {
+				break;	/* a new file, or new directories */
+			} else if (S_ISLNK(st.st_mode)) {
+				strbuf_addf(err, "the series names %s, but %s is a symlink in the tree: refusing to patch through it",
+					    names.v[i], path + strlen(root) + 1);
+				ret = -1;
+			} else if (!slash && !S_ISREG(st.st_mode)) {
+				strbuf_addf(err, "the series names %s, which is not a regular file in the tree",
+					    names.v[i]);
+				ret = -1;
+			}
+			if (!slash || ret)
+				break;
+			*slash = '/';
+			c = slash + 1;
+		}
+		free(path);
+	}
+	strvec_clear(&names);
+	return ret;
 }

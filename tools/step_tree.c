@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
+#include "manifest.h"
 #include "verify.h"
 
 /* What the tree was made from: the source and every patch of the series. */
@@ -106,14 +107,79 @@ static int unshare_patched(struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
+/*
+ * The pristine source is what the fetch step recorded: sizes and mtimes
+ * each run, every file's hash with VERIFY_CACHE=1 or when those are off.
+ * A source that changed is an ERROR naming the files, and is fetched
+ * again; then nothing built from it is trusted (tree and O= remade).
+ * 0: as recorded; 1: fetched again; -1: failed (@r says why).
+ */
+static int check_source(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *man = cache_path(ctx, "src/%s.manifest", ctx->src_key);
+	struct strbuf bad = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	switch (manifest_check(ctx->src, man, verify_cache_full(), &bad,
+			       &err)) {
+	case MANIFEST_OK:
+		break;
+	case MANIFEST_NONE:
+		/* A cache from before manifests: record what is there. */
+		if (manifest_record(ctx->src, man, &err)) {
+			strbuf_addf(&r->reason, "%s", strbuf_str(&err));
+			ret = -1;
+		} else {
+			strbuf_addf(&r->reason, "recorded the manifest of %s; ",
+				    ctx->src_key);
+		}
+		break;
+	case MANIFEST_CHANGED:
+		fprintf(stderr, "kverify: %s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again\n",
+			ctx->t->name, ctx->src, strbuf_str(&bad));
+		strbuf_addf(&r->reason, "ERROR: the cached source %s changed since it was fetched: %s; fetched again: ",
+			    ctx->src_key, strbuf_str(&bad));
+		ret = refetch_source(ctx, r) == STEP_PASS ? 1 : -1;
+		if (ret > 0) {
+			strbuf_addstr(&r->reason, "; ");
+			rm_rf(ctx->build);
+		}
+		break;
+	default:
+		strbuf_addf(&r->reason, "cannot check the cached source: %s",
+			    strbuf_str(&err));
+		ret = -1;
+	}
+	strbuf_release(&bad);
+	strbuf_release(&err);
+	free(man);
+	return ret;
+}
+
 enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
 	/* The target's lock owns it (no target name starts with '.'). */
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
+	int changed;
 
-	if (ctx->series && tree_is_current(ctx)) {
+	changed = ctx->t->kind == SRC_DIR ? 0 : check_source(ctx, r);
+	if (changed < 0)
+		goto out;
+	/*
+	 * Only the tree in the cache is ever written: the source is a real
+	 * directory, and no name in the series leaves the tree or reaches
+	 * through a symlink, before anything touches a file.
+	 */
+	if (!is_real_dir(ctx->src)) {
+		strbuf_addf(&r->reason, "the source %s is not a directory (a symlink?): refusing to link a tree to it",
+			    ctx->src);
+		goto out;
+	}
+	if (series_check_tree(ctx, ctx->src, &r->reason))
+		goto out;
+	if (ctx->series && !changed && tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "reused: source and series unchanged");
 		st = STEP_PASS;
 		goto out;
@@ -128,6 +194,11 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	}
 	if (link_tree(ctx, r, tmp))
 		goto out;
+	if (!is_real_dir(tmp)) {
+		strbuf_addf(&r->reason, "cp -al made %s something other than a directory",
+			    tmp);
+		goto out;
+	}
 	if (rename(tmp, ctx->tree) < 0) {
 		strbuf_addf(&r->reason, "rename %s: %s", ctx->tree,
 			    strerror(errno));

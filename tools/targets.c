@@ -20,10 +20,17 @@ const char *source_kind_name(enum source_kind kind)
 	return kind_names[kind];
 }
 
+/* The names seen so far: an open-addressing set of indexes into the list. */
+struct name_set {
+	size_t *slot;		/* index + 1, 0 for an empty slot */
+	size_t cap;		/* a power of two */
+};
+
 struct line_ctx {
 	const char *file;
 	int line;
 	struct strbuf *err;
+	struct name_set names;
 };
 static __printf(2, 3) int fail(struct line_ctx *lc, const char *fmt, ...)
 {
@@ -94,11 +101,16 @@ static int check_bytes(struct line_ctx *lc, const char *s, size_t len)
 	return 0;
 }
 
+static int plain_char(char c, const char *extra)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr(extra, c));
+}
+
 static int allowed(const char *s, const char *extra)
 {
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || strchr(extra, *s)))
+		if (!plain_char(*s, extra))
 			return 0;
 	return 1;
 }
@@ -154,6 +166,47 @@ static int parse_deb(struct line_ctx *lc, struct target *t)
 	return 0;
 }
 
+static int has_prefix(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * git: the transports git may use: a local path, file://, https://, git://
+ * and ssh:// (also as [user@]host:path).  Anything else (ext:: runs a
+ * command, fd:: reads one of our descriptors, other remote helpers) is
+ * refused here; git_repo() tells git the same with GIT_ALLOW_PROTOCOL.
+ */
+static int check_git_url(struct line_ctx *lc, const char *url)
+{
+	static const char *const schemes[] = {
+		"file://", "https://", "git://", "ssh://", "git+ssh://",
+		"ssh+git://",
+	};
+	const char *colon = strchr(url, ':'), *slash = strchr(url, '/');
+	const char *how = "file paths, file://, https://, git://, ssh:// or [user@]host:path";
+	size_t i;
+
+	if (strstr(url, "::"))
+		return fail(lc, "git source '%s' names a git remote helper (TRANSPORT::ADDRESS), which may run programs or read descriptors: use %s",
+			    url, how);
+	if (!colon || (slash && slash < colon))
+		return 0;	/* a local path */
+	for (i = 0; i < ARRAY_SIZE(schemes); i++)
+		if (has_prefix(url, schemes[i]))
+			return 0;
+	if (strstr(url, "://"))
+		return fail(lc, "git transport '%.*s' is not allowed: use %s",
+			    (int)(strstr(url, "://") - url), url, how);
+	/* scp-like ssh: [user@]host:path */
+	for (i = 0; url + i < colon && plain_char(url[i], "._@_-"); i++)
+		;
+	if (url + i == colon && i)
+		return 0;
+	return fail(lc, "git source '%s' is neither a path nor a URL git may use: use %s",
+		    url, how);
+}
+
 static int parse_source(struct line_ctx *lc, struct target *t)
 {
 	char *colon = strchr(t->source, ':');
@@ -187,6 +240,7 @@ static int parse_source(struct line_ctx *lc, struct target *t)
 				return fail(lc, "git ref '%s' is not a plain ref name",
 					    t->git_ref);
 		}
+		return check_git_url(lc, t->value);
 	}
 	return 0;
 }
@@ -284,13 +338,48 @@ static void target_free(struct target *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static size_t name_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* The slot of @name: its entry, or the empty slot where it belongs. */
+static size_t *name_find(struct name_set *ns, const struct target_list *l,
+			 const char *name)
+{
+	size_t i = name_hash(name) & (ns->cap - 1);
+
+	while (ns->slot[i] && strcmp(l->v[ns->slot[i] - 1].name, name))
+		i = (i + 1) & (ns->cap - 1);
+	return &ns->slot[i];
+}
+
+/* At most half full: rebuild twice as large. */
+static void name_set_grow(struct name_set *ns, const struct target_list *l)
+{
+	size_t i;
+
+	if (ns->cap && 2 * l->nr < ns->cap)
+		return;
+	free(ns->slot);
+	ns->cap = ns->cap ? 2 * ns->cap : 64;
+	ns->slot = xmalloc(ns->cap * sizeof(*ns->slot));
+	memset(ns->slot, 0, ns->cap * sizeof(*ns->slot));
+	for (i = 0; i < l->nr; i++)
+		*name_find(ns, l, l->v[i].name) = i + 1;
+}
+
 static int parse_line(struct line_ctx *lc, struct target_list *out,
 		      const char *s, size_t len)
 {
 	struct target t = { .line = lc->line };
 	char *buf, *f[4], *rest;
 	int n, ret = -1;
-	size_t i;
+	size_t i, *dup;
 
 	if (check_bytes(lc, s, len))
 		return -1;
@@ -313,18 +402,20 @@ static int parse_line(struct line_ctx *lc, struct target_list *out,
 	}
 	if (parse_fields(lc, &t, f, n))
 		goto out;
-	for (i = 0; i < out->nr; i++)
-		if (!strcmp(out->v[i].name, t.name)) {
-			fail(lc, "duplicate target name '%s' (first defined at line %d)",
-			     t.name, out->v[i].line);
-			goto out;
-		}
+	dup = name_find(&lc->names, out, t.name);
+	if (*dup) {
+		fail(lc, "duplicate target name '%s' (first defined at line %d)",
+		     t.name, out->v[*dup - 1].line);
+		goto out;
+	}
 	if (out->nr == out->alloc) {
 		out->alloc = out->alloc ? out->alloc * 2 : 16;
 		out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
 	}
 	out->v[out->nr++] = t;
+	*dup = out->nr;
 	memset(&t, 0, sizeof(t));
+	name_set_grow(&lc->names, out);
 	ret = 0;
 out:
 	target_free(&t);
@@ -337,18 +428,22 @@ int targets_parse(const char *file, const char *text, size_t len,
 {
 	struct line_ctx lc = { .file = file, .line = 0, .err = err };
 	size_t pos = 0;
+	int ret = 0;
 
 	out->file = xstrdup(file);
+	name_set_grow(&lc.names, out);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
 
 		lc.line++;
-		if (parse_line(&lc, out, text + pos, end - pos))
-			return -1;
+		ret = parse_line(&lc, out, text + pos, end - pos);
+		if (ret)
+			break;
 		pos = end + 1;
 	}
-	return 0;
+	free(lc.names.slot);
+	return ret;
 }
 
 int targets_load(const char *file, struct target_list *out,

@@ -223,7 +223,10 @@ static char *default_cache(void)
 	return xstrfmt("%s/.cache/kverify", home && *home ? home : "/tmp");
 }
 
-/* Read <series>/series: patch names, in order; 0, or -1 with @err set. */
+/*
+ * Read <series>/series: patch names, in order; 0, or with @err set -1 when
+ * it or a patch is missing, -2 when a patch names a file outside the tree.
+ */
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -255,6 +258,11 @@ int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
 		}
 		strvec_push(&ctx->patches, patch);
 		free(patch);
+		if (series_check_names(ctx->patches.v[ctx->patches.nr - 1],
+				       err)) {
+			ret = -2;
+			goto out;
+		}
 	}
 	ret = 0;
 out:
@@ -472,11 +480,25 @@ static void ctx_clear(struct verify_ctx *ctx)
 	ktap_clear(&ctx->tests);
 }
 
+/* VERIFY_CACHE=1 (make's, KVERIFY_VERIFY_CACHE): hash the whole source. */
+int verify_cache_full(void)
+{
+	const char *v = getenv("KVERIFY_VERIFY_CACHE");
+
+	return v && !strcmp(v, "1");
+}
+
 static int setup(struct verify_ctx *ctx, struct strbuf *err)
 {
 	char *p;
 	int ret = 0;
 
+	p = getenv("KVERIFY_VERIFY_CACHE");
+	if (p && *p && strcmp(p, "0") && strcmp(p, "1")) {
+		strbuf_addf(err, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
+			    p);
+		return -1;
+	}
 	ctx->repo = abspath(".");
 	ctx->cache = ctx->opt->cache ? abspath(ctx->opt->cache) :
 				       default_cache();

@@ -100,6 +100,8 @@ char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
 enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r);
+enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r);
+int verify_cache_full(void);
 int fetch_only(const struct target *t, const struct options *opt,
 	       char **src, char **key);
 
@@ -117,6 +119,9 @@ int kernel_compilers(struct child *c);
 void series_files(const struct verify_ctx *ctx, struct strvec *files,
 		  int new_only);
 const char *patch_name(const char *path);
+int series_check_names(const char *patch, struct strbuf *err);
+int series_check_tree(const struct verify_ctx *ctx, const char *root,
+		      struct strbuf *err);
 char *tree_stamp(const struct verify_ctx *ctx);
 char *tree_stamp_path(const struct verify_ctx *ctx);
 int tree_is_current(const struct verify_ctx *ctx);

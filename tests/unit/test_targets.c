@@ -95,6 +95,13 @@ static void bad_input(void **state)
 	EXPECT_ERROR("$(x) dir:/ series\n", "target name");
 	EXPECT_ERROR("a dir:/ n/a:\n", "n/a needs a reason");
 	EXPECT_ERROR("a dir:/ s c extra\n", "unexpected field 'extra'");
+	EXPECT_ERROR("a git:fd::0 series\n", "git remote helper");
+	EXPECT_ERROR("a git:ext::sh%-c%touch%x series\n", "git remote helper");
+	EXPECT_ERROR("a git:https::x series\n", "git remote helper");
+	EXPECT_ERROR("a git:http://example.invalid/l.git series\n",
+		     "git transport 'http' is not allowed");
+	EXPECT_ERROR("a git:foo://x series\n", "git transport 'foo'");
+	EXPECT_ERROR("a git:a$b:x series\n", "neither a path nor a URL");
 	memset(big, 'x', sizeof(big));
 	expect_error(big, sizeof(big), "at most 4096");
 }
@@ -109,6 +116,52 @@ static void good_utf8_in_reason(void **state)
 	assert_int_equal(parse(text, sizeof(text) - 1, &l, &err), 0);
 	assert_string_equal(l.v[0].na_reason, "pas de \xc3\xa9t\xc3\xa9");
 	targets_clear(&l);
+	strbuf_release(&err);
+}
+
+static void git_transports(void **state)
+{
+	static const char text[] =
+		"a git:/srv/linux series\n"
+		"b git:../linux#v7.3 series\n"
+		"c git:file:///srv/linux.git series\n"
+		"d git:https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git series\n"
+		"e git:git://git.kernel.org/linux.git series\n"
+		"f git:ssh://git@example.org/linux.git series\n"
+		"g git:git@example.org:linux.git series\n"
+		"h git:kernel_ci@build-01.example.org:linux series\n";
+	struct strbuf err = STRBUF_INIT;
+	struct target_list l;
+
+	(void)state;
+	assert_int_equal(parse(text, sizeof(text) - 1, &l, &err), 0);
+	assert_int_equal(l.nr, 8);
+	assert_string_equal(l.v[1].value, "../linux");
+	assert_string_equal(l.v[6].value, "git@example.org:linux.git");
+	targets_clear(&l);
+	strbuf_release(&err);
+}
+
+/* Many names (t0040 times 100,000): the duplicate names its first line. */
+static void many_targets(void **state)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct target_list l;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++)
+		strbuf_addf(&text, "t%d dir:/ n/a: x\n", i);
+	assert_int_equal(parse(text.buf, text.len, &l, &err), 0);
+	assert_int_equal(l.nr, 20000);
+	assert_string_equal(targets_find(&l, "t19999", &err)->name, "t19999");
+	targets_clear(&l);
+	strbuf_addstr(&text, "t4711 dir:/ n/a: x\n");
+	assert_int_equal(parse(text.buf, text.len, &l, &err), -1);
+	assert_non_null(strstr(strbuf_str(&err),
+			       "k.list:20001: duplicate target name 't4711' (first defined at line 4712)"));
+	targets_clear(&l);
+	strbuf_release(&text);
 	strbuf_release(&err);
 }
 
@@ -139,6 +192,8 @@ int main(void)
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(good_utf8_in_reason),
 		cmocka_unit_test(find_by_prefix),
+		cmocka_unit_test(git_transports),
+		cmocka_unit_test(many_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

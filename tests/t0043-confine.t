@@ -1,0 +1,177 @@
+#!/bin/bash
+# Nothing outside the cache and the repository is written: a tar: source
+# that is a symlink, a dir: source that is one, a tree with a symlink that
+# leads out, and a series patch that names a path outside the tree (#16).
+# Tiny fixture trees; each victim outside must come out untouched.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 15
+copy=$TMP/repo
+repo_copy "$copy"
+export KVERIFY_CACHE=$TMP/cache
+mkdir -p "$copy/backports/fix" "$copy/backports/escape" "$copy/backports/kvm"
+cat > "$copy/backports/fix/0001-fix.patch" <<'PATCH'
+--- a/README
++++ b/README
+@@ -1 +1,2 @@
+ fixture
++patched
+PATCH
+echo 0001-fix.patch > "$copy/backports/fix/series"
+
+victim=$TMP/victim
+reset_victim() {
+	rm -rf "$victim"
+	mkdir -p "$victim/x86/kvm"
+	echo fixture > "$victim/README"
+	printf 'int pmu;\n' > "$victim/x86/kvm/pmu.c"
+	ln "$victim/x86/kvm/pmu.c" "$victim/x86/kvm/pmu.c.link"
+	printf '#!/bin/sh\n' > "$victim/tool"
+	chmod 755 "$victim/tool"
+	ln "$victim/tool" "$victim/tool2"
+	(cd "$victim" && find . -printf '%p %s %m %n %i\n' | sort &&
+	 cat README x86/kvm/pmu.c tool) > "$TMP/victim.sum"
+}
+victim_untouched() {
+	(cd "$victim" && find . -printf '%p %s %m %n %i\n' | sort &&
+	 cat README x86/kvm/pmu.c tool) | cmp -s - "$TMP/victim.sum"
+}
+
+verify() {	# verify LIST-LINE: fetch, tree, apply of one fixture target
+	printf '%s\n' "$1" > "$copy/kernels.list"
+	(cd "$copy" && build/kverify verify --skip sim,checkpatch,cocci,config,build,selftests,boot x) \
+		> "$TMP/out" 2>&1
+}
+R=$copy/results/x/report.json
+reason() { json "$R" "[s['reason'] for s in r['steps'] if s['name']=='$1'][0]"; }
+
+# 1. a tarball whose only member is a symlink to a directory outside
+reset_victim
+ln -s "$victim" "$TMP/linux-evil"
+tar -C "$TMP" -cf "$TMP/evil.tar" linux-evil
+verify "x tar:$TMP/evil.tar backports/fix"
+rc=$?
+[ $rc = 1 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
+	reason fetch | grep -q "unpacked into a symlink (linux-evil)"
+ok $? "tar: of a top-level symlink: fetch is an ERROR naming it (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+victim_untouched && [ ! -e "$victim/.pc" ]
+ok $? "the directory it points to is untouched (no patch, no .pc)"
+[ -z "$(ls "$KVERIFY_CACHE/src" 2> /dev/null)" ]
+ok $? "nothing of it is left in the cache"
+
+# 2. a tarball with a real directory holding symlinks that lead out
+mkdir -p "$TMP/t2/linux/arch" "$TMP/t2/linux/sub"
+echo fixture > "$TMP/t2/linux/README"
+ln -s "$victim" "$TMP/t2/linux/arch/x86"
+tar -C "$TMP/t2" -cf "$TMP/abs.tar" linux
+rm "$TMP/t2/linux/arch/x86"
+ln -s ../../../.. "$TMP/t2/linux/sub/up"
+ln -s ../README "$TMP/t2/linux/sub/readme"	# inside: fine alone
+tar -C "$TMP/t2" -cf "$TMP/up.tar" linux
+verify "x tar:$TMP/abs.tar backports/fix"
+rc=$?
+[ $rc = 1 ] && reason fetch | grep -q "arch/x86: a symlink to the absolute path $victim"
+ok $? "a tree with a symlink to an absolute path is refused (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+verify "x tar:$TMP/up.tar backports/fix"
+rc=$?
+[ $rc = 1 ] && reason fetch | grep -q "sub/up: a symlink to ../../../.., which leads outside the tree"
+ok $? "a tree with a relative symlink that climbs out is refused (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+rm "$TMP/t2/linux/sub/up"
+ln -s ../arch/new/file "$TMP/t2/linux/sub/later"	# dangling, inside
+tar -C "$TMP/t2" -cf "$TMP/inside.tar" linux
+verify "x tar:$TMP/inside.tar backports/fix"
+rc=$?
+[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ]
+ok $? "symlinks that stay inside (one dangling) are fine (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+
+# 3. dir: /usr/src/linux -> linux-X.Y: the tree it leads to is read only
+mkdir -p "$TMP/linux-real"
+echo fixture > "$TMP/linux-real/README"
+echo '# fixture' > "$TMP/linux-real/Makefile"
+ln -s linux-real "$TMP/linux-link"
+verify "x dir:$TMP/linux-link backports/fix"
+rc=$?
+[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
+	reason fetch | grep -q "using $TMP/linux-real in place (never modified), where $TMP/linux-link leads"
+ok $? "dir: of a symlink: fetch, tree and apply pass on the tree it leads to (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$TMP/linux-real/.pc" ] &&
+	[ -d "$KVERIFY_CACHE/trees/x" ] && [ ! -L "$KVERIFY_CACHE/trees/x" ] &&
+	grep -qx patched "$KVERIFY_CACHE/trees/x/README"
+ok $? "the linked tree is patched, the source directory is not"
+
+# 4. a series patch naming ../../../victim/tool (the tree is $TMP/cache/trees/x)
+reset_victim
+cat > "$copy/backports/escape/0001-escape.patch" <<'PATCH'
+Subject: [PATCH] escape
+
+---
+ ../../../victim/tool | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/../../../victim/tool b/../../../victim/tool
+--- a/../../../victim/tool
++++ b/../../../victim/tool
+@@ -1 +1,2 @@
+ #!/bin/sh
++echo owned
+PATCH
+echo 0001-escape.patch > "$copy/backports/escape/series"
+verify "x dir:$TMP/linux-real backports/escape"
+rc=$?
+[ $rc = 2 ] && grep -q "backports/escape/0001-escape.patch:7: 'a/\.\./\.\./\.\./victim/tool' has a '\.\.' component" "$TMP/out"
+ok $? "a patch naming ../../../victim/tool: exit 2 with the patch's file:line (exit $rc)"
+[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
+victim_untouched
+ok $? "the file outside keeps its content, mode and second link"
+[ "$(stat -c '%h %a' "$victim/tool")" = "2 755" ] || stat -c '%h %a' "$victim/tool" | diag
+
+for name in /tmp/victim/tool '"b/x\\tool"'; do
+	printf -- '--- a/README\n+++ %s\n@@ -1 +1,2 @@\n fixture\n+x\n' "$name" \
+		> "$copy/backports/escape/0001-escape.patch"
+	verify "x dir:$TMP/linux-real backports/escape"
+	rc=$?
+	[ $rc = 2 ] && grep -q "0001-escape.patch:2: " "$TMP/out"
+	ok $? "a patch naming $name is refused with file:line (exit $rc)"
+	[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
+done
+
+# 5. a series path through a symlink of a dir: tree (the operator's own)
+mkdir -p "$TMP/linux-odd"
+echo '# fixture' > "$TMP/linux-odd/Makefile"
+ln -s "$victim" "$TMP/linux-odd/arch"
+cat > "$copy/backports/kvm/0001-kvm.patch" <<'PATCH'
+--- a/arch/x86/kvm/pmu.c
++++ b/arch/x86/kvm/pmu.c
+@@ -1 +1,2 @@
+ int pmu;
++int tolerance;
+PATCH
+echo 0001-kvm.patch > "$copy/backports/kvm/series"
+reset_victim
+verify "x dir:$TMP/linux-odd backports/kvm"
+rc=$?
+[ $rc = 1 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
+	reason tree | grep -q "the series names arch/x86/kvm/pmu.c, but arch is a symlink in the tree"
+ok $? "a series path through a symlink of the tree: tree is an ERROR naming it (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+victim_untouched
+ok $? "the file the symlink leads to keeps its content and its second link"
+
+# The repository's own series pass the check (they name plain paths).
+bad=
+for s in series backports/*/; do
+	s=${s%/}
+	[ -f "$copy/$s/series" ] || continue
+	printf 'x dir:%s %s\n' "$TMP/linux-real" "$s" > "$copy/kernels.list"
+	(cd "$copy" && build/kverify verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot x) \
+		> "$TMP/out" 2>&1 || bad="$bad $s"
+done
+[ -z "$bad" ]
+ok $? "the repository's own series pass the check${bad:+ (not:$bad)}"
+done_testing

@@ -1,0 +1,121 @@
+#!/bin/bash
+# A cached source that changed is noticed: the fetch step records a
+# manifest of the pristine tree (size, mtime and content hash per file),
+# the tree step checks sizes and mtimes on every run and every hash with
+# VERIFY_CACHE=1 or when anything looks off; a change is an ERROR naming
+# the files, and the source is fetched again (#16).  And a tar: source is
+# known by its content, not by its path, size and mtime.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 14
+copy=$TMP/repo
+repo_copy "$copy"
+export KVERIFY_CACHE=$TMP/cache
+mkdir -p "$copy/backports/fix" "$TMP/t/linux/arch/x86/kvm" "$TMP/t/linux/lib"
+cat > "$copy/backports/fix/0001-fix.patch" <<'PATCH'
+--- a/arch/x86/kvm/pmu.c
++++ b/arch/x86/kvm/pmu.c
+@@ -1 +1,2 @@
+ int pmu;
++int tolerance;
+PATCH
+echo 0001-fix.patch > "$copy/backports/fix/series"
+echo '# fixture' > "$TMP/t/linux/Makefile"
+printf 'int pmu;\n' > "$TMP/t/linux/arch/x86/kvm/pmu.c"
+seq 1 2000 > "$TMP/t/linux/lib/data.c"
+printf 'int x86;\n' > "$TMP/t/linux/arch/x86/x86.c"
+tar -C "$TMP/t" -cf "$TMP/linux.tar" linux
+printf 'x tar:%s backports/fix\n' "$TMP/linux.tar" > "$copy/kernels.list"
+R=$copy/results/x/report.json
+reason() { json "$R" "[s['reason'] for s in r['steps'] if s['name']=='$1'][0]"; }
+verify() {
+	(cd "$copy" && build/kverify verify --skip sim,checkpatch,cocci,config,build,selftests,boot x) \
+		> "$TMP/out" 2>&1
+}
+
+verify
+rc=$?
+src=$(echo "$KVERIFY_CACHE"/src/tar-*/)
+src=${src%/}
+[ $rc = 0 ] && [ -f "$src.manifest" ] && grep -q ' lib/data.c$' "$src.manifest"
+ok $? "the fetch records a manifest of the pristine tree (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+verify
+rc=$?
+[ $rc = 0 ] && reason tree | grep -q "^reused" && ! grep -q ERROR "$TMP/out"
+ok $? "a warm run checks it and reuses the tree (exit $rc)"
+
+# A truncated pristine file (through the hard link the tree shares).
+truncate -s 100 "$src/lib/data.c"
+verify
+rc=$?
+[ $rc = 0 ] && grep -q "ERROR: the cached source .* changed since it was fetched: lib/data.c (changed size: 100 bytes, 8893 recorded)" "$TMP/out" &&
+	reason tree | grep -q "^ERROR: .*lib/data.c.*; fetched again: fetched and unpacked tar-"
+ok $? "a truncated file is an ERROR naming it, and the source is fetched again (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+cmp -s "$src/lib/data.c" "$TMP/t/linux/lib/data.c" &&
+	cmp -s "$KVERIFY_CACHE/trees/x/lib/data.c" "$TMP/t/linux/lib/data.c"
+ok $? "the pristine file and the tree's are whole again"
+[ "$(step_status "$R" apply)" = PASS ] && grep -qx 'int tolerance;' "$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c"
+ok $? "the series is applied to the fresh tree"
+verify
+! grep -q ERROR "$TMP/out" && reason tree | grep -q "^reused"
+ok $? "the next run finds the source as recorded"
+
+# Same size, same mtime, other bytes: only the full check sees it.
+f=$src/arch/x86/x86.c
+cp -p "$f" "$TMP/stamp"
+printf 'int x87;\n' > "$f"
+touch -r "$TMP/stamp" "$f"
+verify
+! grep -q ERROR "$TMP/out"
+ok $? "a same-size, same-mtime change passes the cheap check"
+(export KVERIFY_VERIFY_CACHE=1; verify)
+rc=$?
+[ $rc = 0 ] && grep -q "changed since it was fetched: arch/x86/x86.c (changed content)" "$TMP/out" &&
+	grep -qx 'int x86;' "$f"
+ok $? "VERIFY_CACHE=1 hashes every file: ERROR naming it, fetched again (exit $rc)"
+
+# A new file: its directory's mtime moves, the full check names it.
+echo junk > "$src/arch/new.c"
+verify
+grep -q "changed since it was fetched: arch/new.c (new)" "$TMP/out" && [ ! -e "$src/arch/new.c" ]
+ok $? "a file added to the source is noticed and the source fetched again"
+
+# Touched, not changed: the full check decides, and the record follows.
+touch "$src/Makefile"
+verify
+rc=$?
+! grep -q ERROR "$TMP/out" && [ $rc = 0 ] &&
+	[ "$(grep ' Makefile$' "$src.manifest" | cut -d' ' -f3)" = "$(stat -c %.9Y "$src/Makefile")" ]
+ok $? "a touched file with the same content is no ERROR; the manifest follows (exit $rc)"
+
+(export KVERIFY_VERIFY_CACHE=yes; verify)
+rc=$?
+[ $rc = 2 ] && grep -q "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not 'yes'" "$TMP/out"
+ok $? "VERIFY_CACHE=yes is refused (exit $rc)"
+
+# tar: another tarball at the same path, same size and mtime, is another tree.
+printf 'int pmu;\n' > "$TMP/t/linux/arch/x86/kvm/pmu.c"
+printf 'int x86;\n' > "$TMP/t/linux/arch/x86/x86.c"
+touch -d @1700000000 "$TMP/t/linux/arch/x86/x86.c"
+tar --mtime=@1700000000 -C "$TMP/t" -cf "$TMP/k.tar" linux
+touch -d @1700000000 "$TMP/k.tar"
+printf 'k tar:%s n/a: fixture\n' "$TMP/k.tar" > "$copy/kernels.list"
+(cd "$copy" && build/kverify verify --skip cocci k) > "$TMP/out" 2>&1
+key1=$(json "$copy/results/k/report.json" 'r["source_key"]')
+size1=$(stat -c %s "$TMP/k.tar")
+printf 'int x87;\n' > "$TMP/t/linux/arch/x86/x86.c"
+tar --mtime=@1700000000 -C "$TMP/t" -cf "$TMP/k.tar" linux
+touch -d @1700000000 "$TMP/k.tar"
+(cd "$copy" && build/kverify verify --skip cocci k) > "$TMP/out" 2>&1
+rc=$?
+key2=$(json "$copy/results/k/report.json" 'r["source_key"]')
+[ $rc = 0 ] && [ "$size1" = "$(stat -c %s "$TMP/k.tar")" ] && [ "$key1" != "$key2" ]
+ok $? "a different tarball with the same path, size and mtime gets another key ($key1, $key2)"
+grep -qx 'int x87;' "$KVERIFY_CACHE/src/$key2/arch/x86/x86.c"
+ok $? "and its own content in the cache"
+[ -z "$(ls -A "$KVERIFY_CACHE/src" | grep '^\.tmp-')" ]
+ok $? "no temporary directory is left"
+done_testing
