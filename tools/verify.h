@@ -11,6 +11,9 @@ enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA };
 
 enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
+struct verify_ctx;
+struct step_result;
+
 struct options {
 	const char *list;	/* kernels.list */
 	const char *results;	/* results directory */
@@ -22,6 +25,11 @@ struct options {
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
 	int verbose;
+	/* make sweep (tools/sweep.c): */
+	const struct strvec *extract_only;	/* unpack only these paths */
+	void (*on_result)(const struct verify_ctx *ctx,
+			  const struct step_result *res, int n, void *data);
+	void *on_result_data;	/* on_result's; then no text report */
 };
 
 struct step_result {
