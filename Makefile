@@ -116,6 +116,11 @@ check: deps-check $(KVERIFY)
 bench: deps-verify $(KVERIFY)
 	@tools/bench/bench
 
+## sweep: every linux-source version of the archive, fetch to cocci (docs/sweep.md)
+sweep: export KVERIFY_SWEEP_ONLY := $(value ONLY)
+sweep: deps-verify $(KVERIFY)
+	@$(KVERIFY) sweep --env
+
 list: $(KVERIFY)
 	@$(KVERIFY) list
 

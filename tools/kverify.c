@@ -15,6 +15,7 @@
 #include "matrix.h"
 #include "run.h"
 #include "sim.h"
+#include "sweep.h"
 #include "verify.h"
 
 static const char usage[] =
@@ -24,6 +25,9 @@ static const char usage[] =
 "       kverify backport --tree PATH --name X.Y\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
+"       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
+"                     [--json FILE] [--members] [--env]   (make sweep)\n"
+"       kverify matrix --sweep [--format github|gitlab]\n"
 "       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
@@ -71,6 +75,10 @@ static int check_skip(const char *skip)
 static int from_env, names_only;
 static struct backport_args bp;
 static const char *matrix_format, *matrix_shard;
+static struct sweep_args sweep = {
+	.md = "docs/sweep.md", .json = "results/sweep/sweep.json",
+};
+static int matrix_sweep;
 
 static int set_build(struct options *opt, const char *mode)
 {
@@ -123,6 +131,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "shard", required_argument, NULL, 'S' },
 		{ "tree", required_argument, NULL, 'T' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "sweep", no_argument, NULL, 'w' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "md", required_argument, NULL, 'm' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "members", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -168,6 +181,21 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'n':
 			bp.name = optarg;
+			break;
+		case 'w':
+			matrix_sweep = 1;
+			break;
+		case 'o':
+			sweep.only = optarg;
+			break;
+		case 'm':
+			sweep.md = optarg;
+			break;
+		case 'J':
+			sweep.json = optarg;
+			break;
+		case 'M':
+			sweep.print_members = 1;
 			break;
 		case 'j':
 			opt->jobs = atoi(optarg);
@@ -354,6 +382,12 @@ int main(int argc, char **argv)
 		struct target_list list = { 0 };
 		int ret;
 
+		if (matrix_sweep) {
+			if (matrix_shard)
+				return usage_error("%s", "matrix --sweep has one job per version: no --shard");
+			sweep.matrix = matrix_format ? matrix_format : "github";
+			return cmd_sweep(&opt, &sweep);
+		}
 		if (load(&opt, &list))
 			return 2;
 		ret = cmd_matrix(&list, matrix_format, matrix_shard);
@@ -366,6 +400,11 @@ int main(int argc, char **argv)
 			bp.name = env("KVERIFY_BACKPORT_NAME");
 		}
 		return cmd_backport(&bp);
+	}
+	if (!strcmp(argv[0], "sweep")) {
+		if (from_env && env("KVERIFY_SWEEP_ONLY"))
+			sweep.only = env("KVERIFY_SWEEP_ONLY");
+		return cmd_sweep(&opt, &sweep);
 	}
 	if (!strcmp(argv[0], "verify"))
 		return cmd_verify(&opt, argc - 1, argv + 1);
