@@ -77,6 +77,7 @@ struct sweep_version {
 	char *source;		/* the test hook's SOURCE, else NULL */
 	/* the row: checked now, or recorded before */
 	int have_row, reused, passed, failed;
+	int gone;		/* listed, but the mirror has no .deb (404) */
 	char *hash, *checked, *variant, *na_reason, *src_key;
 	long long kept;		/* bytes of the partial source kept */
 	char *status[NR_SWEEP_STEPS], *reason[NR_SWEEP_STEPS];
@@ -556,7 +557,9 @@ static int list_from_file(struct sweep *sw, const char *file)
 			continue;
 		}
 		eq = f[1] ? strchr(f[1], '=') : NULL;
-		if (!f[2] || tok || !eq || !valid_package((*eq = '\0', f[1]))) {
+		if (eq)
+			*eq = '\0';
+		if (!f[2] || tok || !eq || !valid_package(f[1])) {
 			fprintf(stderr, "kverify: %s:%d: expected \"SUITE linux-source-X.Y=VERSION SOURCE\" or \"SUITE -\"\n",
 				file, n);
 			ret = 2;
@@ -663,7 +666,10 @@ static int read_row(const struct sweep *sw, struct sweep_version *v)
 			int n = 0, i;
 
 			if (sscanf(val, "%31s %7s %lf %n", name, status, &secs,
-				   &n) < 3 || (i = step_index(name)) < 0)
+				   &n) < 3)
+				continue;
+			i = step_index(name);
+			if (i < 0)
 				continue;
 			free(v->status[i]);
 			free(v->reason[i]);
@@ -761,6 +767,10 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 	one_line(v->na_reason);
 	v->src_key = ctx->src_key ? xstrdup(ctx->src_key) : NULL;
 	v->kept = ctx->src && is_dir(ctx->src) ? disk_usage(ctx->src) : 0;
+	/* apt's "Failed to fetch URI  404  Not Found" */
+	v->gone = res[0].status == STEP_FAIL &&
+		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&
+		  strstr(strbuf_str(&res[0].detail), " 404 ");
 	for (i = 0; i < n; i++) {
 		j = step_index(verify_steps[i].name);
 		if (j < 0)
@@ -833,10 +843,10 @@ static void judge(struct sweep_version *v)
 	size_t i;
 
 	v->failed = 0;
-	for (i = 0; i < NR_SWEEP_STEPS; i++)
+	for (i = 0; i < NR_SWEEP_STEPS && !v->gone; i++)
 		if (v->status[i] && !strcmp(v->status[i], "FAIL"))
 			v->failed = 1;
-	v->passed = !v->failed;
+	v->passed = !v->failed && !v->gone;
 }
 
 static void run_versions(struct sweep *sw)
@@ -857,9 +867,12 @@ static void run_versions(struct sweep *sw)
 				v->package, v->version, i + 1, sw->nr);
 			if (!check_version(sw, v)) {
 				sw->checked++;
-				/* a fetch that failed is tried again next time */
-				if (!strcmp(v->status[0], "PASS") &&
-				    !run_interrupted() && write_row(sw, v))
+				/*
+				 * Recorded once the source is here: a download
+				 * that failed is tried again next time.
+				 */
+				if (v->kept > 0 && !run_interrupted() &&
+				    write_row(sw, v))
 					fprintf(stderr, "kverify: sweep: cannot record %s: %s\n",
 						v->version, strerror(errno));
 			}
@@ -896,7 +909,7 @@ static const char *failed_step(const struct sweep_version *v, size_t *i)
 
 static void headline(const struct sweep *sw, struct strbuf *sb)
 {
-	int nr_failed, na = 0;
+	int nr_failed, na = 0, gone = 0;
 	const struct sweep_version *f = first_failure(sw, &nr_failed);
 	size_t i;
 
@@ -913,10 +926,16 @@ static void headline(const struct sweep *sw, struct strbuf *sb)
 			strbuf_addf(sb, "; %d more versions fail", nr_failed - 1);
 		return;
 	}
-	for (i = 0; i < sw->nr; i++)
-		na += !strcmp(sw->v[i].variant, "n/a");
-	strbuf_addf(sb, "PASS: %zu versions (%zu pass, %d n/a); %d checked, %d unchanged and reused",
-		    sw->nr, sw->nr - na, na, sw->checked, sw->reused);
+	for (i = 0; i < sw->nr; i++) {
+		na += !sw->v[i].gone && !strcmp(sw->v[i].variant, "n/a");
+		gone += sw->v[i].gone;
+	}
+	strbuf_addf(sb, "PASS: %zu versions (%zu pass, %d n/a",
+		    sw->nr, sw->nr - na - gone, na);
+	if (gone)
+		strbuf_addf(sb, ", %d listed but not on the mirror", gone);
+	strbuf_addf(sb, "); %d checked, %d unchanged and reused",
+		    sw->checked - gone, sw->reused);
 	if (!sw->nr)
 		strbuf_addstr(sb, "; the archive offered no linux-source version");
 }
@@ -933,7 +952,7 @@ static void human_size(struct strbuf *sb, long long bytes)
 static void table(const struct sweep *sw, struct strbuf *sb)
 {
 	size_t i, j;
-	int any_note = 0;
+	int any_note = 0, na_said = 0;
 
 	strbuf_addf(sb, "%zu versions of linux-source in %zu suites; series/, backports/, cocci/ and checkpatch.allow hash %s.\n\n",
 		    sw->nr, sw->suites.nr, sw->hash);
@@ -957,6 +976,13 @@ static void table(const struct sweep *sw, struct strbuf *sb)
 			strbuf_addstr(sb, " - | not checked |\n");
 			continue;
 		}
+		if (v->gone) {
+			strbuf_addstr(sb, " | - | 404 |");
+			for (j = 1; j < NR_SWEEP_STEPS; j++)
+				strbuf_addstr(sb, " - |");
+			strbuf_addstr(sb, " - | not on the mirror |\n");
+			continue;
+		}
 		strbuf_addf(sb, " | %s |", v->variant);
 		for (j = 0; j < NR_SWEEP_STEPS; j++)
 			strbuf_addf(sb, " %s |", v->status[j] ? v->status[j] : "-");
@@ -969,18 +995,25 @@ static void table(const struct sweep *sw, struct strbuf *sb)
 		const struct sweep_version *v = &sw->v[i];
 		const char *step = v->have_row ? failed_step(v, &j) : NULL;
 
-		if (!step && !(v->have_row && v->na_reason && !any_note))
+		if (v->gone || (!step && (!v->na_reason || na_said)))
 			continue;
 		if (!any_note++)
 			strbuf_addch(sb, '\n');
-		if (step)
+		if (step) {
 			strbuf_addf(sb, "- %s %s: %s FAILED: %s\n", v->package,
 				    v->version, step, v->reason[j]);
-		else
+		} else {
 			strbuf_addf(sb, "- n/a: %s\n", v->na_reason);
+			na_said = 1;
+		}
 	}
 	if (sw->missing.nr)
 		strbuf_addch(sb, '\n');
+	for (i = 0; i < sw->nr; i++)
+		if (sw->v[i].gone)
+			strbuf_addf(sb, "%s- %s %s: %s's index lists it, the mirror has no .deb (404): not checked\n",
+				    any_note++ ? "" : "\n", sw->v[i].package,
+				    sw->v[i].version, sw->v[i].suites.v[0]);
 	for (i = 0; i < sw->missing.nr; i++)
 		strbuf_addf(sb, "- suite %s\n", sw->missing.v[i]);
 }
@@ -1014,7 +1047,9 @@ static void json_version(struct strbuf *sb, const struct sweep_version *v)
 		strbuf_addstr(sb, j ? ", " : "");
 		json_str(sb, v->suites.v[j]);
 	}
-	strbuf_addf(sb, "], \"checked\": %s", v->have_row ? "true" : "false");
+	strbuf_addf(sb, "], \"on_mirror\": %s, \"checked\": %s",
+		    v->gone ? "false" : "true",
+		    v->have_row && !v->gone ? "true" : "false");
 	if (!v->have_row) {
 		strbuf_addstr(sb, ", \"passed\": false}");
 		return;
@@ -1235,7 +1270,8 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	fflush(stdout);
 	ret = write_json(&sw, head.buf, t1.tv_sec - t0.tv_sec +
 			 (t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if (!a->only)	/* one CI job's version is not the whole table */
+	/* one CI job's version, or an interrupted run, is not the table */
+	if (!a->only && !run_interrupted())
 		ret |= write_md(&sw, head.buf, body.buf);
 	ret = ret ? 2 : !!first_failure(&sw, &nr_failed);
 	if (run_interrupted())
