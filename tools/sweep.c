@@ -799,8 +799,10 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 	struct options o = *sw->opt;
 	struct target_list list = { 0 };
 	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
+	static const char *const tree_files[] = { "", ".stamp", ".mtimes" };
 	char *name = target_name(v), *p;
 	int ret = -1;
+	size_t i;
 
 	if (v->source)
 		strbuf_addf(&line, "%s %s auto\n", name, v->source);
@@ -824,9 +826,11 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 	v->hash = xstrdup(sw->hash);
 	ret = 0;
 	/* the tree and the sim's work are made again when needed */
-	p = xstrfmt("%s/trees/%s", sw->cache, name);
-	rm_rf(p);
-	free(p);
+	for (i = 0; i < ARRAY_SIZE(tree_files); i++) {
+		p = xstrfmt("%s/trees/%s%s", sw->cache, name, tree_files[i]);
+		rm_rf(p);
+		free(p);
+	}
 	p = xstrfmt("%s/sim/%s", sw->cache, name);
 	rm_rf(p);
 	free(p);
