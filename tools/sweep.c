@@ -768,7 +768,7 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 	v->src_key = ctx->src_key ? xstrdup(ctx->src_key) : NULL;
 	v->kept = ctx->src && is_dir(ctx->src) ? disk_usage(ctx->src) : 0;
 	/* apt's "Failed to fetch URI  404  Not Found" */
-	v->gone = res[0].status == STEP_FAIL &&
+	v->gone = res[0].status != STEP_PASS &&
 		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&
 		  strstr(strbuf_str(&res[0].detail), " 404 ");
 	for (i = 0; i < n; i++) {
@@ -842,13 +842,20 @@ out:
 	return ret;
 }
 
+/* FAIL, or any status that is not a pass, a skip or n/a (an ERROR, say). */
+static int bad_status(const char *status)
+{
+	return status && strcmp(status, "PASS") && strcmp(status, "SKIP") &&
+	       strcmp(status, "N-A");
+}
+
 static void judge(struct sweep_version *v)
 {
 	size_t i;
 
 	v->failed = 0;
 	for (i = 0; i < NR_SWEEP_STEPS && !v->gone; i++)
-		if (v->status[i] && !strcmp(v->status[i], "FAIL"))
+		if (bad_status(v->status[i]))
 			v->failed = 1;
 	v->passed = !v->failed && !v->gone;
 }
@@ -906,7 +913,7 @@ static const struct sweep_version *first_failure(const struct sweep *sw,
 static const char *failed_step(const struct sweep_version *v, size_t *i)
 {
 	for (*i = 0; *i < NR_SWEEP_STEPS; (*i)++)
-		if (v->status[*i] && !strcmp(v->status[*i], "FAIL"))
+		if (bad_status(v->status[*i]))
 			return sweep_steps[*i];
 	return NULL;
 }
@@ -1004,8 +1011,8 @@ static void table(const struct sweep *sw, struct strbuf *sb)
 		if (!any_note++)
 			strbuf_addch(sb, '\n');
 		if (step) {
-			strbuf_addf(sb, "- %s %s: %s FAILED: %s\n", v->package,
-				    v->version, step, v->reason[j]);
+			strbuf_addf(sb, "- %s %s: %s %s: %s\n", v->package,
+				    v->version, step, v->status[j], v->reason[j]);
 		} else {
 			strbuf_addf(sb, "- n/a: %s\n", v->na_reason);
 			na_said = 1;
