@@ -125,6 +125,11 @@ check: deps-check $(KVERIFY)
 bench: deps-verify $(KVERIFY)
 	@tools/bench/bench
 
+## sweep: every linux-source version of the archive, fetch to cocci (docs/sweep.md)
+sweep: export KVERIFY_SWEEP_ONLY := $(value ONLY)
+sweep: deps-verify $(KVERIFY)
+	@$(KVERIFY) sweep --env
+
 list: $(KVERIFY)
 	@$(KVERIFY) list
 
@@ -151,6 +156,7 @@ help:
 	@echo "make check                 the tests"
 	@echo "make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md"
 	@echo "make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])"
+	@echo "make sweep [ONLY=linux-source-X.Y=VERSION[@SUITE]]  fetch..cocci on every linux-source version (docs/sweep.md)"
 	@echo "make list                  the kernels"
 	@echo "make deps                  install every Debian package the project uses"
 	@echo "Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,"

@@ -16,6 +16,7 @@
 #include "matrix.h"
 #include "run.h"
 #include "sim.h"
+#include "sweep.h"
 #include "verify.h"
 
 static const char usage[] =
@@ -25,6 +26,9 @@ static const char usage[] =
 "       kverify backport --tree PATH --name X.Y\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
+"       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
+"                     [--json FILE] [--members] [--env]   (make sweep)\n"
+"       kverify matrix --sweep [--format github|gitlab]\n"
 "       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
@@ -85,7 +89,20 @@ static const struct {
 "the I-th of N shards, balanced by each target's last duration in\n"
 "results/<target>/report.json (else by name).  No shard is ever empty:\n"
 "with fewer targets than N, there are as many shards as targets (a note\n"
-"says so on stderr) and a shard I beyond them is refused with exit 2.\n" },
+"says so on stderr) and a shard I beyond them is refused with exit 2.\n"
+"  --sweep              one job per Debian linux-source version instead\n"
+"                       (see 'kverify sweep --help'); no --shard\n" },
+	{ "sweep",
+"usage: kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
+"                     [--json FILE] [--members] [--env]   (make sweep)\n"
+"\n"
+"Every linux-source-X.Y version of the Debian suites the archive offers,\n"
+"through fetch, tree, apply, sim, checkpatch and cocci with SERIES auto,\n"
+"unpacking only what those steps read (--members prints it).  A version\n"
+"checked before with the same series/, backports/, cocci/ and\n"
+"checkpatch.allow is not checked again.  The table goes to stdout and\n"
+"--md (docs/sweep.md), the rows to --json (results/sweep/sweep.json).\n"
+"Exit 1 when a version fails (it is the first line), 2 on bad input.\n" },
 	{ "backport",
 "usage: kverify backport --tree PATH --name X.Y\n"
 "       kverify backport --env   ($KVERIFY_BACKPORT_TREE, $KVERIFY_BACKPORT_NAME)\n"
@@ -152,6 +169,10 @@ static int check_skip(const char *skip)
 static int from_env, names_only, want_help;
 static struct backport_args bp;
 static const char *matrix_format, *matrix_shard;
+static struct sweep_args sweep = {
+	.md = "docs/sweep.md", .json = "results/sweep/sweep.json",
+};
+static int matrix_sweep;
 
 static int set_build(struct options *opt, const char *mode)
 {
@@ -207,6 +228,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "keep-going", no_argument, NULL, 'k' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "sweep", no_argument, NULL, 'w' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "md", required_argument, NULL, 'm' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "members", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -254,6 +280,21 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			break;
 		case 'n':
 			bp.name = optarg;
+			break;
+		case 'w':
+			matrix_sweep = 1;
+			break;
+		case 'o':
+			sweep.only = optarg;
+			break;
+		case 'm':
+			sweep.md = optarg;
+			break;
+		case 'J':
+			sweep.json = optarg;
+			break;
+		case 'M':
+			sweep.print_members = 1;
 			break;
 		case 'j':
 			errno = 0;
@@ -459,6 +500,12 @@ int main(int argc, char **argv)
 		struct target_list list = { 0 };
 		int ret;
 
+		if (matrix_sweep) {
+			if (matrix_shard)
+				return usage_error("%s", "matrix --sweep has one job per version: no --shard");
+			sweep.matrix = matrix_format ? matrix_format : "github";
+			return cmd_sweep(&opt, &sweep);
+		}
 		if (load(&opt, &list))
 			return 2;
 		ret = cmd_matrix(&list, matrix_format, matrix_shard,
@@ -472,6 +519,11 @@ int main(int argc, char **argv)
 			bp.name = env("KVERIFY_BACKPORT_NAME");
 		}
 		return cmd_backport(&bp);
+	}
+	if (!strcmp(argv[0], "sweep")) {
+		if (from_env && env("KVERIFY_SWEEP_ONLY"))
+			sweep.only = env("KVERIFY_SWEEP_ONLY");
+		return cmd_sweep(&opt, &sweep);
 	}
 	if (!strcmp(argv[0], "verify")) {
 		if (matrix_format && strcmp(matrix_format, "kcidb"))

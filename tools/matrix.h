@@ -7,4 +7,6 @@
 int cmd_matrix(const struct target_list *l, const char *format,
 	       const char *shard_spec, const char *results);
 
+int cmd_matrix_sweep(const struct strvec *jobs, const char *format);
+
 #endif

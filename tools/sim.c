@@ -26,7 +26,7 @@
  * comes along (a helper a fix adds, say), unless our stubs define the name.
  */
 #define NR_KVM_FILES 4
-static const char *const sim_files[] = {
+const char *const sim_files[] = {
 	"arch/x86/kvm/pmu.c",
 	"arch/x86/kvm/pmu.h",
 	"arch/x86/kvm/svm/pmu.c",
@@ -36,6 +36,8 @@ static const char *const sim_files[] = {
 	"?arch/x86/kvm/vmx/pmu_intel.h",
 	"?arch/x86/kvm/vmx/vmx.h",
 };
+
+const size_t nr_sim_files = ARRAY_SIZE(sim_files);
 
 /*
  * The names each era needs; "?" marks one a tree may lack.  Types and

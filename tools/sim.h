@@ -50,4 +50,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r);
 void sim_result_clear(struct sim_result *r);
 int cmd_sim(int argc, char **argv);
 
+/* The tree's files the sim reads; "?" marks one a tree may lack. */
+extern const char *const sim_files[];
+extern const size_t nr_sim_files;
+
 #endif

@@ -146,6 +146,42 @@ static char *deb_version(struct verify_ctx *ctx, struct step_result *r,
 	return v;
 }
 
+/*
+ * make sweep (tools/sweep.c): only the paths opt->extract_only names (a
+ * file, or a directory and what is under it) of the source's one top-level
+ * directory, under a key of their own, so that a full verify never gets
+ * such a partial tree.
+ */
+static void extract_only_members(const struct verify_ctx *ctx,
+				 struct strvec *args)
+{
+	const struct strvec *m = ctx->opt->extract_only;
+	size_t i;
+
+	if (!m)
+		return;
+	strvec_pushl(args, "--wildcards", "--no-wildcards-match-slash", "--",
+		     NULL);
+	for (i = 0; i < m->nr; i++)
+		strvec_pushf(args, "*/%s", m->v[i]);
+}
+
+static char *extract_only_key(const struct verify_ctx *ctx, char *key)
+{
+	const struct strvec *m = ctx->opt->extract_only;
+	uint64_t h = HASH_INIT;
+	char *partial;
+	size_t i;
+
+	if (!m || ctx->t->kind == SRC_GIT)	/* unpack_git takes all */
+		return key;
+	for (i = 0; i < m->nr; i++)
+		h = hash_bytes(h, m->v[i], strlen(m->v[i]) + 1);
+	partial = xstrfmt("%s-partial-%016llx", key, (unsigned long long)h);
+	free(key);
+	return partial;
+}
+
 static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
 		       const char *deb, const char *tmp)
 {
@@ -157,6 +193,7 @@ static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
 	strvec_pushf(&cs[1].args, "./usr/src/%s.tar.xz", ctx->t->deb_package);
 	strvec_pushl(&cs[2].args, "xz", "-dc", NULL);
 	strvec_pushl(&cs[3].args, "tar", "-x", "-f", "-", "-C", tmp, NULL);
+	extract_only_members(ctx, &cs[3].args);
 	for (i = 0; i < 4; i++) {
 		cs[i].log = ctx->log;
 		cs[i].timeout = ctx->step->timeout;
@@ -341,6 +378,7 @@ static int unpack_tar(struct verify_ctx *ctx, struct step_result *r,
 	int ret;
 
 	strvec_pushl(&c.args, "tar", "-x", "-f", path, "-C", tmp, NULL);
+	extract_only_members(ctx, &c.args);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
 	free(path);
@@ -586,6 +624,7 @@ static enum step_status fetch_tree(struct verify_ctx *ctx,
 		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
 	if (st != STEP_PASS)
 		goto out;
+	key = extract_only_key(ctx, key);
 	ctx->src_key = key;
 	ctx->src = cache_path(ctx, "src/%s", key);
 	if (is_dir(ctx->src)) {

@@ -544,7 +544,11 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	report_text(ctx, res, nr_verify_steps);
+	if (ctx->opt->on_result)
+		ctx->opt->on_result(ctx, res, nr_verify_steps,
+				    ctx->opt->on_result_data);
+	else
+		report_text(ctx, res, nr_verify_steps);
 	if (report_json(ctx, res, nr_verify_steps, &err) ||
 	    report_junit(ctx, res, nr_verify_steps, &err) ||
 	    (ctx->opt->kcidb &&

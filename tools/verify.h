@@ -14,6 +14,9 @@ enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
 
 enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
+struct verify_ctx;
+struct step_result;
+
 struct options {
 	const char *list;	/* kernels.list */
 	const char *results;	/* results directory */
@@ -28,6 +31,11 @@ struct options {
 	int keep_going;		/* run what does not depend on a failed step */
 	int quiet;		/* no step or progress lines */
 	int kcidb;		/* also write results/<target>/kcidb.json */
+	/* make sweep (tools/sweep.c): */
+	const struct strvec *extract_only;	/* unpack only these paths */
+	void (*on_result)(const struct verify_ctx *ctx,
+			  const struct step_result *res, int n, void *data);
+	void *on_result_data;	/* on_result's; then no text report */
 };
 
 #define JOBS_MAX 4096

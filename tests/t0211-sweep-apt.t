@@ -1,0 +1,80 @@
+#!/bin/bash
+# make sweep through apt, offline: a local unsigned Debian mirror served
+# over HTTP on 127.0.0.1 (KVERIFY_DEBIAN_MIRROR with apt's [trusted=yes])
+# has one suite, bookworm, whose index lists two linux-source-6.12
+# versions: one .deb built here from the cached 6.12 tree, and one the
+# pool lacks (the mirror answers 404, as for superseded security uploads).
+# The other eight suites are not on this mirror.  No test hook: the
+# listing (apt-cache madison), the download and the partial unpack of the
+# .deb are the real ones.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 7
+src612=$(cached_source 6.12)
+ok $? "the 6.12 source is in the cache"
+
+copy=$TMP/repo
+repo_copy "$copy"
+export KVERIFY_SIM_TRACES=2000
+unset KVERIFY_TEST_SWEEP_LIST
+
+m=$TMP/mirror/debian
+pool=$m/pool/main/l/linux
+pkg=$TMP/pkg
+mkdir -p "$pool" "$m/dists/bookworm/main/binary-amd64" "$pkg/DEBIAN" "$pkg/usr/src" \
+	"$TMP/mirror/debian-security"
+tar -C "$src612" -c --transform 's,^\.,linux-source-6.12,' ./Makefile ./COPYING \
+	./CREDITS ./Kbuild ./MAINTAINERS ./README ./scripts ./Documentation/Makefile \
+	./Documentation/admin-guide ./drivers/Makefile ./drivers/net/Kconfig \
+	./fs/Makefile ./init ./ipc ./kernel/Makefile ./lib/Makefile \
+	./include/linux/kvm_host.h ./arch/x86/kvm ./arch/x86/include \
+	./tools/testing/selftests/kvm | xz -0 -T1 > "$pkg/usr/src/linux-source-6.12.tar.xz"
+cat > "$pkg/DEBIAN/control" <<EOF
+Package: linux-source-6.12
+Version: 6.12.900-1
+Architecture: all
+Maintainer: kverify tests <tests@invalid>
+Description: Linux kernel source (t0211 fixture)
+EOF
+dpkg-deb --root-owner-group -Zxz -z0 --build "$pkg" "$pool/linux-source-6.12_6.12.900-1_all.deb" > /dev/null &&
+(cd "$m" && dpkg-scanpackages pool /dev/null 2> /dev/null > dists/bookworm/main/binary-amd64/Packages) &&
+	sed -n '/^Package:/,/^$/p' "$m/dists/bookworm/main/binary-amd64/Packages" |
+	sed 's/^Version: .*/Version: 6.12.899-1/; s/6.12.900-1_all/6.12.899-1_all/' \
+	>> "$m/dists/bookworm/main/binary-amd64/Packages" &&
+	p=dists/bookworm/main/binary-amd64/Packages &&
+	printf 'Suite: bookworm\nCodename: bookworm\nDate: %s\nArchitectures: amd64 all\nComponents: main\nSHA256:\n %s %s main/binary-amd64/Packages\n' \
+		"$(date -u "+%a, %d %b %Y %H:%M:%S UTC")" "$(sha256sum < "$m/$p" | cut -d' ' -f1)" \
+		"$(stat -c %s "$m/$p")" > "$m/dists/bookworm/Release"
+ok $? "a local mirror: bookworm lists 6.12.900-1 (in the pool) and 6.12.899-1 (not)"
+
+python3 -u -m http.server --bind 127.0.0.1 0 --directory "$TMP/mirror" > "$TMP/http" 2>&1 &
+http=$!
+trap 'kill $http 2> /dev/null; rm -rf "$TMP"' EXIT
+wait_for 10 grep -q 'port [0-9]' "$TMP/http"
+port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/http" | head -n 1)
+export KVERIFY_DEBIAN_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian"
+export KVERIFY_SECURITY_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian-security"
+
+cache=$TMP/cache
+(cd "$copy" && ./build/kverify --cache "$cache" sweep --md "$TMP/sweep.md" \
+	--json "$TMP/sweep.json") > "$TMP/out" 2> "$TMP/err"
+rc=$?
+[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q '^sweep: PASS: 2 versions (1 pass, 0 n/a, 1 listed but not on the mirror); 1 checked, 0 unchanged and reused$'
+ok $? "one version checked, the one the pool lacks counted apart; exit $rc"
+[ $rc = 0 ] || { diag < "$TMP/out"; tail -n 20 "$TMP/err" | diag; }
+grep -q '^| 6.12 6.12.900-1 | bookworm | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS |' "$TMP/out" &&
+	grep -q '^| 6.12 6.12.899-1 | bookworm | - | 404 |' "$TMP/out"
+ok $? "the table: 6.12.900-1 passes every step with backports/6.12, 6.12.899-1 is 404"
+n=$(grep -c '^- suite .*apt-get' "$TMP/out")
+[ "$n" = 8 ] && ! grep -q '^- suite bookworm:' "$TMP/out"
+ok $? "the eight suites this mirror lacks are reported ($n), and the sweep goes on"
+key=$(json "$TMP/sweep.json" '[v["source_key"] for v in r["versions"] if v["version"]=="6.12.900-1"][0]')
+[ "$key" = deb-linux-source-6.12-6.12.900-1-partial-$(echo "$key" | sed 's/.*-partial-//') ] &&
+	[ -f "$cache/src/$key/arch/x86/kvm/pmu.c" ] && [ ! -e "$cache/src/$key/drivers/net/Kconfig" ] &&
+	[ -z "$(find "$cache" -name '*.deb')" ]
+ok $? "the .deb is unpacked in part under a key of its own and not kept ($key)"
+(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.899-1@bookworm", "linux-source-6.12=6.12.900-1@bookworm"], m' "$TMP/gh"
+ok $? "matrix --sweep lists what the archive lists"
+done_testing

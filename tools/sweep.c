@@ -1,0 +1,1295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make sweep: every linux-source-X.Y version the Debian suites offer,
+ * through the verify pipeline's steps that need no kernel build (fetch,
+ * tree, apply, sim, checkpatch, cocci) with SERIES "auto".  Each version is
+ * a synthetic target, "deb:linux-source-X.Y=VERSION@SUITE auto", run by
+ * verify_target() with the other steps skipped; its source is unpacked
+ * only in part (sweep_members(): what these steps read) under a cache key
+ * of its own.  A version checked before with the same series/,
+ * backports/, cocci/ and checkpatch.allow is not checked again: its
+ * recorded row is reused, and the table says so.
+ *
+ * Output: a headline (the first failing version, or the count), a
+ * version x step table on stdout and in docs/sweep.md (between markers),
+ * and results/sweep/sweep.json.  Exit 1 when a version fails, 2 on bad
+ * input; a suite the mirror lacks is reported, not fatal.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apt.h"
+#include "cocci.h"
+#include "fsutil.h"
+#include "matrix.h"
+#include "sim.h"
+#include "sweep.h"
+
+/* The suites the sweep asks, unless the test hook names others. */
+static const char *const default_suites[] = {
+	"bullseye-security", "bookworm", "bookworm-security",
+	"bookworm-backports", "trixie", "trixie-security", "trixie-backports",
+	"sid", "experimental",
+};
+
+/* The steps a sweep runs; the others are skipped. */
+static const char *const sweep_steps[] = {
+	"fetch", "tree", "apply", "sim", "checkpatch", "cocci",
+};
+
+#define NR_SWEEP_STEPS ARRAY_SIZE(sweep_steps)
+#define SWEEP_SKIP "config,build,selftests,boot"
+
+/*
+ * Test hook: KVERIFY_TEST_SWEEP_LIST names a file that stands for the
+ * archive (tests/README).  Each line is "SUITE PACKAGE=VERSION SOURCE"
+ * (SOURCE as in kernels.list, a tar: fixture say) or "SUITE -" for a suite
+ * the mirror lacks.
+ */
+#define TEST_LIST_ENV "KVERIFY_TEST_SWEEP_LIST"
+
+/*
+ * What checkpatch reads besides the patches: scripts/ (checkpatch.pl,
+ * spelling.txt, const_structs.checkpatch, get_maintainer.pl), and the
+ * entries of its top_of_kernel_tree() test, a small file standing for each
+ * directory there ("arch" comes with the KVM files).  Makefile also gives
+ * the version (tree_version()).
+ */
+static const char *const checkpatch_reads[] = {
+	"COPYING", "CREDITS", "Kbuild", "MAINTAINERS", "Makefile", "README",
+	"scripts", "Documentation/Makefile", "drivers/Makefile",
+	"fs/Makefile", "init/Makefile", "ipc/Makefile", "kernel/Makefile",
+	"lib/Makefile", "include/linux/kvm_host.h",
+};
+
+struct sweep_version {
+	char *package;		/* linux-source-X.Y */
+	char *version;
+	struct strvec suites;
+	char *source;		/* the test hook's SOURCE, else NULL */
+	/* the row: checked now, or recorded before */
+	int have_row, reused, passed, failed;
+	int gone;		/* listed, but the mirror has no .deb (404) */
+	char *hash, *checked, *variant, *na_reason, *src_key;
+	long long kept;		/* bytes of the partial source kept */
+	char *status[NR_SWEEP_STEPS], *reason[NR_SWEEP_STEPS];
+	double seconds[NR_SWEEP_STEPS];
+};
+
+struct sweep {
+	const struct options *opt;
+	const struct sweep_args *a;
+	char *repo, *cache, *results;
+	char *hash;		/* series/, backports/, cocci/, checkpatch.allow */
+	struct strvec members;
+	struct strvec suites, missing;	/* missing: "suite: why" */
+	struct sweep_version *v;
+	size_t nr;
+	int checked, reused;
+};
+
+/* --- the paths a sweep unpacks --- */
+
+static int has(const struct strvec *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * The directory of a file the steps read or a variant touches, at most
+ * four levels deep: tar fails on a name it does not find, and a file of
+ * one variant (Makefile.kvm, x86/ or x86_64/) is absent from another
+ * version, while its directory is not.
+ */
+static void add_dir_of(struct strvec *sv, const char *file)
+{
+	const char *p = file, *slash = NULL;
+	int depth = 0;
+
+	while ((p = strchr(p, '/')) && depth < 4) {
+		slash = p++;
+		depth++;
+	}
+	if (!slash)
+		return;
+	if (!strchr(slash + 1, '/') || depth == 4) {
+		char *dir = xstrfmt("%.*s", (int)(slash - file), file);
+
+		if (!has(sv, dir))
+			strvec_push(sv, dir);
+		free(dir);
+	}
+}
+
+/* "+++ b/FILE" lines of a patch. */
+static void patch_files(const char *path, struct strvec *files)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+		return;
+	for (p = sb.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
+						    NULL) {
+		size_t n = strcspn(p, "\t\n");
+		char *f;
+
+		if (strncmp(p, "+++ b/", 6) || n <= 6)
+			continue;
+		f = xstrfmt("%.*s", (int)(n - 6), p + 6);
+		if (!has(files, f))
+			strvec_push(files, f);
+		free(f);
+	}
+	strbuf_release(&sb);
+}
+
+/* Every variant directory: series/ and backports/<X.Y>/. */
+static void variant_dirs(const char *repo, struct strvec *rels)
+{
+	struct dirent **names;
+	char *dir = xstrfmt("%s/backports", repo);
+	int n, i;
+
+	strvec_push(rels, "series");
+	n = scandir(dir, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.')
+			strvec_pushf(rels, "backports/%s", names[i]->d_name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	free(dir);
+}
+
+/* The files the patches of every variant touch. */
+static void variant_files(const char *repo, struct strvec *files)
+{
+	struct strvec rels = STRVEC_INIT;
+	size_t i;
+
+	variant_dirs(repo, &rels);
+	for (i = 0; i < rels.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		char *series = xstrfmt("%s/%s/series", repo, rels.v[i]);
+		char *line, *save = NULL;
+
+		if (strbuf_read_file(&sb, series, 1 << 20) < 0)
+			goto next;
+		for (line = strtok_r(sb.buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *patch;
+
+			line[strcspn(line, " \t")] = '\0';
+			if (!*line || *line == '#' || strstr(line, ".."))
+				continue;
+			patch = xstrfmt("%s/%s/%s", repo, rels.v[i], line);
+			patch_files(patch, files);
+			free(patch);
+		}
+next:
+		strbuf_release(&sb);
+		free(series);
+	}
+	strvec_clear(&rels);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Is @path @dir or under it? */
+static int under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
+}
+
+/*
+ * The one list of what a sweep unpacks of a source: what checkpatch reads,
+ * and the directories of the sim's files, the semantic patch's inputs and
+ * every file a variant touches; sorted, none under another.
+ */
+static void sweep_members(const char *repo, struct strvec *out)
+{
+	struct strvec all = STRVEC_INIT, files = STRVEC_INIT;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(checkpatch_reads); i++)
+		strvec_push(&all, checkpatch_reads[i]);
+	for (i = 0; i < nr_sim_files; i++)
+		add_dir_of(&all, sim_files[i] + (sim_files[i][0] == '?'));
+	for (i = 0; i < nr_cocci_inputs; i++)
+		add_dir_of(&all, cocci_inputs[i]);
+	variant_files(repo, &files);
+	for (i = 0; i < files.nr; i++)
+		add_dir_of(&all, files.v[i]);
+	qsort(all.v, all.nr, sizeof(*all.v), by_name);
+	for (i = 0; i < all.nr; i++) {
+		for (j = 0; j < all.nr; j++)
+			if (j != i && under(all.v[i], all.v[j]) &&
+			    strcmp(all.v[i], all.v[j]))
+				break;
+		if (j == all.nr && !has(out, all.v[i]))
+			strvec_push(out, all.v[i]);
+	}
+	strvec_clear(&files);
+	strvec_clear(&all);
+}
+
+/* --- what the rows depend on --- */
+
+static void hash_tree(uint64_t *h, const char *root, const char *rel)
+{
+	char *path = xstrfmt("%s/%s", root, rel);
+	struct dirent **names;
+	struct stat st;
+	int n, i;
+
+	if (lstat(path, &st))
+		goto out;
+	*h = hash_bytes(*h, rel, strlen(rel) + 1);
+	if (S_ISREG(st.st_mode)) {
+		if (hash_file(h, path))
+			*h = hash_bytes(*h, "unreadable", 10);
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode))
+		goto out;
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") &&
+		    strcmp(names[i]->d_name, "..")) {
+			char *sub = xstrfmt("%s/%s", rel, names[i]->d_name);
+
+			hash_tree(h, root, sub);
+			free(sub);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+out:
+	free(path);
+}
+
+static char *content_hash(const char *repo)
+{
+	static const char *const inputs[] = {
+		"series", "backports", "cocci", "checkpatch.allow",
+	};
+	uint64_t h = HASH_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(inputs); i++)
+		hash_tree(&h, repo, inputs[i]);
+	return xstrfmt("%016llx", (unsigned long long)h);
+}
+
+/* --- Debian version order (dpkg's verrevcmp) --- */
+
+static int order(int c)
+{
+	if (isdigit(c))
+		return 0;
+	if (isalpha(c))
+		return c;
+	if (c == '~')
+		return -1;
+	return c ? c + 256 : 0;
+}
+
+static int verrevcmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		int first_diff = 0;
+
+		while ((*a && !isdigit(*a)) || (*b && !isdigit(*b))) {
+			int ac = order(*a), bc = order(*b);
+
+			if (ac != bc)
+				return ac - bc;
+			a++;
+			b++;
+		}
+		while (*a == '0')
+			a++;
+		while (*b == '0')
+			b++;
+		while (isdigit(*a) && isdigit(*b)) {
+			if (!first_diff)
+				first_diff = *a - *b;
+			a++;
+			b++;
+		}
+		if (isdigit(*a))
+			return 1;
+		if (isdigit(*b))
+			return -1;
+		if (first_diff)
+			return first_diff;
+	}
+	return 0;
+}
+
+static int by_version(const void *x, const void *y)
+{
+	const struct sweep_version *a = x, *b = y;
+	int c = verrevcmp(a->package + 13, b->package + 13);
+
+	return c ? c : verrevcmp(a->version, b->version);
+}
+
+/* --- the versions the archive offers --- */
+
+static struct sweep_version *find_version(struct sweep *sw, const char *pkg,
+					  const char *version)
+{
+	size_t i;
+
+	for (i = 0; i < sw->nr; i++)
+		if (!strcmp(sw->v[i].package, pkg) &&
+		    !strcmp(sw->v[i].version, version))
+			return &sw->v[i];
+	return NULL;
+}
+
+static int wanted(const struct sweep *sw, const char *pkg,
+		  const char *version, const char *suite)
+{
+	const char *only = sw->a->only;
+	size_t n;
+
+	if (!only)
+		return 1;
+	n = strcspn(only, "=");
+	if (strlen(pkg) != n || strncmp(only, pkg, n) || !only[n])
+		return 0;
+	only += n + 1;
+	n = strcspn(only, "@");
+	if (strlen(version) != n || strncmp(only, version, n))
+		return 0;
+	return !only[n] || !strcmp(only + n + 1, suite);
+}
+
+static void add_version(struct sweep *sw, const char *suite, const char *pkg,
+			const char *version, const char *source)
+{
+	struct sweep_version *v;
+
+	if (!wanted(sw, pkg, version, suite))
+		return;
+	if (strspn(version, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+~:-") !=
+	    strlen(version) || !isalnum(*version)) {
+		fprintf(stderr, "kverify: sweep: %s: %s version '%s' is not a Debian version, left out\n",
+			suite, pkg, version);
+		return;
+	}
+	v = find_version(sw, pkg, version);
+	if (!v) {
+		sw->v = xrealloc(sw->v, (sw->nr + 1) * sizeof(*sw->v));
+		v = &sw->v[sw->nr++];
+		memset(v, 0, sizeof(*v));
+		v->package = xstrdup(pkg);
+		v->version = xstrdup(version);
+		v->source = source ? xstrdup(source) : NULL;
+	}
+	if (!has(&v->suites, suite))
+		strvec_push(&v->suites, suite);
+}
+
+static int valid_package(const char *s)
+{
+	if (strncmp(s, "linux-source-", 13) || !isdigit(s[13]))
+		return 0;
+	for (s += 13; *s; s++)
+		if (!isdigit(*s) && *s != '.')
+			return 0;
+	return 1;
+}
+
+/* " PKG | VERSION | URI SUITE/main amd64 Packages" lines of madison. */
+static void parse_madison(struct sweep *sw, const char *suite,
+			  const char *out)
+{
+	char *copy = xstrdup(out), *line, *save = NULL;
+
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[3], *s = line;
+		int i;
+
+		for (i = 0; i < 3 && s; i++) {
+			f[i] = s;
+			s = strchr(s, '|');
+			if (s)
+				*s++ = '\0';
+		}
+		if (i < 3 || !strstr(f[2], " Packages"))
+			continue;
+		for (i = 0; i < 2; i++) {
+			while (isspace(*f[i]))
+				f[i]++;
+			f[i][strcspn(f[i], " \t")] = '\0';
+		}
+		if (valid_package(f[0]) && *f[1])
+			add_version(sw, suite, f[0], f[1], NULL);
+	}
+	free(copy);
+}
+
+static int apt_tool(struct apt_suite *as, const char *tool,
+		    const char *log, struct strvec *args, struct strbuf *out,
+		    struct strbuf *why)
+{
+	struct child c = CHILD_INIT;
+	size_t i;
+	int ret;
+
+	apt_suite_args(as, &c, tool);
+	for (i = 0; i < args->nr; i++)
+		strvec_push(&c.args, args->v[i]);
+	c.log = log;
+	c.out = out;
+	c.timeout = 900;
+	ret = run_child(&c);
+	if (ret)
+		child_describe_failure(&c, why);
+	child_clear(&c);
+	return ret;
+}
+
+/* One suite's linux-source-X.Y versions, through its private apt state. */
+static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
+{
+	char *lock = xstrfmt("%s/locks/apt-%s.lock", sw->cache, suite);
+	char *log = xstrfmt("%s/apt-%s.log", sw->results, suite);
+	struct strbuf out = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	struct apt_suite as;
+	int lockfd = -1, ret = -1;
+	char *line, *save = NULL;
+
+	unlink(log);
+	if (apt_suite_init(&as, sw->cache, suite, why) ||
+	    lock_file(lock, 1, &lockfd, why))
+		goto out;
+	if (!apt_lists_fresh(&as)) {
+		strvec_push(&args, "update");
+		if (apt_tool(&as, "apt-get", log, &args, NULL, why)) {
+			strbuf_addf(why, " (apt-get update; %s)", log);
+			goto out;
+		}
+		apt_lists_touch(&as);
+		strvec_clear(&args);
+	}
+	strvec_pushl(&args, "pkgnames", "linux-source-", NULL);
+	if (apt_tool(&as, "apt-cache", log, &args, &out, why))
+		goto out;
+	strvec_clear(&args);
+	strvec_push(&args, "madison");
+	for (line = strtok_r(out.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (valid_package(line))
+			strvec_push(&args, line);
+	ret = 0;
+	if (args.nr == 1)
+		goto out;	/* no linux-source-X.Y in this suite */
+	strbuf_reset(&out);
+	ret = apt_tool(&as, "apt-cache", log, &args, &out, why);
+	if (!ret)
+		parse_madison(sw, suite, strbuf_str(&out));
+out:
+	unlock_file(lockfd);
+	apt_suite_clear(&as);
+	strvec_clear(&args);
+	strbuf_release(&out);
+	free(log);
+	free(lock);
+	return ret;
+}
+
+/* The test hook's list instead of the archive; 0, or 2 on bad input. */
+static int list_from_file(struct sweep *sw, const char *file)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+	int n = 0, ret = 0;
+
+	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
+		fprintf(stderr, "kverify: %s=%s: cannot read it: %s\n",
+			TEST_LIST_ENV, file, strerror(errno));
+		return 2;
+	}
+	for (line = sb.buf; line && *line && !ret; line = save) {
+		char *f[3] = { NULL, NULL, NULL }, *eq, *tok, *s2 = NULL;
+		int i;
+
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
+		n++;
+		if (!*line || *line == '#')
+			continue;
+		for (i = 0, tok = strtok_r(line, " \t", &s2); tok && i < 3;
+		     tok = strtok_r(NULL, " \t", &s2))
+			f[i++] = tok;
+		if (f[1] && !strcmp(f[1], "-")) {
+			strvec_push(&sw->suites, f[0]);
+			strvec_pushf(&sw->missing, "%s: the mirror has no such suite (%s)",
+				     f[0], TEST_LIST_ENV);
+			continue;
+		}
+		eq = f[1] ? strchr(f[1], '=') : NULL;
+		if (eq)
+			*eq = '\0';
+		if (!f[2] || tok || !eq || !valid_package(f[1])) {
+			fprintf(stderr, "kverify: %s:%d: expected \"SUITE linux-source-X.Y=VERSION SOURCE\" or \"SUITE -\"\n",
+				file, n);
+			ret = 2;
+			break;
+		}
+		if (!has(&sw->suites, f[0]))
+			strvec_push(&sw->suites, f[0]);
+		add_version(sw, f[0], f[1], eq + 1, f[2]);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int list_versions(struct sweep *sw)
+{
+	const char *file = getenv(TEST_LIST_ENV);
+	const char *only_suite = sw->a->only ? strchr(sw->a->only, '@') : NULL;
+	size_t i;
+
+	if (file && *file) {
+		if (list_from_file(sw, file))
+			return 2;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(default_suites); i++) {
+			struct strbuf why = STRBUF_INIT;
+			const char *s = default_suites[i];
+
+			if (only_suite && strcmp(only_suite + 1, s))
+				continue;
+			strvec_push(&sw->suites, s);
+			fprintf(stderr, "kverify: sweep: listing %s ...\n", s);
+			if (list_suite(sw, s, &why))
+				strvec_pushf(&sw->missing, "%s: %s", s,
+					     strbuf_str(&why));
+			strbuf_release(&why);
+		}
+	}
+	qsort(sw->v, sw->nr, sizeof(*sw->v), by_version);
+	return 0;
+}
+
+/* --- rows --- */
+
+static void one_line(char *s)
+{
+	for (; s && *s; s++)
+		if (*s == '\n' || *s == '\t')
+			*s = ' ';
+}
+
+static char *row_path(const struct sweep *sw, const struct sweep_version *v)
+{
+	char *name = xstrfmt("%s_%s", v->package, v->version), *p;
+
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && *p != '.' && *p != '-' && *p != '_')
+			*p = '_';
+	p = xstrfmt("%s/sweep/rows/%s", sw->cache, name);
+	free(name);
+	return p;
+}
+
+static int step_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SWEEP_STEPS; i++)
+		if (!strcmp(sweep_steps[i], name))
+			return i;
+	return -1;
+}
+
+/* "key value" lines; "step NAME STATUS SECONDS REASON". */
+static int read_row(const struct sweep *sw, struct sweep_version *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = row_path(sw, v), *line, *save = NULL;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+		goto out;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *val = strchr(line, ' ');
+
+		if (!val)
+			continue;
+		*val++ = '\0';
+		if (!strcmp(line, "hash"))
+			v->hash = xstrdup(val);
+		else if (!strcmp(line, "checked"))
+			v->checked = xstrdup(val);
+		else if (!strcmp(line, "variant"))
+			v->variant = xstrdup(val);
+		else if (!strcmp(line, "na"))
+			v->na_reason = xstrdup(val);
+		else if (!strcmp(line, "src_key"))
+			v->src_key = xstrdup(val);
+		else if (!strcmp(line, "kept"))
+			v->kept = atoll(val);
+		else if (!strcmp(line, "step")) {
+			char name[32], status[8];
+			double secs;
+			int n = 0, i;
+
+			if (sscanf(val, "%31s %7s %lf %n", name, status, &secs,
+				   &n) < 3)
+				continue;
+			i = step_index(name);
+			if (i < 0)
+				continue;
+			free(v->status[i]);
+			free(v->reason[i]);
+			v->status[i] = xstrdup(status);
+			v->seconds[i] = secs;
+			v->reason[i] = xstrdup(val + n);
+		}
+	}
+	ret = v->hash && v->status[0] ? 0 : -1;
+out:
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+static void clear_row(struct sweep_version *v)
+{
+	size_t i;
+
+	free(v->hash);
+	free(v->checked);
+	free(v->variant);
+	free(v->na_reason);
+	free(v->src_key);
+	for (i = 0; i < NR_SWEEP_STEPS; i++) {
+		free(v->status[i]);
+		free(v->reason[i]);
+	}
+	v->hash = v->checked = v->variant = v->na_reason = v->src_key = NULL;
+	memset(v->status, 0, sizeof(v->status));
+	memset(v->reason, 0, sizeof(v->reason));
+	v->have_row = 0;
+}
+
+static int write_row(const struct sweep *sw, const struct sweep_version *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = row_path(sw, v), *dir = xstrdup(path);
+	size_t i;
+	int ret;
+
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir);
+	strbuf_addf(&sb, "hash %s\npackage %s\nversion %s\nchecked %s\n",
+		    v->hash, v->package, v->version, v->checked);
+	strbuf_addf(&sb, "variant %s\nsrc_key %s\nkept %lld\n", v->variant,
+		    v->src_key ? v->src_key : "-", v->kept);
+	if (v->na_reason)
+		strbuf_addf(&sb, "na %s\n", v->na_reason);
+	for (i = 0; i < NR_SWEEP_STEPS; i++)
+		strbuf_addf(&sb, "step %s %s %.1f %s\n", sweep_steps[i],
+			    v->status[i], v->seconds[i], v->reason[i]);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(dir);
+	free(path);
+	return ret;
+}
+
+static long long tree_bytes;
+
+static int add_bytes(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	(void)path;
+	(void)flag;
+	(void)ftw;
+	tree_bytes += (long long)st->st_blocks * 512;
+	return 0;
+}
+
+/* Disk used by @dir (hard links counted once per walk, as du does not). */
+static long long disk_usage(const char *dir)
+{
+	tree_bytes = 0;
+	if (nftw(dir, add_bytes, 32, FTW_PHYS))
+		return -1;
+	return tree_bytes;
+}
+
+/* verify_target()'s results, as the version's row. */
+static void record(const struct verify_ctx *ctx, const struct step_result *res,
+		   int n, void *data)
+{
+	struct sweep_version *v = data;
+	char stamp[32];
+	time_t now = time(NULL);
+	int i, j;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%MZ", gmtime(&now));
+	v->checked = xstrdup(stamp);
+	v->variant = xstrdup(ctx->series_rel ? ctx->series_rel : "n/a");
+	v->na_reason = ctx->series_rel || !ctx->na_reason ? NULL :
+		       xstrdup(ctx->na_reason);
+	one_line(v->na_reason);
+	v->src_key = ctx->src_key ? xstrdup(ctx->src_key) : NULL;
+	v->kept = ctx->src && is_dir(ctx->src) ? disk_usage(ctx->src) : 0;
+	/* apt's "Failed to fetch URI  404  Not Found" */
+	v->gone = res[0].status != STEP_PASS &&
+		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&
+		  strstr(strbuf_str(&res[0].detail), " 404 ");
+	for (i = 0; i < n; i++) {
+		j = step_index(verify_steps[i].name);
+		if (j < 0)
+			continue;
+		v->status[j] = xstrdup(step_status_name(res[i].status));
+		v->reason[j] = xstrdup(strbuf_str(&res[i].reason));
+		one_line(v->reason[j]);
+		v->seconds[j] = res[i].seconds;
+	}
+	v->have_row = 1;
+}
+
+static char *target_name(const struct sweep_version *v)
+{
+	char *name = xstrfmt("sweep-%s", v->version), *p;
+
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && *p != '.' && *p != '-')
+			*p = '_';
+	return name;
+}
+
+/* Run the pipeline on one version: 0, or -1 if it could not run. */
+static int check_version(struct sweep *sw, struct sweep_version *v)
+{
+	struct options o = *sw->opt;
+	struct target_list list = { 0 };
+	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
+	static const char *const tree_files[] = { "", ".stamp", ".mtimes" };
+	char *name = target_name(v), *p;
+	int ret = -1;
+	size_t i;
+
+	if (v->source)
+		strbuf_addf(&line, "%s %s auto\n", name, v->source);
+	else
+		strbuf_addf(&line, "%s deb:%s=%s@%s auto\n", name, v->package,
+			    v->version, v->suites.v[0]);
+	if (targets_parse("(sweep)", line.buf, line.len, &list, &err)) {
+		fprintf(stderr, "kverify: sweep: %s %s: %s", v->package,
+			v->version, strbuf_str(&err));
+		goto out;
+	}
+	o.skip = SWEEP_SKIP;
+	o.results = sw->results;
+	o.extract_only = &sw->members;
+	o.on_result = record;
+	o.on_result_data = v;
+	clear_row(v);
+	verify_target(&list.v[0], &o);
+	if (!v->have_row)
+		goto out;
+	v->hash = xstrdup(sw->hash);
+	ret = 0;
+	/* the tree and the sim's work are made again when needed */
+	for (i = 0; i < ARRAY_SIZE(tree_files); i++) {
+		p = xstrfmt("%s/trees/%s%s", sw->cache, name, tree_files[i]);
+		rm_rf(p);
+		free(p);
+	}
+	p = xstrfmt("%s/sim/%s", sw->cache, name);
+	rm_rf(p);
+	free(p);
+out:
+	targets_clear(&list);
+	strbuf_release(&line);
+	strbuf_release(&err);
+	free(name);
+	return ret;
+}
+
+/* FAIL, or any status that is not a pass, a skip or n/a (an ERROR, say). */
+static int bad_status(const char *status)
+{
+	return status && strcmp(status, "PASS") && strcmp(status, "SKIP") &&
+	       strcmp(status, "N-A");
+}
+
+static void judge(struct sweep_version *v)
+{
+	size_t i;
+
+	v->failed = 0;
+	for (i = 0; i < NR_SWEEP_STEPS && !v->gone; i++)
+		if (bad_status(v->status[i]))
+			v->failed = 1;
+	v->passed = !v->failed && !v->gone;
+}
+
+static void run_versions(struct sweep *sw)
+{
+	size_t i;
+
+	run_install_signal_handlers();
+	for (i = 0; i < sw->nr && !run_interrupted(); i++) {
+		struct sweep_version *v = &sw->v[i];
+
+		if (!read_row(sw, v) && !strcmp(v->hash, sw->hash)) {
+			v->have_row = v->reused = 1;
+			sw->reused++;
+			fprintf(stderr, "kverify: sweep: %s %s: unchanged since %s, row reused\n",
+				v->package, v->version, v->checked);
+		} else {
+			fprintf(stderr, "kverify: sweep: %s %s (%zu/%zu) ...\n",
+				v->package, v->version, i + 1, sw->nr);
+			if (!check_version(sw, v)) {
+				sw->checked++;
+				/*
+				 * Recorded once the source is here: a download
+				 * that failed is tried again next time.
+				 */
+				if (v->kept > 0 && !run_interrupted() &&
+				    write_row(sw, v))
+					fprintf(stderr, "kverify: sweep: cannot record %s: %s\n",
+						v->version, strerror(errno));
+			}
+		}
+		judge(v);
+	}
+}
+
+/* --- output --- */
+
+static const struct sweep_version *first_failure(const struct sweep *sw,
+						 int *nr_failed)
+{
+	const struct sweep_version *first = NULL;
+	size_t i;
+
+	*nr_failed = 0;
+	for (i = 0; i < sw->nr; i++)
+		if (!sw->v[i].have_row || sw->v[i].failed) {
+			if (!first)
+				first = &sw->v[i];
+			(*nr_failed)++;
+		}
+	return first;
+}
+
+static const char *failed_step(const struct sweep_version *v, size_t *i)
+{
+	for (*i = 0; *i < NR_SWEEP_STEPS; (*i)++)
+		if (bad_status(v->status[*i]))
+			return sweep_steps[*i];
+	return NULL;
+}
+
+static void headline(const struct sweep *sw, struct strbuf *sb)
+{
+	int nr_failed, na = 0, gone = 0;
+	const struct sweep_version *f = first_failure(sw, &nr_failed);
+	size_t i;
+
+	if (f) {
+		const char *step = failed_step(f, &i);
+
+		strbuf_addf(sb, "FAIL: %s %s (%s): ", f->package, f->version,
+			    f->suites.v[0]);
+		if (step)
+			strbuf_addf(sb, "%s: %s", step, f->reason[i]);
+		else
+			strbuf_addstr(sb, "not checked (interrupted, or the pipeline could not start)");
+		if (nr_failed > 1)
+			strbuf_addf(sb, "; %d more versions fail", nr_failed - 1);
+		return;
+	}
+	for (i = 0; i < sw->nr; i++) {
+		na += !sw->v[i].gone && !strcmp(sw->v[i].variant, "n/a");
+		gone += sw->v[i].gone;
+	}
+	strbuf_addf(sb, "PASS: %zu versions (%zu pass, %d n/a",
+		    sw->nr, sw->nr - na - gone, na);
+	if (gone)
+		strbuf_addf(sb, ", %d listed but not on the mirror", gone);
+	strbuf_addf(sb, "); %d checked, %d unchanged and reused",
+		    sw->checked - gone, sw->reused);
+	if (!sw->nr)
+		strbuf_addstr(sb, "; the archive offered no linux-source version");
+}
+
+static void human_size(struct strbuf *sb, long long bytes)
+{
+	if (bytes < 0)
+		strbuf_addstr(sb, "?");
+	else
+		strbuf_addf(sb, "%.1f MB", bytes / 1e6);
+}
+
+/* The table: Markdown, for stdout and docs/sweep.md alike. */
+static void table(const struct sweep *sw, struct strbuf *sb)
+{
+	size_t i, j;
+	int any_note = 0, na_said = 0;
+
+	strbuf_addf(sb, "%zu versions of linux-source in %zu suites; series/, backports/, cocci/ and checkpatch.allow hash %s.\n\n",
+		    sw->nr, sw->suites.nr, sw->hash);
+	strbuf_addstr(sb, "| version | suites | variant |");
+	for (j = 0; j < NR_SWEEP_STEPS; j++)
+		strbuf_addf(sb, " %s |", sweep_steps[j]);
+	strbuf_addstr(sb, " kept | row |\n|---|---|---|");
+	for (j = 0; j < NR_SWEEP_STEPS; j++)
+		strbuf_addstr(sb, "---|");
+	strbuf_addstr(sb, "---|---|\n");
+	for (i = 0; i < sw->nr; i++) {
+		const struct sweep_version *v = &sw->v[i];
+
+		strbuf_addf(sb, "| %s %s | ", v->package + 13, v->version);
+		for (j = 0; j < v->suites.nr; j++)
+			strbuf_addf(sb, "%s%s", j ? ", " : "", v->suites.v[j]);
+		if (!v->have_row) {
+			strbuf_addstr(sb, " | - |");
+			for (j = 0; j < NR_SWEEP_STEPS; j++)
+				strbuf_addstr(sb, " - |");
+			strbuf_addstr(sb, " - | not checked |\n");
+			continue;
+		}
+		if (v->gone) {
+			strbuf_addstr(sb, " | - | 404 |");
+			for (j = 1; j < NR_SWEEP_STEPS; j++)
+				strbuf_addstr(sb, " - |");
+			strbuf_addstr(sb, " - | not on the mirror |\n");
+			continue;
+		}
+		strbuf_addf(sb, " | %s |", v->variant);
+		for (j = 0; j < NR_SWEEP_STEPS; j++)
+			strbuf_addf(sb, " %s |", v->status[j] ? v->status[j] : "-");
+		strbuf_addch(sb, ' ');
+		human_size(sb, v->kept);
+		strbuf_addf(sb, " | %s %s |\n", v->reused ? "reused, checked" :
+			    "checked", v->checked);
+	}
+	for (i = 0; i < sw->nr; i++) {
+		const struct sweep_version *v = &sw->v[i];
+		const char *step = v->have_row ? failed_step(v, &j) : NULL;
+
+		if (v->gone || (!step && (!v->na_reason || na_said)))
+			continue;
+		if (!any_note++)
+			strbuf_addch(sb, '\n');
+		if (step) {
+			strbuf_addf(sb, "- %s %s: %s %s: %s\n", v->package,
+				    v->version, step, v->status[j], v->reason[j]);
+		} else {
+			strbuf_addf(sb, "- n/a: %s\n", v->na_reason);
+			na_said = 1;
+		}
+	}
+	if (sw->missing.nr)
+		strbuf_addch(sb, '\n');
+	for (i = 0; i < sw->nr; i++)
+		if (sw->v[i].gone)
+			strbuf_addf(sb, "%s- %s %s: %s's index lists it, the mirror has no .deb (404): not checked\n",
+				    any_note++ ? "" : "\n", sw->v[i].package,
+				    sw->v[i].version, sw->v[i].suites.v[0]);
+	for (i = 0; i < sw->missing.nr; i++)
+		strbuf_addf(sb, "- suite %s\n", sw->missing.v[i]);
+}
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\u%04x", c);
+		else
+			strbuf_addch(sb, c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void json_version(struct strbuf *sb, const struct sweep_version *v)
+{
+	size_t j;
+
+	strbuf_addstr(sb, "{\"package\": ");
+	json_str(sb, v->package);
+	strbuf_addstr(sb, ", \"version\": ");
+	json_str(sb, v->version);
+	strbuf_addstr(sb, ", \"suites\": [");
+	for (j = 0; j < v->suites.nr; j++) {
+		strbuf_addstr(sb, j ? ", " : "");
+		json_str(sb, v->suites.v[j]);
+	}
+	strbuf_addf(sb, "], \"on_mirror\": %s, \"checked\": %s",
+		    v->gone ? "false" : "true",
+		    v->have_row && !v->gone ? "true" : "false");
+	if (!v->have_row) {
+		strbuf_addstr(sb, ", \"passed\": false}");
+		return;
+	}
+	strbuf_addf(sb, ", \"passed\": %s, \"reused\": %s, \"checked_at\": ",
+		    v->passed ? "true" : "false", v->reused ? "true" : "false");
+	json_str(sb, v->checked);
+	strbuf_addstr(sb, ", \"hash\": ");
+	json_str(sb, v->hash);
+	strbuf_addstr(sb, ", \"variant\": ");
+	if (strcmp(v->variant, "n/a"))
+		json_str(sb, v->variant);
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addstr(sb, ", \"na_reason\": ");
+	if (v->na_reason)
+		json_str(sb, v->na_reason);
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addstr(sb, ", \"source_key\": ");
+	json_str(sb, v->src_key);
+	strbuf_addf(sb, ", \"kept_bytes\": %lld, \"steps\": [", v->kept);
+	for (j = 0; j < NR_SWEEP_STEPS; j++) {
+		strbuf_addstr(sb, j ? ",\n      {\"name\": " :
+				  "\n      {\"name\": ");
+		json_str(sb, sweep_steps[j]);
+		strbuf_addstr(sb, ", \"status\": ");
+		json_str(sb, v->status[j] ? v->status[j] : "SKIP");
+		strbuf_addf(sb, ", \"seconds\": %.1f, \"reason\": ",
+			    v->seconds[j]);
+		json_str(sb, v->reason[j]);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addstr(sb, "]}");
+}
+
+static int write_json(const struct sweep *sw, const char *head, double secs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int nr_failed, ret;
+	size_t i;
+
+	first_failure(sw, &nr_failed);
+	strbuf_addstr(&sb, "{\n  \"headline\": ");
+	json_str(&sb, head);
+	strbuf_addf(&sb, ",\n  \"passed\": %s,\n  \"hash\": ",
+		    nr_failed ? "false" : "true");
+	json_str(&sb, sw->hash);
+	strbuf_addf(&sb, ",\n  \"seconds\": %.1f,\n  \"checked\": %d,\n  \"reused\": %d,\n  \"suites\": [",
+		    secs, sw->checked, sw->reused);
+	for (i = 0; i < sw->suites.nr; i++) {
+		strbuf_addstr(&sb, i ? ", " : "");
+		json_str(&sb, sw->suites.v[i]);
+	}
+	strbuf_addstr(&sb, "],\n  \"missing_suites\": [");
+	for (i = 0; i < sw->missing.nr; i++) {
+		strbuf_addstr(&sb, i ? ", " : "");
+		json_str(&sb, sw->missing.v[i]);
+	}
+	strbuf_addstr(&sb, "],\n  \"unpacked\": [");
+	for (i = 0; i < sw->members.nr; i++) {
+		strbuf_addstr(&sb, i ? ", " : "");
+		json_str(&sb, sw->members.v[i]);
+	}
+	strbuf_addstr(&sb, "],\n  \"versions\": [");
+	for (i = 0; i < sw->nr; i++) {
+		strbuf_addstr(&sb, i ? ",\n    " : "\n    ");
+		json_version(&sb, &sw->v[i]);
+	}
+	strbuf_addstr(&sb, "\n  ]\n}\n");
+	ret = write_file_atomic(sw->a->json, sb.buf, sb.len);
+	if (ret)
+		fprintf(stderr, "kverify: cannot write %s: %s\n", sw->a->json,
+			strerror(errno));
+	strbuf_release(&sb);
+	return ret;
+}
+
+#define MD_BEGIN "<!-- sweep table: written by make sweep, do not edit -->\n"
+#define MD_END "<!-- end of sweep table -->\n"
+
+/* The table between the markers of docs/sweep.md; the rest is kept. */
+static int write_md(const struct sweep *sw, const char *head,
+		    const char *body)
+{
+	struct strbuf old = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *b = NULL, *e = NULL;
+	int ret;
+
+	if (strbuf_read_file(&old, sw->a->md, 1 << 20) >= 0) {
+		b = strstr(old.buf, MD_BEGIN);
+		e = b ? strstr(b, MD_END) : NULL;
+	}
+	if (b && e)
+		strbuf_add(&sb, old.buf, b - old.buf);
+	else
+		strbuf_addstr(&sb, "# make sweep\n\n");
+	strbuf_addf(&sb, "%s\n**%s**\n\n%s\n%s", MD_BEGIN, head, body, MD_END);
+	if (b && e)
+		strbuf_addstr(&sb, e + strlen(MD_END));
+	ret = write_file_atomic(sw->a->md, sb.buf, sb.len);
+	if (ret)
+		fprintf(stderr, "kverify: cannot write %s: %s\n", sw->a->md,
+			strerror(errno));
+	strbuf_release(&old);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void sweep_clear(struct sweep *sw)
+{
+	size_t i;
+
+	for (i = 0; i < sw->nr; i++) {
+		clear_row(&sw->v[i]);
+		free(sw->v[i].package);
+		free(sw->v[i].version);
+		free(sw->v[i].source);
+		strvec_clear(&sw->v[i].suites);
+	}
+	free(sw->v);
+	free(sw->repo);
+	free(sw->cache);
+	free(sw->results);
+	free(sw->hash);
+	strvec_clear(&sw->members);
+	strvec_clear(&sw->suites);
+	strvec_clear(&sw->missing);
+}
+
+/* matrix --sweep: one job per version. */
+static int sweep_matrix(struct sweep *sw)
+{
+	struct strvec jobs = STRVEC_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sw->nr; i++)
+		strvec_pushf(&jobs, "%s=%s@%s", sw->v[i].package,
+			     sw->v[i].version, sw->v[i].suites.v[0]);
+	for (i = 0; i < sw->missing.nr; i++)
+		fprintf(stderr, "kverify: sweep: suite %s\n", sw->missing.v[i]);
+	ret = cmd_matrix_sweep(&jobs, sw->a->matrix);
+	strvec_clear(&jobs);
+	return ret;
+}
+
+static int check_only(const char *only)
+{
+	const char *eq = strchr(only, '=');
+	char *pkg;
+	int ok;
+
+	if (!eq || !eq[1] || eq[1] == '@')
+		goto bad;
+	pkg = xstrfmt("%.*s", (int)(eq - only), only);
+	ok = valid_package(pkg);
+	free(pkg);
+	if (ok)
+		return 0;
+bad:
+	fprintf(stderr, "kverify: --only (make sweep ONLY=) wants linux-source-X.Y=VERSION[@SUITE], not '%s'\n",
+		only);
+	return 2;
+}
+
+int cmd_sweep(const struct options *opt, const struct sweep_args *a)
+{
+	struct sweep sw = { .opt = opt, .a = a };
+	struct strbuf head = STRBUF_INIT, body = STRBUF_INIT;
+	struct timespec t0, t1;
+	char *p;
+	int ret = 2, nr_failed;
+	size_t i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (a->only && check_only(a->only))
+		return 2;
+	sw.repo = abspath(".");
+	sw.cache = cache_dir(opt);
+	sweep_members(sw.repo, &sw.members);
+	if (a->print_members) {
+		for (i = 0; i < sw.members.nr; i++)
+			printf("%s\n", sw.members.v[i]);
+		ret = 0;
+		goto out;
+	}
+	p = abspath(opt->results);
+	sw.results = xstrfmt("%s/sweep", p);
+	free(p);
+	p = xstrfmt("%s/locks", sw.cache);
+	if (mkdir_p(p) || mkdir_p(sw.results)) {
+		fprintf(stderr, "kverify: cannot create %s or %s: %s\n", p,
+			sw.results, strerror(errno));
+		free(p);
+		goto out;
+	}
+	free(p);
+	sw.hash = content_hash(sw.repo);
+	if (list_versions(&sw))
+		goto out;
+	if (a->matrix) {
+		ret = sweep_matrix(&sw);
+		goto out;
+	}
+	if (a->only && !sw.nr) {
+		fprintf(stderr, "kverify: sweep: %s is not in the archive%s%s\n",
+			a->only, sw.missing.nr ? ": " : "",
+			sw.missing.nr ? sw.missing.v[0] : "");
+		ret = 1;
+		goto out;
+	}
+	run_versions(&sw);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	headline(&sw, &head);
+	table(&sw, &body);
+	printf("sweep: %s\n\n%s", head.buf, body.buf);
+	fflush(stdout);
+	ret = write_json(&sw, head.buf, t1.tv_sec - t0.tv_sec +
+			 (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	/* one CI job's version, or an interrupted run, is not the table */
+	if (!a->only && !run_interrupted())
+		ret |= write_md(&sw, head.buf, body.buf);
+	ret = ret ? 2 : !!first_failure(&sw, &nr_failed);
+	if (run_interrupted())
+		ret = 130;
+out:
+	strbuf_release(&head);
+	strbuf_release(&body);
+	sweep_clear(&sw);
+	return ret;
+}
