@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 15
+plan 17
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -88,6 +88,28 @@ rc=$?
 [ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ]
 ok $? "symlinks that stay inside (one dangling) are fine (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+# What a partial tree (make sweep) has: a dangling link that climbs
+# through directories that are not there, and stays inside.
+mkdir -p "$TMP/t2/linux/scripts/dtc/include-prefixes"
+ln -s ../../../include/dt-bindings "$TMP/t2/linux/scripts/dtc/include-prefixes/dt-bindings"
+ln -s ../gone/../README "$TMP/t2/linux/sub/back"
+tar -C "$TMP/t2" -cf "$TMP/partial.tar" linux
+verify "x tar:$TMP/partial.tar backports/fix"
+rc=$?
+[ $rc = 0 ]
+ok $? "dangling links through missing directories that stay inside are fine (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+# Each link stays inside on its own, but one followed through another
+# leads out: sub/top is the tree's root, and sub/top/.. is outside.
+rm "$TMP/t2/linux/sub/back"
+ln -s .. "$TMP/t2/linux/sub/top"
+ln -s top/../x "$TMP/t2/linux/sub/esc"
+tar -C "$TMP/t2" -cf "$TMP/compose.tar" linux
+verify "x tar:$TMP/compose.tar backports/fix"
+rc=$?
+[ $rc = 1 ] && reason fetch | grep -q "sub/esc: a symlink to top/../x, which leads outside the tree"
+ok $? "a link that leads out through another link is refused (exit $rc)"
+[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
 
 # 3. dir: /usr/src/linux -> linux-X.Y: the tree it leads to is read only
 mkdir -p "$TMP/linux-real"

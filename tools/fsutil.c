@@ -353,15 +353,18 @@ static int under(const char *root, const char *path)
 }
 
 /*
- * Where the symlink @link (inside @root) leads stays inside @root: the
- * longest part of its target that exists is resolved, and what is left
- * (names not there yet) may not climb with "..".
+ * Where the symlink @link (inside @root) leads stays inside @root.  Its
+ * target is followed a name at a time from the link's own directory: a name
+ * that exists is resolved (symlinks and all), one that does not (a partial
+ * tree, a dangling link) is taken as written, and ".." after it takes it
+ * back; ".." of a resolved directory is its real parent.
  */
 static int link_confined(const char *root, const char *link,
 			 struct strbuf *why)
 {
-	char target[PATH_MAX], *full, *slash, *real = NULL;
+	char target[PATH_MAX], *dir, *cur, *name, *save = NULL;
 	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	int missing = 0, inside;
 
 	if (n < 0) {
 		strbuf_addf(why, "cannot read the symlink: %s", strerror(errno));
@@ -372,19 +375,44 @@ static int link_confined(const char *root, const char *link,
 		strbuf_addf(why, "a symlink to the absolute path %s", target);
 		return -1;
 	}
-	full = xstrfmt("%.*s/%s", (int)(strrchr(link, '/') - link), link,
-		       target);
-	while (!(real = realpath(full, NULL)) &&
-	       (errno == ENOENT || errno == ENOTDIR)) {
-		slash = strrchr(full, '/');
-		if (!slash || !strcmp(slash, "/.."))
-			break;
-		*slash = '\0';
+	dir = xstrfmt("%.*s", (int)(strrchr(link, '/') - link), link);
+	cur = realpath(dir, NULL);
+	free(dir);
+	if (!cur)
+		goto outside;
+	dir = xstrdup(target);
+	for (name = strtok_r(dir, "/", &save); name && cur;
+	     name = strtok_r(NULL, "/", &save)) {
+		char *next;
+
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			char *slash = strrchr(cur, '/');
+
+			if (missing)
+				missing--;
+			if (slash && slash != cur)
+				*slash = '\0';
+			else
+				cur[1] = '\0';	/* the root */
+			continue;
+		}
+		next = xstrfmt("%s/%s", strcmp(cur, "/") ? cur : "", name);
+		free(cur);
+		cur = missing ? NULL : realpath(next, NULL);
+		if (cur) {
+			free(next);
+		} else {
+			cur = next;
+			missing++;
+		}
 	}
-	free(full);
-	n = real && under(root, real);
-	free(real);
-	if (n)
+	free(dir);
+outside:
+	inside = cur && under(root, cur);
+	free(cur);
+	if (inside)
 		return 0;
 	strbuf_addf(why, "a symlink to %s, which leads outside the tree",
 		    target);
