@@ -1,15 +1,21 @@
 #!/bin/bash
-# libFuzzer (clang, from Debian) on the kernels.list and KTAP parsers, with
-# ASan and UBSan, for a bounded time each; corpora are kept in tests/fuzz/.
+# libFuzzer (clang, from Debian) on the kernels.list and KTAP parsers and on
+# the report writers' escaping (what they write must parse as JSON, XML and
+# plain terminal text), with ASan and UBSan, for a bounded time each;
+# corpora are kept in tests/fuzz/.
 . "$(dirname "$0")/lib.sh"
 
 SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-45}
-plan 4
-for h in targets ktap; do
+plan 6
+for h in targets ktap escape; do
+	case $h in
+	escape) sources="tools/escape.c tools/ident.c tools/strbuf.c tools/run.c tools/fsutil.c" ;;
+	*) sources="tools/targets.c tools/ktap.c tools/strbuf.c" ;;
+	esac
 	bin=$TMP/fuzz_$h
 	clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o "$bin" tests/fuzz/fuzz_$h.c \
-		tools/targets.c tools/ktap.c tools/strbuf.c > "$TMP/cc" 2>&1
+		$sources > "$TMP/cc" 2>&1
 	ok $? "fuzz_$h builds with -fsanitize=fuzzer,address,undefined"
 	[ -x "$bin" ] || { diag < "$TMP/cc"; skip "fuzz_$h runs" "it did not build"; continue; }
 	mkdir -p "$TMP/new-$h"
