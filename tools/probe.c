@@ -41,25 +41,10 @@ static long version_number(const char *s)
 
 long tree_version(const char *src)
 {
-	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
-	char *mk = xstrfmt("%s/Makefile", src), *line, *save = NULL;
-	const char *major = NULL, *minor = NULL;
-	long ret;
+	char *branch = kernel_release(src, 0);
+	long ret = branch ? version_number(branch) : -1;
 
-	strbuf_read_file(&sb, mk, 1 << 20);
-	for (line = strtok_r(sb.buf, "\n", &save); line && (!major || !minor);
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "VERSION = ", 10))
-			major = line + 10;
-		else if (!strncmp(line, "PATCHLEVEL = ", 13))
-			minor = line + 13;
-	}
-	if (major && minor)
-		strbuf_addf(&v, "%s.%s", major, minor);
-	ret = v.len ? version_number(v.buf) : -1;
-	strbuf_release(&v);
-	strbuf_release(&sb);
-	free(mk);
+	free(branch);
 	return ret;
 }
 
