@@ -1061,15 +1061,6 @@ static void trailers_of(const char *path, int n, struct strvec *out)
 	strbuf_release(&sb);
 }
 
-static int has_str(const struct strvec *sv, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
 
 /* Each trailer series/ gained, on which patch; how many. */
 static int print_new_trailers(const struct strvec *before)
@@ -1087,7 +1078,7 @@ static int print_new_trailers(const struct strvec *before)
 		free(path);
 	}
 	for (i = 0; i < now.nr; i++) {
-		if (has_str(before, now.v[i]))
+		if (strvec_has(before, now.v[i]))
 			continue;
 		printf("  patch %.*s: + %s\n", (int)strcspn(now.v[i], "\t"),
 		       now.v[i], strchr(now.v[i], '\t') + 1);

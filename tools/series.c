@@ -6,15 +6,6 @@
 
 #include "verify.h"
 
-static int has(const struct strvec *sv, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
@@ -36,7 +27,7 @@ static void scan_patch(const char *text, struct strvec *files, int new_only)
 
 			if (tab)
 				*tab = '\0';
-			if (!has(files, f))
+			if (!strvec_has(files, f))
 				strvec_push(files, f);
 			free(f);
 		}
@@ -194,7 +185,7 @@ static int add_name(const char *name, size_t len, int strip, int line,
 		name = slash + 1;
 	}
 	path = xstrfmt("%.*s", (int)len, name);
-	if (!has(data, path))
+	if (!strvec_has(data, path))
 		strvec_push(data, path);
 	free(path);
 	return 0;

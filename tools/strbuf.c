@@ -192,6 +192,17 @@ void strvec_pushl(struct strvec *sv, ...)
 	va_end(ap);
 }
 
+/* Does @sv hold the string @s? */
+int strvec_has(const struct strvec *sv, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return 1;
+	return 0;
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	size_t i;

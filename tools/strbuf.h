@@ -44,6 +44,7 @@ void strvec_push(struct strvec *sv, const char *s);
 __printf(2, 3) void strvec_pushf(struct strvec *sv, const char *fmt, ...);
 void strvec_pushl(struct strvec *sv, ...);
 void strvec_clear(struct strvec *sv);
+int strvec_has(const struct strvec *sv, const char *s);
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);

@@ -98,15 +98,6 @@ struct sweep {
 
 /* --- the paths a sweep unpacks --- */
 
-static int has(const struct strvec *sv, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return 1;
-	return 0;
-}
 
 /*
  * The directory of a file the steps read or a variant touches, at most
@@ -128,7 +119,7 @@ static void add_dir_of(struct strvec *sv, const char *file)
 	if (!strchr(slash + 1, '/') || depth == 4) {
 		char *dir = xstrfmt("%.*s", (int)(slash - file), file);
 
-		if (!has(sv, dir))
+		if (!strvec_has(sv, dir))
 			strvec_push(sv, dir);
 		free(dir);
 	}
@@ -150,7 +141,7 @@ static void patch_files(const char *path, struct strvec *files)
 		if (strncmp(p, "+++ b/", 6) || n <= 6)
 			continue;
 		f = xstrfmt("%.*s", (int)(n - 6), p + 6);
-		if (!has(files, f))
+		if (!strvec_has(files, f))
 			strvec_push(files, f);
 		free(f);
 	}
@@ -246,7 +237,7 @@ static void sweep_members(const char *repo, struct strvec *out)
 			if (j != i && under(all.v[i], all.v[j]) &&
 			    strcmp(all.v[i], all.v[j]))
 				break;
-		if (j == all.nr && !has(out, all.v[i]))
+		if (j == all.nr && !strvec_has(out, all.v[i]))
 			strvec_push(out, all.v[i]);
 	}
 	strvec_clear(&files);
@@ -410,7 +401,7 @@ static void add_version(struct sweep *sw, const char *suite, const char *pkg,
 		v->version = xstrdup(version);
 		v->source = source ? xstrdup(source) : NULL;
 	}
-	if (!has(&v->suites, suite))
+	if (!strvec_has(&v->suites, suite))
 		strvec_push(&v->suites, suite);
 }
 
@@ -565,7 +556,7 @@ static int list_from_file(struct sweep *sw, const char *file)
 			ret = 2;
 			break;
 		}
-		if (!has(&sw->suites, f[0]))
+		if (!strvec_has(&sw->suites, f[0]))
 			strvec_push(&sw->suites, f[0]);
 		add_version(sw, f[0], f[1], eq + 1, f[2]);
 	}
