@@ -11,13 +11,7 @@ QUICK=sim,checkpatch,cocci,config,build,selftests,boot
 plan 7
 copy=$TMP/repo
 repo_copy "$copy"
-mkdir -p "$TMP/tree/arch/x86/kvm" "$copy/esc"
-touch "$TMP/tree/Makefile"
-printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
-printf '0001-bad.patch\n' > "$copy/esc/series"
-printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int \377\033[31mred;\n+int d;\n int c;\n' \
-	> "$copy/esc/0001-bad.patch"
-printf 'esc dir:%s esc\nnotree dir:%s esc\n' "$TMP/tree" "$TMP" > "$copy/k.list"
+esc_fixture "$copy"
 export KVERIFY_CACHE=$TMP/cache
 K=$copy/results/esc/kcidb.json
 
