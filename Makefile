@@ -21,7 +21,7 @@ HDRS := $(wildcard tools/*.h)
 DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
-	qemu-system-x86 busybox-static uuid-dev
+	qemu-system-x86 busybox-static uuid-dev dwarves
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
 	lava-common lava-dispatcher b4 git-filter-repo
 
@@ -30,6 +30,7 @@ KV_TARGETS := $(value KERNEL)
 KV_BUILD := $(value BUILD)
 KV_SKIP := $(value SKIP)
 KV_CONFIG := $(value CONFIG)
+KV_BOOT := $(value BOOT)
 KV_TREE := $(value TREE)
 KV_NAME := $(value NAME)
 KV_BUG := $(value BUG)
@@ -45,12 +46,13 @@ KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
-unexport KERNEL BUILD SKIP CONFIG TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE KEEP_GOING \
-	VERIFY_CACHE
+unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
+	KEEP_GOING VERIFY_CACHE
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
 export KVERIFY_CONFIG := $(KV_CONFIG)
+export KVERIFY_BOOT := $(KV_BOOT)
 export KVERIFY_BACKPORT_TREE := $(KV_TREE)
 export KVERIFY_BACKPORT_NAME := $(KV_NAME)
 export KVERIFY_BUG_DEBIAN := $(KV_BUG)
@@ -141,6 +143,7 @@ help:
 	@echo "    BUILD=objects          only build arch/x86/kvm/ (no boot)"
 	@echo "    SKIP=step,step         steps not to run"
 	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
+	@echo "    BOOT=distro            deb: targets: Debian's own kernel image, the patched KVM modules, kabi"
 	@echo "    CCACHE=1               ccache in front of gcc (hits and misses in report.json)"
 	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
 	@echo "    KEEP_GOING=1           after a failure, run every step that does not depend on it"

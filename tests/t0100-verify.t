@@ -41,7 +41,7 @@ for t in $TARGETS; do
 	ok $? "$t: report.json and junit.xml parse ($n testcases)"
 	statuses=$(json $R/report.json '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])')
 	if [ -z "$(json $R/report.json 'r["series"]')" ]; then
-		want="fetch=PASS tree=N-A apply=N-A sim=N-A checkpatch=N-A cocci=N-A config=N-A build=N-A selftests=N-A boot=N-A"
+		want="fetch=PASS tree=N-A apply=N-A sim=N-A checkpatch=N-A cocci=N-A config=N-A build=N-A kabi=N-A selftests=N-A boot=N-A"
 		[ "$statuses" = "$want" ]
 		ok $? "$t: n/a, confirmed by the semantic patch ($statuses)"
 		json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "semantic patch agrees: NOT-APPLICABLE"
@@ -50,7 +50,7 @@ for t in $TARGETS; do
 		skip "$t: PMU tests skip with a reason" "n/a target: nothing to boot"
 		continue
 	fi
-	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS selftests=PASS boot=PASS"
+	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=N-A selftests=PASS boot=PASS"
 	[ "$statuses" = "$want" ]
 	ok $? "$t: every step passes ($statuses)"
 	json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "^APPLIED .*identical to the series"

@@ -32,8 +32,9 @@ static const char usage[] =
 "       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
-"the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP\n"
-"and $KVERIFY_CONFIG stand for the options (how make passes them).\n"
+"the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP,\n"
+"$KVERIFY_CONFIG and $KVERIFY_BOOT stand for the options (how make passes\n"
+"them).\n"
 "\n"
 "  --list FILE          the target list (default kernels.list)\n"
 "  --results DIR        where reports go (default results)\n"
@@ -41,6 +42,10 @@ static const char usage[] =
 "                       else $XDG_CACHE_HOME/kverify, else ~/.cache/kverify)\n"
 "  --build MODE         kernel (bzImage, default) or objects (arch/x86/kvm/)\n"
 "  --config FRAGMENT    config fragment instead of the target's\n"
+"  --boot MODE          own (our allnoconfig bzImage, default) or distro\n"
+"                       (deb: sources: Debian's own kernel image of the\n"
+"                       source's version, the patched KVM modules built\n"
+"                       against its headers, and the kabi step)\n"
 "  --skip STEP[,STEP]   steps not to run\n"
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
@@ -186,6 +191,18 @@ static int set_build(struct options *opt, const char *mode)
 	return 0;
 }
 
+static int set_boot(struct options *opt, const char *mode)
+{
+	if (!strcmp(mode, "distro"))
+		opt->boot = BOOT_DISTRO;
+	else if (!strcmp(mode, "own"))
+		opt->boot = BOOT_OWN;
+	else
+		return usage_error("BOOT (--boot) is own or distro, not '%s'",
+				   mode);
+	return 0;
+}
+
 static const char *env(const char *name)
 {
 	const char *v = getenv(name);
@@ -193,7 +210,7 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=. */
+/* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
 static int options_from_env(struct options *opt)
 {
 	if (env("KVERIFY_BUILD") && set_build(opt, env("KVERIFY_BUILD")))
@@ -205,6 +222,8 @@ static int options_from_env(struct options *opt)
 	}
 	if (env("KVERIFY_CONFIG"))
 		opt->config = env("KVERIFY_CONFIG");
+	if (env("KVERIFY_BOOT") && set_boot(opt, env("KVERIFY_BOOT")))
+		return 2;
 	return 0;
 }
 
@@ -216,6 +235,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ "cache", required_argument, NULL, 'c' },
 		{ "build", required_argument, NULL, 'b' },
 		{ "config", required_argument, NULL, 'C' },
+		{ "boot", required_argument, NULL, 'O' },
 		{ "skip", required_argument, NULL, 's' },
 		{ "no-wait", no_argument, NULL, 'W' },
 		{ "env", no_argument, NULL, 'E' },
@@ -317,6 +337,10 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			exit(0);
 		case 'b':
 			if (set_build(opt, optarg))
+				return 2;
+			break;
+		case 'O':
+			if (set_boot(opt, optarg))
 				return 2;
 			break;
 		case 'h':

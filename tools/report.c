@@ -62,6 +62,9 @@ void report_text(const struct verify_ctx *ctx,
 	int s;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
+	if (ctx->kernel)
+		printf("  kernel: Debian's %s-amd64 (%s %s), patched KVM modules\n",
+		       ctx->deb_abi, ctx->deb_image, ctx->deb_version);
 	printf("  %-11s %-5s %8s  %s\n", "STEP", "STATUS", "TIME", "REASON");
 	for (s = 0; s < n; s++) {
 		const struct step_result *r = &res[s];
@@ -328,6 +331,15 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_str(&sb, ctx->kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
+	strbuf_addstr(&sb, ",\n  \"boot\": ");
+	json_str(&sb, distro_boot(ctx->opt) ? "distro" : "own");
+	if (ctx->kernel) {
+		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->deb_abi);
+		strbuf_addstr(&sb, ",\n  \"image\": ");
+		json_str(&sb, ctx->deb_image);
+		strbuf_addstr(&sb, ",\n  \"image_version\": ");
+		json_str(&sb, ctx->deb_version);
+	}
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
 	json_str(&sb, ctx->accel ? ctx->accel : "");
 	strbuf_addstr(&sb, ",\n  \"console\": ");

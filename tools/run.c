@@ -58,6 +58,8 @@ static const struct {
 	{ "make", "make" },
 	{ "gcc", "gcc" },
 	{ "git", "git" },
+	{ "pahole", "dwarves" },
+	{ "objcopy", "binutils" },
 };
 
 /* "TOOL not found: install it with 'apt-get install PKG'"; NULL PKG: looked up */

@@ -131,15 +131,20 @@ static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
 			  const char *dir, const char *out)
 {
 	char *init = xstrfmt("%s/tools/guest/init", ctx->repo);
-	char *list = cpio_list(ctx, dir, init);
 	char *list_path = xstrfmt("%s/initramfs.list", dir);
+	struct strbuf list = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	int ret = -1;
 
+	list.buf = cpio_list(ctx, dir, init);
+	list.len = list.alloc = strlen(list.buf);
 	if (check_busybox(r))
 		goto out;
+	/* BOOT=distro: the patched modules and what they depend on. */
+	if (ctx->kernel && debian_initramfs(ctx, r, dir, &list))
+		goto out;
 	if (write_plan(ctx, dir) ||
-	    write_file(list_path, list, strlen(list)))
+	    write_file(list_path, list.buf, list.len))
 		goto out;
 	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", ctx->build);
 	strvec_push(&c.args, list_path);
@@ -148,7 +153,7 @@ static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	child_clear(&c);
 out:
 	free(init);
-	free(list);
+	strbuf_release(&list);
 	free(list_path);
 	return ret;
 }
@@ -165,7 +170,10 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
 	else
 		strvec_pushl(&c->args, "-accel", "tcg", "-cpu", "max", NULL);
 	strvec_pushl(&c->args, "-kernel", NULL);
-	strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", ctx->build);
+	if (ctx->kernel)	/* BOOT=distro: Debian's vmlinuz */
+		strvec_push(&c->args, ctx->kernel);
+	else
+		strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", ctx->build);
 	strvec_pushl(&c->args, "-initrd", initrd, "-append", append, NULL);
 }
 
@@ -350,6 +358,9 @@ enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
 	free(ctx->kernel_release);
 	ctx->kernel_release = booted_release(strbuf_str(&console));
 	st = verdict(ctx, r, strbuf_str(&console));
+	if (ctx->kernel)
+		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
+			    ctx->deb_abi, ctx->deb_image, ctx->deb_version);
 out:
 	strbuf_release(&console);
 	free(dir);

@@ -18,7 +18,7 @@
 #include "verify.h"
 
 /* "path:line:col: warning:" lines for files the series touches. */
-static int new_warnings(struct verify_ctx *ctx, struct step_result *r)
+int new_warnings(struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec files = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
@@ -173,8 +173,12 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 	struct child c = CHILD_INIT;
 	long h0 = 0, m0 = 0, h1, m1;
 	int ret, warnings, ccache;
-	char *stamp;
+	char *stamp = NULL;
 
+	if (distro_boot(ctx->opt)) {
+		st = build_debian_modules(ctx, r);
+		goto out;
+	}
 	ccache = make_args(ctx, &c) && !ccache_counts(&h0, &m0);
 	strvec_push(&c.args, objects ? "arch/x86/kvm/" : "bzImage");
 	ctx->ccache_hits = ctx->ccache_misses = -1;

@@ -295,6 +295,10 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
+	if (distro_boot(ctx->opt)) {
+		st = configure_debian(ctx, r);
+		goto out;
+	}
 	if (distro_config(ctx->opt)) {
 		st = configure_distro(ctx, r);
 		goto out;

@@ -340,6 +340,7 @@ static enum step_status fetch_deb(struct verify_ctx *ctx,
 	*version = deb_version(ctx, r, &as);
 	if (!*version)
 		goto out;
+	ctx->deb_version = xstrdup(*version);
 	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
 	sanitize(*key);
 	st = STEP_PASS;

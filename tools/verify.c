@@ -28,6 +28,7 @@ static char *default_cache(void);
 enum {
 	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
 	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
+	STEP_IDX_kabi,
 	STEP_IDX_selftests, STEP_IDX_boot,
 };
 
@@ -40,6 +41,7 @@ const struct step verify_steps[] = {
 	{ "cocci",	check_cocci,		300,	1,	0, NEEDS(fetch) },
 	{ "config",	configure_kernel,	600,	0,	0, NEEDS(apply) },
 	{ "build",	build_kernel,		5400,	0,	0, NEEDS(config) },
+	{ "kabi",	check_kabi,		300,	0,	0, NEEDS(build) },
 	{ "selftests",	build_selftests,	1800,	0,	0, NEEDS(build) },
 	{ "boot",	boot_and_test,		1800,	0,	0,
 	  NEEDS(build) | NEEDS(selftests) },
@@ -74,6 +76,12 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 int distro_config(const struct options *opt)
 {
 	return opt->config && !strcmp(opt->config, "distro");
+}
+
+/* BOOT=distro: Debian's own kernel boots, with the patched KVM modules. */
+int distro_boot(const struct options *opt)
+{
+	return opt->boot == BOOT_DISTRO;
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
@@ -474,6 +482,12 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->sim_era);
 	free(ctx->kernel_release);
 	strbuf_release(&ctx->sim_figures);
+	free(ctx->deb_version);
+	free(ctx->deb_abi);
+	free(ctx->deb_root);
+	free(ctx->deb_image);
+	free(ctx->kbuild);
+	free(ctx->kernel);
 	strvec_clear(&ctx->patches);
 	strvec_clear(&ctx->selftests);
 	strvec_clear(&ctx->new_tests);
@@ -506,7 +520,8 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->build = cache_path(ctx, distro_config(ctx->opt) ? "build/%s-distro" :
+	ctx->build = cache_path(ctx, distro_boot(ctx->opt) ? "build/%s-debian" :
+				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
 	if (ctx->t->series && load_series(ctx, ctx->t->series, err))
 		return -1;

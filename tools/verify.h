@@ -16,6 +16,8 @@ enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
 struct verify_ctx;
 struct step_result;
+/* What boots: our own build, or Debian's image with the patched modules. */
+enum boot_mode { BOOT_OWN, BOOT_DISTRO };
 
 struct options {
 	const char *list;	/* kernels.list */
@@ -24,6 +26,7 @@ struct options {
 	const char *skip;	/* comma-separated steps to skip */
 	const char *config;	/* "distro", or a fragment overriding the list */
 	enum build_mode mode;
+	enum boot_mode boot;
 	int jobs;		/* 0: nproc, unless make's jobserver is ours */
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
@@ -84,6 +87,14 @@ struct verify_ctx {
 	long ccache_hits, ccache_misses;	/* -1: no ccache */
 	char *kernel_release;	/* uname -r of the booted kernel, or NULL */
 	time_t started, finished;	/* wall clock of the run */
+
+	/* BOOT=distro: Debian's built kernel of the source's version. */
+	char *deb_version;	/* the source's version, from the fetch step */
+	char *deb_abi;		/* 6.12.117+deb12 */
+	char *deb_root;		/* the packages unpacked: usr/, lib/, boot/ */
+	char *deb_image;	/* the image package's name */
+	char *kbuild;		/* objtree: Debian's headers, our srctree */
+	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
 };
 
 struct step {
@@ -104,6 +115,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
 char *cache_dir(const struct options *opt);
 int distro_config(const struct options *opt);
+int distro_boot(const struct options *opt);
 char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
@@ -122,6 +134,7 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int kernel_compilers(struct child *c);
+int new_warnings(struct verify_ctx *ctx, struct step_result *r);
 
 /* The series and the tree made from it. */
 void series_files(const struct verify_ctx *ctx, struct strvec *files,
@@ -148,6 +161,15 @@ enum step_status build_selftests(struct verify_ctx *ctx,
 				 struct step_result *r);
 enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r);
 enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r);
+
+/* BOOT=distro: Debian's kernel, the patched modules, the kABI. */
+enum step_status configure_debian(struct verify_ctx *ctx,
+				  struct step_result *r);
+enum step_status build_debian_modules(struct verify_ctx *ctx,
+				      struct step_result *r);
+enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r);
+int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
+		     const char *dir, struct strbuf *list);
 
 /* Reports. */
 void report_text(const struct verify_ctx *ctx,

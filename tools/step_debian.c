@@ -1,0 +1,1029 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BOOT=distro (--boot distro), for deb: sources: Debian's own built kernel
+ * of exactly the source's version, with the patched KVM modules.
+ *
+ * config: linux-image-<abi>-amd64-unsigned (or the signed image where the
+ *	suite lists only that one), linux-headers-<abi>-amd64, its -common
+ *	and its linux-kbuild, through the fetch step's private apt state,
+ *	unpacked with dpkg-deb -x into <cache>/debian/<abi>_<version>, once.
+ *	A per-target objtree links Debian's amd64 headers (.config,
+ *	Module.symvers, generated headers, kbuild's scripts) and includes the
+ *	patched tree's Makefile: the patched tree is the srctree, so every
+ *	header the series changes is the patched one in the build.
+ * build: make -C <objtree> M=<tree>/arch/x86/kvm modules, with the build
+ *	step's warnings policy; vermagic must be Debian's.
+ * kabi: the CRCs of every symbol the rebuilt modules export against
+ *	Debian's Module.symvers for that version.
+ * boot: Debian's vmlinuz, an initramfs with the patched modules and what
+ *	they depend on (their own depends= modinfo, resolved in the image).
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apt.h"
+#include "fsutil.h"
+#include "verify.h"
+
+#define KVM_DIR "arch/x86/kvm"
+
+/* The modules arch/x86/kvm builds, in load order. */
+static const char *const kvm_modules[] = { "kvm", "kvm-amd", "kvm-intel" };
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* "Name: value" of one deb822 paragraph [p, end), or NULL. */
+static char *para_field(const char *p, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (p && p < end) {
+		const char *e = memchr(p, '\n', end - p);
+
+		if (!e)
+			e = end;
+		if (!strncmp(p, name, n) && p[n] == ':') {
+			const char *v = p + n + 1;
+
+			while (v < e && *v == ' ')
+				v++;
+			return xstrfmt("%.*s", (int)(e - v), v);
+		}
+		p = e + 1;
+	}
+	return NULL;
+}
+
+/* Module names compare with '-' and '_' alike, as the kernel does. */
+static char *mod_name(const char *s, size_t n)
+{
+	char *m = xstrfmt("%.*s", (int)n, s), *p;
+
+	for (p = m; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return m;
+}
+
+static int apt_query(struct verify_ctx *ctx, struct step_result *r,
+		     struct apt_suite *as, struct strvec *args,
+		     struct strbuf *out)
+{
+	struct child c = CHILD_INIT;
+	size_t i;
+	int ret;
+
+	apt_suite_args(as, &c, "apt-cache");
+	for (i = 0; i < args->nr; i++)
+		strvec_push(&c.args, args->v[i]);
+	c.out = out;
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	return ret;
+}
+
+/* The X.Y of linux-source-X.Y. */
+static const char *source_xy(const struct verify_ctx *ctx)
+{
+	return ctx->t->deb_package + strlen("linux-source-");
+}
+
+/*
+ * The image package of exactly the source's version: the unsigned one, or
+ * the signed one where the suite lists only that (sid, backports).
+ */
+static int find_image(struct verify_ctx *ctx, struct step_result *r,
+		      struct apt_suite *as)
+{
+	struct strvec args = STRVEC_INIT, seen = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *xy = source_xy(ctx), *p;
+	char *unsigned_pkg = NULL, *signed_pkg = NULL;
+	size_t i, nnames = 0;
+	int ret = -1;
+
+	strvec_pushl(&args, "search", "--names-only", NULL);
+	strvec_pushf(&args, "^linux-image-%s[.-].*-amd64(-unsigned)?$", xy);
+	if (apt_query(ctx, r, as, &args, &out))
+		goto out;
+	strvec_clear(&args);
+	strvec_push(&args, "show");
+	for (p = out.buf ? out.buf : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		char *name = xstrfmt("%.*s", (int)strcspn(p, "\n "), p);
+
+		if (!strstr(name, "-cloud-") && !strstr(name, "-rt-")) {
+			strvec_push(&args, name);
+			nnames++;
+		}
+		free(name);
+	}
+	strbuf_reset(&out);
+	if (nnames && apt_query(ctx, r, as, &args, &out))
+		goto out;
+	for (p = out.buf ? out.buf : ""; *p; ) {
+		const char *end = strstr(p, "\n\n");
+		char *pkg, *ver;
+
+		if (!end)
+			end = p + strlen(p);
+		pkg = para_field(p, end, "Package");
+		ver = para_field(p, end, "Version");
+		if (pkg && ver && !strcmp(ver, ctx->deb_version)) {
+			char **slot = ends_with(pkg, "-unsigned") ?
+				      &unsigned_pkg : &signed_pkg;
+
+			if (!*slot)
+				*slot = xstrdup(pkg);
+		} else if (ver) {
+			for (i = 0; i < seen.nr && strcmp(seen.v[i], ver); i++)
+				;
+			if (i == seen.nr)
+				strvec_push(&seen, ver);
+		}
+		free(pkg);
+		free(ver);
+		p = *end ? end + 2 : end;
+	}
+	ctx->deb_image = unsigned_pkg ? unsigned_pkg : signed_pkg;
+	if (unsigned_pkg)
+		free(signed_pkg);
+	if (!ctx->deb_image) {
+		strbuf_reset(&r->reason);
+		strbuf_addf(&r->reason, "%s has no linux-image-%s*-amd64[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
+			    ctx->t->deb_suite, xy, ctx->deb_version);
+		for (i = 0; i < seen.nr && i < 6; i++)
+			strbuf_addf(&r->reason, " %s", seen.v[i]);
+		if (!seen.nr)
+			strbuf_addstr(&r->reason, " none");
+		goto out;
+	}
+	p = ctx->deb_image + strlen("linux-image-");
+	ctx->deb_abi = xstrfmt("%.*s", (int)(strstr(p, "-amd64") - p), p);
+	ret = 0;
+out:
+	strvec_clear(&args);
+	strvec_clear(&seen);
+	strbuf_release(&out);
+	return ret;
+}
+
+/* The headers' -common and linux-kbuild packages, from their Depends. */
+static int find_headers(struct verify_ctx *ctx, struct step_result *r,
+			struct apt_suite *as, struct strvec *pkgs)
+{
+	struct strvec args = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *headers = xstrfmt("linux-headers-%s-amd64", ctx->deb_abi);
+	char *dep = NULL, *tok, *save = NULL;
+	int common = 0, kbuild = 0;
+
+	strvec_pushl(&args, "show", "--no-all-versions", NULL);
+	strvec_pushf(&args, "%s=%s", headers, ctx->deb_version);
+	if (!apt_query(ctx, r, as, &args, &out))
+		dep = para_field(out.buf, out.buf + out.len, "Depends");
+	strvec_pushf(pkgs, "%s=%s", ctx->deb_image, ctx->deb_version);
+	strvec_pushf(pkgs, "%s=%s", headers, ctx->deb_version);
+	for (tok = dep ? strtok_r(dep, ",|", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",|", &save)) {
+		while (*tok == ' ')
+			tok++;
+		tok[strcspn(tok, " (")] = '\0';
+		if (starts_with(tok, "linux-headers-") &&
+		    ends_with(tok, "-common") && !common++)
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
+		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
+			strvec_push(pkgs, tok);
+	}
+	if (!common || !kbuild) {
+		strbuf_reset(&r->reason);
+		strbuf_addf(&r->reason, "%s has no %s=%s depending on its -common and linux-kbuild packages",
+			    ctx->t->deb_suite, headers, ctx->deb_version);
+	}
+	free(dep);
+	free(headers);
+	strvec_clear(&args);
+	strbuf_release(&out);
+	return common && kbuild ? 0 : -1;
+}
+
+/* apt-get download into @tmp/debs, then dpkg-deb -x each into @tmp/root. */
+static int download_unpack(struct verify_ctx *ctx, struct step_result *r,
+			   struct apt_suite *as, const struct strvec *pkgs,
+			   const char *tmp)
+{
+	char *debs = xstrfmt("%s/debs", tmp), *root = xstrfmt("%s/root", tmp);
+	char *lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
+	struct child c = CHILD_INIT;
+	struct dirent *de;
+	int lockfd = -1, ret = -1;
+	size_t i;
+	DIR *d;
+
+	mkdir_p(debs);
+	mkdir_p(root);
+	if (lock_file(lock, 1, &lockfd, &r->reason))
+		goto out;
+	apt_suite_args(as, &c, "apt-get");
+	strvec_push(&c.args, "download");
+	for (i = 0; i < pkgs->nr; i++)
+		strvec_push(&c.args, pkgs->v[i]);
+	c.dir = debs;
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	unlock_file(lockfd);
+	d = ret ? NULL : opendir(debs);
+	while (d && (de = readdir(d)) && !ret) {
+		if (!ends_with(de->d_name, ".deb"))
+			continue;
+		strvec_pushl(&c.args, "dpkg-deb", "-x", NULL);
+		strvec_pushf(&c.args, "%s/%s", debs, de->d_name);
+		strvec_push(&c.args, root);
+		ret = step_run(ctx, r, &c);
+		child_clear(&c);
+	}
+	if (d)
+		closedir(d);
+out:
+	rm_rf(debs);
+	free(debs);
+	free(root);
+	free(lock);
+	return ret;
+}
+
+/*
+ * The packages, unpacked once into <cache>/debian/<abi>_<version>; the lock
+ * locks/debian-<abi>.lock owns debian/.tmp-<abi>, so what a killed run left
+ * there is abandoned and removed by that exact name.
+ */
+static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
+			  struct apt_suite *as, const struct strvec *pkgs)
+{
+	char *lock = cache_path(ctx, "locks/debian-%s.lock", ctx->deb_abi);
+	char *tmp = cache_path(ctx, "debian/.tmp-%s", ctx->deb_abi);
+	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
+	int lockfd = -1, ret;
+
+	ret = lock_file(lock, 1, &lockfd, &r->reason);
+	if (ret || is_dir(ctx->deb_root))
+		goto out;
+	lock_inherit(lockfd);
+	rm_rf(tmp);
+	ret = download_unpack(ctx, r, as, pkgs, tmp) ||
+	      write_file(name, ctx->deb_image, strlen(ctx->deb_image));
+	root = xstrfmt("%s/root", tmp);
+	if (!ret && rename(root, ctx->deb_root) < 0) {
+		strbuf_addf(&r->reason, "rename %s: %s", ctx->deb_root,
+			    strerror(errno));
+		ret = -1;
+	}
+	free(root);
+	rm_rf(tmp);
+	if (!ret)
+		strbuf_addstr(&r->reason, "fetched ");
+out:
+	unlock_file(lockfd);
+	free(name);
+	free(lock);
+	free(tmp);
+	return ret;
+}
+
+static char *headers_dir(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s/usr/src/linux-headers-%s-amd64", ctx->deb_root,
+		       ctx->deb_abi);
+}
+
+/* A variable of the headers' .kernelvariables ("NAME = value"). */
+static char *kernel_variable(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t n = strlen(name);
+
+	while (p && *p) {
+		const char *q = p;
+
+		if (starts_with(q, "override "))
+			q += 9;
+		if (!strncmp(q, name, n) && !strncmp(q + n, " = ", 3))
+			return xstrfmt("%.*s", (int)strcspn(q + n + 3, "\n"),
+				       q + n + 3);
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Debian's modules must be built with Debian's compiler: is it here? */
+static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
+			  char **cc)
+{
+	char *hdr = headers_dir(ctx);
+	char *path = xstrfmt("%s/.kernelvariables", hdr);
+	struct strbuf sb = STRBUF_INIT;
+	char *v, *cross, *word, *found;
+	int ret = 0;
+
+	free(hdr);
+	*cc = NULL;
+	strbuf_read_file(&sb, path, 1 << 16);
+	v = kernel_variable(strbuf_str(&sb), "CC");
+	cross = kernel_variable(strbuf_str(&sb), "CROSS_COMPILE");
+	if (!v) {
+		*cc = xstrdup("gcc");
+		goto out;
+	}
+	word = strrchr(v, ' ');
+	word = word ? word + 1 : v;
+	if (starts_with(word, "$(CROSS_COMPILE)"))
+		*cc = xstrfmt("%s%s", cross ? cross : "",
+			      word + strlen("$(CROSS_COMPILE)"));
+	else
+		*cc = xstrdup(word);
+	found = path_lookup(*cc);
+	if (!found) {
+		const char *ver = strrchr(*cc, '-');
+
+		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed here: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
+			    ctx->deb_abi, *cc, ver ? ver : "");
+		ret = -1;
+	}
+	free(found);
+out:
+	free(path);
+	free(v);
+	free(cross);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * Files of the series outside arch/x86/kvm: a header is the patched one
+ * (the patched tree is the srctree); C files of virt/kvm/ are compiled into
+ * kvm.ko;
+ * tools/ and Documentation/ are not the kernel.  Anything else would be
+ * built into Debian's vmlinux, which this mode does not rebuild.
+ */
+static int check_series_files(struct verify_ctx *ctx, struct step_result *r,
+			      struct strbuf *headers)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int bad = 0;
+
+	series_files(ctx, &files, 0);
+	for (i = 0; i < files.nr; i++) {
+		const char *f = files.v[i];
+
+		if (starts_with(f, KVM_DIR "/") || starts_with(f, "tools/") ||
+		    starts_with(f, "Documentation/") ||
+		    (starts_with(f, "virt/kvm/") && ends_with(f, ".c")))
+			continue;
+		if (ends_with(f, ".h")) {
+			strbuf_addf(headers, " %s", f);
+			continue;
+		}
+		if (!bad++)
+			strbuf_addstr(&r->reason, "BOOT=distro rebuilds only arch/x86/kvm's modules, and the series changes");
+		strbuf_addf(&r->reason, " %s", f);
+	}
+	if (bad)
+		strbuf_addstr(&r->reason, ", which Debian's vmlinux has unpatched: use BOOT=own");
+	strvec_clear(&files);
+	return bad ? -1 : 0;
+}
+
+/*
+ * The objtree: Debian's amd64 headers by symbolic links, and a Makefile
+ * that includes the patched tree's, which makes it the srctree.
+ */
+static int make_objtree(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *hdr = headers_dir(ctx), *mk = NULL;
+	struct dirent *de;
+	int ret = -1, bad = 0;
+	DIR *d;
+
+	ctx->kbuild = cache_path(ctx, "build/%s-debian-kbuild", ctx->t->name);
+	mkdir_p(ctx->kbuild);
+	d = opendir(hdr);
+	if (!d) {
+		strbuf_addf(&r->reason, "%s: %s", hdr, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		char *from, *to;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, "Makefile"))
+			continue;
+		from = xstrfmt("%s/%s", hdr, de->d_name);
+		to = xstrfmt("%s/%s", ctx->kbuild, de->d_name);
+		unlink(to);
+		if (symlink(from, to) < 0 && !bad++)
+			strbuf_addf(&r->reason, "symlink %s: %s", to,
+				    strerror(errno));
+		free(from);
+		free(to);
+	}
+	closedir(d);
+	if (bad)
+		goto out;
+	mk = xstrfmt("include %s/Makefile\n", ctx->tree);
+	free(hdr);
+	hdr = xstrfmt("%s/Makefile", ctx->kbuild);
+	ret = write_file_atomic(hdr, mk, strlen(mk));
+	if (ret)
+		strbuf_addf(&r->reason, "cannot write %s: %s", hdr,
+			    strerror(errno));
+out:
+	free(mk);
+	free(hdr);
+	return ret;
+}
+
+enum step_status configure_debian(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	struct strbuf headers = STRBUF_INIT;
+	struct strvec pkgs = STRVEC_INIT;
+	char *lock = NULL, *dir, *ver, *cc = NULL;
+	enum step_status st = STEP_FAIL;
+	struct apt_suite as = { 0 };
+	int lockfd = -1, ret;
+
+	if (ctx->t->kind != SRC_DEB || !ctx->deb_version) {
+		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
+			    ctx->t->name, source_kind_name(ctx->t->kind));
+		return STEP_FAIL;
+	}
+	if (check_series_files(ctx, r, &headers))
+		goto out;
+	lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
+	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	    lock_file(lock, 1, &lockfd, &r->reason))
+		goto out;
+	ret = find_image(ctx, r, &as) || find_headers(ctx, r, &as, &pkgs);
+	unlock_file(lockfd);
+	if (ret)
+		goto out;
+	dir = cache_path(ctx, "debian");
+	mkdir_p(dir);
+	free(dir);
+	ver = xstrdup(ctx->deb_version);
+	for (dir = ver; *dir; dir++)
+		if (*dir == '~' || *dir == ':')
+			*dir = '_';
+	ctx->deb_root = cache_path(ctx, "debian/%s_%s", ctx->deb_abi, ver);
+	free(ver);
+	strbuf_reset(&r->reason);
+	if (fetch_packages(ctx, r, &as, &pkgs) || make_objtree(ctx, r) ||
+	    check_compiler(ctx, r, &cc))
+		goto out;
+	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s; modules built against its headers with %s, srctree the patched tree",
+		    ctx->deb_abi, ctx->deb_image, ctx->deb_version, cc);
+	if (headers.len)
+		strbuf_addf(&r->reason, " (patched:%s)", headers.buf);
+	st = STEP_PASS;
+out:
+	apt_suite_clear(&as);
+	strvec_clear(&pkgs);
+	strbuf_release(&headers);
+	free(lock);
+	free(cc);
+	return st;
+}
+
+/* The strings of an ELF64 file's .modinfo section, NUL-separated. */
+static int read_modinfo(const char *path, struct strbuf *info)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const Elf64_Ehdr *eh;
+	const Elf64_Shdr *sh, *strs;
+	int i, ret = -1;
+
+	if (strbuf_read_file(&sb, path, 512 << 20) || sb.len < sizeof(*eh))
+		goto out;
+	eh = (const Elf64_Ehdr *)sb.buf;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(*sh) || eh->e_shstrndx >= eh->e_shnum ||
+	    eh->e_shoff + (size_t)eh->e_shnum * sizeof(*sh) > sb.len)
+		goto out;
+	sh = (const Elf64_Shdr *)(sb.buf + eh->e_shoff);
+	strs = &sh[eh->e_shstrndx];
+	for (i = 0; i < eh->e_shnum; i++) {
+		size_t name = strs->sh_offset + sh[i].sh_name;
+
+		if (name + 9 > sb.len || strcmp(sb.buf + name, ".modinfo") ||
+		    sh[i].sh_offset + sh[i].sh_size > sb.len)
+			continue;
+		strbuf_add(info, sb.buf + sh[i].sh_offset, sh[i].sh_size);
+		ret = 0;
+		break;
+	}
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The value of "key=" in a module's .modinfo, or NULL. */
+static char *modinfo_get(const struct strbuf *info, const char *key)
+{
+	size_t n = strlen(key), off = 0;
+
+	while (off < info->len) {
+		const char *s = info->buf + off;
+		size_t len = strnlen(s, info->len - off);
+
+		if (len > n && !strncmp(s, key, n) && s[n] == '=')
+			return xstrfmt("%.*s", (int)(len - n - 1), s + n + 1);
+		off += len + 1;
+	}
+	return NULL;
+}
+
+static char *module_path(const struct verify_ctx *ctx, const char *name)
+{
+	return xstrfmt("%s/%s/%s.ko", ctx->tree, KVM_DIR, name);
+}
+
+/* vermagic of the rebuilt kvm.ko: Debian's release, or the step fails. */
+static int check_vermagic(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strbuf info = STRBUF_INIT;
+	char *ko = module_path(ctx, "kvm"), *magic = NULL;
+	char *want = xstrfmt("%s-amd64 ", ctx->deb_abi);
+	int ret = -1;
+
+	if (!read_modinfo(ko, &info))
+		magic = modinfo_get(&info, "vermagic");
+	if (!magic)
+		strbuf_addf(&r->reason, "%s has no .modinfo vermagic", ko);
+	else if (!starts_with(magic, want))
+		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s-amd64",
+			    magic, ctx->deb_abi);
+	else
+		ret = 0;
+	if (!ret) {
+		strbuf_addf(&r->reason, "; vermagic %s", magic);
+		strbuf_trim_trailing(&r->reason);
+	}
+	strbuf_release(&info);
+	free(magic);
+	free(want);
+	free(ko);
+	return ret;
+}
+
+/* What the modules were built from: tree, Debian's root, make command. */
+static char *modules_stamp(struct verify_ctx *ctx, const struct child *c)
+{
+	char *tree = tree_stamp(ctx), *ko = module_path(ctx, "kvm");
+	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
+	struct stat st;
+	size_t i;
+
+	h = hash_bytes(h, ctx->deb_root, strlen(ctx->deb_root));
+	for (i = 0; i < c->args.nr; i++)
+		if (strncmp(c->args.v[i], "-j", 2))
+			h = hash_bytes(h, c->args.v[i], strlen(c->args.v[i]) + 1);
+	if (!stat(ko, &st)) {
+		h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));
+		h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
+		h = hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
+	}
+	free(tree);
+	free(ko);
+	return xstrfmt("%016llx", (unsigned long long)h);
+}
+
+/* The tree's usr/gen_init_cpio, for the initramfs (no kernel build here). */
+static int build_gen_init_cpio(struct verify_ctx *ctx, struct step_result *r)
+{
+	char *out = xstrfmt("%s/usr/gen_init_cpio", ctx->build);
+	char *dir = xstrfmt("%s/usr", ctx->build);
+	struct child c = CHILD_INIT;
+	int ret = 0;
+
+	if (!is_file(out)) {
+		mkdir_p(dir);
+		strvec_pushl(&c.args, "gcc", "-O2", "-o", out, NULL);
+		strvec_pushf(&c.args, "%s/usr/gen_init_cpio.c", ctx->tree);
+		ret = step_run(ctx, r, &c);
+		child_clear(&c);
+	}
+	free(out);
+	free(dir);
+	return ret;
+}
+
+enum step_status build_debian_modules(struct verify_ctx *ctx,
+				      struct step_result *r)
+{
+	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
+	enum step_status st = STEP_FAIL;
+	struct child c = CHILD_INIT;
+	int warnings;
+
+	if (!ctx->kbuild || !ctx->deb_root) {
+		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
+		return STEP_FAIL;
+	}
+	strvec_pushl(&c.args, "make", "-C", ctx->kbuild, NULL);
+	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
+	make_jobs(ctx, &c);
+	strvec_push(&c.args, "modules");
+	stamp_path = xstrfmt("%s/.kverify-modules", ctx->kbuild);
+	stamp = modules_stamp(ctx, &c);
+	had = read_first_line(stamp_path);
+	if (had && !strcmp(had, stamp)) {
+		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
+	} else {
+		unlink(stamp_path);
+		if (step_run(ctx, r, &c))
+			goto out;
+		warnings = new_warnings(ctx, r);
+		if (warnings) {
+			strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
+				    warnings);
+			goto out;
+		}
+		strbuf_addf(&r->reason, "%s modules built against Debian's %s-amd64 headers",
+			    KVM_DIR, ctx->deb_abi);
+		free(stamp);
+		stamp = modules_stamp(ctx, &c);
+	}
+	if (check_vermagic(ctx, r) || build_gen_init_cpio(ctx, r))
+		goto out;
+	write_file_atomic(stamp_path, stamp, strlen(stamp));
+	ctx->kernel = xstrfmt("%s/boot/vmlinuz-%s-amd64", ctx->deb_root,
+			      ctx->deb_abi);
+	ctx->kernel_built = 1;
+	st = STEP_PASS;
+out:
+	child_clear(&c);
+	free(stamp_path);
+	free(stamp);
+	free(had);
+	return st;
+}
+
+/* One Module.symvers line: CRC, symbol, module path, ... */
+struct symver {
+	char *crc, *sym, *mod;
+};
+
+struct symvers {
+	struct symver *v;
+	size_t nr, alloc;
+};
+
+static void symvers_clear(struct symvers *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		free(s->v[i].crc);
+		free(s->v[i].sym);
+		free(s->v[i].mod);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Is @mod (a Module.symvers module path) one arch/x86/kvm builds? */
+static int kvm_module(const char *mod)
+{
+	const char *base = strrchr(mod, '/');
+	size_t i;
+
+	base = base ? base + 1 : mod;
+	for (i = 0; i < ARRAY_SIZE(kvm_modules); i++)
+		if (!strcmp(base, kvm_modules[i]))
+			return 1;
+	return 0;
+}
+
+/* The lines of @path whose module is one of arch/x86/kvm's. */
+static int symvers_load(const char *path, struct symvers *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (strbuf_read_file(&sb, path, 64 << 20) < 0)
+		return -1;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[3], *fs = NULL;
+		int i;
+
+		f[0] = strtok_r(line, "\t", &fs);
+		for (i = 1; i < 3; i++)
+			f[i] = f[i - 1] ? strtok_r(NULL, "\t", &fs) : NULL;
+		if (!f[2] || !kvm_module(f[2]))
+			continue;
+		if (out->nr == out->alloc) {
+			out->alloc = out->alloc ? 2 * out->alloc : 512;
+			out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
+		}
+		out->v[out->nr].crc = xstrdup(f[0]);
+		out->v[out->nr].sym = xstrdup(f[1]);
+		out->v[out->nr].mod = xstrdup(f[2]);
+		out->nr++;
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+static const struct symver *symvers_find(const struct symvers *s,
+					 const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i].sym, sym))
+			return &s->v[i];
+	return NULL;
+}
+
+static void name_some(struct strbuf *sb, const struct strvec *names)
+{
+	size_t i;
+
+	for (i = 0; i < names->nr && i < 8; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : " ", names->v[i]);
+	if (names->nr > 8)
+		strbuf_addf(sb, " and %zu more", names->nr - 8);
+}
+
+enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strvec changed = STRVEC_INIT, removed = STRVEC_INIT;
+	struct strvec added = STRVEC_INIT;
+	struct symvers ours = { 0 }, theirs = { 0 };
+	char *mine = NULL, *debian = NULL, *hdr;
+	struct strbuf log = STRBUF_INIT;
+	enum step_status st = STEP_FAIL;
+	size_t i;
+
+	if (!distro_boot(ctx->opt)) {
+		strbuf_addstr(&r->reason, "own-kernel boot: the kABI is that of Debian's kernel (BOOT=distro)");
+		return STEP_NA;
+	}
+	if (!ctx->deb_root || !ctx->kernel_built) {
+		strbuf_addstr(&r->reason, "no modules built against Debian's headers");
+		return STEP_SKIP;
+	}
+	hdr = headers_dir(ctx);
+	debian = xstrfmt("%s/Module.symvers", hdr);
+	free(hdr);
+	mine = xstrfmt("%s/%s/Module.symvers", ctx->tree, KVM_DIR);
+	if (symvers_load(debian, &theirs) || symvers_load(mine, &ours)) {
+		strbuf_addf(&r->reason, "cannot read %s or %s", debian, mine);
+		goto out;
+	}
+	if (!theirs.nr) {
+		strbuf_addf(&r->reason, "%s lists no symbol of %s's modules",
+			    debian, KVM_DIR);
+		goto out;
+	}
+	for (i = 0; i < theirs.nr; i++) {
+		const struct symver *o = symvers_find(&ours, theirs.v[i].sym);
+
+		if (!o) {
+			strvec_push(&removed, theirs.v[i].sym);
+			strbuf_addf(&log, "removed %s (%s %s)\n",
+				    theirs.v[i].sym, theirs.v[i].mod,
+				    theirs.v[i].crc);
+		} else if (strcmp(o->crc, theirs.v[i].crc)) {
+			strvec_push(&changed, theirs.v[i].sym);
+			strbuf_addf(&log, "changed %s: Debian %s, ours %s (%s)\n",
+				    theirs.v[i].sym, theirs.v[i].crc, o->crc,
+				    theirs.v[i].mod);
+		}
+	}
+	for (i = 0; i < ours.nr; i++)
+		if (!symvers_find(&theirs, ours.v[i].sym)) {
+			strvec_push(&added, ours.v[i].sym);
+			strbuf_addf(&log, "added %s (%s %s)\n", ours.v[i].sym,
+				    ours.v[i].mod, ours.v[i].crc);
+		}
+	strbuf_addf(&log, "%zu symbols in Debian's %s, %zu in ours\n",
+		    theirs.nr, debian, ours.nr);
+	write_file(ctx->log, log.buf, log.len);
+	if (changed.nr || removed.nr) {
+		strbuf_addf(&r->reason, "kABI broken against Debian's %s-amd64 Module.symvers:",
+			    ctx->deb_abi);
+		if (changed.nr) {
+			strbuf_addf(&r->reason, " %zu changed CRC(s):",
+				    changed.nr);
+			name_some(&r->reason, &changed);
+		}
+		if (removed.nr) {
+			strbuf_addf(&r->reason, "%s %zu removed:",
+				    changed.nr ? ";" : "", removed.nr);
+			name_some(&r->reason, &removed);
+		}
+		strbuf_addstr(&r->detail, log.buf);
+	} else {
+		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s-amd64 Module.symvers",
+			    theirs.nr, KVM_DIR, ctx->deb_abi);
+		st = STEP_PASS;
+	}
+	if (added.nr) {
+		strbuf_addf(&r->reason, "; %zu added:", added.nr);
+		name_some(&r->reason, &added);
+	}
+out:
+	symvers_clear(&ours);
+	symvers_clear(&theirs);
+	strvec_clear(&changed);
+	strvec_clear(&removed);
+	strvec_clear(&added);
+	strbuf_release(&log);
+	free(mine);
+	free(debian);
+	return st;
+}
+
+/* Every *.ko[.xz] under @dir: module names in @names, paths in @paths. */
+static void index_modules(const char *dir, struct strvec *names,
+			  struct strvec *paths)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d))) {
+		char *p;
+		const char *ext;
+
+		if (de->d_name[0] == '.')
+			continue;
+		p = xstrfmt("%s/%s", dir, de->d_name);
+		ext = strstr(de->d_name, ".ko");
+		if (is_dir(p)) {
+			index_modules(p, names, paths);
+		} else if (ext && (!strcmp(ext, ".ko") ||
+				   !strcmp(ext, ".ko.xz"))) {
+			char *n = mod_name(de->d_name, ext - de->d_name);
+
+			strvec_push(names, n);
+			strvec_push(paths, p);
+			free(n);
+		}
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+struct mod_set {
+	struct strvec names, paths;	/* the image's modules */
+	struct strvec order;		/* staged, in load order */
+	struct strvec seen;
+	const char *stage;
+};
+
+/* @from into @to: decompressed (the image's .ko.xz), or without debug info. */
+static int stage_module(struct verify_ctx *ctx, struct step_result *r,
+			const char *from, const char *to)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	if (ends_with(from, ".xz")) {
+		strvec_pushl(&c.args, "xz", "-dc", from, NULL);
+		c.out_file = to;
+	} else {
+		strvec_pushl(&c.args, "objcopy", "--strip-debug", from, to,
+			     NULL);
+	}
+	ret = step_run(ctx, r, &c);
+	child_clear(&c);
+	return ret;
+}
+
+/* @name and, first, what its depends= names, from the rebuilt or the image. */
+static int add_module(struct verify_ctx *ctx, struct step_result *r,
+		      struct mod_set *ms, const char *name, const char *by)
+{
+	struct strbuf info = STRBUF_INIT;
+	char *from = NULL, *to = NULL, *deps = NULL, *tok, *save = NULL;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ms->seen.nr; i++)
+		if (!strcmp(ms->seen.v[i], name))
+			return 0;
+	strvec_push(&ms->seen, name);
+	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !from; i++) {
+		char *n = mod_name(kvm_modules[i], strlen(kvm_modules[i]));
+
+		if (!strcmp(n, name))
+			from = module_path(ctx, kvm_modules[i]);
+		free(n);
+	}
+	for (i = 0; i < ms->names.nr && !from; i++)
+		if (!strcmp(ms->names.v[i], name))
+			from = xstrdup(ms->paths.v[i]);
+	if (!from) {
+		strbuf_addf(&r->reason, "module %s (needed by %s) is not in %s",
+			    name, by, ctx->deb_image);
+		goto out;
+	}
+	to = xstrfmt("%s/%s.ko", ms->stage, name);
+	if (stage_module(ctx, r, from, to))
+		goto out;
+	if (read_modinfo(to, &info)) {
+		strbuf_addf(&r->reason, "%s has no .modinfo section", from);
+		goto out;
+	}
+	deps = modinfo_get(&info, "depends");
+	for (tok = deps ? strtok_r(deps, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *n = mod_name(tok, strlen(tok));
+
+		ret = add_module(ctx, r, ms, n, name);
+		free(n);
+		if (ret)
+			goto out;
+	}
+	strvec_push(&ms->order, name);
+	ret = 0;
+out:
+	strbuf_release(&info);
+	free(from);
+	free(to);
+	free(deps);
+	return ret;
+}
+
+/*
+ * The initramfs part of BOOT=distro: the rebuilt modules and what they
+ * depend on, in /lib/modules/, and /tests/modules, their load order.
+ */
+int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
+		     const char *dir, struct strbuf *list)
+{
+	struct mod_set ms = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT,
+			      STRVEC_INIT, NULL };
+	char *stage = xstrfmt("%s/modules", dir);
+	char *load = xstrfmt("%s/modules.load", dir);
+	char *kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->deb_root,
+			     ctx->deb_abi);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	rm_rf(stage);
+	mkdir_p(stage);
+	ms.stage = stage;
+	index_modules(kdir, &ms.names, &ms.paths);
+	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {
+		char *ko = module_path(ctx, kvm_modules[i]);
+		char *n = mod_name(kvm_modules[i], strlen(kvm_modules[i]));
+
+		if (is_file(ko))
+			ret = add_module(ctx, r, &ms, n, "the series");
+		free(ko);
+		free(n);
+	}
+	if (ret)
+		goto out;
+	strbuf_addstr(list, "dir /lib 755 0 0\ndir /lib/modules 755 0 0\n");
+	for (i = 0; i < ms.order.nr; i++) {
+		strbuf_addf(&sb, "%s\n", ms.order.v[i]);
+		strbuf_addf(list, "file /lib/modules/%s.ko %s/%s.ko 644 0 0\n",
+			    ms.order.v[i], stage, ms.order.v[i]);
+	}
+	strbuf_addf(list, "file /tests/modules %s 644 0 0\n", load);
+	ret = write_file(load, sb.buf, sb.len);
+out:
+	strvec_clear(&ms.names);
+	strvec_clear(&ms.paths);
+	strvec_clear(&ms.order);
+	strvec_clear(&ms.seen);
+	strbuf_release(&sb);
+	free(stage);
+	free(load);
+	free(kdir);
+	return ret;
+}
