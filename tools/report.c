@@ -332,7 +332,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	else
 		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"boot\": ");
-	json_str(&sb, distro_boot(ctx->opt) ? "distro" : "own");
+	json_str(&sb, distro_boot(ctx) ? "distro" : "own");
 	if (ctx->kernel) {
 		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->deb_abi);
 		strbuf_addstr(&sb, ",\n  \"image\": ");

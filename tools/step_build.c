@@ -175,7 +175,7 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 	int ret, warnings, ccache;
 	char *stamp = NULL;
 
-	if (distro_boot(ctx->opt)) {
+	if (distro_boot(ctx)) {
 		st = build_debian_modules(ctx, r);
 		goto out;
 	}

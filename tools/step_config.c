@@ -295,7 +295,7 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
-	if (distro_boot(ctx->opt)) {
+	if (distro_boot(ctx)) {
 		st = configure_debian(ctx, r);
 		goto out;
 	}

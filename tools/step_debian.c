@@ -346,6 +346,11 @@ static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
 	strbuf_read_file(&sb, path, 1 << 16);
 	v = kernel_variable(strbuf_str(&sb), "CC");
 	cross = kernel_variable(strbuf_str(&sb), "CROSS_COMPILE");
+	/* 6.1 sets it only when cross-building: "$(DEB_HOST_GNU_TYPE)-". */
+	if (cross && strstr(cross, "$(")) {
+		free(cross);
+		cross = NULL;
+	}
 	if (!v) {
 		*cc = xstrdup("gcc");
 		goto out;
@@ -784,8 +789,10 @@ enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
 	enum step_status st = STEP_FAIL;
 	size_t i;
 
-	if (!distro_boot(ctx->opt)) {
-		strbuf_addstr(&r->reason, "own-kernel boot: the kABI is that of Debian's kernel (BOOT=distro)");
+	if (!distro_boot(ctx)) {
+		strbuf_addstr(&r->reason, ctx->opt->boot == BOOT_DISTRO ?
+			      "own-kernel boot: not a deb: source, so no Debian kernel to compare with" :
+			      "own-kernel boot: the kABI is that of Debian's kernel (BOOT=distro)");
 		return STEP_NA;
 	}
 	if (!ctx->deb_root || !ctx->kernel_built) {

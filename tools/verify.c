@@ -78,10 +78,13 @@ int distro_config(const struct options *opt)
 	return opt->config && !strcmp(opt->config, "distro");
 }
 
-/* BOOT=distro: Debian's own kernel boots, with the patched KVM modules. */
-int distro_boot(const struct options *opt)
+/*
+ * BOOT=distro: Debian's own kernel boots, with the patched KVM modules;
+ * only deb: sources have one, the others keep our own kernel.
+ */
+int distro_boot(const struct verify_ctx *ctx)
 {
-	return opt->boot == BOOT_DISTRO;
+	return ctx->opt->boot == BOOT_DISTRO && ctx->t->kind == SRC_DEB;
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
@@ -520,7 +523,7 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->build = cache_path(ctx, distro_boot(ctx->opt) ? "build/%s-debian" :
+	ctx->build = cache_path(ctx, distro_boot(ctx) ? "build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
 	if (ctx->t->series && load_series(ctx, ctx->t->series, err))

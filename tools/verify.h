@@ -115,7 +115,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail);
 char *cache_dir(const struct options *opt);
 int distro_config(const struct options *opt);
-int distro_boot(const struct options *opt);
+int distro_boot(const struct verify_ctx *ctx);
 char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
