@@ -296,7 +296,7 @@ static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
 	free(root);
 	rm_rf(tmp);
 	if (!ret)
-		strbuf_addstr(&r->reason, "fetched ");
+		ctx->deb_fetched = 1;
 out:
 	unlock_file(lockfd);
 	free(name);
@@ -502,8 +502,9 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	if (fetch_packages(ctx, r, &as, &pkgs) || make_objtree(ctx, r) ||
 	    check_compiler(ctx, r, &cc))
 		goto out;
-	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s; modules built against its headers with %s, srctree the patched tree",
-		    ctx->deb_abi, ctx->deb_image, ctx->deb_version, cc);
+	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
+		    ctx->deb_abi, ctx->deb_image, ctx->deb_version,
+		    ctx->deb_fetched ? "fetched" : "cached", cc);
 	if (headers.len)
 		strbuf_addf(&r->reason, " (patched:%s)", headers.buf);
 	st = STEP_PASS;

@@ -95,6 +95,7 @@ struct verify_ctx {
 	char *deb_image;	/* the image package's name */
 	char *kbuild;		/* objtree: Debian's headers, our srctree */
 	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
+	int deb_fetched;	/* downloaded by this run */
 };
 
 struct step {
