@@ -1,0 +1,135 @@
+#!/bin/bash
+# BOOT=distro: Debian's own kernel image of the source's version boots with
+# the patched KVM modules built against its headers; the kabi step compares
+# their export CRCs with Debian's Module.symvers.  A fixture variant that
+# adds a field to struct kvm_pmc must break the kABI, naming the symbols; a
+# suite without the image of that exact version gives the reason.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
+QUICK=checkpatch,cocci
+plan 12
+reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
+
+# 1. A normal run: every step passes, kabi too, on Debian's kernel.
+make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
+rc=$?
+R=results/$T/report.json
+ok $rc "make verify KERNEL=$T BOOT=distro passes (exit $rc)"
+[ $rc = 0 ] || tail -n 40 "$TMP/out" | diag
+statuses=$(json $R '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])')
+want="fetch=PASS tree=PASS apply=PASS checkpatch=SKIP cocci=SKIP config=PASS build=PASS kabi=PASS selftests=PASS boot=PASS"
+[ "$statuses" = "$want" ]
+ok $? "every step passes, kabi included ($statuses)"
+reason $R kabi | grep -Eq "^[0-9]+ exported symbols of arch/x86/kvm's modules: CRCs equal Debian's"
+ok $? "kabi: the CRCs equal Debian's ($(reason $R kabi | cut -c1-120))"
+kernel=$(json $R 'r["kernel"]')
+image=$(json $R 'r["image"] + " " + r["image_version"]')
+ver=$(json $R 'r["image_version"]')
+[ -n "$kernel" ] && reason $R boot | grep -qF "booted Debian's $kernel ($image)" &&
+	grep -q "Linux version $kernel" results/$T/console.log
+ok $? "the report and the console name the kernel that booted: $kernel ($image)"
+bad=$(json $R '[t["name"] for t in r["tests"] if (t["name"].startswith("param:") or t["name"] == "cpuid_test") and t["status"] != "PASS"]')
+[ "$bad" = "[]" ] && grep -q "^# insmod kvm " results/$T/console.log
+ok $? "the guest loaded the patched kvm.ko and its 9 plumbing checks and the control pass (not passing: $bad)"
+
+# 2. Warm: nothing is rebuilt.
+make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched"
+ok $? "a warm run passes and rebuilds nothing (exit $rc: $(reason $R build | cut -c1-60))"
+
+# 3. The default stays the own-kernel mode: kabi is N-A there.
+"$KVERIFY" verify --skip tree,apply,checkpatch,cocci,config,build,selftests,boot $T > "$TMP/out" 2>&1
+[ "$(step_status $R kabi)" = N-A ] && reason $R kabi | grep -q "own-kernel boot"
+ok $? "without BOOT=distro the kabi step is N-A, with the reason"
+
+status_is "BOOT=foo is bad input: exit 2" 2 "$KVERIFY" --boot foo verify $T
+
+# 4. A fixture variant adding a field to struct kvm_pmc breaks the kABI.
+# The copy has a fixed place in the cache: the tree stamp names the patches'
+# paths, so a second run of this test reuses the fixture's module build.
+copy=$KVERIFY_CACHE/tests/t0185-repo
+rm -rf "$copy"
+repo_copy "$copy"
+series=$(json $R 'r["series"]')
+mkdir -p "$copy/tests-kabi"
+cp -r "$series" "$copy/tests-kabi/variant"
+cat > "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
+From: kverify tests <tests@kverify.invalid>
+Subject: [PATCH] test fixture: one more field in struct kvm_pmc
+
+---
+ arch/x86/include/asm/kvm_host.h | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/arch/x86/include/asm/kvm_host.h b/arch/x86/include/asm/kvm_host.h
+--- a/arch/x86/include/asm/kvm_host.h
++++ b/arch/x86/include/asm/kvm_host.h
+@@ -1 +1,2 @@
+EOF
+# The hunk is made from the real header: a field after the struct's opening.
+hdr=$KVERIFY_CACHE/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
+line=$(grep -n '^struct kvm_pmc {$' "$hdr" | cut -d: -f1)
+python3 - "$hdr" "$line" "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
+import sys
+hdr, line, patch = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+lines = open(hdr).read().split("\n")
+ctx = lines[line - 1:line + 2]
+text = open(patch).read().rsplit("@@ -1 +1,2 @@\n", 1)[0]
+text += "@@ -%d,3 +%d,4 @@\n" % (line, line)
+text += " " + ctx[0] + "\n+\tu64 kverify_kabi_fixture;\n"
+text += "".join(" " + l + "\n" for l in ctx[1:])
+text += "-- \n2.39.5\n"
+open(patch, "w").write(text)
+EOF
+echo 9999-kabi-fixture.patch >> "$copy/tests-kabi/variant/series"
+src=$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')
+printf '%s-kabi\t%s\ttests-kabi/variant\n' "$T" "$src" >> "$copy/kernels.list"
+(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T-kabi) > "$TMP/out" 2>&1
+rc=$?
+K=$copy/results/$T-kabi/report.json
+[ $rc = 1 ] && [ "$(step_status $K kabi)" = FAIL ] && [ "$(step_status $K build)" = PASS ]
+ok $? "one more field in struct kvm_pmc: the build passes, kabi FAILS (exit $rc)"
+[ $rc = 1 ] || tail -n 30 "$TMP/out" | diag
+reason $K kabi | grep -Eq "kABI broken .*: [0-9]+ changed CRC\(s\): [a-z_]+" &&
+	json $K '[s["detail"] for s in r["steps"] if s["name"] == "kabi"][0]' | grep -q "^changed kvm_"
+ok $? "kabi names the changed symbols ($(reason $K kabi | cut -c1-140))"
+reason $K config | grep -q "patched: arch/x86/include/asm/kvm_host.h"
+ok $? "the config step says the build uses the patched kvm_host.h"
+
+# 5. A suite without Debian's image of that exact version: a clear reason.
+repo=$TMP/apt-repo
+mkdir -p "$repo/dists/kverify-noimage/main/binary-amd64"
+cat > "$repo/dists/kverify-noimage/main/binary-amd64/Packages" <<EOF
+Package: linux-source-${T}
+Version: ${ver}
+Architecture: all
+Maintainer: kverify tests <tests@kverify.invalid>
+Filename: pool/linux-source.deb
+Size: 1
+SHA256: 0000000000000000000000000000000000000000000000000000000000000000
+Description: a suite that lists the source and no image
+
+Package: linux-image-${T}.0-99-amd64-unsigned
+Version: 0.0-1
+Architecture: amd64
+Maintainer: kverify tests <tests@kverify.invalid>
+Filename: pool/linux-image.deb
+Size: 1
+SHA256: 0000000000000000000000000000000000000000000000000000000000000000
+Description: an image of another version
+EOF
+printf 'Suite: kverify-noimage\nCodename: kverify-noimage\nComponents: main\nArchitectures: amd64 all\n' > "$repo/dists/kverify-noimage/Release"
+printf '%s-noimage\tdeb:linux-source-%s=%s@kverify-noimage\t%s\n' "$T" "$T" "$ver" "$series" >> "$copy/kernels.list"
+(cd "$copy" && KVERIFY_DEBIAN_MIRROR="[trusted=yes] file:$repo" KVERIFY_APT_MAX_AGE=0 \
+	./build/kverify --boot distro verify --skip $QUICK,tree,apply $T-noimage) > "$TMP/out" 2>&1
+rc=$?
+N=$copy/results/$T-noimage/report.json
+[ $rc = 1 ] && [ "$(step_status $N fetch)" = PASS ] && [ "$(step_status $N config)" = FAIL ] &&
+	reason $N config | grep -q "kverify-noimage has no linux-image-$T\*-amd64\[-unsigned\] of version $ver (the source's).*never another.* 0.0-1"
+ok $? "no image of the source's version: config FAILS with the reason, no fallback (exit $rc)"
+reason $N config | diag
+rm -rf "$KVERIFY_CACHE/apt/kverify-noimage"
+done_testing
