@@ -42,10 +42,13 @@ static const char usage[] =
 "                       else $XDG_CACHE_HOME/kverify, else ~/.cache/kverify)\n"
 "  --build MODE         kernel (bzImage, default) or objects (arch/x86/kvm/)\n"
 "  --config FRAGMENT    config fragment instead of the target's\n"
-"  --boot MODE          own (our allnoconfig bzImage, default) or distro\n"
-"                       (deb: sources: Debian's own kernel image of the\n"
-"                       source's version, the patched KVM modules built\n"
-"                       against its headers, and the kabi step)\n"
+"  --boot MODE          auto (default), distro or own.  distro: Debian's\n"
+"                       own kernel image of a deb: source's version, the\n"
+"                       patched KVM modules built against its headers, and\n"
+"                       the kabi step.  own: our allnoconfig bzImage.  auto:\n"
+"                       distro for deb: sources when Debian's compiler is\n"
+"                       installed and no --config, --build objects or\n"
+"                       --bundle asks for our own kernel; else own\n"
 "  --skip STEP[,STEP]   steps not to run\n"
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
@@ -193,12 +196,14 @@ static int set_build(struct options *opt, const char *mode)
 
 static int set_boot(struct options *opt, const char *mode)
 {
-	if (!strcmp(mode, "distro"))
+	if (!strcmp(mode, "auto"))
+		opt->boot = BOOT_AUTO;
+	else if (!strcmp(mode, "distro"))
 		opt->boot = BOOT_DISTRO;
 	else if (!strcmp(mode, "own"))
 		opt->boot = BOOT_OWN;
 	else
-		return usage_error("BOOT (--boot) is own or distro, not '%s'",
+		return usage_error("BOOT (--boot) is auto, own or distro, not '%s'",
 				   mode);
 	return 0;
 }

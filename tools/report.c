@@ -333,6 +333,10 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"boot\": ");
 	json_str(&sb, distro_boot(ctx) ? "distro" : "own");
+	if (ctx->boot_why) {
+		strbuf_addstr(&sb, ",\n  \"boot_why\": ");
+		json_str(&sb, ctx->boot_why);
+	}
 	if (ctx->kernel) {
 		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->deb_abi);
 		strbuf_addstr(&sb, ",\n  \"image\": ");

@@ -290,15 +290,17 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 	struct strvec args = STRVEC_INIT, want = STRVEC_INIT;
 	struct strbuf frag = STRBUF_INIT;
 	char *frag_path = xstrfmt("%s/%s", ctx->repo, fragment_path(ctx));
-	char *stamp_path = xstrfmt("%s/.kverify-config", ctx->build);
-	char *base = NULL, *stamp = NULL, *had = NULL;
+	char *stamp_path = NULL, *base = NULL, *stamp = NULL, *had = NULL;
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
 	if (distro_boot(ctx)) {
 		st = configure_debian(ctx, r);
-		goto out;
+		if (st != STEP_PASS || distro_boot(ctx))
+			goto out;
+		strbuf_reset(&r->reason);	/* BOOT=auto: our own after all */
 	}
+	stamp_path = xstrfmt("%s/.kverify-config", ctx->build);
 	if (distro_config(ctx->opt)) {
 		st = configure_distro(ctx, r);
 		goto out;
@@ -328,6 +330,9 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 		    fragment_path(ctx), want.nr);
 	st = STEP_PASS;
 out:
+	if (ctx->boot_why && !distro_boot(ctx))
+		strbuf_addf(&r->reason, "; our own kernel, not Debian's: %s",
+			    ctx->boot_why);
 	strvec_clear(&args);
 	strvec_clear(&want);
 	strbuf_release(&frag);

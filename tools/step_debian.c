@@ -183,9 +183,12 @@ out:
 	return ret;
 }
 
-/* The headers' -common and linux-kbuild packages, from their Depends. */
+/*
+ * The headers' -common and linux-kbuild packages, from their Depends, and
+ * the compiler Debian built with (gcc-12, gcc-14-for-host: @cc is gcc-N).
+ */
 static int find_headers(struct verify_ctx *ctx, struct step_result *r,
-			struct apt_suite *as, struct strvec *pkgs)
+			struct apt_suite *as, struct strvec *pkgs, char **cc)
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
@@ -209,6 +212,10 @@ static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
+		else if (starts_with(tok, "gcc-") && !*cc)
+			*cc = xstrfmt("%.*s", (int)(ends_with(tok, "-for-host") ?
+				      strlen(tok) - strlen("-for-host") :
+				      strlen(tok)), tok);
 	}
 	if (!common || !kbuild) {
 		strbuf_reset(&r->reason);
@@ -469,7 +476,7 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 {
 	struct strbuf headers = STRBUF_INIT;
 	struct strvec pkgs = STRVEC_INIT;
-	char *lock = NULL, *dir, *ver, *cc = NULL;
+	char *lock = NULL, *dir, *ver, *cc = NULL, *found = NULL;
 	enum step_status st = STEP_FAIL;
 	struct apt_suite as = { 0 };
 	int lockfd = -1, ret;
@@ -485,10 +492,23 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
 	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
-	ret = find_image(ctx, r, &as) || find_headers(ctx, r, &as, &pkgs);
+	ret = find_image(ctx, r, &as) ||
+	      find_headers(ctx, r, &as, &pkgs, &cc);
 	unlock_file(lockfd);
 	if (ret)
 		goto out;
+	if (ctx->opt->boot == BOOT_AUTO && cc && !(found = path_lookup(cc))) {
+		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and modules built with another compiler are not Debian's (BOOT=distro makes this a failure)",
+				    ctx->deb_abi, cc, ctx->deb_abi);
+
+		boot_own_instead(ctx, why);
+		free(why);
+		st = STEP_PASS;
+		goto out;
+	}
+	free(found);
+	free(cc);
+	cc = NULL;
 	dir = cache_path(ctx, "debian");
 	mkdir_p(dir);
 	free(dir);
@@ -791,9 +811,14 @@ enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
 	size_t i;
 
 	if (!distro_boot(ctx)) {
-		strbuf_addstr(&r->reason, ctx->opt->boot == BOOT_DISTRO ?
-			      "own-kernel boot: not a deb: source, so no Debian kernel to compare with" :
-			      "own-kernel boot: the kABI is that of Debian's kernel (BOOT=distro)");
+		if (ctx->t->kind != SRC_DEB)
+			strbuf_addf(&r->reason, "own-kernel boot: a %s: source has no Debian kernel to compare with",
+				    source_kind_name(ctx->t->kind));
+		else if (ctx->boot_why)
+			strbuf_addf(&r->reason, "own-kernel boot: %s",
+				    ctx->boot_why);
+		else
+			strbuf_addstr(&r->reason, "own-kernel boot (BOOT=own, CONFIG=, BUILD=objects or a bundle): the kABI is that of Debian's kernel, which BOOT=auto or distro boots");
 		return STEP_NA;
 	}
 	if (!ctx->deb_root || !ctx->kernel_built) {

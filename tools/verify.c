@@ -84,7 +84,33 @@ int distro_config(const struct options *opt)
  */
 int distro_boot(const struct verify_ctx *ctx)
 {
-	return ctx->opt->boot == BOOT_DISTRO && ctx->t->kind == SRC_DEB;
+	return ctx->boot_distro;
+}
+
+/*
+ * BOOT=auto: Debian's kernel for a deb: source, unless an option asks for
+ * our own build (a config fragment, objects only, a lab bundle); the config
+ * step may still fall back when Debian's compiler is missing here.
+ */
+static int wants_distro_boot(const struct verify_ctx *ctx)
+{
+	const struct options *opt = ctx->opt;
+
+	if (ctx->t->kind != SRC_DEB || opt->boot == BOOT_OWN)
+		return 0;
+	if (opt->boot == BOOT_DISTRO)
+		return 1;
+	return !opt->config && opt->mode == BUILD_KERNEL && !opt->bundle;
+}
+
+/* BOOT=auto found no Debian compiler: our own kernel, in its build dir. */
+void boot_own_instead(struct verify_ctx *ctx, const char *why)
+{
+	ctx->boot_distro = 0;
+	free(ctx->boot_why);
+	ctx->boot_why = xstrdup(why);
+	free(ctx->build);
+	ctx->build = cache_path(ctx, "build/%s", ctx->t->name);
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
@@ -491,6 +517,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->deb_image);
 	free(ctx->kbuild);
 	free(ctx->kernel);
+	free(ctx->boot_why);
 	strvec_clear(&ctx->patches);
 	strvec_clear(&ctx->selftests);
 	strvec_clear(&ctx->new_tests);
@@ -523,6 +550,7 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
+	ctx->boot_distro = wants_distro_boot(ctx);
 	ctx->build = cache_path(ctx, distro_boot(ctx) ? "build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);

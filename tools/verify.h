@@ -16,8 +16,12 @@ enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
 struct verify_ctx;
 struct step_result;
-/* What boots: our own build, or Debian's image with the patched modules. */
-enum boot_mode { BOOT_OWN, BOOT_DISTRO };
+/*
+ * What boots: our own build, or Debian's image with the patched modules.
+ * BOOT_AUTO (the default) is Debian's for a deb: source whose compiler is
+ * installed here, else our own, saying why.
+ */
+enum boot_mode { BOOT_AUTO, BOOT_OWN, BOOT_DISTRO };
 
 struct options {
 	const char *list;	/* kernels.list */
@@ -95,6 +99,8 @@ struct verify_ctx {
 	char *deb_image;	/* the image package's name */
 	char *kbuild;		/* objtree: Debian's headers, our srctree */
 	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
+	int boot_distro;	/* the mode this run resolved to */
+	char *boot_why;		/* why BOOT=auto booted our own kernel */
 	int deb_fetched;	/* downloaded by this run */
 };
 
@@ -117,6 +123,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 char *cache_dir(const struct options *opt);
 int distro_config(const struct options *opt);
 int distro_boot(const struct verify_ctx *ctx);
+void boot_own_instead(struct verify_ctx *ctx, const char *why);
 char *distro_config_path(const struct verify_ctx *ctx);
 int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
