@@ -5,7 +5,7 @@
 
 TARGETS=${KVERIFY_TARGETS_UNDER_TEST:-$("$KVERIFY" list --names)}
 set -- $TARGETS
-plan $(( $# * 6 + 2 ))
+plan $(( $# * 7 + 2 ))
 
 junit_ok() {
 	python3 -c 'import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); print(len(d.getElementsByTagName("testcase")))' "$1"
@@ -48,9 +48,25 @@ for t in $TARGETS; do
 		ok $? "$t: cocci says NOT-APPLICABLE"
 		skip "$t: guest plumbing and control" "n/a target: nothing to boot"
 		skip "$t: PMU tests skip with a reason" "n/a target: nothing to boot"
+		skip "$t: the kernel BOOT=auto chose" "n/a target: nothing to boot"
 		continue
 	fi
-	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=N-A selftests=PASS boot=PASS"
+	# BOOT=auto: Debian's own kernel where Debian's compiler is here (kabi
+	# runs), else ours, only because that compiler is really missing.
+	boot=$(json $R/report.json 'r["boot"]')
+	kabi=N-A
+	if [ "$boot" = distro ]; then
+		kabi=PASS
+		cc=$(json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]' | sed -n 's/.* with \([^ ,]*gcc[^ ,]*\), srctree .*/\1/p')
+		[ -n "$cc" ] && command -v "$cc" > /dev/null &&
+			[ "$(json $R/report.json 'r["kernel_release"]')" = "$(json $R/report.json 'r["kernel"]')" ]
+		ok $? "$t: BOOT=auto booted Debian's $(json $R/report.json 'r["kernel"]') (its compiler ${cc:-?} is here)"
+	else
+		cc=$(json $R/report.json 'r.get("boot_why") or ""' | sed -n 's/^Debian built .* with \(gcc-[0-9]*\) .*not installed here.*/\1/p')
+		[ -n "$cc" ] && ! command -v "$cc" > /dev/null
+		ok $? "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed"
+	fi
+	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=$kabi selftests=PASS boot=PASS"
 	[ "$statuses" = "$want" ]
 	ok $? "$t: every step passes ($statuses)"
 	json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "^APPLIED .*identical to the series"

@@ -3,15 +3,15 @@
 # after editing one patch only what it changes is rebuilt.
 . "$(dirname "$0")/lib.sh"
 
-T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
+T=${KVERIFY_INCREMENTAL_TARGET:-7.3}
 plan 12
 
 logs=results/$T/logs
 # Whatever an earlier test left in the cache (another series, another
 # config), this run makes the tree and the build this repository's.
-make --no-print-directory verify KERNEL=$T SKIP=sim > "$TMP/first.out" 2>&1
+make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/first.out" 2>&1
 ok $? "first make verify KERNEL=$T passes"
-make --no-print-directory verify KERNEL=$T SKIP=sim > "$TMP/warm.out" 2>&1
+make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/warm.out" 2>&1
 ok $? "warm make verify KERNEL=$T passes"
 grep_ok "fetch: cached, nothing downloaded" "cached deb-" "$TMP/warm.out"
 ! grep -q "apt-get.* download\|dpkg-deb" $logs/00-fetch.log
@@ -23,7 +23,7 @@ ok $? "the build log has no make command"
 
 # The stamp covers the output: without the bzImage, make runs and only links.
 rm "$KVERIFY_CACHE/build/$T/arch/x86/boot/bzImage"
-make --no-print-directory verify KERNEL=$T SKIP=sim,checkpatch,cocci > "$TMP/rm.out" 2>&1
+make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci > "$TMP/rm.out" 2>&1
 ok $? "make verify passes with the bzImage deleted"
 grep -q 'bzImage is ready' $logs/07-build.log && ! grep -qE '^  CC  ' $logs/07-build.log
 ok $? "make ran again, made the bzImage and compiled nothing"
@@ -41,7 +41,7 @@ grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"
 # The semantic patch would rightly flag the edit (the series no longer
 # writes what it writes), so the cocci step is skipped for this run.
-(cd "$copy" && make --no-print-directory verify KERNEL=$T SKIP=sim,cocci) > "$TMP/edit.out" 2>&1
+(cd "$copy" && make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,cocci) > "$TMP/edit.out" 2>&1
 ok $? "make verify passes after editing $p1"
 clogs=$copy/results/$T/logs
 grep -q "CC      arch/x86/kvm/pmu.o" $clogs/07-build.log &&

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-T=${KVERIFY_GUEST_TARGET:-6.12}
+T=${KVERIFY_GUEST_TARGET:-7.3}
 plan 6
 series=$(json results/$T/report.json 'r["series"]')
 p1=$(sed -n 1p "$series/series")
@@ -16,7 +16,7 @@ repo_copy "$copy"
 sed -i 's/^+\tTEST_REQUIRE(kvm_is_pmu_enabled());$/+\tTEST_ASSERT(0, "deliberately broken assertion");/' "$copy/$series/$p2"
 grep -q "deliberately broken" "$copy/$series/$p2"
 ok $? "broke an assertion of the new selftest ($p2)"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
 [ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ]
@@ -31,7 +31,7 @@ repo_copy "$copy"
 sed -i 's/^+static uint __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); static uint __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
 grep -q "deliberate panic" "$copy/$series/$p1"
 ok $? "made the kernel panic at boot ($p1)"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
 [ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&

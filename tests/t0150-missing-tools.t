@@ -41,7 +41,7 @@ grep_ok "boot: a missing busybox is named with busybox-static" "$TMP/no-busybox 
 # Debian's busybox package is dynamic; the initramfs has no libraries.
 (cd "$copy" && KVERIFY_BUSYBOX=/bin/ls ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 grep_ok "boot: a dynamic busybox is refused, busybox-static named" "/bin/ls is not a static x86_64 executable.*apt-get install busybox-static" "$TMP/out"
-grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/09-boot.log"
+grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/10-boot.log"
 ok $((! $?)) "and neither gen_init_cpio nor QEMU ran"
 
 bin=$(path_without b4)

@@ -3,7 +3,7 @@
 # README and LAVA job definitions that Debian's lava-common schema accepts.
 . "$(dirname "$0")/lib.sh"
 
-T=${KVERIFY_BUNDLE_TARGET:-6.12}
+T=${KVERIFY_BUNDLE_TARGET:-7.3}
 plan 5
 
 validate() {

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-T=${KVERIFY_INTERRUPT_TARGET:-6.12}
+T=${KVERIFY_INTERRUPT_TARGET:-7.3}
 plan 13
 copy=$TMP/repo
 repo_copy "$copy"
@@ -21,7 +21,7 @@ compiling_kvm() { grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null; }
 # interrupt_build SIGNAL NAME: a run in the copy, hit once it compiles KVM
 interrupt_build() {
 	rm -f "$log"
-	(cd "$copy" && exec ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/$2.out" 2>&1 &
+	(cd "$copy" && exec ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/$2.out" 2>&1 &
 	pid=$!
 	wait_for 600 compiling_kvm
 	kill -$1 $pid
@@ -39,7 +39,7 @@ ok $? "the build step's reason is 'interrupted'"
 sleep 2
 ! pgrep -f "$KVERIFY_CACHE/trees/$T/" > /dev/null && ! pgrep -f "O=$KVERIFY_CACHE/build/$T" > /dev/null
 ok $? "no make or compiler of the run is left"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/again.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/again.out" 2>&1
 rc=$?
 ok $rc "the next run recovers by itself and passes (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
@@ -50,7 +50,7 @@ interrupt_build KILL kill-build
 sleep 1
 ! pgrep -f "^make .*O=$KVERIFY_CACHE/build/$T" > /dev/null
 ok $? "SIGKILL mid-build: the top-level make dies with the driver"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/kill-build-again.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/kill-build-again.out" 2>&1
 rc=$?
 ok $rc "the next run rebuilds what is missing and passes (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/kill-build-again.out" | diag

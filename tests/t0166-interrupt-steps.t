@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-T=${KVERIFY_INTERRUPT_TARGET:-6.12}
+T=${KVERIFY_INTERRUPT_TARGET:-7.3}
 plan 20
 copy=$TMP/repo
 repo_copy "$copy"
@@ -15,7 +15,7 @@ repo_copy "$copy"
 start() {	# start NAME ARGS...: the driver in the copy, in the background
 	local name=$1
 	shift
-	(cd "$copy" && exec ./build/kverify verify "$@") > "$TMP/$name.out" 2>&1 &
+	(cd "$copy" && exec ./build/kverify --boot own verify "$@") > "$TMP/$name.out" 2>&1 &
 	pid=$!
 }
 
@@ -24,7 +24,7 @@ reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]"
 # --- boot ---------------------------------------------------------------
 R=$copy/results/$T/report.json
 qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
 ok $? "a first run in the copy passes"
 start boot-int --skip sim,checkpatch,cocci $T
 wait_for 60 qemu_runs
@@ -43,7 +43,7 @@ wait $pid 2> /dev/null
 sleep 1
 ! qemu_runs
 ok $? "SIGKILL mid-boot: QEMU dies with the driver"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
 ok $? "the next run boots and passes"
 
 # --- apply --------------------------------------------------------------
@@ -80,7 +80,7 @@ wait $pid 2> /dev/null
 # goes on patching the tree; it holds the run's lock until it is done.
 pgrep -x quilt > /dev/null || pgrep -x patch > /dev/null
 ok $? "SIGKILL mid-apply: quilt's push loop outlives the driver"
-(cd "$copy" && ./build/kverify verify $only) > "$TMP/apply-again.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify $only) > "$TMP/apply-again.out" 2>&1
 ok $? "the next run waits for it, makes the tree again and applies all $n patches"
 grep_ok "it says it waits for what is left of the killed run" "waiting for another run (or what is left of a killed one)" "$TMP/apply-again.out"
 grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP/apply-again.out"
@@ -92,7 +92,7 @@ ok $? "the pristine source is untouched"
 [ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
 # Back to the real series for the tests after this one.
 git -C "$REPO" show HEAD:$(json $R 'r["series"]')/series > "$series/series"
-(cd "$copy" && ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
+(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
 ok $? "with the real series again, the run passes"
 
 # --- download -----------------------------------------------------------
