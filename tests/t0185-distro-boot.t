@@ -3,13 +3,16 @@
 # the patched KVM modules built against its headers; the kabi step compares
 # their export CRCs with Debian's Module.symvers.  A fixture variant that
 # adds a field to struct kvm_pmc must break the kABI, naming the symbols; a
-# suite without the image of that exact version gives the reason.
+# suite without the image of that exact version gives the reason.  Editing
+# a patch compiles only what it changes; a module build or a download of
+# Debian's packages cut short by SIGKILL leaves a cache the next run passes
+# with.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
-QUICK=checkpatch,cocci
-plan 12
+QUICK=sim,checkpatch,cocci
+plan 17
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 
 # 1. A normal run: every step passes, kabi too, on Debian's kernel.
@@ -19,7 +22,7 @@ R=results/$T/report.json
 ok $rc "make verify KERNEL=$T BOOT=distro passes (exit $rc)"
 [ $rc = 0 ] || tail -n 40 "$TMP/out" | diag
 statuses=$(json $R '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])')
-want="fetch=PASS tree=PASS apply=PASS checkpatch=SKIP cocci=SKIP config=PASS build=PASS kabi=PASS selftests=PASS boot=PASS"
+want="fetch=PASS tree=PASS apply=PASS sim=SKIP checkpatch=SKIP cocci=SKIP config=PASS build=PASS kabi=PASS selftests=PASS boot=PASS"
 [ "$statuses" = "$want" ]
 ok $? "every step passes, kabi included ($statuses)"
 reason $R kabi | grep -Eq "^[0-9]+ exported symbols of arch/x86/kvm's modules: CRCs equal Debian's"
@@ -132,4 +135,60 @@ N=$copy/results/$T-noimage/report.json
 ok $? "no image of the source's version: config FAILS with the reason, no fallback (exit $rc)"
 reason $N config | diag
 rm -rf "$KVERIFY_CACHE/apt/kverify-noimage"
+
+# 6. One patch edited: the tree step makes a fresh tree; kbuild's objects,
+# kept beside the build, come back, and only pmu.o is compiled again.
+edit=$TMP/edit
+repo_copy "$edit"
+p1=$(sed -n 1p "$series/series")
+sed -i 's/^+ \* READ_ONCE() in the emulation path\.$/+ * READ_ONCE(), in the emulation path./' "$edit/$series/$p1"
+grep -q 'READ_ONCE(), in the emulation path' "$edit/$series/$p1" || echo "the edit of $p1 did not take" | diag
+(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
+rc=$?
+E=$edit/results/$T/report.json
+blog=$edit/results/$T/logs/07-build.log
+[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
+	grep -q 'CC \[M\]  .*/arch/x86/kvm/pmu\.o$' "$blog" &&
+	[ "$(grep -c 'CC \[M\]  ' "$blog")" = 1 ]
+ok $? "one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS (exit $rc, $(grep -c 'CC \[M\]  ' "$blog") compiled)"
+grep 'CC \[M\]  ' "$blog" | head | diag
+
+# 7. SIGKILL in the middle of the module build: the next run builds again.
+sed -i 's/^+ \* READ_ONCE(), in the emulation path\.$/+ * READ_ONCE() - in the emulation path./' "$edit/$series/$p1"
+rm -f "$blog"
+compiling_kvm() { grep -q 'CC \[M\]  .*/arch/x86/kvm/' "$blog" 2> /dev/null; }
+(cd "$edit" && exec ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/kill.out" 2>&1 &
+pid=$!
+wait_for 600 compiling_kvm
+kill -KILL $pid
+wait $pid 2> /dev/null
+sleep 1
+(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/again.out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(step_status $E kabi)" = PASS ] && grep -q '^\$ make -C .* modules' "$blog"
+ok $? "after SIGKILL mid-build, the next run runs make again and passes, kabi PASS (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
+
+# 8. SIGKILL while Debian's packages download, in a cache of this test's
+# own (the source linked from the main cache, no Debian package yet).
+cache=$TMP/cache
+mkdir -p "$cache"
+cp -al "$KVERIFY_CACHE/src" "$cache/src" && cp -a "$KVERIFY_CACHE/apt" "$cache/apt"
+downloading() { ls -d "$cache"/debian/.tmp-*/debs > /dev/null 2>&1; }
+(KVERIFY_CACHE=$cache exec "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,selftests,boot $T) > "$TMP/dl.out" 2>&1 &
+pid=$!
+wait_for 600 downloading
+kill -KILL $pid
+wait $pid 2> /dev/null
+sleep 1
+n=$(find "$cache/debian" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l)
+[ "$n" = 0 ]
+ok $? "SIGKILL mid-download: nothing unpacked where a later run would trust it ($n)"
+KVERIFY_CACHE=$cache "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,selftests,boot $T > "$TMP/dl-again.out" 2>&1
+rc=$?
+D=$TMP/r/$T/report.json
+[ $rc = 0 ] && reason $D config | grep -q "(fetched)" && [ "$(step_status $D kabi)" = PASS ] &&
+	! ls -d "$cache"/debian/.tmp-* > /dev/null 2>&1
+ok $? "the next run downloads again, builds, kabi PASS, no temporary directory left (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/dl-again.out" | diag
 done_testing

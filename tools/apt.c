@@ -143,13 +143,6 @@ static char *scan_file(const char *path, int deb822, int want_security)
 	return found;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 static char *scan_sources(int want_security)
 {
 	struct dirent **names;

@@ -34,7 +34,7 @@ static char *git_config(const char *key)
 	return out.buf;
 }
 
-static int ends_with(const char *s, const char *suffix)
+static int ends_with_icase(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 
@@ -57,7 +57,7 @@ static const char *bad_email(const char *email)
 	if (!at || at == email || !at[1] || strchr(at + 1, '@'))
 		return "not an email address";
 	for (i = 0; i < ARRAY_SIZE(domains); i++)
-		if (ends_with(email, domains[i]))
+		if (ends_with_icase(email, domains[i]))
 			return "a placeholder domain (nobody receives mail there)";
 	if (!strncasecmp(email, "patch.author@", 13))
 		return "the placeholder address patch.author@";

@@ -17,7 +17,10 @@
 #include "fsutil.h"
 #include "verify.h"
 
-/* "path:line:col: warning:" lines for files the series touches. */
+/*
+ * "path:line:col: warning:" lines for files the series touches, into the
+ * step's detail; their count, which is also the step's reason, or 0.
+ */
 int new_warnings(struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec files = STRVEC_INIT;
@@ -45,6 +48,9 @@ int new_warnings(struct verify_ctx *ctx, struct step_result *r)
 		}
 		p += len + !!p[len];
 	}
+	if (n)
+		strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
+			    n);
 	strvec_clear(&files);
 	strbuf_release(&log);
 	return n;
@@ -172,7 +178,7 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
 	long h0 = 0, m0 = 0, h1, m1;
-	int ret, warnings, ccache;
+	int ret, ccache;
 	char *stamp = NULL;
 
 	if (distro_boot(ctx)) {
@@ -197,12 +203,8 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 	}
 	if (ret)
 		goto out;
-	warnings = new_warnings(ctx, r);
-	if (warnings) {
-		strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
-			    warnings);
+	if (new_warnings(ctx, r))
 		goto out;
-	}
 	ctx->kernel_built = !objects;
 	strbuf_addstr(&r->reason, objects ? "arch/x86/kvm/ objects built" :
 			"bzImage built");

@@ -36,18 +36,6 @@
 /* The modules arch/x86/kvm builds, in load order. */
 static const char *const kvm_modules[] = { "kvm", "kvm-amd", "kvm-intel" };
 
-static int starts_with(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* "Name: value" of one deb822 paragraph [p, end), or NULL. */
 static char *para_field(const char *p, const char *end, const char *name)
 {
@@ -497,7 +485,8 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	unlock_file(lockfd);
 	if (ret)
 		goto out;
-	if (ctx->opt->boot == BOOT_AUTO && cc && !(found = path_lookup(cc))) {
+	found = cc ? path_lookup(cc) : NULL;
+	if (ctx->opt->boot == BOOT_AUTO && cc && !found) {
 		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and modules built with another compiler are not Debian's (BOOT=distro makes this a failure)",
 				    ctx->deb_abi, cc, ctx->deb_abi);
 
@@ -641,6 +630,88 @@ static char *modules_stamp(struct verify_ctx *ctx, const struct child *c)
 	return xstrfmt("%016llx", (unsigned long long)h);
 }
 
+/*
+ * kbuild writes an M= build's objects into the tree, and the tree step makes
+ * a fresh tree when a patch changes: without them, kbuild would compile
+ * every object again.  After a good build, what is not in the pristine
+ * source (kbuild's objects, .cmd files, modules) is kept as hard links in
+ * <build>/kvm-objects; before a build, what a fresh tree lacks is linked
+ * back, with its mtime, and kbuild rebuilds only what changed.
+ */
+static const char *const module_dirs[] = { KVM_DIR, "virt/kvm" };
+
+static void link_objects(const char *from, const char *to, const char *pristine)
+{
+	struct dirent *de;
+	DIR *d = opendir(from);
+
+	while (d && (de = readdir(d))) {
+		char *f, *t, *p = NULL;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		f = xstrfmt("%s/%s", from, de->d_name);
+		t = xstrfmt("%s/%s", to, de->d_name);
+		if (pristine)
+			p = xstrfmt("%s/%s", pristine, de->d_name);
+		if (lstat(f, &st)) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			link_objects(f, t, p);
+		} else if (S_ISREG(st.st_mode) && (!p || lstat(p, &st)) &&
+			   lstat(t, &st)) {
+			mkdir_p(to);
+			link(f, t);
+		}
+		free(f);
+		free(t);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Link what is kbuild's from <from>/DIR to <to>/DIR, for each module dir. */
+static void link_module_dirs(const char *from, const char *to,
+			     const char *pristine)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(module_dirs); i++) {
+		char *f = xstrfmt("%s/%s", from, module_dirs[i]);
+		char *t = xstrfmt("%s/%s", to, module_dirs[i]);
+		char *p = pristine ? xstrfmt("%s/%s", pristine, module_dirs[i]) :
+				     NULL;
+
+		link_objects(f, t, p);
+		free(f);
+		free(t);
+		free(p);
+	}
+}
+
+static void restore_objects(const struct verify_ctx *ctx)
+{
+	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
+
+	link_module_dirs(kept, ctx->tree, NULL);
+	free(kept);
+}
+
+static void keep_objects(const struct verify_ctx *ctx)
+{
+	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
+	char *tmp = xstrfmt("%s.tmp", kept);
+
+	rm_rf(tmp);
+	link_module_dirs(ctx->tree, tmp, ctx->src);
+	rm_rf(kept);
+	rename(tmp, kept);
+	free(kept);
+	free(tmp);
+}
+
 /* The tree's usr/gen_init_cpio, for the initramfs (no kernel build here). */
 static int build_gen_init_cpio(struct verify_ctx *ctx, struct step_result *r)
 {
@@ -667,7 +738,6 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
-	int warnings;
 
 	if (!ctx->kbuild || !ctx->deb_root) {
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
@@ -684,16 +754,14 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
 	} else {
 		unlink(stamp_path);
+		restore_objects(ctx);
 		if (step_run(ctx, r, &c))
 			goto out;
-		warnings = new_warnings(ctx, r);
-		if (warnings) {
-			strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
-				    warnings);
+		if (new_warnings(ctx, r))
 			goto out;
-		}
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s-amd64 headers",
 			    KVM_DIR, ctx->deb_abi);
+		keep_objects(ctx);
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);
 	}

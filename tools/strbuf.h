@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 /* As the kernel's compiler_attributes.h spells them. */
 #define __printf(a, b) __attribute__(( \
@@ -45,6 +46,22 @@ __printf(2, 3) void strvec_pushf(struct strvec *sv, const char *fmt, ...);
 void strvec_pushl(struct strvec *sv, ...);
 void strvec_clear(struct strvec *sv);
 int strvec_has(const struct strvec *sv, const char *s);
+
+/* git's: does @s begin (end) with @prefix (@suffix)? */
+static inline int starts_with(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return 0;
+	return 1;
+}
+
+static inline int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !memcmp(s + n - m, suffix, m);
+}
 
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
