@@ -12,7 +12,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 17
+plan 16
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 
 # 1. A normal run: every step passes, kabi too, on Debian's kernel.

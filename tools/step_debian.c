@@ -736,12 +736,13 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 				      struct step_result *r)
 {
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
+	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
 
 	if (!ctx->kbuild || !ctx->deb_root) {
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
-		return STEP_FAIL;
+		goto out;
 	}
 	strvec_pushl(&c.args, "make", "-C", ctx->kbuild, NULL);
 	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
@@ -752,6 +753,8 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	had = read_first_line(stamp_path);
 	if (had && !strcmp(had, stamp)) {
 		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
+		if (!is_dir(kept))	/* built by a kverify that kept none */
+			keep_objects(ctx);
 	} else {
 		unlink(stamp_path);
 		restore_objects(ctx);
@@ -777,6 +780,7 @@ out:
 	free(stamp_path);
 	free(stamp);
 	free(had);
+	free(kept);
 	return st;
 }
 
