@@ -167,6 +167,16 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
 		     "none", "-nic", "none", NULL);
 	if (!strcmp(accel, "kvm"))
 		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
+	else if (ctx->kernel)
+		/*
+		 * Debian's kernel patches its own text live (static keys,
+		 * text_poke_bp()'s int3 dance, e.g. when kvm.ko loads).  With
+		 * a host thread per vCPU, TCG let the other vCPU run a stale
+		 * int3 after the patch was done: "Oops: int3" in __schedule,
+		 * 2 boots of about 15 here.  One thread for both vCPUs.
+		 */
+		strvec_pushl(&c->args, "-accel", "tcg,thread=single", "-cpu",
+			     "max", NULL);
 	else
 		strvec_pushl(&c->args, "-accel", "tcg", "-cpu", "max", NULL);
 	strvec_pushl(&c->args, "-kernel", NULL);
