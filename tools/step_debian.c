@@ -691,9 +691,14 @@ static void link_module_dirs(const char *from, const char *to,
 	}
 }
 
+static char *kept_objects_dir(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s/kvm-objects", ctx->build);
+}
+
 static void restore_objects(const struct verify_ctx *ctx)
 {
-	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
+	char *kept = kept_objects_dir(ctx);
 
 	link_module_dirs(kept, ctx->tree, NULL);
 	free(kept);
@@ -701,7 +706,7 @@ static void restore_objects(const struct verify_ctx *ctx)
 
 static void keep_objects(const struct verify_ctx *ctx)
 {
-	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
+	char *kept = kept_objects_dir(ctx);
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
@@ -736,7 +741,7 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 				      struct step_result *r)
 {
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
-	char *kept = xstrfmt("%s/kvm-objects", ctx->build);
+	char *kept = kept_objects_dir(ctx);
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
 
