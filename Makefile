@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make verify KERNEL=<name>   the whole pipeline for one kernel of kernels.list
-# make check                  the tests
-# make help                   everything else
+# make verify KERNEL=<name>   the whole pipeline for one kernel
+# make check check-kernels    the tests: without kernels, then with them
+# make help                   everything else: the "## " lines of this file
 #
 # Values given on the command line (KERNEL=, BUILD=, ...) are data: they
 # reach the driver through the environment, unexpanded, never through a
@@ -11,11 +11,13 @@
 KVERIFY := build/kverify
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
-KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS) \
-	-DKVERIFY_VERSION='"$(KVERIFY_VERSION)"'
+# Only the characters a git description can hold that are safe in C.
+KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
+KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
 SRCS := $(wildcard tools/*.c)
-HDRS := $(wildcard tools/*.h)
+# An object per source file, and the headers each one read (-MMD), so an
+# edit recompiles what it touches.
+OBJS := $(SRCS:tools/%.c=build/obj/%.o) build/obj/version.o
 
 # Debian packages, by job.
 DEPS_BUILD := gcc make libc6-dev
@@ -68,14 +70,32 @@ export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 
-.PHONY: all verify verify-all backport bundle send am trailers range-diff bench check deps deps-verify deps-check list help \
-	clean
+.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
+	check check-kernels bench sweep list matrix-github matrix-gitlab help clean \
+	deps deps-build deps-verify deps-check FORCE
 
 all: $(KVERIFY)
 
-$(KVERIFY): $(SRCS) $(HDRS) | deps-build
-	@mkdir -p build
-	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@ $(SRCS)
+$(KVERIFY): $(OBJS)
+	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@ $(OBJS)
+
+build/obj/%.o: tools/%.c | build/obj
+	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/obj/version.o: build/version.c | build/obj
+	$(HOSTCC) $(KVERIFY_CFLAGS) -Itools -c -o $@ $<
+
+# Rewritten only when the description changes, so that a commit relinks
+# kverify without recompiling it.
+build/version.c: FORCE | build/obj
+	@printf '#include "version.h"\nconst char kverify_version[] = "%s";\n' \
+		'$(or $(KVERIFY_VERSION),unknown)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+build/obj: | deps-build
+	@mkdir -p $@
+
+-include $(wildcard build/obj/*.d)
 
 deps-build:
 	@tools/deps $(DEPS_BUILD)
@@ -86,16 +106,25 @@ deps-verify:
 deps-check:
 	@tools/deps $(DEPS_CHECK)
 
-deps: deps-check
-
-## verify: the pipeline for KERNEL=<name or unique prefix> (see: make list)
+## make verify KERNEL=<name>  fetch, apply, sim, checkpatch, cocci, build, kabi, selftests, boot
+##                            for one kernel of kernels.list (a name or unique prefix: make list)
+##     BUILD=objects          only build arch/x86/kvm/ (no boot)
+##     SKIP=step,step         steps not to run
+##     CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config
+##     BOOT=auto|distro|own   deb: targets boot Debian's kernel with the patched KVM modules
+##                            and the kabi step (auto, the default: our own kernel, saying why,
+##                            where Debian's compiler is missing); own: our allnoconfig bzImage
+##     CCACHE=1               ccache in front of gcc (hits and misses in report.json)
+##     KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)
+##     KEEP_GOING=1           after a failure, run every step that does not depend on it
+##     VERIFY_CACHE=1         hash every file of the cached source against its manifest
 verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \
 		$(KVERIFY) list >&2; exit 2; fi
 	+$(KVERIFY) verify --env
 
-## verify-all: every target of kernels.list; -jN runs them side by side
+## make verify-all [-jN]      every kernel of kernels.list, N side by side
 verify-all: deps-verify $(KVERIFY)
 	+@$(MAKE) --no-print-directory -k verify-each \
 		VERIFY_NAMES="$$($(KVERIFY) list --names)"
@@ -106,67 +135,65 @@ verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
 verify-one/%: $(KVERIFY)
 	+KVERIFY_TARGETS=$* $(KVERIFY) verify --env
 
-## bundle: verify KERNEL=<name>, then write results/<name>/bundle/ for labs
+## make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)
 bundle: deps-verify $(KVERIFY)
 	+$(KVERIFY) verify --env --bundle
 
-## backport: generate backports/NAME/ for the tree TREE with the semantic patch
+## make backport TREE=<path> NAME=<X.Y> [BUG=<Debian bug>]
+##                            generate backports/X.Y/ with the semantic patch
 backport: deps-verify $(KVERIFY)
 	@$(KVERIFY) backport --env
 
-## send, am, trailers, range-diff: the upstream series through b4
+## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4;
+##                            recipients from the tree's get_maintainer.pl unless TO=/CC=,
+##                            signed with your git identity
+## make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)
+## make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/
+## make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/
 send am trailers range-diff: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
 	@$(KVERIFY) $@ --env
 
-## check: unit tests, semantic patch tests, integration tests on real trees
+## make check                 the tests that boot and build no kernel (unit, fixtures, Debian's
+##                            trees through fetch, sim, checkpatch and cocci): minutes once fetched
 check: deps-check $(KVERIFY)
-	@tests/run
+	@tests/run check
 
-## bench: time the naive flow against make verify cold and warm (docs/benchmarks.md)
+## make check-kernels         the tests that build and boot kernels (own and Debian's);
+##                            CI runs make check check-kernels
+check-kernels: deps-check $(KVERIFY)
+	@tests/run kernels
+
+## make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md
 bench: deps-verify $(KVERIFY)
 	@tools/bench/bench
 
-## sweep: every linux-source version of the archive, fetch to cocci (docs/sweep.md)
+## make sweep [ONLY=linux-source-X.Y=VERSION[@SUITE]]
+##                            fetch..cocci on every linux-source version of the archive (docs/sweep.md)
 sweep: export KVERIFY_SWEEP_ONLY := $(value ONLY)
 sweep: deps-verify $(KVERIFY)
 	@$(KVERIFY) sweep --env
 
+## make list                  the kernels
 list: $(KVERIFY)
 	@$(KVERIFY) list
 
+## make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])
 matrix-github matrix-gitlab: $(KVERIFY)
 	@$(KVERIFY) matrix --format $(subst matrix-,,$@)
 
-help:
-	@echo "make verify KERNEL=<name>  fetch, apply, checkpatch, cocci, build, boot and test one kernel"
-	@echo "    BUILD=objects          only build arch/x86/kvm/ (no boot)"
-	@echo "    SKIP=step,step         steps not to run"
-	@echo "    CONFIG=<fragment>      a config fragment instead of configs/kvm-guest.config"
-	@echo "    BOOT=auto|distro|own   deb: targets boot Debian's kernel with the patched KVM modules"
-	@echo "                           and the kabi step (auto, the default: our own kernel, saying why,"
-	@echo "                           where Debian's compiler is missing); own: our allnoconfig bzImage"
-	@echo "    CCACHE=1               ccache in front of gcc (hits and misses in report.json)"
-	@echo "    KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)"
-	@echo "    KEEP_GOING=1           after a failure, run every step that does not depend on it"
-	@echo "    VERIFY_CACHE=1         hash every file of the cached source against its manifest"
-	@echo "make verify-all [-jN]      every kernel of kernels.list"
-	@echo "make backport TREE=<path> NAME=<X.Y> [BUG=<Debian bug>]  generate backports/X.Y/ with the semantic patch"
-	@echo "make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)"
-	@echo "make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4"
-	@echo "    recipients from the tree's get_maintainer.pl unless TO=/CC=; signed with your git identity"
-	@echo "make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)"
-	@echo "make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/"
-	@echo "make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/"
-	@echo "make check                 the tests"
-	@echo "make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md"
-	@echo "make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])"
-	@echo "make sweep [ONLY=linux-source-X.Y=VERSION[@SUITE]]  fetch..cocci on every linux-source version (docs/sweep.md)"
-	@echo "make list                  the kernels"
-	@echo "make deps                  install every Debian package the project uses"
-	@echo "Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,"
-	@echo "KVERIFY_SECURITY_MIRROR (override the mirrors read from apt's sources),"
-	@echo "KVERIFY_BUSYBOX (the guest's static busybox, default /bin/busybox)"
+## make help                  this text
+## make deps                  install every Debian package the project uses
+deps: deps-check
 
+## make clean                 remove build/ and results/ (the cache stays)
 clean:
 	rm -rf build results
+
+## Environment: KVERIFY_CACHE (cache directory), KVERIFY_DEBIAN_MIRROR,
+## KVERIFY_SECURITY_MIRROR (override the mirrors read from apt's sources),
+## KVERIFY_BUSYBOX (the guest's static busybox, default /bin/busybox)
+## Exit status of every command: 0 pass, 1 the patch failed a step, 2 bad input or usage,
+## 3 a tool or the machine failed (not the patch), 130 interrupted
+help:
+	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))

@@ -9,12 +9,12 @@ repo_copy() {	# repo_copy DIR
 	touch "$1/build/kverify"
 }
 
-# pristine_sum TARGET NAME: a fingerprint of the cached pristine tree of
-# TARGET (names, sizes, mtimes and inodes of every entry, and the KVM
-# sources' contents); the listing stays in $TMP/pristine.NAME for a diff.
+# pristine_sum DIR NAME: a fingerprint of the cached pristine tree DIR
+# (cached_source's answer: names, sizes, mtimes and inodes of every entry,
+# and the KVM sources' contents); the listing stays in $TMP/pristine.NAME
+# for a diff.
 pristine_sum() {
-	src=$(json results/$1/report.json 'r["source_key"]')
-	(cd "$KVERIFY_CACHE/src/$src" &&
+	(cd "$1" &&
 	 find . -printf '%p %s %T@ %i\n' | sort &&
 	 md5sum arch/x86/kvm/*.c arch/x86/kvm/*.h) > "$TMP/pristine.$2"
 	md5sum < "$TMP/pristine.$2"

@@ -21,7 +21,53 @@ ok() {	# ok STATUS NAME: STATUS 0 is a pass
 	else
 		echo "not ok $_n - $2"
 		_failed=$((_failed + 1))
+		[ -n "${_expect_cmds:-}" ] || _show_check
 	fi
+	_ok_line=$(_script_line)
+}
+
+# The line of the test script (not of lib.sh) that is running a helper.
+_script_line() {
+	local i
+	for ((i = 0; i + 1 < ${#BASH_SOURCE[@]}; i++)); do
+		if [ "${BASH_SOURCE[$((i + 1))]##*/}" = "${0##*/}" ]; then
+			echo "${BASH_LINENO[$i]}"
+			return
+		fi
+	done
+	echo 0
+}
+
+# A failed check shows the script's lines that made it, from the one after
+# the previous check (at most 12), as git's test_expect_success shows its
+# commands.
+_ok_line=0
+_show_check() {
+	local line from
+	line=$(_script_line)
+	[ "$line" -gt 0 ] || return 0
+	from=$((_ok_line + 1))
+	[ "$from" -le "$line" ] && [ "$from" -gt $((line - 12)) ] ||
+		from=$((line > 6 ? line - 5 : 1))
+	echo "# ${0##*/}:$from-$line:"
+	sed -n "${from},${line}p" "$0" | sed 's/^/#   /'
+}
+
+# test_expect_success TITLE COMMANDS: git's form of a check.  COMMANDS run
+# in this shell (what they set stays set, for the next checks); when they
+# fail, the commands and the end of what they printed are shown.
+test_expect_success() {
+	local out=$TMP/expect.$((_n + 1)) rc
+	eval "$2" > "$out" 2>&1
+	rc=$?
+	_expect_cmds=$2
+	ok $rc "$1"
+	_expect_cmds=
+	[ $rc = 0 ] && return 0
+	echo "# commands (exit $rc):"
+	printf '%s\n' "$2" | sed '/^[[:space:]]*$/d; s/^/#   /'
+	echo "# output (last 30 lines):"
+	tail -n 30 "$out" | diag
 }
 
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
@@ -92,6 +138,11 @@ cached_source() {
 		--skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot "$1") \
 		> "$r.out" 2>&1 || { diag < "$r.out" >&2; return 1; }
 	echo "$KVERIFY_CACHE/src/$(json "$r/$1/report.json" 'r["source_key"]')"
+}
+
+# target_series NAME: the series directory kernels.list names for NAME.
+target_series() {
+	(cd "$REPO" && "$KVERIFY" list) | awk -v t="$1" '$1 == t { print $3 }'
 }
 
 # The cocci fixtures: a shape's own files, plus the shared x86.c/x86.h of

@@ -52,10 +52,10 @@ ln -s "$victim" "$TMP/linux-evil"
 tar -C "$TMP" -cf "$TMP/evil.tar" linux-evil
 verify "x tar:$TMP/evil.tar backports/fix"
 rc=$?
-[ $rc = 1 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
+[ $rc = 3 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
 	reason fetch | grep -q "unpacked into a symlink (linux-evil)"
 ok $? "tar: of a top-level symlink: fetch is an ERROR naming it (exit $rc)"
-[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
 victim_untouched && [ ! -e "$victim/.pc" ]
 ok $? "the directory it points to is untouched (no patch, no .pc)"
 [ -z "$(ls "$KVERIFY_CACHE/src" 2> /dev/null)" ]
@@ -72,14 +72,14 @@ ln -s ../README "$TMP/t2/linux/sub/readme"	# inside: fine alone
 tar -C "$TMP/t2" -cf "$TMP/up.tar" linux
 verify "x tar:$TMP/abs.tar backports/fix"
 rc=$?
-[ $rc = 1 ] && reason fetch | grep -q "arch/x86: a symlink to the absolute path $victim"
+[ $rc = 3 ] && reason fetch | grep -q "arch/x86: a symlink to the absolute path $victim"
 ok $? "a tree with a symlink to an absolute path is refused (exit $rc)"
-[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
 verify "x tar:$TMP/up.tar backports/fix"
 rc=$?
-[ $rc = 1 ] && reason fetch | grep -q "sub/up: a symlink to ../../../.., which leads outside the tree"
+[ $rc = 3 ] && reason fetch | grep -q "sub/up: a symlink to ../../../.., which leads outside the tree"
 ok $? "a tree with a relative symlink that climbs out is refused (exit $rc)"
-[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
 rm "$TMP/t2/linux/sub/up"
 ln -s ../arch/new/file "$TMP/t2/linux/sub/later"	# dangling, inside
 tar -C "$TMP/t2" -cf "$TMP/inside.tar" linux
@@ -107,9 +107,9 @@ ln -s top/../x "$TMP/t2/linux/sub/esc"
 tar -C "$TMP/t2" -cf "$TMP/compose.tar" linux
 verify "x tar:$TMP/compose.tar backports/fix"
 rc=$?
-[ $rc = 1 ] && reason fetch | grep -q "sub/esc: a symlink to top/../x, which leads outside the tree"
+[ $rc = 3 ] && reason fetch | grep -q "sub/esc: a symlink to top/../x, which leads outside the tree"
 ok $? "a link that leads out through another link is refused (exit $rc)"
-[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
 
 # 3. dir: /usr/src/linux -> linux-X.Y: the tree it leads to is read only
 mkdir -p "$TMP/linux-real"
@@ -178,10 +178,10 @@ echo 0001-kvm.patch > "$copy/backports/kvm/series"
 reset_victim
 verify "x dir:$TMP/linux-odd backports/kvm"
 rc=$?
-[ $rc = 1 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
+[ $rc = 3 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
 	reason tree | grep -q "the series names arch/x86/kvm/pmu.c, but arch is a symlink in the tree"
 ok $? "a series path through a symlink of the tree: tree is an ERROR naming it (exit $rc)"
-[ $rc = 1 ] || tail -n 20 "$TMP/out" | diag
+[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
 victim_untouched
 ok $? "the file the symlink leads to keeps its content and its second link"
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make verify on every kernel of kernels.list, on Debian's real trees: the
 # steps' statuses, the guest's tests, and the reports parse.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 
 TARGETS=${KVERIFY_TARGETS_UNDER_TEST:-$("$KVERIFY" list --names)}

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A second run is incremental: no download, no extraction, nothing rebuilt;
 # after editing one patch only what it changes is rebuilt.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_INCREMENTAL_TARGET:-7.3}
@@ -34,7 +35,7 @@ copy=$TMP/repo
 mkdir -p "$copy"
 git ls-files -z | xargs -0 cp --parents -t "$copy"
 cp -a build "$copy/"
-series=$(json results/$T/report.json 'r["series"]')
+series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
 sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events of which the reprogram/' "$copy/$series/$p1"
 grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"

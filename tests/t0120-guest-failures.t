@@ -2,12 +2,13 @@
 # The guest's verdicts are believed: a selftest whose assertion fails makes
 # verify FAIL, and a kernel that panics at boot fails with the panic in the
 # report, within the timeout.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_GUEST_TARGET:-7.3}
 plan 6
-series=$(json results/$T/report.json 'r["series"]')
+series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
 p2=$(sed -n 2p "$series/series")
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # A guest that hangs is killed at the timeout: the boot step fails with the
 # console excerpt, and no QEMU process is left behind.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_GUEST_TARGET:-7.3}
 plan 3
-series=$(json results/$T/report.json 'r["series"]')
+series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
 copy=$TMP/hang
 repo_copy "$copy"

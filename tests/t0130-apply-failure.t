@@ -10,9 +10,10 @@ QUICK=sim,checkpatch,cocci,config,build,selftests,boot
 plan 6
 copy=$TMP/repo
 repo_copy "$copy"
-series=$(json results/$T/report.json 'r["series"]')
+series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
-before=$(pristine_sum $T before)
+src=$(cached_source $T) || exit 1
+before=$(pristine_sum "$src" before)
 
 sed -i 's/^ \(\t\+\)pmc->emulated_counter++;/ \1pmc->emulated_counter += 1;/' "$copy/$series/$p1"
 (cd "$copy" && ./build/kverify verify --skip $QUICK $T) > "$TMP/out" 2>&1
@@ -22,7 +23,7 @@ ok $? "a broken context line fails the apply step (exit $rc)"
 grep_ok "the reason names the patch and the failing hunk" "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out"
 json "$copy/results/$T/report.json" '[s["detail"] for s in r["steps"] if s["name"] == "apply"][0]' > "$TMP/detail"
 grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/detail"
-[ "$(pristine_sum $T failed)" = "$before" ]
+[ "$(pristine_sum "$src" failed)" = "$before" ]
 ok $? "the cached pristine tree is unchanged"
 
 cp "$series/$p1" "$copy/$series/$p1"
@@ -30,7 +31,7 @@ cp "$series/$p1" "$copy/$series/$p1"
 rc=$?
 [ $rc = 0 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = PASS ]
 ok $? "after the fix the next run applies the series (exit $rc)"
-after=$(pristine_sum $T fixed)
+after=$(pristine_sum "$src" fixed)
 [ "$after" = "$before" ]
 ok $? "the cached pristine tree is still unchanged"
 [ "$after" = "$before" ] || diff "$TMP/pristine.before" "$TMP/pristine.fixed" | head -n 20 | diag

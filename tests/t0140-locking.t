@@ -17,8 +17,8 @@ holder=$!
 sleep 1
 "$KVERIFY" verify --no-wait --skip $QUICK $T > "$TMP/nowait" 2>&1
 rc=$?
-[ $rc = 1 ] && grep -q "another run holds .*$T.lock; not waiting (--no-wait)" "$TMP/nowait"
-ok $? "--no-wait exits 1 and says another run holds the lock (exit $rc)"
+[ $rc = 3 ] && grep -q "another run holds .*$T.lock; not waiting (--no-wait)" "$TMP/nowait"
+ok $? "--no-wait exits 3 and says another run holds the lock (exit $rc)"
 tail -n 5 "$TMP/nowait" | diag
 
 "$KVERIFY" verify --skip $QUICK $T > "$TMP/wait" 2>&1 &

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A missing tool is named with the Debian package that provides it: quilt,
 # spatch, qemu-system-x86_64, b4 and busybox (which must also be static).
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
@@ -33,8 +34,8 @@ bin=$(path_without qemu-system-x86_64)
 (cd "$copy" && PATH=$bin ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 grep_ok "boot: qemu-system-x86_64 is named with its package" "qemu-system-x86_64 not found: install it with 'apt-get install qemu-system-x86'" "$TMP/out"
-[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" boot)" = ERROR ]
-ok $? "and the run fails (exit $rc), the boot step ERROR (a missing tool is not the patch's fault)"
+[ $rc = 3 ] && [ "$(step_status "$copy/results/$T/report.json" boot)" = ERROR ]
+ok $? "and the run exits 3 (exit $rc), the boot step ERROR (a missing tool is not the patch's fault)"
 
 (cd "$copy" && KVERIFY_BUSYBOX=$TMP/no-busybox ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 grep_ok "boot: a missing busybox is named with busybox-static" "$TMP/no-busybox not found: install it with 'apt-get install busybox-static'" "$TMP/out"

@@ -4,6 +4,7 @@
 # compilers to finish under the run's lock, and the next run waits and
 # passes; SIGINT and SIGKILL mid-extraction leave no tree a later run
 # trusts, and no child behind.  (t0166: download, apply, boot.)
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
@@ -11,7 +12,7 @@ T=${KVERIFY_INTERRUPT_TARGET:-7.3}
 plan 13
 copy=$TMP/repo
 repo_copy "$copy"
-series=$(json results/$T/report.json 'r["series"]')
+series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
 # A comment edit in the pmu.c hunk: pmu.o and the link must be redone.
 sed -i 's/^+ \* READ_ONCE() in the emulation path\.$/+ * READ_ONCE(), in the emulation path./' "$copy/$series/$p1"

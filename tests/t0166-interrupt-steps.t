@@ -4,6 +4,7 @@
 # mid-apply (a long series) and mid-boot.  SIGINT exits 130 with the step
 # "interrupted"; SIGKILL leaves the children to die with the driver; the
 # next run recovers by itself and passes; nothing half-made is trusted.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
@@ -55,7 +56,8 @@ for i in $(seq -w 1 400); do
 	echo "$f" >> "$series/series"
 done
 n=$(grep -c . "$series/series")
-before=$(pristine_sum $T before)
+src=$(cached_source $T) || exit 1
+before=$(pristine_sum "$src" before)
 applied() {
 	local n
 	n=$(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log" 2> /dev/null)
@@ -87,7 +89,7 @@ grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP
 grep_ok "apply: all $n patches" "$n patches applied" "$TMP/apply-again.out"
 ! pgrep -x quilt > /dev/null
 ok $? "no quilt is left"
-[ "$(pristine_sum $T after)" = "$before" ]
+[ "$(pristine_sum "$src" after)" = "$before" ]
 ok $? "the pristine source is untouched"
 [ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
 # Back to the real series for the tests after this one.

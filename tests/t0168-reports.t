@@ -87,7 +87,7 @@ ok $? "report.json: schema 2, start and end times, kverify/compiler/tool version
 (cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK notree) > "$TMP/out" 2>&1
 rc=$?
 R2=$copy/results/notree
-[ $rc = 1 ] && [ "$(step_status $R2/report.json fetch)" = ERROR ] &&
+[ $rc = 3 ] && [ "$(step_status $R2/report.json fetch)" = ERROR ] &&
 	[ "$(json $R2/report.json 'r["passed"]')" = False ]
 ok $? "a source that is no kernel tree is an ERROR, not a FAIL, and the run fails (exit $rc)"
 $PY -c 'import sys, xml.etree.ElementTree as ET

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 17
+plan 20
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -38,6 +38,25 @@ done
 ok $? "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2${bad:+; taken:$bad}"
 "$KVERIFY" -j 4096 list > /dev/null 2>&1
 ok $? "-j 4096 is taken"
+
+# make help is the "## " lines of the Makefile: every target it names is a
+# declared phony target, every target for users is named, and so is every
+# `make TARGET` of README.md and docs/.
+make --no-print-directory help > "$TMP/help" 2>&1
+rc=$?
+sed -n '/^\.PHONY:/,/[^\\]$/p' Makefile | tr -d '\\' | sed 's/^\.PHONY://' |
+	tr -s ' \t' '\n' | grep . | sort -u > "$TMP/phony"
+grep -o '^make [a-z][a-z|-]*' "$TMP/help" | sed 's/^make //' | tr '|' '\n' |
+	sort -u > "$TMP/helped"
+grep -vxF -e all -e deps-build -e deps-verify -e deps-check -e verify-each \
+	-e FORCE "$TMP/phony" > "$TMP/user"
+[ $rc = 0 ] && [ -s "$TMP/helped" ] && [ -z "$(comm -23 "$TMP/helped" "$TMP/phony")" ]
+ok $? "make help names no target the Makefile does not declare phony ($(comm -23 "$TMP/helped" "$TMP/phony" | tr '\n' ' '))"
+[ -z "$(comm -13 "$TMP/helped" "$TMP/user")" ]
+ok $? "make help names every target for users ($(wc -l < "$TMP/helped") named; missing: $(comm -13 "$TMP/helped" "$TMP/user" | tr '\n' ' '))"
+grep -oh '`make [a-z][a-z-]*' README.md docs/*.md | sed 's/^`make //' | sort -u > "$TMP/documented"
+[ -z "$(comm -23 "$TMP/documented" "$TMP/helped")" ]
+ok $? "every \`make TARGET\` of README.md and docs/ is in make help (not: $(comm -23 "$TMP/documented" "$TMP/helped" | tr '\n' ' '))"
 
 # A tree whose checkpatch has a finding and whose make is slow.
 copy=$TMP/repo

@@ -14,7 +14,7 @@ trap 'umount "$small" 2>/dev/null; rm -rf "$TMP"' EXIT
 KVERIFY_CACHE=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out" 2>&1
 rc=$?
 R=$TMP/r/5.10/report.json
-[ $rc = 1 ] && [ "$(step_status $R fetch)" = ERROR ]
+[ $rc = 3 ] && [ "$(step_status $R fetch)" = ERROR ]
 ok $? "the fetch step is an ERROR on a full disk (exit $rc)"
 json $R '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q "no space left on device"
 ok $? "its reason says no space left on device"
@@ -23,6 +23,6 @@ json $R '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | diag
 ok $? "no tree was installed in the cache"
 KVERIFY_CACHE=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out2" 2>&1
 rc=$?
-[ $rc = 1 ] && [ "$(step_status $R fetch)" = ERROR ] && [ "$(step_status $R cocci)" = SKIP ]
+[ $rc = 3 ] && [ "$(step_status $R fetch)" = ERROR ] && [ "$(step_status $R cocci)" = SKIP ]
 ok $? "a second run does not trust what the first left: it fails the same way (exit $rc)"
 done_testing

@@ -7,6 +7,7 @@
 # a patch compiles only what it changes; a module build or a download of
 # Debian's packages cut short by SIGKILL leaves a cache the next run passes
 # with.
+# tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -29,6 +29,7 @@
 
 #include "apt.h"
 #include "b4.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
 #include "verify.h"
@@ -1439,7 +1440,7 @@ int cmd_b4(const char *what, const struct target *t,
 	if (!path_has("b4")) {
 		missing_tool(&why, "b4", NULL);
 		fprintf(stderr, "kverify: %s\n", why.buf);
-		ret = 1;
+		ret = EXIT_TOOL;
 		goto out;
 	}
 	if (identities(&b, !strcmp(what, "send")))
@@ -1455,7 +1456,7 @@ int cmd_b4(const char *what, const struct target *t,
 	lock = xstrfmt("%s/b4.lock", locks);
 	if (mkdir_p(locks) || lock_file(lock, 1, &lockfd, &why)) {
 		fprintf(stderr, "kverify: %s\n", why.len ? why.buf : strerror(errno));
-		ret = 1;
+		ret = EXIT_TOOL;
 		goto out;
 	}
 	ret = 1;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kverify: keep one kernel patch series verified on every kernel in
- * kernels.list.  Exit 0 when every step passed, skipped or was n/a, 1 on a
- * failure, 2 on bad usage or input.
+ * kernels.list.  The exit status is an enum exit_code (exitcode.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 
 #include "b4.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "backport.h"
 #include "matrix.h"
@@ -18,6 +18,7 @@
 #include "sim.h"
 #include "sweep.h"
 #include "verify.h"
+#include "version.h"
 
 static const char usage[] =
 "usage: kverify [options] verify TARGET...\n"
@@ -58,7 +59,11 @@ static const char usage[] =
 "                       depend on the failed one (also $KVERIFY_KEEP_GOING=1)\n"
 "  -q, --quiet          no step or progress lines, only the report\n"
 "  --version            kverify's version\n"
-"  -h, --help           this text; 'kverify COMMAND --help' for one command\n";
+"  -h, --help           this text; 'kverify COMMAND --help' for one command\n"
+"\n"
+"Exit status: 0 pass; 1 the patch failed a step; 2 bad usage or input\n"
+"(nothing run); 3 a tool, the source or the machine failed (an ERROR, not\n"
+"the patch); 130 interrupted.\n";
 
 /* "kverify COMMAND --help": that command's usage alone. */
 static const struct {
@@ -72,8 +77,9 @@ static const struct {
 "Run the pipeline (fetch, tree, apply, sim, checkpatch, cocci, config,\n"
 "build, kabi, selftests, boot) for each TARGET, a name of kernels.list or\n"
 "a unique prefix of one.  Writes results/<target>/report.json, junit.xml and\n"
-"logs/.  Exit 0 when every step passed, was skipped or n/a; 1 on a FAIL or\n"
-"an ERROR; 2 on bad usage or input; 130 when interrupted.\n"
+"logs/.  Exit 0 when every step passed, was skipped or n/a; 1 on a FAIL;\n"
+"3 on an ERROR (a tool, the source or the machine, not the patch) with no\n"
+"FAIL; 2 on bad usage or input; 130 when interrupted.\n"
 "\n"
 "  --list FILE, --results DIR, --cache DIR, --build kernel|objects,\n"
 "  --boot auto|distro|own, --config FRAGMENT, --skip STEP[,STEP], -j N,\n"
@@ -111,7 +117,8 @@ static const struct {
 "checked before with the same series/, backports/, cocci/ and\n"
 "checkpatch.allow is not checked again.  The table goes to stdout and\n"
 "--md (docs/sweep.md), the rows to --json (results/sweep/sweep.json).\n"
-"Exit 1 when a version fails (it is the first line), 2 on bad input.\n" },
+"Exit 1 when a version fails (it is the first line), 2 on bad input, 3 when\n"
+"the table cannot be written.\n" },
 	{ "backport",
 "usage: kverify backport --tree PATH --name X.Y\n"
 "       kverify backport --env   ($KVERIFY_BACKPORT_TREE, $KVERIFY_BACKPORT_NAME)\n"
@@ -155,7 +162,7 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
 	fputs(usage, stderr);
-	return 2;
+	return EXIT_USAGE;
 }
 
 static int check_skip(const char *skip)
@@ -220,16 +227,16 @@ static const char *env(const char *name)
 static int options_from_env(struct options *opt)
 {
 	if (env("KVERIFY_BUILD") && set_build(opt, env("KVERIFY_BUILD")))
-		return 2;
+		return EXIT_USAGE;
 	if (env("KVERIFY_SKIP")) {
 		opt->skip = env("KVERIFY_SKIP");
 		if (check_skip(opt->skip))
-			return 2;
+			return EXIT_USAGE;
 	}
 	if (env("KVERIFY_CONFIG"))
 		opt->config = env("KVERIFY_CONFIG");
 	if (env("KVERIFY_BOOT") && set_boot(opt, env("KVERIFY_BOOT")))
-		return 2;
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -339,15 +346,15 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			opt->quiet = 1;
 			break;
 		case 'V':
-			printf("kverify %s\n", KVERIFY_VERSION);
+			printf("kverify %s\n", kverify_version);
 			exit(0);
 		case 'b':
 			if (set_build(opt, optarg))
-				return 2;
+				return EXIT_USAGE;
 			break;
 		case 'O':
 			if (set_boot(opt, optarg))
-				return 2;
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			want_help = 1;
@@ -382,7 +389,7 @@ static int cmd_list(const struct options *opt)
 	size_t i;
 
 	if (load(opt, &list))
-		return 2;
+		return EXIT_USAGE;
 	for (i = 0; i < list.nr; i++) {
 		const struct target *t = &list.v[i];
 
@@ -404,28 +411,27 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 	struct target_list list = { 0 };
 	const struct target **todo;
 	struct strbuf err = STRBUF_INIT;
-	int i, ret = 0, r;
+	int i, ret = EXIT_PASS, r;
 
 	if (from_env)
 		return verify_env(opt);
 	if (!argc)
 		return usage_error("%s", "verify needs at least one TARGET");
 	if (load(opt, &list))
-		return 2;
+		return EXIT_USAGE;
 	todo = xmalloc(argc * sizeof(*todo));
 	for (i = 0; i < argc; i++) {
 		todo[i] = targets_find(&list, argv[i], &err);
 		if (!todo[i]) {
 			fprintf(stderr, "%s", strbuf_str(&err));
-			ret = 2;
+			ret = EXIT_USAGE;
 			goto out;
 		}
 	}
 	run_install_signal_handlers();
 	for (i = 0; i < argc && !run_interrupted(); i++) {
 		r = verify_target(todo[i], opt);
-		if (r > ret)
-			ret = r;
+		ret = exit_worse(ret, r);
 	}
 out:
 	free(todo);
@@ -446,7 +452,7 @@ static int verify_env(const struct options *opt)
 	if (!v)
 		return usage_error("%s", "--env: KVERIFY_TARGETS (make's KERNEL=) is empty");
 	if (options_from_env(&o))
-		return 2;
+		return EXIT_USAGE;
 	copy = xstrdup(v);
 	for (s = strtok_r(copy, " \t\n", &save); s;
 	     s = strtok_r(NULL, " \t\n", &save))
@@ -474,11 +480,11 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	struct strbuf err = STRBUF_INIT;
 	char *cache, *work;
 	size_t i;
-	int ret = 2;
+	int ret = EXIT_USAGE;
 
 	a.send = env("KVERIFY_SEND") && !strcmp(env("KVERIFY_SEND"), "1");
 	if (load(opt, &list))
-		return 2;
+		return EXIT_USAGE;
 	if (env("KVERIFY_TARGETS"))
 		t = targets_find(&list, env("KVERIFY_TARGETS"), &err);
 	else
@@ -516,7 +522,7 @@ int main(int argc, char **argv)
 	if (env("KVERIFY_KEEP_GOING") && !strcmp(env("KVERIFY_KEEP_GOING"), "1"))
 		opt.keep_going = 1;
 	if (parse_options(argc, argv, &opt))
-		return 2;
+		return EXIT_USAGE;
 	argc -= optind;
 	argv += optind;
 	if (!argc)
@@ -537,7 +543,7 @@ int main(int argc, char **argv)
 			return cmd_sweep(&opt, &sweep);
 		}
 		if (load(&opt, &list))
-			return 2;
+			return EXIT_USAGE;
 		ret = cmd_matrix(&list, matrix_format, matrix_shard,
 				 opt.results);
 		targets_clear(&list);

@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "fsutil.h"
 #include "verify.h"
+#include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */
 #define REPORT_SCHEMA 2
@@ -352,7 +353,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	else
 		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"tools\": {\"kverify\": ");
-	json_str(&sb, KVERIFY_VERSION);
+	json_str(&sb, kverify_version);
 	strbuf_addstr(&sb, ", ");
 	json_tool(&sb, "compiler", cc && *cc ? cc : "gcc", "--version", 1);
 	json_tool(&sb, "make", "make", "--version", 0);

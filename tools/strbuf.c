@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "strbuf.h"
 
 static char strbuf_empty[1];
@@ -16,7 +17,7 @@ void *xmalloc(size_t n)
 
 	if (!p) {
 		fputs("kverify: out of memory\n", stderr);
-		exit(3);
+		exit(EXIT_TOOL);
 	}
 	return p;
 }
@@ -26,7 +27,7 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p) {
 		fputs("kverify: out of memory\n", stderr);
-		exit(3);
+		exit(EXIT_TOOL);
 	}
 	return p;
 }

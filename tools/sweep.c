@@ -28,6 +28,7 @@
 
 #include "apt.h"
 #include "cocci.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "matrix.h"
 #include "sim.h"
@@ -1275,9 +1276,10 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	/* one CI job's version, or an interrupted run, is not the table */
 	if (!a->only && !run_interrupted())
 		ret |= write_md(&sw, head.buf, body.buf);
-	ret = ret ? 2 : !!first_failure(&sw, &nr_failed);
+	ret = ret ? EXIT_TOOL :
+	      first_failure(&sw, &nr_failed) ? EXIT_FAIL : EXIT_PASS;
 	if (run_interrupted())
-		ret = 130;
+		ret = EXIT_INTERRUPTED;
 out:
 	strbuf_release(&head);
 	strbuf_release(&body);

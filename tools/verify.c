@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
 #include "verify.h"
@@ -645,7 +646,8 @@ int verify_target(const struct target *t, const struct options *opt)
 		.t = t, .opt = opt, .ccache_hits = -1, .ccache_misses = -1,
 	};
 	struct strbuf err = STRBUF_INIT;
-	int i, lockfd = -1, ret = 2;
+	int i, lockfd = -1, fail = 0, error = 0;
+	enum exit_code ret = EXIT_USAGE;
 	char *lock;
 
 	memset(res, 0, sizeof(res));
@@ -660,7 +662,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
 		fprintf(stderr, "kverify: %s: %s\n", t->name, strbuf_str(&err));
 		free(lock);
-		ret = 1;
+		ret = EXIT_TOOL;
 		goto out;
 	}
 	free(lock);
@@ -673,14 +675,18 @@ int verify_target(const struct target *t, const struct options *opt)
 	ctx.started = time(NULL);
 	run_steps(&ctx, res);
 	ctx.finished = time(NULL);
-	ret = write_reports(&ctx, res);
-	for (i = 0; i < nr_verify_steps; i++)
-		if (res[i].status == STEP_FAIL || res[i].status == STEP_ERROR)
-			ret = 1;
-	if (opt->bundle && !ret && ctx.selftests.nr && write_bundle(&ctx))
-		ret = 1;
+	for (i = 0; i < nr_verify_steps; i++) {
+		fail |= res[i].status == STEP_FAIL;
+		error |= res[i].status == STEP_ERROR;
+	}
+	ret = fail ? EXIT_FAIL : error ? EXIT_TOOL : EXIT_PASS;
+	if (write_reports(&ctx, res))
+		ret = exit_worse(ret, EXIT_TOOL);
+	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.nr &&
+	    write_bundle(&ctx))
+		ret = EXIT_TOOL;
 	if (run_interrupted())
-		ret = 130;
+		ret = EXIT_INTERRUPTED;
 out:
 	unlock_file(lockfd);
 	for (i = 0; i < nr_verify_steps; i++) {

@@ -46,9 +46,6 @@ struct options {
 };
 
 #define JOBS_MAX 4096
-#ifndef KVERIFY_VERSION
-#define KVERIFY_VERSION "unknown"
-#endif
 #define __stringify_1(x) #x
 #define __stringify(x) __stringify_1(x)
 
