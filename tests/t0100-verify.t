@@ -52,20 +52,28 @@ for t in $TARGETS; do
 		skip "$t: the kernel BOOT=auto chose" "n/a target: nothing to boot"
 		continue
 	fi
-	# BOOT=auto: Debian's own kernel where Debian's compiler is here (kabi
-	# runs), else ours, only because that compiler is really missing.
+	# BOOT=auto: Debian's own kernel, its modules built with Debian's
+	# compiler, on this machine or in a chroot of the kernel's own Debian
+	# release (kabi runs); else ours, only because neither can be had.
 	boot=$(json $R/report.json 'r["boot"]')
 	kabi=N-A
 	if [ "$boot" = distro ]; then
 		kabi=PASS
-		cc=$(json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]' | sed -n 's/.* with \([^ ,]*gcc[^ ,]*\), srctree .*/\1/p')
-		[ -n "$cc" ] && command -v "$cc" > /dev/null &&
+		config=$(json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]')
+		cc=$(echo "$config" | sed -n 's/.* with \([^ ,]*gcc[^ ,]*\), srctree .*/\1/p')
+		root=$(echo "$config" | sed -n 's/.* in a chroot of Debian [a-z]* (\(.*\))$/\1/p')
+		if [ -n "$root" ]; then
+			[ -n "$cc" ] && [ -x "$root/usr/bin/$cc" ] && ! command -v "$cc" > /dev/null
+		else
+			[ -n "$cc" ] && command -v "$cc" > /dev/null
+		fi &&
 			[ "$(json $R/report.json 'r["kernel_release"]')" = "$(json $R/report.json 'r["kernel"]')" ]
-		ok $? "$t: BOOT=auto booted Debian's $(json $R/report.json 'r["kernel"]') (its compiler ${cc:-?} is here)"
+		ok $? "$t: BOOT=auto booted Debian's $(json $R/report.json 'r["kernel"]') (its compiler ${cc:-?} ${root:+in $root, not }here)"
 	else
-		cc=$(json $R/report.json 'r.get("boot_why") or ""' | sed -n 's/^Debian built .* with \(gcc-[0-9]*\) .*not installed here.*/\1/p')
-		[ -n "$cc" ] && ! command -v "$cc" > /dev/null
-		ok $? "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed"
+		cc=$(json $R/report.json 'r.get("boot_why") or ""' | sed -n 's/^Debian built .* with \(gcc-[0-9]*\)[-a-z]* .*not installed here.*/\1/p')
+		[ -n "$cc" ] && ! command -v "$cc" > /dev/null &&
+			{ [ "$(id -u)" != 0 ] || ! command -v debootstrap > /dev/null; }
+		ok $? "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed and no chroot can be made"
 	fi
 	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=$kabi selftests=PASS boot=PASS"
 	[ "$statuses" = "$want" ]

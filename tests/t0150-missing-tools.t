@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_APPLY_TARGET:-6.12}
-plan 8
+plan 10
 copy=$TMP/repo
 repo_copy "$copy"
 
@@ -48,4 +48,25 @@ ok $((! $?)) "and neither gen_init_cpio nor QEMU ran"
 bin=$(path_without b4)
 (cd "$copy" && PATH=$bin ./build/kverify send --env) > "$TMP/out" 2>&1
 grep_ok "send: b4 is named with its package" "b4 not found: install it with 'apt-get install b4'" "$TMP/out"
+
+# Debian built 7.3 with trixie's gcc-14, which bookworm lacks: without
+# debootstrap no chroot of trixie can be made.  The config step alone.
+bin=$(path_without debootstrap)
+NOBUILD=sim,checkpatch,cocci,build,kabi,selftests,boot
+R73=$copy/results/7.3/report.json
+if command -v x86_64-linux-gnu-gcc-14 > /dev/null; then
+	skip "BOOT=auto without debootstrap" "gcc-14 is installed here"
+	skip "BOOT=distro without debootstrap" "gcc-14 is installed here"
+else
+	test_expect_success "BOOT=auto, 7.3, no debootstrap: our own kernel, and boot_why names debootstrap" '
+		(cd "$copy" && PATH=$bin ./build/kverify verify --skip $NOBUILD 7.3) &&
+		[ "$(json $R73 "r[\"boot\"]")" = own ] &&
+		json $R73 "r[\"boot_why\"]" | grep "gcc-14-for-host .*not installed here, and debootstrap not found: install it with .apt-get install debootstrap."
+	'
+	test_expect_success "BOOT=distro, 7.3, no debootstrap: config ERROR naming it, exit 3" '
+		(cd "$copy" && PATH=$bin ./build/kverify verify --boot distro --skip $NOBUILD 7.3)
+		[ $? = 3 ] && [ "$(step_status $R73 config)" = ERROR ] &&
+		json $R73 "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"config\"][0]" | grep "debootstrap not found"
+	'
+fi
 done_testing

@@ -4,7 +4,10 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -125,6 +128,8 @@ static void log_command(const struct child *c, int fd)
 	size_t i;
 
 	strbuf_addstr(&sb, "$");
+	if (c->root)
+		strbuf_addf(&sb, " (chroot %s)", c->root);
 	if (c->dir)
 		strbuf_addf(&sb, " (cd %s &&", c->dir);
 	for (i = 0; i < c->env.nr; i++)
@@ -147,6 +152,36 @@ static int open_or_die(const char *path, int flags)
 		_exit(127);
 	}
 	return fd;
+}
+
+/*
+ * In the child: a mount namespace of its own and, with @c->root, that
+ * directory as / with the host's @c->bind, /dev, /proc and /tmp mounted at
+ * their own paths in it (the mount points exist there).
+ */
+static int enter_mounts(const struct child *c)
+{
+	const char *const host[] = { c->bind, "/dev", "/proc", "/tmp" };
+	char at[PATH_MAX];
+	size_t i;
+
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -1;
+	if (!c->root)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(host); i++) {
+		if (!host[i])
+			continue;
+		if (snprintf(at, sizeof(at), "%s%s", c->root, host[i]) >=
+		    (int)sizeof(at)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (mount(host[i], at, NULL, MS_BIND | MS_REC, NULL) < 0)
+			return -1;
+	}
+	return chroot(c->root) < 0 || chdir("/") < 0 ? -1 : 0;
 }
 
 /* In the child: wire up fds, enter the group, exec; report errno on @errfd. */
@@ -177,6 +212,8 @@ static void exec_child(const struct child *c, int in, int out, int errfd,
 		dup2(logfd, 2);
 	for (i = 0; i < c->env.nr; i++)
 		putenv(c->env.v[i]);
+	if ((c->private_mounts || c->root) && enter_mounts(c) < 0)
+		goto fail;
 	if (c->dir && chdir(c->dir) < 0)
 		goto fail;
 	execvp(c->args.v[0], c->args.v);

@@ -20,6 +20,14 @@ struct child {
 	const char *out_file;	/* stdout to this file (truncated) */
 	struct strbuf *out;	/* capture stdout here */
 	unsigned int timeout;	/* seconds; 0 means none */
+	/*
+	 * Run in a mount namespace of its own (what it mounts goes when it
+	 * ends), chrooted into @root if set, with the host's @bind, /dev,
+	 * /proc and /tmp at their own paths there.  Needs root.
+	 */
+	unsigned int private_mounts;
+	const char *root;
+	const char *bind;
 
 	/* results */
 	int status;		/* exit code, 128 + signal, or -1 */
@@ -29,7 +37,7 @@ struct child {
 };
 
 #define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
-		     NULL, 0, 0, 0, 0, 0 }
+		     NULL, 0, 0, NULL, NULL, 0, 0, 0, 0 }
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int run_interrupted(void);

@@ -29,6 +29,7 @@
 
 #include "apt.h"
 #include "fsutil.h"
+#include "toolchain.h"
 #include "verify.h"
 
 #define KVM_DIR "arch/x86/kvm"
@@ -172,8 +173,42 @@ out:
 }
 
 /*
+ * Since 7.x the image package is a metapackage: the vmlinuz is in
+ * linux-binary-<abi>-amd64 and the modules in linux-modules-<abi>-amd64,
+ * which its Depends name at the same version.  Both, when it names them.
+ */
+static int find_image_parts(struct verify_ctx *ctx, struct step_result *r,
+			    struct apt_suite *as, struct strvec *pkgs)
+{
+	struct strvec args = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *dep = NULL, *tok, *save = NULL;
+	int ret;
+
+	strvec_pushl(&args, "show", "--no-all-versions", NULL);
+	strvec_pushf(&args, "%s=%s", ctx->deb_image, ctx->deb_version);
+	ret = apt_query(ctx, r, as, &args, &out);
+	if (!ret)
+		dep = para_field(out.buf, out.buf + out.len, "Depends");
+	for (tok = dep ? strtok_r(dep, ",|", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",|", &save)) {
+		while (*tok == ' ')
+			tok++;
+		tok[strcspn(tok, " (")] = '\0';
+		if ((starts_with(tok, "linux-binary-") ||
+		     starts_with(tok, "linux-modules-")) &&
+		    strstr(tok, ctx->deb_abi))
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
+	}
+	free(dep);
+	strvec_clear(&args);
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
  * The headers' -common and linux-kbuild packages, from their Depends, and
- * the compiler Debian built with (gcc-12, gcc-14-for-host: @cc is gcc-N).
+ * the compiler package Debian built with (gcc-12, gcc-14-for-host).
  */
 static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 			struct apt_suite *as, struct strvec *pkgs, char **cc)
@@ -201,9 +236,7 @@ static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
 		else if (starts_with(tok, "gcc-") && !*cc)
-			*cc = xstrfmt("%.*s", (int)(ends_with(tok, "-for-host") ?
-				      strlen(tok) - strlen("-for-host") :
-				      strlen(tok)), tok);
+			*cc = xstrdup(tok);
 	}
 	if (!common || !kbuild) {
 		strbuf_reset(&r->reason);
@@ -273,15 +306,23 @@ static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
 	char *lock = cache_path(ctx, "locks/debian-%s.lock", ctx->deb_abi);
 	char *tmp = cache_path(ctx, "debian/.tmp-%s", ctx->deb_abi);
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
+	char *marker = xstrfmt("%s/kverify-image", ctx->deb_root), *had;
+	struct strbuf want = STRBUF_INIT;
 	int lockfd = -1, ret;
+	size_t i;
 
+	/* What was unpacked: a list that changed is unpacked again. */
+	for (i = 0; i < pkgs->nr; i++)
+		strbuf_addf(&want, "%s%s", i ? " " : "", pkgs->v[i]);
 	ret = lock_file(lock, 1, &lockfd, &r->reason);
-	if (ret || is_dir(ctx->deb_root))
+	had = ret ? NULL : read_first_line(marker);
+	if (ret || (had && !strcmp(had, want.buf)))
 		goto out;
 	lock_inherit(lockfd);
 	rm_rf(tmp);
+	rm_rf(ctx->deb_root);
 	ret = download_unpack(ctx, r, as, pkgs, tmp) ||
-	      write_file(name, ctx->deb_image, strlen(ctx->deb_image));
+	      write_file(name, want.buf, want.len);
 	root = xstrfmt("%s/root", tmp);
 	if (!ret && rename(root, ctx->deb_root) < 0) {
 		strbuf_addf(&r->reason, "rename %s: %s", ctx->deb_root,
@@ -294,6 +335,9 @@ static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
 		ctx->deb_fetched = 1;
 out:
 	unlock_file(lockfd);
+	strbuf_release(&want);
+	free(had);
+	free(marker);
 	free(name);
 	free(lock);
 	free(tmp);
@@ -357,12 +401,23 @@ static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
 			      word + strlen("$(CROSS_COMPILE)"));
 	else
 		*cc = xstrdup(word);
-	found = path_lookup(*cc);
+	if (ctx->toolchain) {
+		char *in = xstrfmt("%s/usr/bin/%s", ctx->toolchain, *cc);
+
+		found = access(in, X_OK) ? NULL : in;
+		if (!found)
+			free(in);
+	} else {
+		found = path_lookup(*cc);
+	}
 	if (!found) {
 		const char *ver = strrchr(*cc, '-');
 
-		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed here: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
-			    ctx->deb_abi, *cc, ver ? ver : "");
+		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
+			    ctx->deb_abi, *cc, ctx->toolchain ? "in " : "here",
+			    ver ? ver : "");
+		if (ctx->toolchain)
+			strbuf_addstr(&r->reason, ctx->toolchain);
 		ret = -1;
 	}
 	free(found);
@@ -446,7 +501,12 @@ static int make_objtree(struct verify_ctx *ctx, struct step_result *r)
 	closedir(d);
 	if (bad)
 		goto out;
-	mk = xstrfmt("include %s/Makefile\n", ctx->tree);
+	/*
+	 * Debian's own Makefile names its /usr/src path as KBUILD_OUTPUT,
+	 * which 6.13 and later take as the objtree of an M= build.
+	 */
+	mk = xstrfmt("KBUILD_OUTPUT=%s\ninclude %s/Makefile\n", ctx->kbuild,
+		     ctx->tree);
 	free(hdr);
 	hdr = xstrfmt("%s/Makefile", ctx->kbuild);
 	ret = write_file_atomic(hdr, mk, strlen(mk));
@@ -464,10 +524,11 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 {
 	struct strbuf headers = STRBUF_INIT;
 	struct strvec pkgs = STRVEC_INIT;
-	char *lock = NULL, *dir, *ver, *cc = NULL, *found = NULL;
+	char *lock = NULL, *dir, *ver, *cc = NULL, *cc_pkg = NULL, *found = NULL;
+	struct strbuf no_toolchain = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 	struct apt_suite as = { 0 };
-	int lockfd = -1, ret;
+	int lockfd = -1, ret, toolchain = 0;
 
 	if (ctx->t->kind != SRC_DEB || !ctx->deb_version) {
 		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
@@ -481,18 +542,35 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
 	ret = find_image(ctx, r, &as) ||
-	      find_headers(ctx, r, &as, &pkgs, &cc);
+	      find_headers(ctx, r, &as, &pkgs, &cc_pkg) ||
+	      find_image_parts(ctx, r, &as, &pkgs);
 	unlock_file(lockfd);
 	if (ret)
 		goto out;
+	/* gcc-14-for-host: the compiler gcc-14, for the machine it runs on */
+	cc = cc_pkg ? xstrfmt("%.*s", (int)(strlen(cc_pkg) -
+			       (ends_with(cc_pkg, "-for-host") ?
+				strlen("-for-host") : 0)), cc_pkg) : NULL;
 	found = cc ? path_lookup(cc) : NULL;
-	if (ctx->opt->boot == BOOT_AUTO && cc && !found) {
-		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and modules built with another compiler are not Debian's (BOOT=distro makes this a failure)",
-				    ctx->deb_abi, cc, ctx->deb_abi);
+	/* Not here: the compiler in a chroot of the kernel's own release. */
+	if (cc && !found)
+		toolchain = toolchain_usable(&no_toolchain);
+	if (cc && !found && !toolchain) {
+		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
+				    ctx->deb_abi, cc_pkg, ctx->deb_abi,
+				    no_toolchain.buf,
+				    ctx->opt->boot == BOOT_AUTO ?
+				    " (BOOT=distro makes this a failure)" : "");
 
-		boot_own_instead(ctx, why);
+		if (ctx->opt->boot == BOOT_AUTO) {
+			boot_own_instead(ctx, why);
+			st = STEP_PASS;
+		} else {
+			/* a missing tool, not the patch */
+			strbuf_addstr(&r->reason, why);
+			st = STEP_ERROR;
+		}
 		free(why);
-		st = STEP_PASS;
 		goto out;
 	}
 	free(found);
@@ -508,12 +586,23 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	ctx->deb_root = cache_path(ctx, "debian/%s_%s", ctx->deb_abi, ver);
 	free(ver);
 	strbuf_reset(&r->reason);
-	if (fetch_packages(ctx, r, &as, &pkgs) || make_objtree(ctx, r) ||
-	    check_compiler(ctx, r, &cc))
+	if (fetch_packages(ctx, r, &as, &pkgs) || make_objtree(ctx, r))
+		goto out;
+	if (toolchain &&
+	    toolchain_get(ctx->cache, ctx->t->deb_suite, cc_pkg, r->log,
+			  &ctx->toolchain, &r->reason)) {
+		st = STEP_ERROR;
+		goto out;
+	}
+	if (check_compiler(ctx, r, &cc))
 		goto out;
 	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
 		    ctx->deb_abi, ctx->deb_image, ctx->deb_version,
 		    ctx->deb_fetched ? "fetched" : "cached", cc);
+	if (ctx->toolchain)
+		strbuf_addf(&r->reason, ", %s in a chroot of Debian %.*s (%s)",
+			    cc_pkg, (int)strcspn(ctx->t->deb_suite, "-"),
+			    ctx->t->deb_suite, ctx->toolchain);
 	if (headers.len)
 		strbuf_addf(&r->reason, " (patched:%s)", headers.buf);
 	st = STEP_PASS;
@@ -521,8 +610,10 @@ out:
 	apt_suite_clear(&as);
 	strvec_clear(&pkgs);
 	strbuf_release(&headers);
+	strbuf_release(&no_toolchain);
 	free(lock);
 	free(cc);
+	free(cc_pkg);
 	return st;
 }
 
@@ -617,6 +708,8 @@ static char *modules_stamp(struct verify_ctx *ctx, const struct child *c)
 	size_t i;
 
 	h = hash_bytes(h, ctx->deb_root, strlen(ctx->deb_root));
+	if (ctx->toolchain)
+		h = hash_bytes(h, ctx->toolchain, strlen(ctx->toolchain));
 	for (i = 0; i < c->args.nr; i++)
 		if (strncmp(c->args.v[i], "-j", 2))
 			h = hash_bytes(h, c->args.v[i], strlen(c->args.v[i]) + 1);
@@ -751,6 +844,8 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	}
 	strvec_pushl(&c.args, "make", "-C", ctx->kbuild, NULL);
 	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
+	c.root = ctx->toolchain;
+	c.bind = ctx->cache;
 	make_jobs(ctx, &c);
 	strvec_push(&c.args, "modules");
 	stamp_path = xstrfmt("%s/.kverify-modules", ctx->kbuild);
@@ -776,8 +871,19 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	if (check_vermagic(ctx, r) || build_gen_init_cpio(ctx, r))
 		goto out;
 	write_file_atomic(stamp_path, stamp, strlen(stamp));
+	/* linux-binary-<abi> (7.x) keeps it beside the modules */
 	ctx->kernel = xstrfmt("%s/boot/vmlinuz-%s-amd64", ctx->deb_root,
 			      ctx->deb_abi);
+	if (!is_file(ctx->kernel)) {
+		free(ctx->kernel);
+		ctx->kernel = xstrfmt("%s/usr/lib/modules/%s-amd64/vmlinuz",
+				      ctx->deb_root, ctx->deb_abi);
+	}
+	if (!is_file(ctx->kernel)) {
+		strbuf_addf(&r->reason, "; no vmlinuz in %s (boot/ or usr/lib/modules/<abi>/)",
+			    ctx->deb_image);
+		goto out;
+	}
 	ctx->kernel_built = 1;
 	st = STEP_PASS;
 out:
@@ -1097,8 +1203,9 @@ int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
 			      STRVEC_INIT, NULL };
 	char *stage = xstrfmt("%s/modules", dir);
 	char *load = xstrfmt("%s/modules.load", dir);
-	char *kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->deb_root,
-			     ctx->deb_abi);
+	/* /usr/lib/modules since trixie's usr-merge, /lib/modules before */
+	char *kdir = xstrfmt("%s/usr/lib/modules/%s-amd64/kernel",
+			     ctx->deb_root, ctx->deb_abi);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -1106,6 +1213,11 @@ int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	rm_rf(stage);
 	mkdir_p(stage);
 	ms.stage = stage;
+	if (!is_dir(kdir)) {
+		free(kdir);
+		kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->deb_root,
+			       ctx->deb_abi);
+	}
 	index_modules(kdir, &ms.names, &ms.paths);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {
 		char *ko = module_path(ctx, kvm_modules[i]);

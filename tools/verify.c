@@ -517,6 +517,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->deb_root);
 	free(ctx->deb_image);
 	free(ctx->kbuild);
+	free(ctx->toolchain);
 	free(ctx->kernel);
 	free(ctx->boot_why);
 	strvec_clear(&ctx->patches);

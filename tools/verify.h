@@ -95,6 +95,7 @@ struct verify_ctx {
 	char *deb_root;		/* the packages unpacked: usr/, lib/, boot/ */
 	char *deb_image;	/* the image package's name */
 	char *kbuild;		/* objtree: Debian's headers, our srctree */
+	char *toolchain;	/* Debian's compiler's release, or NULL (host) */
 	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
 	int boot_distro;	/* the mode this run resolved to */
 	char *boot_why;		/* why BOOT=auto booted our own kernel */

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A Debian release's own compiler, for the modules of a kernel that
+ * release built where this machine's release cannot install it: the 7.x
+ * kernels of trixie-backports and sid are built with gcc-14 and gcc-16,
+ * bookworm has gcc-12.  The release is bootstrapped (debootstrap, minbase)
+ * into <cache>/toolchains/<release>-<package> once, with the compiler
+ * package the headers depend on and what kbuild needs for external modules;
+ * the module build then runs chrooted into it, with the cache mounted at
+ * its own path (struct child's root and bind).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apt.h"
+#include "fsutil.h"
+#include "run.h"
+#include "toolchain.h"
+
+/* kbuild's M= build: make, binutils, libc; libelf for objtool, pahole for BTF */
+#define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves"
+#define DEBOOTSTRAP_TIMEOUT 1800
+
+/* Can a toolchain be made here?  If not, @why says what is missing. */
+int toolchain_usable(struct strbuf *why)
+{
+	if (geteuid()) {
+		strbuf_addstr(why, "making it in a chroot of that Debian release (debootstrap) needs root");
+		return 0;
+	}
+	if (!path_has("debootstrap")) {
+		missing_tool(why, "debootstrap", "debootstrap");
+		return 0;
+	}
+	return 1;
+}
+
+static int bootstrap(const char *release, const char *pkg, const char *dir,
+		     const char *log, struct strbuf *why)
+{
+	struct child c = CHILD_INIT;
+	char *mirror = NULL;
+	int ret = -1;
+
+	if (apt_mirror_for_suite(release, &mirror, why))
+		return -1;
+	strvec_pushl(&c.args, "debootstrap", "--variant=minbase", NULL);
+	strvec_pushf(&c.args, "--include=%s,%s", pkg, KBUILD_PACKAGES);
+	strvec_pushl(&c.args, release, dir, mirror, NULL);
+	c.log = log;
+	c.timeout = DEBOOTSTRAP_TIMEOUT;
+	/* debootstrap mounts /proc in @dir: gone with it if it is killed */
+	c.private_mounts = 1;
+	if (run_child(&c))
+		child_describe_failure(&c, why);
+	else
+		ret = 0;
+	child_clear(&c);
+	free(mirror);
+	return ret;
+}
+
+/*
+ * @pkg (a Depends: of Debian's headers, gcc-14-for-host) installed in
+ * the Debian release of @suite (trixie of trixie-backports): its root in
+ * @root, made now if the cache has none.  @cache gets a mount point there.
+ */
+int toolchain_get(const char *cache, const char *suite, const char *pkg,
+		  const char *log, char **root, struct strbuf *why)
+{
+	char *release = xstrfmt("%.*s", (int)strcspn(suite, "-"), suite);
+	char *dir = xstrfmt("%s/toolchains/%s-%s", cache, release, pkg);
+	char *stamp = xstrfmt("%s/.kverify-toolchain", dir);
+	char *want = xstrfmt("%s %s,%s", release, pkg, KBUILD_PACKAGES);
+	char *lock = xstrfmt("%s/locks/toolchain-%s-%s.lock", cache, release,
+			     pkg);
+	/* Only the holder of @lock makes or removes it. */
+	char *tmp = xstrfmt("%s.tmp", dir), *had, *at;
+	int fd = -1, ret = -1;
+
+	*root = NULL;
+	had = read_first_line(stamp);
+	if (had && !strcmp(had, want))
+		goto done;
+	free(had);
+	had = NULL;
+	at = xstrfmt("%s/locks", cache);
+	mkdir_p(at);
+	free(at);
+	if (lock_file(lock, 1, &fd, why))
+		goto out;
+	had = read_first_line(stamp);
+	if (had && !strcmp(had, want))
+		goto done;
+	at = xstrfmt("%s/toolchains", cache);
+	mkdir_p(at);
+	free(at);
+	if (rm_rf(tmp) || bootstrap(release, pkg, tmp, log, why))
+		goto out;
+	if (rm_rf(dir) || rename(tmp, dir) < 0) {
+		strbuf_addf(why, "cannot move %s to %s: %s", tmp, dir,
+			    strerror(errno));
+		goto out;
+	}
+	if (write_file_atomic(stamp, want, strlen(want))) {
+		strbuf_addf(why, "cannot write %s: %s", stamp, strerror(errno));
+		goto out;
+	}
+done:
+	at = xstrfmt("%s%s", dir, cache);
+	if (mkdir_p(at)) {
+		strbuf_addf(why, "cannot create %s: %s", at, strerror(errno));
+	} else {
+		*root = dir;
+		dir = NULL;
+		ret = 0;
+	}
+	free(at);
+out:
+	unlock_file(fd);
+	free(release);
+	free(dir);
+	free(stamp);
+	free(want);
+	free(lock);
+	free(tmp);
+	free(had);
+	return ret;
+}

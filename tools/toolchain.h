@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_TOOLCHAIN_H
+#define KVERIFY_TOOLCHAIN_H
+
+#include "strbuf.h"
+
+int toolchain_usable(struct strbuf *why);
+int toolchain_get(const char *cache, const char *suite, const char *pkg,
+		  const char *log, char **root, struct strbuf *why);
+
+#endif
