@@ -172,6 +172,19 @@ out:
 	return ret;
 }
 
+/* The next package name of a Depends: field ("a (>= 1), b | c"), or NULL. */
+static char *next_dep(char *field, char **save)
+{
+	char *tok = strtok_r(field, ",|", save);
+
+	if (!tok)
+		return NULL;
+	while (*tok == ' ')
+		tok++;
+	tok[strcspn(tok, " (")] = '\0';
+	return tok;
+}
+
 /*
  * Since 7.x the image package is a metapackage: the vmlinuz is in
  * linux-binary-<abi>-amd64 and the modules in linux-modules-<abi>-amd64,
@@ -190,11 +203,8 @@ static int find_image_parts(struct verify_ctx *ctx, struct step_result *r,
 	ret = apt_query(ctx, r, as, &args, &out);
 	if (!ret)
 		dep = para_field(out.buf, out.buf + out.len, "Depends");
-	for (tok = dep ? strtok_r(dep, ",|", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",|", &save)) {
-		while (*tok == ' ')
-			tok++;
-		tok[strcspn(tok, " (")] = '\0';
+	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
+	     tok = next_dep(NULL, &save)) {
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
 		    strstr(tok, ctx->deb_abi))
@@ -225,11 +235,8 @@ static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 		dep = para_field(out.buf, out.buf + out.len, "Depends");
 	strvec_pushf(pkgs, "%s=%s", ctx->deb_image, ctx->deb_version);
 	strvec_pushf(pkgs, "%s=%s", headers, ctx->deb_version);
-	for (tok = dep ? strtok_r(dep, ",|", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",|", &save)) {
-		while (*tok == ' ')
-			tok++;
-		tok[strcspn(tok, " (")] = '\0';
+	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
+	     tok = next_dep(NULL, &save)) {
 		if (starts_with(tok, "linux-headers-") &&
 		    ends_with(tok, "-common") && !common++)
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
