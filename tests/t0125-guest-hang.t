@@ -12,7 +12,7 @@ p1=$(sed -n 1p "$series/series")
 copy=$TMP/hang
 repo_copy "$copy"
 sed -i 's/^+static uint __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_hang(void) { pr_info("kverify: hanging on purpose\\n"); for (;;) cpu_relax(); return 0; } late_initcall(kverify_hang); static uint __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
-(cd "$copy" && KVERIFY_BOOT_TIMEOUT=30 ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
+(cd "$copy" && KVERIFY_TEST_BOOT_TIMEOUT=30 ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
 [ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&

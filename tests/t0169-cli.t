@@ -91,7 +91,7 @@ ok $? "KEEP_GOING=1: config runs after the checkpatch finding, build (which need
 grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
 ok $? "make passes KEEP_GOING= on as KVERIFY_KEEP_GOING"
 
-KVERIFY_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+KVERIFY_TEST_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
 n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out")
 [ "$n" -ge 3 ]
 ok $? "off a TTY: a progress line per interval with the objects compiled ($n lines)"

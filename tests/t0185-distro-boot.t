@@ -127,7 +127,7 @@ Description: an image of another version
 EOF
 printf 'Suite: kverify-noimage\nCodename: kverify-noimage\nComponents: main\nArchitectures: amd64 all\n' > "$repo/dists/kverify-noimage/Release"
 printf '%s-noimage\tdeb:linux-source-%s=%s@kverify-noimage\t%s\n' "$T" "$T" "$ver" "$series" >> "$copy/kernels.list"
-(cd "$copy" && KVERIFY_DEBIAN_MIRROR="[trusted=yes] file:$repo" KVERIFY_APT_MAX_AGE=0 \
+(cd "$copy" && KVERIFY_DEBIAN_MIRROR="[trusted=yes] file:$repo" KVERIFY_TEST_APT_MAX_AGE=0 \
 	./build/kverify --boot distro verify --skip $QUICK,tree,apply $T-noimage) > "$TMP/out" 2>&1
 rc=$?
 N=$copy/results/$T-noimage/report.json

@@ -240,7 +240,7 @@ void apt_suite_args(const struct apt_suite *as, struct child *c,
 int apt_lists_fresh(const struct apt_suite *as)
 {
 	char *stamp = xstrfmt("%s/updated", as->dir);
-	const char *env = getenv("KVERIFY_APT_MAX_AGE");
+	const char *env = getenv("KVERIFY_TEST_APT_MAX_AGE");
 	long max_age = env ? atol(env) : APT_LISTS_MAX_AGE;
 	struct stat st;
 	int fresh;

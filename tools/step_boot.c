@@ -309,8 +309,8 @@ static int run_guest(struct verify_ctx *ctx, struct step_result *r,
 	c.out_file = console_path;
 	c.log = ctx->log;
 	c.timeout = ctx->step->timeout;
-	if (getenv("KVERIFY_BOOT_TIMEOUT"))	/* for the hang test */
-		c.timeout = atoi(getenv("KVERIFY_BOOT_TIMEOUT"));
+	if (getenv("KVERIFY_TEST_BOOT_TIMEOUT"))	/* tests/README */
+		c.timeout = atoi(getenv("KVERIFY_TEST_BOOT_TIMEOUT"));
 	run_child(&c);
 	if (c.spawn_errno || c.interrupted) {
 		child_describe_failure(&c, &r->reason);

@@ -404,8 +404,8 @@ static void progress_start(struct progress *p, struct verify_ctx *ctx,
 	 */
 	p->tty = isatty(STDERR_FILENO) && !jobserver_active();
 	p->every = p->tty ? 1 : 30;
-	if (getenv("KVERIFY_PROGRESS_SECONDS"))
-		p->every = atof(getenv("KVERIFY_PROGRESS_SECONDS"));
+	if (getenv("KVERIFY_TEST_PROGRESS_SECONDS"))
+		p->every = atof(getenv("KVERIFY_TEST_PROGRESS_SECONDS"));
 	if (p->every <= 0)
 		p->every = 1;
 	if (strbuf_read_file(&sb, memo, 64) > 0)
