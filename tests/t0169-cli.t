@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 20
+plan 22
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -90,6 +90,19 @@ rc=$?
 ok $? "KEEP_GOING=1: config runs after the checkpatch finding, build (which needs config) does not (exit $rc)"
 grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
 ok $? "make passes KEEP_GOING= on as KVERIFY_KEEP_GOING"
+
+# make's KCC=, KHOSTCC= and CCACHE=1 reach the kernel's make command.
+test_expect_success "KCC= and KHOSTCC= are the kernel's CC= and HOSTCC=" '
+	KVERIFY_KERNEL_CC="distcc gcc" KVERIFY_KERNEL_HOSTCC=icecc \
+		run -k --skip sim,checkpatch,cocci,selftests,boot
+	grep "^\$.* make .*'"'"'CC=distcc gcc'"'"' HOSTCC=icecc" "$copy/results/esc/logs/"*-config.log
+'
+test_expect_success "CCACHE=1: ccache in front of gcc (KCC= wins)" '
+	KVERIFY_CCACHE=1 run -k --skip sim,checkpatch,cocci,selftests,boot
+	grep "^\$.* make .*'"'"'CC=ccache gcc'"'"' '"'"'HOSTCC=ccache gcc'"'"'" "$copy/results/esc/logs/"*-config.log &&
+	KVERIFY_CCACHE=1 KVERIFY_KERNEL_CC=clang run -k --skip sim,checkpatch,cocci,selftests,boot
+	grep "^\$.* make .* CC=clang '"'"'HOSTCC=ccache gcc'"'"'" "$copy/results/esc/logs/"*-config.log
+'
 
 KVERIFY_TEST_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
 n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out")

@@ -223,6 +223,30 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * The make variables every command takes, whether or not --env: KEEP_GOING=,
+ * KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE= and $KVERIFY_BUSYBOX.  The only
+ * place that reads them.
+ */
+static int options_from_make(struct options *opt)
+{
+	const char *vc = env("KVERIFY_VERIFY_CACHE");
+
+	opt->keep_going = env("KVERIFY_KEEP_GOING") &&
+			  !strcmp(env("KVERIFY_KEEP_GOING"), "1");
+	opt->kernel_cc = env("KVERIFY_KERNEL_CC");
+	opt->kernel_hostcc = env("KVERIFY_KERNEL_HOSTCC");
+	opt->ccache = env("KVERIFY_CCACHE") && !strcmp(env("KVERIFY_CCACHE"), "1");
+	opt->busybox = env("KVERIFY_BUSYBOX");
+	if (vc && strcmp(vc, "0") && strcmp(vc, "1")) {
+		fprintf(stderr, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
+			vc);
+		return EXIT_USAGE;
+	}
+	opt->verify_cache = vc && !strcmp(vc, "1");
+	return 0;
+}
+
 /* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
 static int options_from_env(struct options *opt)
 {
@@ -519,9 +543,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "sim"))
 		return cmd_sim(argc - 1, argv + 1);
-	if (env("KVERIFY_KEEP_GOING") && !strcmp(env("KVERIFY_KEEP_GOING"), "1"))
-		opt.keep_going = 1;
-	if (parse_options(argc, argv, &opt))
+	if (options_from_make(&opt) || parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	argc -= optind;
 	argv += optind;

@@ -302,7 +302,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/report.json", ctx->results);
-	const char *cc = getenv("KVERIFY_KERNEL_CC");
+	const char *cc = ctx->opt->kernel_cc;
 	char *console = xstrfmt("%s/console.log", ctx->results);
 	char t0[32], t1[32];
 	int s, ret;
@@ -601,8 +601,8 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 {
 	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
 	char *path = xstrfmt("%s/kcidb.json", ctx->results);
-	const char *kcc = getenv("KVERIFY_KERNEL_CC");
-	char *build_id, *cc = tool_version(kcc && *kcc ? kcc : "gcc", "--version");
+	const char *kcc = ctx->opt->kernel_cc;
+	char *build_id, *cc = tool_version(kcc ? kcc : "gcc", "--version");
 	int s, b = -1, a = -1, ret, i = 0;
 	size_t t;
 

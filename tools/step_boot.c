@@ -52,11 +52,9 @@ static int write_plan(struct verify_ctx *ctx, const char *dir)
 	return ret;
 }
 
-static const char *busybox_path(void)
+static const char *busybox_path(const struct verify_ctx *ctx)
 {
-	const char *b = getenv("KVERIFY_BUSYBOX");
-
-	return b && *b ? b : BUSYBOX;
+	return ctx->opt->busybox ? ctx->opt->busybox : BUSYBOX;
 }
 
 /* 1: an x86_64 ELF executable without an interpreter; 0: not; -1: no file. */
@@ -85,9 +83,9 @@ out:
 }
 
 /* The guest's shell must run with no libraries: a static x86_64 busybox. */
-static int check_busybox(struct step_result *r)
+static int check_busybox(const struct verify_ctx *ctx, struct step_result *r)
 {
-	const char *b = busybox_path();
+	const char *b = busybox_path(ctx);
 
 	if (strpbrk(b, " \t\n\r")) {
 		strbuf_addstr(&r->reason, "KVERIFY_BUSYBOX holds blanks (gen_init_cpio lists are blank-separated): use a path without them");
@@ -115,7 +113,7 @@ static char *cpio_list(struct verify_ctx *ctx, const char *dir,
 	strbuf_addstr(&sb, "dir /dev 755 0 0\nnod /dev/console 600 0 0 c 5 1\n"
 		      "dir /proc 755 0 0\ndir /sys 755 0 0\ndir /tmp 1777 0 0\n"
 		      "dir /bin 755 0 0\ndir /tests 755 0 0\n");
-	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", busybox_path());
+	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", busybox_path(ctx));
 	strbuf_addstr(&sb, "slink /bin/sh busybox 777 0 0\n");
 	strbuf_addf(&sb, "file /init %s 755 0 0\n", init);
 	strbuf_addf(&sb, "file /tests/plan %s/plan 644 0 0\n", dir);
@@ -138,7 +136,7 @@ static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
 
 	list.buf = cpio_list(ctx, dir, init);
 	list.len = list.alloc = strlen(list.buf);
-	if (check_busybox(r))
+	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
 	if (ctx->kernel && debian_initramfs(ctx, r, dir, &list))

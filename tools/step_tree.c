@@ -120,7 +120,7 @@ static int check_source(struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf bad = STRBUF_INIT, err = STRBUF_INIT;
 	int ret = 0;
 
-	switch (manifest_check(ctx->src, man, verify_cache_full(), &bad,
+	switch (manifest_check(ctx->src, man, ctx->opt->verify_cache, &bad,
 			       &err)) {
 	case MANIFEST_OK:
 		break;

@@ -183,27 +183,24 @@ void make_jobs(const struct verify_ctx *ctx, struct child *c)
 }
 
 /*
- * The kernel's compilers: KVERIFY_KERNEL_CC/HOSTCC (make's KCC=/KHOSTCC=,
- * for distcc or icecream), else with KVERIFY_CCACHE=1 (make's CCACHE=1)
- * ccache in front of gcc.  Opt-in, because kbuild records the compiler
- * command: switching an existing O= directory to ccache rebuilds it all.
+ * The kernel's compilers: make's KCC=/KHOSTCC= (distcc, icecream), else
+ * with CCACHE=1 ccache in front of gcc.  Opt-in, because kbuild records
+ * the compiler command: switching an existing O= directory to ccache
+ * rebuilds it all.
  */
-int kernel_compilers(struct child *c)
+static int kernel_compilers(const struct options *opt, struct child *c)
 {
-	const char *cc = getenv("KVERIFY_KERNEL_CC");
-	const char *hostcc = getenv("KVERIFY_KERNEL_HOSTCC");
-	const char *want = getenv("KVERIFY_CCACHE");
-	int ccache = want && !strcmp(want, "1") && path_has("ccache");
+	int ccache = opt->ccache && path_has("ccache");
 
-	if (cc && *cc)
-		strvec_pushf(&c->args, "CC=%s", cc);
+	if (opt->kernel_cc)
+		strvec_pushf(&c->args, "CC=%s", opt->kernel_cc);
 	else if (ccache)
 		strvec_push(&c->args, "CC=ccache gcc");
-	if (hostcc && *hostcc)
-		strvec_pushf(&c->args, "HOSTCC=%s", hostcc);
+	if (opt->kernel_hostcc)
+		strvec_pushf(&c->args, "HOSTCC=%s", opt->kernel_hostcc);
 	else if (ccache)
 		strvec_push(&c->args, "HOSTCC=ccache gcc");
-	return ccache && !(cc && *cc);
+	return ccache && !opt->kernel_cc;
 }
 
 /*
@@ -218,7 +215,7 @@ int make_args(const struct verify_ctx *ctx, struct child *c)
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
-	return kernel_compilers(c);
+	return kernel_compilers(ctx->opt, c);
 }
 
 static double now(void)
@@ -526,25 +523,11 @@ static void ctx_clear(struct verify_ctx *ctx)
 	ktap_clear(&ctx->tests);
 }
 
-/* VERIFY_CACHE=1 (make's, KVERIFY_VERIFY_CACHE): hash the whole source. */
-int verify_cache_full(void)
-{
-	const char *v = getenv("KVERIFY_VERIFY_CACHE");
-
-	return v && !strcmp(v, "1");
-}
-
 static int setup(struct verify_ctx *ctx, struct strbuf *err)
 {
 	char *p;
 	int ret = 0;
 
-	p = getenv("KVERIFY_VERIFY_CACHE");
-	if (p && *p && strcmp(p, "0") && strcmp(p, "1")) {
-		strbuf_addf(err, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
-			    p);
-		return -1;
-	}
 	ctx->repo = abspath(".");
 	ctx->cache = ctx->opt->cache ? abspath(ctx->opt->cache) :
 				       default_cache();

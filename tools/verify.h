@@ -38,6 +38,12 @@ struct options {
 	int keep_going;		/* run what does not depend on a failed step */
 	int quiet;		/* no step or progress lines */
 	int kcidb;		/* also write results/<target>/kcidb.json */
+	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1 (options_from_make) */
+	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
+	const char *kernel_hostcc;
+	int ccache;		/* ccache in front of gcc */
+	int verify_cache;	/* hash every file of the cached source */
+	const char *busybox;	/* the guest's static busybox ($KVERIFY_BUSYBOX) */
 	/* make sweep (tools/sweep.c): */
 	const struct strvec *extract_only;	/* unpack only these paths */
 	void (*on_result)(const struct verify_ctx *ctx,
@@ -127,7 +133,6 @@ int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err);
 void note_enospc(struct step_result *r);
 enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r);
 enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r);
-int verify_cache_full(void);
 int fetch_only(const struct target *t, const struct options *opt,
 	       char **src, char **key);
 
@@ -139,7 +144,6 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
-int kernel_compilers(struct child *c);
 int new_warnings(struct verify_ctx *ctx, struct step_result *r);
 
 /* The series and the tree made from it. */
