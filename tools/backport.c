@@ -156,9 +156,8 @@ out:
 }
 
 /* BUG=: a Debian bug number (or its URL), as Bug-Debian: wants it. */
-static int dep3_bug(struct strbuf *out)
+static int dep3_bug(const char *bug, struct strbuf *out)
 {
-	const char *bug = getenv("KVERIFY_BUG_DEBIAN");
 	const char *n;
 
 	if (!bug || !*bug)
@@ -256,7 +255,7 @@ int cmd_backport(const struct backport_args *a)
 			tree);
 		goto out;
 	}
-	if (dep3_origin(&dep3) || dep3_bug(&dep3))
+	if (dep3_origin(&dep3) || dep3_bug(a->bug, &dep3))
 		goto out;
 	dir = xstrfmt("backports/%s", a->name);
 	if (is_dir(dir)) {

@@ -5,6 +5,7 @@
 struct backport_args {
 	const char *tree;
 	const char *name;
+	const char *bug;	/* make's BUG=: a Debian bug, for Bug-Debian: */
 };
 
 int cmd_backport(const struct backport_args *a);

@@ -575,6 +575,7 @@ int main(int argc, char **argv)
 		if (from_env) {
 			bp.tree = env("KVERIFY_BACKPORT_TREE");
 			bp.name = env("KVERIFY_BACKPORT_NAME");
+			bp.bug = env("KVERIFY_BUG_DEBIAN");
 		}
 		return cmd_backport(&bp);
 	}
