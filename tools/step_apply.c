@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "toolout.h"
 #include "verify.h"
 
 static void quilt_args(struct verify_ctx *ctx, struct child *c)
@@ -27,33 +28,9 @@ static void quilt_args(struct verify_ctx *ctx, struct child *c)
 static void describe_failure(const char *log, struct strbuf *why)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *p, *patch = NULL, *hunk = NULL, *file = NULL;
-	int pn = 0, hn = 0, fn = 0;
 
-	if (strbuf_read_file(&sb, log, 16 << 20) < 0)
-		goto out;
-	for (p = sb.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		int n = strcspn(p, "\n");
-
-		if (!strncmp(p, "Applying patch ", 15)) {
-			patch = p + 15;
-			pn = n - 15;
-		} else if (!strncmp(p, "patching file ", 14)) {
-			file = p + 14;
-			fn = n - 14;
-		} else if (!strncmp(p, "Hunk #", 6) && memmem(p, n, "FAILED", 6)) {
-			hunk = p;
-			hn = n;
-			break;
-		}
-	}
-	if (patch)
-		strbuf_addf(why, "patch %.*s does not apply", pn, patch);
-	if (hunk && file)
-		strbuf_addf(why, ": %.*s: %.*s", fn, file, hn, hunk);
-	else if (!patch)
-		strbuf_addstr(why, "quilt push failed");
-out:
+	if (strbuf_read_file(&sb, log, 16 << 20) >= 0)
+		quilt_failure(strbuf_str(&sb), why);
 	strbuf_release(&sb);
 }
 

@@ -8,61 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "toolout.h"
 #include "verify.h"
 
-struct counts {
-	int errors, warnings, checks, allowed;
-	struct strbuf allowed_types;
-};
-
-static int type_allowed(const char *allow, const char *type, size_t n)
-{
-	const char *p = allow;
-
-	while (p && *p) {
-		if (!strncmp(p, type, n) && (p[n] == ' ' || p[n] == '\t'))
-			return 1;
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return 0;
-}
-
-/* "WARNING:TYPE: text" lines of checkpatch --show-types. */
-static void count_output(const char *out, const char *allow,
-			 struct counts *n, struct strbuf *detail,
-			 const char *patch)
-{
-	const char *p = out;
-
-	while (p && *p) {
-		const char *e = strchr(p, '\n'), *type = strchr(p, ':');
-		size_t len = e ? (size_t)(e - p) : strlen(p), tn;
-		int err = !strncmp(p, "ERROR:", 6);
-		int warn = !strncmp(p, "WARNING:", 8);
-		int chk = !strncmp(p, "CHECK:", 6);
-
-		if ((err || warn || chk) && type) {
-			type++;
-			tn = strcspn(type, ":\n");
-			if (!err && type_allowed(allow, type, tn)) {
-				n->allowed++;
-				strbuf_addf(&n->allowed_types, " %.*s",
-					    (int)tn, type);
-			} else {
-				n->errors += err;
-				n->warnings += warn;
-				n->checks += chk;
-				strbuf_addf(detail, "%s: %.*s\n", patch,
-					    (int)len, p);
-			}
-		}
-		p = e ? e + 1 : NULL;
-	}
-}
-
 static int check_one(struct verify_ctx *ctx, struct step_result *r,
-		     const char *patch, const char *allow, struct counts *n)
+		     const char *patch, const char *allow,
+		     struct checkpatch_counts *n)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
@@ -81,7 +32,7 @@ static int check_one(struct verify_ctx *ctx, struct step_result *r,
 		child_describe_failure(&c, &r->reason);
 		ret = -1;
 	} else {
-		count_output(strbuf_str(&out), allow, n, &r->detail,
+		checkpatch_count(strbuf_str(&out), allow, n, &r->detail,
 			     patch_name(patch));
 	}
 	child_clear(&c);
@@ -97,7 +48,7 @@ static int check_one(struct verify_ctx *ctx, struct step_result *r,
 int checkpatch_file(const char *tree, const char *patch, const char *allow,
 		    const char *log, struct strbuf *detail)
 {
-	struct counts n = { 0, 0, 0, 0, STRBUF_INIT };
+	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf out = STRBUF_INIT, sink = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	char *script = xstrfmt("%s/scripts/checkpatch.pl", tree);
@@ -109,7 +60,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 	c.out = &out;
 	c.log = log;
 	run_child(&c);
-	count_output(strbuf_str(&out), allow ? allow : "", &n,
+	checkpatch_count(strbuf_str(&out), allow ? allow : "", &n,
 		     detail ? detail : &sink, patch_name(patch));
 	bad = c.spawn_errno || c.status > 1 ? -1 :
 	      n.errors + n.warnings + n.checks;
@@ -123,7 +74,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 
 enum step_status run_checkpatch(struct verify_ctx *ctx, struct step_result *r)
 {
-	struct counts n = { 0, 0, 0, 0, STRBUF_INIT };
+	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf allow = STRBUF_INIT;
 	char *allow_file = xstrfmt("%s/checkpatch.allow", ctx->repo);
 	enum step_status st = STEP_FAIL;

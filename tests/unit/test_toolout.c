@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The parsers of tool output: checkpatch's findings, quilt's failed hunk. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../tools/toolout.h"
+
+static const char allow[] =
+	"# checkpatch.allow\n"
+	"LONG_LINE the context of a backport\n"
+	"COMMIT_LOG_LONG_LINE\tquoted output\n";
+
+static void checkpatch_findings(void **state)
+{
+	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
+	struct strbuf detail = STRBUF_INIT;
+
+	(void)state;
+	checkpatch_count("ERROR:SPACING: space required\n"
+			 "#12: FILE: arch/x86/kvm/pmu.c:12:\n"
+			 "WARNING:LONG_LINE: line length of 110 exceeds 100\n"
+			 "WARNING:COMMIT_LOG_LONG_LINE: wrap at 75\n"
+			 "WARNING:LONG_LINE_COMMENT: a type with a listed prefix\n"
+			 "CHECK:PARENTHESIS_ALIGNMENT: align\n"
+			 "ERROR:LONG_LINE: an allowed type is still an error\n"
+			 "total: 2 errors, 3 warnings, 1 checks\n"
+			 "WARNING: no type without --show-types",
+			 allow, &n, &detail, "0001-x.patch");
+	assert_int_equal(n.errors, 2);
+	assert_int_equal(n.warnings, 2);
+	assert_int_equal(n.checks, 1);
+	assert_int_equal(n.allowed, 2);
+	assert_string_equal(strbuf_str(&n.allowed_types),
+			    " LONG_LINE COMMIT_LOG_LONG_LINE");
+	assert_string_equal(strbuf_str(&detail),
+			    "0001-x.patch: ERROR:SPACING: space required\n"
+			    "0001-x.patch: WARNING:LONG_LINE_COMMENT: a type with a listed prefix\n"
+			    "0001-x.patch: CHECK:PARENTHESIS_ALIGNMENT: align\n"
+			    "0001-x.patch: ERROR:LONG_LINE: an allowed type is still an error\n"
+			    "0001-x.patch: WARNING: no type without --show-types\n");
+	strbuf_release(&n.allowed_types);
+	strbuf_release(&detail);
+}
+
+static void checkpatch_clean(void **state)
+{
+	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
+	struct strbuf detail = STRBUF_INIT;
+
+	(void)state;
+	checkpatch_count("", "", &n, &detail, "p");
+	checkpatch_count("total: 0 errors, 0 warnings, 0 checks, 40 lines checked\n",
+			 "", &n, &detail, "p");
+	assert_int_equal(n.errors + n.warnings + n.checks + n.allowed, 0);
+	assert_string_equal(strbuf_str(&detail), "");
+	strbuf_release(&n.allowed_types);
+	strbuf_release(&detail);
+}
+
+static void quilt_hunk(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	quilt_failure("Applying patch 0001-a.patch\n"
+		      "patching file arch/x86/kvm/pmu.c\n"
+		      "\n"
+		      "Applying patch 0002-b.patch\n"
+		      "patching file arch/x86/kvm/pmu.h\n"
+		      "patching file arch/x86/kvm/x86.c\n"
+		      "Hunk #1 succeeded at 10.\n"
+		      "Hunk #2 FAILED at 8861.\n"
+		      "Hunk #3 FAILED at 9000.\n"
+		      "2 out of 3 hunks FAILED -- rejects in file arch/x86/kvm/x86.c\n"
+		      "Patch 0002-b.patch does not apply (enforce with -f)\n",
+		      &why);
+	assert_string_equal(strbuf_str(&why),
+			    "patch 0002-b.patch does not apply: arch/x86/kvm/x86.c: Hunk #2 FAILED at 8861.");
+	strbuf_release(&why);
+}
+
+static void quilt_other_failures(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	quilt_failure("Applying patch 0001-a.patch\n"
+		      "can't find file to patch at input line 5\n", &why);
+	assert_string_equal(strbuf_str(&why),
+			    "patch 0001-a.patch does not apply");
+	strbuf_reset(&why);
+	quilt_failure("quilt: No series file found\n", &why);
+	assert_string_equal(strbuf_str(&why), "quilt push failed");
+	strbuf_reset(&why);
+	quilt_failure("", &why);
+	assert_string_equal(strbuf_str(&why), "quilt push failed");
+	strbuf_release(&why);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(checkpatch_findings),
+		cmocka_unit_test(checkpatch_clean),
+		cmocka_unit_test(quilt_hunk),
+		cmocka_unit_test(quilt_other_failures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the tools print, read: checkpatch's findings and quilt's failed
+ * hunk.  Text in, counts and one line out; tests/unit/test_toolout.c.
+ */
+#include <string.h>
+
+#include "toolout.h"
+
+/* Is TYPE (@n bytes) listed in checkpatch.allow ("TYPE reason" lines)? */
+static int type_allowed(const char *allow, const char *type, size_t n)
+{
+	const char *p = allow;
+
+	while (p && *p) {
+		if (!strncmp(p, type, n) && (p[n] == ' ' || p[n] == '\t'))
+			return 1;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * "ERROR:TYPE: text", "WARNING:TYPE: text" and "CHECK:TYPE: text" lines of
+ * checkpatch --show-types.  An error always counts; a warning or check
+ * whose type checkpatch.allow lists is only noted.  What counts goes to
+ * @detail as "@patch: line".
+ */
+void checkpatch_count(const char *out, const char *allow,
+		      struct checkpatch_counts *n, struct strbuf *detail,
+		      const char *patch)
+{
+	const char *p = out;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n'), *type = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p), tn;
+		int err = starts_with(p, "ERROR:");
+		int warn = starts_with(p, "WARNING:");
+		int chk = starts_with(p, "CHECK:");
+
+		if ((err || warn || chk) && type) {
+			type++;
+			tn = strcspn(type, ":\n");
+			if (!err && type_allowed(allow, type, tn)) {
+				n->allowed++;
+				strbuf_addf(&n->allowed_types, " %.*s",
+					    (int)tn, type);
+			} else {
+				n->errors += err;
+				n->warnings += warn;
+				n->checks += chk;
+				strbuf_addf(detail, "%s: %.*s\n", patch,
+					    (int)len, p);
+			}
+		}
+		p = e ? e + 1 : NULL;
+	}
+}
+
+/*
+ * quilt push's output: the first "Applying patch X" whose hunk failed, with
+ * the file and the hunk line, as one line into @why.
+ */
+void quilt_failure(const char *log, struct strbuf *why)
+{
+	const char *p, *patch = NULL, *hunk = NULL, *file = NULL;
+	int pn = 0, hn = 0, fn = 0;
+
+	for (p = log; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		int n = strcspn(p, "\n");
+
+		if (starts_with(p, "Applying patch ")) {
+			patch = p + 15;
+			pn = n - 15;
+		} else if (starts_with(p, "patching file ")) {
+			file = p + 14;
+			fn = n - 14;
+		} else if (starts_with(p, "Hunk #") &&
+			   memmem(p, n, "FAILED", 6)) {
+			hunk = p;
+			hn = n;
+			break;
+		}
+	}
+	if (patch)
+		strbuf_addf(why, "patch %.*s does not apply", pn, patch);
+	if (hunk && file)
+		strbuf_addf(why, ": %.*s: %.*s", fn, file, hn, hunk);
+	else if (!patch)
+		strbuf_addstr(why, "quilt push failed");
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_TOOLOUT_H
+#define KVERIFY_TOOLOUT_H
+
+#include "strbuf.h"
+
+/* What checkpatch --show-types said of one patch, against checkpatch.allow. */
+struct checkpatch_counts {
+	int errors, warnings, checks, allowed;
+	struct strbuf allowed_types;	/* " TYPE TYPE" */
+};
+
+#define CHECKPATCH_COUNTS_INIT { 0, 0, 0, 0, STRBUF_INIT }
+
+void checkpatch_count(const char *out, const char *allow,
+		      struct checkpatch_counts *n, struct strbuf *detail,
+		      const char *patch);
+void quilt_failure(const char *log, struct strbuf *why);
+
+#endif
