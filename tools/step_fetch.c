@@ -598,11 +598,17 @@ static enum step_status use_dir(struct verify_ctx *ctx,
 static enum step_status fetch_tree(struct verify_ctx *ctx,
 				   struct step_result *r);
 
-/* The source, then for SERIES "auto" the variant its shape needs. */
+/*
+ * The source, then for SERIES "auto" the variant its shape needs.  A source
+ * that cannot be had is an ERROR; no variant that applies is the series'
+ * FAIL.
+ */
 enum step_status fetch_source(struct verify_ctx *ctx, struct step_result *r)
 {
 	enum step_status st = fetch_tree(ctx, r);
 
+	if (st == STEP_FAIL)
+		return STEP_ERROR;
 	if (st == STEP_PASS && ctx->t->auto_series)
 		st = probe_series(ctx, r);
 	return st;

@@ -315,8 +315,7 @@ static int is_error(int idx, const struct step_result *r)
 {
 	const char *why = strbuf_str(&r->reason);
 
-	return run_interrupted() || idx == STEP_IDX_fetch ||
-	       idx == STEP_IDX_tree ||
+	return run_interrupted() || idx == STEP_IDX_tree ||
 	       strstr(why, " not found: install it with ") ||
 	       strstr(why, "no space left on device");
 }
