@@ -61,7 +61,7 @@ for t in $TARGETS; do
 		kabi=PASS
 		config=$(json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]')
 		cc=$(echo "$config" | sed -n 's/.* with \([^ ,]*gcc[^ ,]*\), srctree .*/\1/p')
-		root=$(echo "$config" | sed -n 's/.* in a chroot of Debian [a-z]* (\(.*\))$/\1/p')
+		root=$(echo "$config" | sed -n 's/.* in a chroot of Debian [a-z]* (\([^)]*\)).*/\1/p')
 		if [ -n "$root" ]; then
 			[ -n "$cc" ] && [ -x "$root/usr/bin/$cc" ] && ! command -v "$cc" > /dev/null
 		else
