@@ -606,10 +606,13 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
 		    ctx->deb_abi, ctx->deb_image, ctx->deb_version,
 		    ctx->deb_fetched ? "fetched" : "cached", cc);
-	if (ctx->toolchain)
-		strbuf_addf(&r->reason, ", %s in a chroot of Debian %.*s (%s)",
-			    cc_pkg, (int)strcspn(ctx->t->deb_suite, "-"),
-			    ctx->t->deb_suite, ctx->toolchain);
+	if (ctx->toolchain) {
+		char *release = toolchain_release(ctx->t->deb_suite);
+
+		strbuf_addf(&r->reason, ", %s in a chroot of Debian %s (%s)",
+			    cc_pkg, release, ctx->toolchain);
+		free(release);
+	}
 	if (headers.len)
 		strbuf_addf(&r->reason, " (patched:%s)", headers.buf);
 	st = STEP_PASS;

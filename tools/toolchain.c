@@ -24,6 +24,12 @@
 #define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves"
 #define DEBOOTSTRAP_TIMEOUT 1800
 
+/* The Debian release of an apt suite: trixie of trixie-backports. */
+char *toolchain_release(const char *suite)
+{
+	return xstrfmt("%.*s", (int)strcspn(suite, "-"), suite);
+}
+
 /* Can a toolchain be made here?  If not, @why says what is missing. */
 int toolchain_usable(struct strbuf *why)
 {
@@ -71,7 +77,7 @@ static int bootstrap(const char *release, const char *pkg, const char *dir,
 int toolchain_get(const char *cache, const char *suite, const char *pkg,
 		  const char *log, char **root, struct strbuf *why)
 {
-	char *release = xstrfmt("%.*s", (int)strcspn(suite, "-"), suite);
+	char *release = toolchain_release(suite);
 	char *dir = xstrfmt("%s/toolchains/%s-%s", cache, release, pkg);
 	char *stamp = xstrfmt("%s/.kverify-toolchain", dir);
 	char *want = xstrfmt("%s %s,%s", release, pkg, KBUILD_PACKAGES);

@@ -4,6 +4,7 @@
 
 #include "strbuf.h"
 
+char *toolchain_release(const char *suite);
 int toolchain_usable(struct strbuf *why);
 int toolchain_get(const char *cache, const char *suite, const char *pkg,
 		  const char *log, char **root, struct strbuf *why);
