@@ -76,23 +76,32 @@ static char *scan_one_line(const char *text, int want_security)
 	return found;
 }
 
-static char *field(const char *para, const char *name)
+/*
+ * The value of field @name in the deb822 paragraph [@para, @end) (Debian
+ * policy 5.1: a field name is not case-sensitive), or NULL; @end NULL: to
+ * the end of the string.
+ */
+char *deb822_field(const char *para, const char *end, const char *name)
 {
 	size_t n = strlen(name);
 	const char *p = para;
 
-	while (p && *p) {
-		if (!strncasecmp(p, name, n) && p[n] == ':') {
-			const char *v = p + n + 1, *e = strchr(v, '\n');
-			char *r;
+	if (!end)
+		end = para + strlen(para);
+	while (p < end) {
+		const char *e = memchr(p, '\n', end - p);
 
-			while (*v == ' ' || *v == '\t')
+		if (!e)
+			e = end;
+		if ((size_t)(e - p) > n && !strncasecmp(p, name, n) &&
+		    p[n] == ':') {
+			const char *v = p + n + 1;
+
+			while (v < e && (*v == ' ' || *v == '\t'))
 				v++;
-			r = e ? xstrfmt("%.*s", (int)(e - v), v) : xstrdup(v);
-			return r;
+			return xstrfmt("%.*s", (int)(e - v), v);
 		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
+		p = e + 1;
 	}
 	return NULL;
 }
@@ -108,10 +117,10 @@ static char *scan_deb822(const char *text, int want_security)
 
 		if (end)
 			*end = '\0';
-		types = field(para, "Types");
-		uris = field(para, "URIs");
-		suites = field(para, "Suites");
-		enabled = field(para, "Enabled");
+		types = deb822_field(para, NULL, "Types");
+		uris = deb822_field(para, NULL, "URIs");
+		suites = deb822_field(para, NULL, "Suites");
+		enabled = deb822_field(para, NULL, "Enabled");
 		if (types && uris && suites && strstr(types, "deb") &&
 		    (!enabled || strcasecmp(enabled, "no")) &&
 		    entry_fits(uris, suites, want_security)) {
@@ -248,6 +257,18 @@ int apt_lists_fresh(const struct apt_suite *as)
 	fresh = !stat(stamp, &st) && time(NULL) - st.st_mtime < max_age;
 	free(stamp);
 	return fresh;
+}
+
+/* apt-cache show of @pkg: =@version if given, else the candidate. */
+void apt_show_args(const struct apt_suite *as, struct child *c,
+		   const char *pkg, const char *version)
+{
+	apt_suite_args(as, c, "apt-cache");
+	strvec_pushl(&c->args, "show", "--no-all-versions", NULL);
+	if (version)
+		strvec_pushf(&c->args, "%s=%s", pkg, version);
+	else
+		strvec_push(&c->args, pkg);
 }
 
 void apt_lists_touch(const struct apt_suite *as)

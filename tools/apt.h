@@ -18,6 +18,9 @@ int apt_suite_init(struct apt_suite *as, const char *cache,
 		   const char *suite, struct strbuf *err);
 void apt_suite_args(const struct apt_suite *as, struct child *c,
 		    const char *tool);
+void apt_show_args(const struct apt_suite *as, struct child *c,
+		   const char *pkg, const char *version);
+char *deb822_field(const char *para, const char *end, const char *name);
 int apt_lists_fresh(const struct apt_suite *as);
 void apt_lists_touch(const struct apt_suite *as);
 void apt_suite_clear(struct apt_suite *as);

@@ -32,6 +32,8 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
+#include "checkpatch.h"
+#include "series.h"
 #include "verify.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"

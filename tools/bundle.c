@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "verify.h"
+#include "bundle.h"
 
 static int copy(const char *from, const char *to)
 {
@@ -26,7 +26,7 @@ int write_bundle(const struct verify_ctx *ctx)
 {
 	char *dir = xstrfmt("%s/bundle", ctx->results);
 	char *files[5][2] = {
-		{ xstrfmt("%s/arch/x86/boot/bzImage", ctx->build), "bzImage" },
+		{ xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx)), "bzImage" },
 		{ xstrfmt("%s/boot/initramfs.cpio", ctx->results),
 		  "initramfs.cpio" },
 		{ xstrfmt("%s/tools/guest/README", ctx->repo), "README" },

@@ -168,14 +168,11 @@ static int usage_error(const char *fmt, const char *arg)
 static int check_skip(const char *skip)
 {
 	char *copy = xstrdup(skip), *s, *save = NULL;
-	int i, bad = 0;
+	int bad = 0;
 
 	for (s = strtok_r(copy, ",", &save); s && !bad;
 	     s = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < nr_verify_steps; i++)
-			if (!strcmp(s, verify_steps[i].name))
-				break;
-		if (i == nr_verify_steps)
+		if (verify_step_index(s) < 0)
 			bad = usage_error("--skip: no step named '%s'", s);
 	}
 	free(copy);
@@ -245,6 +242,18 @@ static int options_from_make(struct options *opt)
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
 	return 0;
+}
+
+/* --cache, else $KVERIFY_CACHE, else the XDG cache: absolute. */
+static char *cache_dir(const char *given)
+{
+	const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
+
+	if (given || env("KVERIFY_CACHE"))
+		return abspath(given ? given : env("KVERIFY_CACHE"));
+	if (xdg)
+		return xstrfmt("%s/kverify", xdg);
+	return xstrfmt("%s/.cache/kverify", home ? home : "/tmp");
 }
 
 /* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
@@ -502,7 +511,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	};
 	const struct target *t = NULL;
 	struct strbuf err = STRBUF_INIT;
-	char *cache, *work;
+	char *work;
 	size_t i;
 	int ret = EXIT_USAGE;
 
@@ -521,12 +530,10 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 		goto out;
 	}
 	run_install_signal_handlers();
-	cache = cache_dir(opt);
 	work = abspath("results/b4");
-	a.cache = cache;
+	a.cache = opt->cache;
 	a.work = work;
 	ret = cmd_b4(what, t, opt, &a);
-	free(cache);
 	free(work);
 out:
 	strbuf_release(&err);
@@ -540,11 +547,15 @@ int main(int argc, char **argv)
 		.list = "kernels.list", .results = "results",
 		.mode = BUILD_KERNEL,
 	};
+	static char *cache;	/* reachable until exit */
 
-	if (argc > 1 && !strcmp(argv[1], "sim"))
-		return cmd_sim(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "sim")) {
+		cache = cache_dir(NULL);
+		return cmd_sim(argc - 1, argv + 1, cache);
+	}
 	if (options_from_make(&opt) || parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
+	opt.cache = cache = cache_dir(opt.cache);
 	argc -= optind;
 	argv += optind;
 	if (!argc)

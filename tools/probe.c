@@ -15,7 +15,8 @@
 #include "fsutil.h"
 #include "probe.h"
 #include "run.h"
-#include "verify.h"
+#include "series.h"
+#include "step.h"
 
 struct variant {
 	char *rel;		/* "series" or "backports/X.Y" */
@@ -178,8 +179,8 @@ static void first_failure(const char *out, struct strbuf *why)
  * Apply the loaded series with --fuzz=0 to copies of the files it touches,
  * in @work: 0 when every patch applies, else why not.
  */
-static int applies(struct verify_ctx *ctx, const char *work,
-		   struct strbuf *why)
+static int applies(const struct verify_ctx *ctx, const struct series *sr,
+		   const char *work, struct strbuf *why)
 {
 	struct strvec files = STRVEC_INIT;
 	size_t i;
@@ -187,9 +188,9 @@ static int applies(struct verify_ctx *ctx, const char *work,
 
 	rm_rf(work);
 	mkdir_p(work);
-	series_files(ctx, &files, 0);
+	series_files(sr, &files, 0);
 	for (i = 0; i < files.nr && !ret; i++) {
-		char *from = xstrfmt("%s/%s", ctx->src, files.v[i]);
+		char *from = xstrfmt("%s/%s", ctx->fetch.src, files.v[i]);
 		char *to = xstrfmt("%s/%s", work, files.v[i]);
 
 		if (!inside(files.v[i])) {
@@ -203,19 +204,19 @@ static int applies(struct verify_ctx *ctx, const char *work,
 		free(from);
 		free(to);
 	}
-	for (i = 0; i < ctx->patches.nr && !ret; i++) {
+	for (i = 0; i < sr->patches.nr && !ret; i++) {
 		struct child c = CHILD_INIT;
 		struct strbuf out = STRBUF_INIT;
 
 		strvec_pushl(&c.args, "patch", "-p1", "--fuzz=0", "--forward",
 			     "--batch", "--no-backup-if-mismatch",
-			     "--reject-file=-", "-i", ctx->patches.v[i], NULL);
+			     "--reject-file=-", "-i", sr->patches.v[i], NULL);
 		c.dir = work;
 		c.out = &out;
 		c.log = ctx->log;
-		c.timeout = ctx->step->timeout;
+		c.timeout = ctx->timeout;
 		if (run_child(&c)) {
-			strbuf_addf(why, "%s: ", patch_name(ctx->patches.v[i]));
+			strbuf_addf(why, "%s: ", patch_name(sr->patches.v[i]));
 			if (c.spawn_errno || c.timed_out || c.interrupted)
 				child_describe_failure(&c, why);
 			else
@@ -230,19 +231,13 @@ static int applies(struct verify_ctx *ctx, const char *work,
 	return ret;
 }
 
-static void unload_series(struct verify_ctx *ctx)
-{
-	free(ctx->series);
-	free(ctx->series_rel);
-	ctx->series = ctx->series_rel = NULL;
-	strvec_clear(&ctx->patches);
-}
-
-static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
+static enum step_status pick(const struct verify_ctx *ctx,
+			     struct series *probed, struct step_result *r,
 			     const char *shape)
 {
 	char *work = xstrfmt("%s/probe-apply", ctx->results);
-	long version = tree_version(ctx->src);
+	long version = tree_version(ctx->fetch.src);
+	char *where = xstrfmt("%s:%d", ctx->opt->list, ctx->t->line);
 	struct strbuf notes = STRBUF_INIT;
 	struct variant *vs;
 	size_t i, nr;
@@ -250,7 +245,8 @@ static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
 
 	if (version < 0) {
 		strbuf_addf(&r->reason, "; %s/Makefile has no VERSION and PATCHLEVEL: cannot tell which variant is nearest",
-			    ctx->src);
+			    ctx->fetch.src);
+		free(where);
 		free(work);
 		return STEP_FAIL;
 	}
@@ -260,10 +256,10 @@ static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
 	for (i = 0; i < nr && st != STEP_PASS; i++) {
 		struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
 
-		if (load_series(ctx, vs[i].rel, &err)) {
+		if (series_load(probed, ctx->repo, vs[i].rel, where, &err)) {
 			strbuf_addf(&r->reason, "; %s: %s", vs[i].rel, err.buf);
 			strbuf_trim_trailing(&r->reason);
-		} else if (applies(ctx, work, &why)) {
+		} else if (applies(ctx, probed, work, &why)) {
 			strbuf_addf(&r->reason, "; tried %s (made for %s): %s",
 				    vs[i].rel, vs[i].kernel, why.buf);
 		} else {
@@ -272,14 +268,14 @@ static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
 			st = STEP_PASS;
 		}
 		if (st != STEP_PASS)
-			unload_series(ctx);
+			series_clear(probed);
 		strbuf_release(&err);
 		strbuf_release(&why);
 	}
 	if (st != STEP_PASS)
 		strbuf_addf(&r->reason, "; %s: generate one with make backport TREE=%s NAME=<X.Y>",
 			    nr ? "no variant of this shape applies" :
-			    "no variant is made for this shape", ctx->src);
+			    "no variant is made for this shape", ctx->fetch.src);
 	strbuf_addstr(&r->reason, strbuf_str(&notes));
 	for (i = 0; i < nr; i++) {
 		free(vs[i].rel);
@@ -288,31 +284,33 @@ static enum step_status pick(struct verify_ctx *ctx, struct step_result *r,
 	}
 	free(vs);
 	strbuf_release(&notes);
+	free(where);
 	free(work);
 	return st;
 }
 
-enum step_status probe_series(struct verify_ctx *ctx, struct step_result *r)
+enum step_status probe_series(const struct verify_ctx *ctx,
+			      struct fetch_out *out, struct step_result *r)
 {
 	char *work = xstrfmt("%s/probe", ctx->results), *outcome = NULL;
 	struct strbuf why = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 
 	rm_rf(work);
-	if (cocci_run(ctx->repo, ctx->src, work, 0, ctx->log,
-		      ctx->step->timeout, &outcome, &why)) {
+	if (cocci_run(ctx->repo, ctx->fetch.src, work, 0, ctx->log,
+		      ctx->timeout, &outcome, &why)) {
 		strbuf_addf(&r->reason, "; probe: %s", why.buf);
 		goto out;
 	}
 	if (!strncmp(outcome, "APPLIED ", 8)) {
-		st = pick(ctx, r, outcome + 8);
+		st = pick(ctx, &out->probed, r, outcome + 8);
 	} else if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
-		ctx->na_reason = xstrdup(outcome + 15);
-		strbuf_addf(&r->reason, "; probed: n/a, %s", ctx->na_reason);
+		out->probed.na_reason = xstrdup(outcome + 15);
+		strbuf_addf(&r->reason, "; probed: n/a, %s", out->probed.na_reason);
 		st = STEP_PASS;
 	} else if (!strcmp(outcome, "ALREADY")) {
-		ctx->na_reason = xstrdup("the tree already carries emulated_counter_reprogram_tolerance");
-		strbuf_addf(&r->reason, "; probed: n/a, %s", ctx->na_reason);
+		out->probed.na_reason = xstrdup("the tree already carries emulated_counter_reprogram_tolerance");
+		strbuf_addf(&r->reason, "; probed: n/a, %s", out->probed.na_reason);
 		st = STEP_PASS;
 	} else {
 		/* "UNKNOWN <shape> ..." already says which hunk is missing. */

@@ -13,7 +13,8 @@
 #include "apt.h"
 #include "escape.h"
 #include "fsutil.h"
-#include "verify.h"
+#include "report.h"
+#include "series.h"
 #include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */
@@ -63,14 +64,14 @@ void report_text(const struct verify_ctx *ctx,
 	int s;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
-	if (ctx->kernel)
+	if (ctx->config.kernel)
 		printf("  kernel: Debian's %s-amd64 (%s %s), patched KVM modules\n",
-		       ctx->deb_abi, ctx->deb_image, ctx->deb_version);
+		       ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.deb_version);
 	printf("  %-11s %-5s %8s  %s\n", "STEP", "STATUS", "TIME", "REASON");
 	for (s = 0; s < n; s++) {
 		const struct step_result *r = &res[s];
 
-		printf("  %-11s %-5s %7.1fs  %s\n", verify_steps[s].name,
+		printf("  %-11s %-5s %7.1fs  %s\n", res[s].name,
 		       step_status_name(r->status), r->seconds,
 		       term(&sb, strbuf_str(&r->reason)));
 		if (r->status != STEP_FAIL && r->status != STEP_ERROR)
@@ -79,11 +80,11 @@ void report_text(const struct verify_ctx *ctx,
 		if (r->detail.len)
 			print_tail(r->detail.buf);
 	}
-	for (i = 0; i < ctx->tests.nr; i++) {
-		const struct test_case *tc = &ctx->tests.v[i];
+	for (i = 0; i < ctx->boot.tests.nr; i++) {
+		const struct test_case *tc = &ctx->boot.tests.v[i];
 
 		if (!i)
-			printf("  guest tests (%s):\n", ctx->accel);
+			printf("  guest tests (%s):\n", ctx->boot.accel);
 		printf("    %-4s %s", test_status_names[tc->status],
 		       term(&sb, tc->name));
 		printf("%s%s\n", tc->reason ? ": " : "",
@@ -105,7 +106,7 @@ static void sim_figures(const struct verify_ctx *ctx,
 				   int),
 			struct strbuf *sb)
 {
-	const char *p = strbuf_str(&ctx->sim_figures);
+	const char *p = strbuf_str(&ctx->sim.figures);
 	int i = 0;
 
 	while (*p) {
@@ -130,12 +131,12 @@ static void json_figure(struct strbuf *sb, const char *t, const char *v,
 /* What the sim step ran and its figure, for dashboards. */
 static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
 {
-	if (!ctx->sim_era)
+	if (!ctx->sim.era)
 		return;
 	strbuf_addstr(sb, ",\n  \"sim\": {\"era\": ");
-	json_str(sb, ctx->sim_era);
+	json_str(sb, ctx->sim.era);
 	strbuf_addf(sb, ", \"traces\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
-		    ctx->sim_traces, ctx->sim_seed);
+		    ctx->sim.traces, ctx->sim.seed);
 	sim_figures(ctx, json_figure, sb);
 	strbuf_addstr(sb, "}}");
 }
@@ -230,21 +231,12 @@ static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
 	if (apt_suite_init(&as, ctx->cache, t->deb_suite, &err) ||
 	    lock_file(lock, 0, &fd, &err))
 		goto out;
-	apt_suite_args(&as, &c, "apt-cache");
-	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
-	if (t->deb_version)
-		strvec_pushf(&c.args, "%s=%s", t->deb_package, t->deb_version);
-	else
-		strvec_push(&c.args, t->deb_package);
+	apt_show_args(&as, &c, t->deb_package, t->deb_version);
 	c.out = &out;
 	c.timeout = 60;
 	if (run_child(&c))
 		goto out;
-	p = strstr(strbuf_str(&out), "\nVersion: ");
-	if (!p && !strncmp(strbuf_str(&out), "Version: ", 9))
-		p = out.buf - 1;
-	if (p)
-		v = xstrfmt("%.*s", (int)strcspn(p + 10, "\n"), p + 10);
+	v = deb822_field(strbuf_str(&out), NULL, "Version");
 	for (p = v; p && *p; p++)
 		if ((strchr(".-", *p) || isalnum((unsigned char)*p) ? *p : '_') !=
 		    keyver[p - v])
@@ -267,7 +259,7 @@ out:
 static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 {
 	const struct target *t = ctx->t;
-	const char *key = ctx->src_key;
+	const char *key = ctx->fetch.src_key;
 	char *v;
 	size_t n;
 
@@ -315,11 +307,11 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_str(&sb, ctx->t->source);
 	json_package(&sb, ctx);
 	strbuf_addstr(&sb, ",\n  \"series\": ");
-	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
+	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
 	strbuf_addstr(&sb, ",\n  \"na_reason\": ");
-	json_str(&sb, ctx->na_reason ? ctx->na_reason : "");
+	json_str(&sb, series_of(ctx)->na_reason ? series_of(ctx)->na_reason : "");
 	strbuf_addstr(&sb, ",\n  \"source_key\": ");
-	json_str(&sb, ctx->src_key ? ctx->src_key : "");
+	json_str(&sb, ctx->fetch.src_key ? ctx->fetch.src_key : "");
 	strbuf_addstr(&sb, ",\n  \"started\": ");
 	json_str(&sb, t0);
 	strbuf_addstr(&sb, ",\n  \"finished\": ");
@@ -328,25 +320,25 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		    ctx->finished && ctx->started ?
 		    (long)(ctx->finished - ctx->started) : 0L);
 	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
-	if (ctx->kernel_release)
-		json_str(&sb, ctx->kernel_release);
+	if (ctx->boot.kernel_release)
+		json_str(&sb, ctx->boot.kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"boot\": ");
 	json_str(&sb, distro_boot(ctx) ? "distro" : "own");
-	if (ctx->boot_why) {
+	if (ctx->config.boot_why) {
 		strbuf_addstr(&sb, ",\n  \"boot_why\": ");
-		json_str(&sb, ctx->boot_why);
+		json_str(&sb, ctx->config.boot_why);
 	}
-	if (ctx->kernel) {
-		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->deb_abi);
+	if (ctx->config.kernel) {
+		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->config.deb_abi);
 		strbuf_addstr(&sb, ",\n  \"image\": ");
-		json_str(&sb, ctx->deb_image);
+		json_str(&sb, ctx->config.deb_image);
 		strbuf_addstr(&sb, ",\n  \"image_version\": ");
-		json_str(&sb, ctx->deb_version);
+		json_str(&sb, ctx->fetch.deb_version);
 	}
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
-	json_str(&sb, ctx->accel ? ctx->accel : "");
+	json_str(&sb, ctx->boot.accel ? ctx->boot.accel : "");
 	strbuf_addstr(&sb, ",\n  \"console\": ");
 	if (is_file(console))
 		json_str(&sb, "console.log");
@@ -362,14 +354,14 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_tool(&sb, "qemu", "qemu-system-x86_64", "--version", 0);
 	strbuf_addstr(&sb, "}");
 	strbuf_addf(&sb, ",\n  \"ccache\": {\"hits\": %ld, \"misses\": %ld}",
-		    ctx->ccache_hits, ctx->ccache_misses);
+		    ctx->built.ccache_hits, ctx->built.ccache_misses);
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
 		    run_interrupted() ? "true" : "false",
 		    overall(res, n) ? "true" : "false");
 	strbuf_addstr(&sb, ",\n  \"steps\": [");
 	for (s = 0; s < n; s++) {
 		strbuf_addstr(&sb, s ? ",\n    {\"name\": " : "\n    {\"name\": ");
-		json_str(&sb, verify_steps[s].name);
+		json_str(&sb, res[s].name);
 		strbuf_addstr(&sb, ", \"status\": ");
 		json_str(&sb, step_status_name(res[s].status));
 		strbuf_addf(&sb, ", \"seconds\": %.3f, \"reason\": ",
@@ -383,7 +375,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	}
 	strbuf_addstr(&sb, "\n  ]");
 	json_sim(&sb, ctx);
-	json_tests(&sb, &ctx->tests);
+	json_tests(&sb, &ctx->boot.tests);
 	strbuf_addstr(&sb, "\n}\n");
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	if (ret)
@@ -447,7 +439,7 @@ static int test_to_step(enum test_status s)
 int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 		 int n, struct strbuf *err)
 {
-	const struct ktap_result *k = &ctx->tests;
+	const struct ktap_result *k = &ctx->boot.tests;
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/junit.xml", ctx->results);
 	char *cls = xstrfmt("kverify.%s", ctx->t->name);
@@ -478,17 +470,17 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, " hostname=\"");
 	xml_str(&sb, host);
 	strbuf_addstr(&sb, "\">\n");
-	if (ctx->sim_era) {
+	if (ctx->sim.era) {
 		strbuf_addstr(&sb, "    <properties>\n      <property name=\"sim.era\" value=\"");
-		xml_str(&sb, ctx->sim_era);
+		xml_str(&sb, ctx->sim.era);
 		strbuf_addf(&sb, "\"/>\n      <property name=\"sim.traces\" value=\"%ld\"/>\n",
-			    ctx->sim_traces);
+			    ctx->sim.traces);
 		strbuf_addstr(&sb, "  ");
 		sim_figures(ctx, xml_figure, &sb);
 		strbuf_addstr(&sb, "    </properties>\n");
 	}
 	for (s = 0; s < n; s++)
-		junit_case(&sb, cls, verify_steps[s].name, res[s].seconds,
+		junit_case(&sb, cls, res[s].name, res[s].seconds,
 			   res[s].status, strbuf_str(&res[s].reason),
 			   strbuf_str(&res[s].detail));
 	for (i = 0; i < k->nr; i++)
@@ -582,9 +574,9 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 	}
 	if (detail)
 		kcidb_excerpt(sb, detail);
-	if (ctx->accel && *ctx->accel) {
+	if (ctx->boot.accel && *ctx->boot.accel) {
 		strbuf_addstr(sb, ", \"environment\": {\"comment\": ");
-		json_str(sb, ctx->accel);
+		json_str(sb, ctx->boot.accel);
 		strbuf_addstr(sb, "}");
 	}
 	strbuf_addstr(sb, "}");
@@ -607,9 +599,9 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	size_t t;
 
 	for (s = 0; s < n; s++) {
-		if (!strcmp(verify_steps[s].name, "build"))
+		if (!strcmp(res[s].name, "build"))
 			b = s;
-		else if (!strcmp(verify_steps[s].name, "apply"))
+		else if (!strcmp(res[s].name, "apply"))
 			a = s;
 	}
 	strbuf_addstr(&id, "kverify:");
@@ -628,9 +620,9 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addf(&sb, ", \"valid\": %s",
 			    res[a].status == STEP_PASS ? "true" : "false");
 	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
-	json_str(&sb, ctx->series_rel ? ctx->series_rel : "");
+	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
 	strbuf_addstr(&sb, ", \"source_key\": ");
-	json_str(&sb, ctx->src_key ? ctx->src_key : "");
+	json_str(&sb, ctx->fetch.src_key ? ctx->fetch.src_key : "");
 	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
 	json_str(&sb, build_id);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
@@ -651,12 +643,12 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	}
 	strbuf_addstr(&sb, "}\n ],\n \"tests\": [");
 	for (s = 0; s < n; s++)
-		kcidb_test(&sb, build_id, i++, "kverify.", verify_steps[s].name,
+		kcidb_test(&sb, build_id, i++, "kverify.", res[s].name,
 			   res[s].status, res[s].seconds,
 			   strbuf_str(&res[s].reason), strbuf_str(&res[s].detail),
 			   ctx);
-	for (t = 0; t < ctx->tests.nr; t++) {
-		const struct test_case *tc = &ctx->tests.v[t];
+	for (t = 0; t < ctx->boot.tests.nr; t++) {
+		const struct test_case *tc = &ctx->boot.tests.v[t];
 
 		kcidb_test(&sb, build_id, i++, "kverify.guest.", tc->name,
 			   test_to_step(tc->status), tc->seconds, tc->reason,

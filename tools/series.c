@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the series' patches touch, read from their diffs. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "verify.h"
-
+#include "fsutil.h"
+#include "manifest.h"
+#include "series.h"
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
@@ -36,15 +38,14 @@ static void scan_patch(const char *text, struct strvec *files, int new_only)
 }
 
 /* Files the series changes (@new_only: adds), tree-relative, in order. */
-void series_files(const struct verify_ctx *ctx, struct strvec *files,
-		  int new_only)
+void series_files(const struct series *s, struct strvec *files, int new_only)
 {
 	size_t i;
 
-	for (i = 0; i < ctx->patches.nr; i++) {
+	for (i = 0; i < s->patches.nr; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (!strbuf_read_file(&sb, ctx->patches.v[i], 16 << 20))
+		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
 			scan_patch(strbuf_str(&sb), files, new_only);
 		strbuf_release(&sb);
 	}
@@ -195,17 +196,17 @@ static int add_name(const char *name, size_t len, int strip, int line,
  * The names are plain (series_check_names()); in @root, none may reach
  * through a symlink or name something other than a regular file.
  */
-int series_check_tree(const struct verify_ctx *ctx, const char *root,
+int series_check_tree(const struct series *s, const char *root,
 		      struct strbuf *err)
 {
 	struct strvec names = STRVEC_INIT;
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < ctx->patches.nr; i++) {
+	for (i = 0; i < s->patches.nr; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (!strbuf_read_file(&sb, ctx->patches.v[i], 16 << 20))
+		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
 			scan_names(strbuf_str(&sb), add_name, &names);
 		strbuf_release(&sb);
 	}
@@ -239,4 +240,95 @@ int series_check_tree(const struct verify_ctx *ctx, const char *root,
 	}
 	strvec_clear(&names);
 	return ret;
+}
+
+/*
+ * Read <repo>/<rel>/series: patch names, in order; 0, or with @err set -1
+ * when it or a patch is missing, -2 when a patch names a file outside the
+ * tree.  @where: the kernels.list line that names it, for the message.
+ */
+int series_load(struct series *s, const char *repo, const char *rel,
+		const char *where, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file, *line, *save = NULL;
+	int ret = -1;
+
+	s->rel = xstrdup(rel);
+	s->dir = xstrfmt("%s/%s", repo, rel);
+	file = xstrfmt("%s/series", s->dir);
+	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
+		strbuf_addf(err, "%s: series directory '%s' has no readable series file (%s): create it or fix the SERIES field\n",
+			    where, rel, strerror(errno));
+		goto out;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strpbrk(line, " \t"), *patch;
+
+		if (sp)
+			*sp = '\0';
+		if (!*line || *line == '#')
+			continue;
+		patch = xstrfmt("%s/%s", s->dir, line);
+		if (strstr(line, "..") || !is_file(patch)) {
+			strbuf_addf(err, "%s: patch '%s' listed in the series is missing\n",
+				    file, line);
+			free(patch);
+			goto out;
+		}
+		strvec_push(&s->patches, patch);
+		free(patch);
+		if (series_check_names(s->patches.v[s->patches.nr - 1], err)) {
+			ret = -2;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(file);
+	strbuf_release(&sb);
+	return ret;
+}
+
+void series_clear(struct series *s)
+{
+	free(s->dir);
+	free(s->rel);
+	free(s->na_reason);
+	strvec_clear(&s->patches);
+	memset(s, 0, sizeof(*s));
+}
+
+/* What the tree was made from: the source and every patch of the series. */
+char *tree_stamp(const struct verify_ctx *ctx)
+{
+	uint64_t h = hash_bytes(HASH_INIT, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
+	size_t i;
+
+	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
+		h = hash_bytes(h, series_of(ctx)->patches.v[i], strlen(series_of(ctx)->patches.v[i]));
+		if (hash_file(&h, series_of(ctx)->patches.v[i]))
+			h = hash_bytes(h, "missing", 7);
+	}
+	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.src_key);
+}
+
+char *tree_stamp_path(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s/trees/%s.stamp", ctx->cache, ctx->t->name);
+}
+
+int tree_is_current(const struct verify_ctx *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = tree_stamp_path(ctx), *want = tree_stamp(ctx);
+	int ok;
+
+	ok = is_dir(ctx->tree) && !strbuf_read_file(&sb, path, 4096) &&
+	     !strcmp(strbuf_str(&sb), want);
+	strbuf_release(&sb);
+	free(path);
+	free(want);
+	return ok;
 }

@@ -18,7 +18,6 @@
 #include "fsutil.h"
 #include "run.h"
 #include "sim.h"
-#include "verify.h"
 
 /*
  * Where the definitions are looked for, in this order.  The first
@@ -623,14 +622,14 @@ static int parse_num(const char *s, long long min, long long max,
 }
 
 /* kverify sim: the step on any pristine/patched pair of trees. */
-int cmd_sim(int argc, char **argv)
+int cmd_sim(int argc, char **argv, const char *cache)
 {
 	struct sim_opts o = {
 		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
 		.shrink_seconds = 8, .timeout = 600,
 	};
 	struct sim_result r = { 0 };
-	char *work = NULL, *cache;
+	char *work = NULL;
 	long long v;
 	int i, ret;
 
@@ -695,11 +694,7 @@ int cmd_sim(int argc, char **argv)
 		return sim_usage("no such directory: %s",
 				 is_dir(o.pristine) ? o.patched : o.pristine);
 	if (!o.work) {
-		struct options opt = { 0 };
-
-		cache = cache_dir(&opt);
 		work = xstrfmt("%s/sim/standalone-%ld", cache, (long)getpid());
-		free(cache);
 		o.work = work;
 	}
 	ret = sim_run(&o, &r);

@@ -48,7 +48,8 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 char *sim_source_dir(void);
 int sim_run(const struct sim_opts *o, struct sim_result *r);
 void sim_result_clear(struct sim_result *r);
-int cmd_sim(int argc, char **argv);
+/* kverify sim: the standalone command; @cache holds its work directory. */
+int cmd_sim(int argc, char **argv, const char *cache);
 
 /* The tree's files the sim reads; "?" marks one a tree may lack. */
 extern const char *const sim_files[];

@@ -13,12 +13,13 @@
 
 #include "fsutil.h"
 #include "toolout.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
-static void quilt_args(struct verify_ctx *ctx, struct child *c)
+static void quilt_args(const struct verify_ctx *ctx, struct child *c)
 {
 	strvec_pushl(&c->args, "quilt", "--quiltrc", "/dev/null", NULL);
-	strvec_pushf(&c->env, "QUILT_PATCHES=%s", ctx->series);
+	strvec_pushf(&c->env, "QUILT_PATCHES=%s", series_of(ctx)->dir);
 	strvec_push(&c->env, "QUILT_SERIES=series");
 	strvec_push(&c->env, "QUILT_PC=.pc");
 	c->dir = ctx->tree;
@@ -34,12 +35,12 @@ static void describe_failure(const char *log, struct strbuf *why)
 	strbuf_release(&sb);
 }
 
-static void collect_rejects(struct verify_ctx *ctx, struct step_result *r)
+static void collect_rejects(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec files = STRVEC_INIT;
 	size_t i;
 
-	series_files(ctx, &files, 0);
+	series_files(series_of(ctx), &files, 0);
 	strbuf_reset(&r->detail);
 	for (i = 0; i < files.nr; i++) {
 		char *rej = xstrfmt("%s/%s.rej", ctx->tree, files.v[i]);
@@ -59,7 +60,7 @@ static void collect_rejects(struct verify_ctx *ctx, struct step_result *r)
  * with the pristine (older) mtime: give it a fresh inode and mtime, or
  * make would keep the objects built from the patched version.
  */
-static void refresh_unpatched(struct verify_ctx *ctx, const char *old,
+static void refresh_unpatched(const struct verify_ctx *ctx, const char *old,
 			      const struct strvec *files)
 {
 	char *copy = xstrdup(old), *line, *save = NULL;
@@ -87,7 +88,7 @@ static void refresh_unpatched(struct verify_ctx *ctx, const char *old,
 }
 
 /* Keep the mtime of patched files whose content did not change. */
-static void keep_mtimes(struct verify_ctx *ctx)
+static void keep_mtimes(const struct verify_ctx *ctx)
 {
 	char *manifest = cache_path(ctx, "trees/%s.mtimes", ctx->t->name);
 	struct strbuf old = STRBUF_INIT, out = STRBUF_INIT;
@@ -95,7 +96,7 @@ static void keep_mtimes(struct verify_ctx *ctx)
 	size_t i;
 
 	strbuf_read_file(&old, manifest, 1 << 20);
-	series_files(ctx, &files, 0);
+	series_files(series_of(ctx), &files, 0);
 	refresh_unpatched(ctx, strbuf_str(&old), &files);
 	for (i = 0; i < files.nr; i++) {
 		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
@@ -130,7 +131,7 @@ static void keep_mtimes(struct verify_ctx *ctx)
 	free(manifest);
 }
 
-enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
+enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp, *stamp_path;
 	struct child c = CHILD_INIT;
@@ -138,7 +139,7 @@ enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
 
 	if (tree_is_current(ctx)) {
 		strbuf_addf(&r->reason, "%zu patches applied (tree reused)",
-			    ctx->patches.nr);
+			    series_of(ctx)->patches.nr);
 		return STEP_PASS;
 	}
 	quilt_args(ctx, &c);
@@ -166,6 +167,6 @@ enum step_status apply_series(struct verify_ctx *ctx, struct step_result *r)
 	free(stamp);
 	free(stamp_path);
 	strbuf_addf(&r->reason, "%zu patches applied with --fuzz=0",
-		    ctx->patches.nr);
+		    series_of(ctx)->patches.nr);
 	return STEP_PASS;
 }

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "fsutil.h"
-#include "verify.h"
+#include "series.h"
+#include "debian.h"
+#include "steps.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
 #define TOLERANCES "0 1000 100000 10000000\n"
@@ -24,19 +26,19 @@ static const char *const bad_console[] = {
 	"WARNING: CPU:", "Unable to handle kernel",
 };
 
-static int write_plan(struct verify_ctx *ctx, const char *dir)
+static int write_plan(const struct verify_ctx *ctx, const char *dir)
 {
 	struct strbuf plan = STRBUF_INIT;
 	char *path;
 	size_t i, j;
 	int ret;
 
-	for (i = 0; i < ctx->selftests.nr; i++) {
-		const char *name = patch_name(ctx->selftests.v[i]);
+	for (i = 0; i < ctx->selftests.bins.nr; i++) {
+		const char *name = patch_name(ctx->selftests.bins.v[i]);
 		const char *kind = "pmu";
 
-		for (j = 0; j < ctx->new_tests.nr; j++)
-			if (!strcmp(name, ctx->new_tests.v[j]))
+		for (j = 0; j < ctx->selftests.new_tests.nr; j++)
+			if (!strcmp(name, ctx->selftests.new_tests.v[j]))
 				kind = "pmu-sweep";
 		if (!strcmp(name, "cpuid_test"))
 			kind = "control";
@@ -104,7 +106,7 @@ static int check_busybox(const struct verify_ctx *ctx, struct step_result *r)
 }
 
 /* The gen_init_cpio list; @init is the guest's /init. */
-static char *cpio_list(struct verify_ctx *ctx, const char *dir,
+static char *cpio_list(const struct verify_ctx *ctx, const char *dir,
 		       const char *init)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -118,14 +120,14 @@ static char *cpio_list(struct verify_ctx *ctx, const char *dir,
 	strbuf_addf(&sb, "file /init %s 755 0 0\n", init);
 	strbuf_addf(&sb, "file /tests/plan %s/plan 644 0 0\n", dir);
 	strbuf_addf(&sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
-	for (i = 0; i < ctx->selftests.nr; i++)
+	for (i = 0; i < ctx->selftests.bins.nr; i++)
 		strbuf_addf(&sb, "file /tests/%s %s 755 0 0\n",
-			    patch_name(ctx->selftests.v[i]),
-			    ctx->selftests.v[i]);
+			    patch_name(ctx->selftests.bins.v[i]),
+			    ctx->selftests.bins.v[i]);
 	return sb.buf;
 }
 
-static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
+static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 			  const char *dir, const char *out)
 {
 	char *init = xstrfmt("%s/tools/guest/init", ctx->repo);
@@ -139,12 +141,12 @@ static int make_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
-	if (ctx->kernel && debian_initramfs(ctx, r, dir, &list))
+	if (ctx->config.kernel && debian_initramfs(ctx, r, dir, &list))
 		goto out;
 	if (write_plan(ctx, dir) ||
 	    write_file(list_path, list.buf, list.len))
 		goto out;
-	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", ctx->build);
+	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", build_dir(ctx));
 	strvec_push(&c.args, list_path);
 	c.out_file = out;
 	ret = step_run(ctx, r, &c);
@@ -156,7 +158,7 @@ out:
 	return ret;
 }
 
-static void qemu_args(struct verify_ctx *ctx, struct child *c,
+static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 		      const char *accel, const char *initrd,
 		      const char *append)
 {
@@ -165,7 +167,7 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
 		     "none", "-nic", "none", NULL);
 	if (!strcmp(accel, "kvm"))
 		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
-	else if (ctx->kernel)
+	else if (ctx->config.kernel)
 		/*
 		 * Debian's kernel patches its own text live (static keys,
 		 * text_poke_bp()'s int3 dance, e.g. when kvm.ko loads).  With
@@ -178,10 +180,10 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
 	else
 		strvec_pushl(&c->args, "-accel", "tcg", "-cpu", "max", NULL);
 	strvec_pushl(&c->args, "-kernel", NULL);
-	if (ctx->kernel)	/* BOOT=distro: Debian's vmlinuz */
-		strvec_push(&c->args, ctx->kernel);
+	if (ctx->config.kernel)	/* BOOT=distro: Debian's vmlinuz */
+		strvec_push(&c->args, ctx->config.kernel);
 	else
-		strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", ctx->build);
+		strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", build_dir(ctx));
 	strvec_pushl(&c->args, "-initrd", initrd, "-append", append, NULL);
 }
 
@@ -190,7 +192,7 @@ static void qemu_args(struct verify_ctx *ctx, struct child *c,
  * nested or broken KVM hangs or aborts a guest.  Boot a probe once per
  * host boot and remember the answer.
  */
-static char *probe_accel(struct verify_ctx *ctx, const char *initrd)
+static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 {
 	char *boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
 	char *memo = cache_path(ctx, "accel-probe");
@@ -254,10 +256,10 @@ static void console_excerpt(struct step_result *r, const char *console,
 		    6000, start);
 }
 
-static enum step_status verdict(struct verify_ctx *ctx,
+static enum step_status verdict(const struct boot_out *out,
 				struct step_result *r, const char *console)
 {
-	const struct ktap_result *k = &ctx->tests;
+	const struct ktap_result *k = &out->tests;
 	size_t i, pass = ktap_count(k, TEST_PASS);
 	size_t fail = ktap_count(k, TEST_FAIL), skip = ktap_count(k, TEST_SKIP);
 	const char *bad = console_trouble(console);
@@ -292,21 +294,22 @@ static enum step_status verdict(struct verify_ctx *ctx,
 		st = STEP_FAIL;
 	}
 	strbuf_addf(&r->reason, "%zu passed, %zu failed, %zu skipped; %s",
-		    pass, fail, skip, ctx->accel);
+		    pass, fail, skip, out->accel);
 	return st;
 }
 
-static int run_guest(struct verify_ctx *ctx, struct step_result *r,
-		     const char *initrd, const char *console_path)
+static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
+		     const char *how, const char *initrd,
+		     const char *console_path)
 {
-	const char *accel = strncmp(ctx->accel, "kvm", 3) ? "tcg" : "kvm";
+	const char *accel = strncmp(how, "kvm", 3) ? "tcg" : "kvm";
 	struct child c = CHILD_INIT;
 
 	qemu_args(ctx, &c, accel, initrd,
 		  "console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init");
 	c.out_file = console_path;
 	c.log = ctx->log;
-	c.timeout = ctx->step->timeout;
+	c.timeout = ctx->timeout;
 	if (getenv("KVERIFY_TEST_BOOT_TIMEOUT"))	/* tests/README */
 		c.timeout = atoi(getenv("KVERIFY_TEST_BOOT_TIMEOUT"));
 	run_child(&c);
@@ -342,7 +345,8 @@ static char *booted_release(const char *console)
 	return NULL;
 }
 
-enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
+enum step_status boot_and_test(const struct verify_ctx *ctx,
+			       struct boot_out *out, struct step_result *r)
 {
 	char *dir = xstrfmt("%s/boot", ctx->results);
 	char *initrd = xstrfmt("%s/initramfs.cpio", dir);
@@ -350,7 +354,7 @@ enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf console = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 
-	if (!ctx->kernel_built || !ctx->selftests.nr) {
+	if (!ctx->built.kernel_built || !ctx->selftests.bins.nr) {
 		strbuf_addstr(&r->reason, "no kernel image or selftests to boot");
 		st = STEP_SKIP;
 		goto out;
@@ -358,17 +362,17 @@ enum step_status boot_and_test(struct verify_ctx *ctx, struct step_result *r)
 	mkdir_p(dir);
 	if (make_initramfs(ctx, r, dir, initrd))
 		goto out;
-	ctx->accel = probe_accel(ctx, initrd);
-	if (run_guest(ctx, r, initrd, console_path))
+	out->accel = probe_accel(ctx, initrd);
+	if (run_guest(ctx, r, out->accel, initrd, console_path))
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
-	ktap_parse(strbuf_str(&console), console.len, &ctx->tests);
-	free(ctx->kernel_release);
-	ctx->kernel_release = booted_release(strbuf_str(&console));
-	st = verdict(ctx, r, strbuf_str(&console));
-	if (ctx->kernel)
+	ktap_parse(strbuf_str(&console), console.len, &out->tests);
+	free(out->kernel_release);
+	out->kernel_release = booted_release(strbuf_str(&console));
+	st = verdict(out, r, strbuf_str(&console));
+	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
-			    ctx->deb_abi, ctx->deb_image, ctx->deb_version);
+			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.deb_version);
 out:
 	strbuf_release(&console);
 	free(dir);

@@ -15,46 +15,9 @@
 #include <sys/stat.h>
 
 #include "fsutil.h"
-#include "verify.h"
-
-/*
- * "path:line:col: warning:" lines for files the series touches, into the
- * step's detail; their count, which is also the step's reason, or 0.
- */
-int new_warnings(struct verify_ctx *ctx, struct step_result *r)
-{
-	struct strvec files = STRVEC_INIT;
-	struct strbuf log = STRBUF_INIT;
-	const char *p;
-	size_t i;
-	int n = 0;
-
-	series_files(ctx, &files, 0);
-	strbuf_read_file(&log, ctx->log, 64 << 20);
-	for (p = strbuf_str(&log); *p; ) {
-		size_t len = strcspn(p, "\n");
-
-		for (i = 0; i < files.nr; i++) {
-			size_t fl = strlen(files.v[i]);
-			const char *at = strstr(p, files.v[i]);
-
-			if (at && at < p + len && at[fl] == ':' &&
-			    strstr(at, ": warning:") &&
-			    strstr(at, ": warning:") < p + len) {
-				strbuf_addf(&r->detail, "%.*s\n", (int)len, p);
-				n++;
-				break;
-			}
-		}
-		p += len + !!p[len];
-	}
-	if (n)
-		strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
-			    n);
-	strvec_clear(&files);
-	strbuf_release(&log);
-	return n;
-}
+#include "series.h"
+#include "debian.h"
+#include "steps.h"
 
 /* ccache's hit and miss counters (all builds of this machine). */
 static int ccache_counts(long *hits, long *misses)
@@ -116,10 +79,10 @@ static uint64_t hash_compiler(uint64_t h, const char *arg)
  * The tree (source and series), the .config, the make command without its
  * -j, the compilers' binaries and the output as the last build left it.
  */
-static char *build_stamp(struct verify_ctx *ctx, const struct child *c,
+static char *build_stamp(const struct verify_ctx *ctx, const struct child *c,
 			 const char *output)
 {
-	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", ctx->build);
+	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", build_dir(ctx));
 	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
 	int cc = 0;
 	size_t i;
@@ -147,9 +110,9 @@ static char *build_stamp(struct verify_ctx *ctx, const struct child *c,
 	return xstrfmt("%016llx", (unsigned long long)h);
 }
 
-static int build_is_current(struct verify_ctx *ctx, const char *stamp)
+static int build_is_current(const struct verify_ctx *ctx, const char *stamp)
 {
-	char *path = xstrfmt("%s/.kverify-build", ctx->build);
+	char *path = xstrfmt("%s/.kverify-build", build_dir(ctx));
 	char *had = read_first_line(path);
 	int ok = had && !strcmp(had, stamp);
 
@@ -158,9 +121,9 @@ static int build_is_current(struct verify_ctx *ctx, const char *stamp)
 	return ok;
 }
 
-static void write_build_stamp(struct verify_ctx *ctx, const char *stamp)
+static void write_build_stamp(const struct verify_ctx *ctx, const char *stamp)
 {
-	char *path = xstrfmt("%s/.kverify-build", ctx->build);
+	char *path = xstrfmt("%s/.kverify-build", build_dir(ctx));
 
 	if (stamp)
 		write_file_atomic(path, stamp, strlen(stamp));
@@ -169,11 +132,12 @@ static void write_build_stamp(struct verify_ctx *ctx, const char *stamp)
 	free(path);
 }
 
-enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
+enum step_status build_kernel(const struct verify_ctx *ctx,
+			      struct build_out *out, struct step_result *r)
 {
 	int objects = ctx->opt->mode == BUILD_OBJECTS ||
 		      distro_config(ctx->opt);
-	char *output = xstrfmt("%s/%s", ctx->build, objects ?
+	char *output = xstrfmt("%s/%s", build_dir(ctx), objects ?
 			       "arch/x86/kvm/built-in.a" : "arch/x86/boot/bzImage");
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
@@ -182,35 +146,35 @@ enum step_status build_kernel(struct verify_ctx *ctx, struct step_result *r)
 	char *stamp = NULL;
 
 	if (distro_boot(ctx)) {
-		st = build_debian_modules(ctx, r);
+		st = build_debian_modules(ctx, out, r);
 		goto out;
 	}
 	ccache = make_args(ctx, &c) && !ccache_counts(&h0, &m0);
 	strvec_push(&c.args, objects ? "arch/x86/kvm/" : "bzImage");
-	ctx->ccache_hits = ctx->ccache_misses = -1;
+	out->ccache_hits = out->ccache_misses = -1;
 	stamp = build_stamp(ctx, &c, output);
 	if (build_is_current(ctx, stamp)) {
 		strbuf_addstr(&r->reason, "up to date: tree, .config, make command and compiler unchanged since the last build");
-		ctx->kernel_built = !objects;
+		out->kernel_built = !objects;
 		st = STEP_PASS;
 		goto out;
 	}
 	write_build_stamp(ctx, NULL);
 	ret = step_run(ctx, r, &c);
 	if (ccache && !ccache_counts(&h1, &m1)) {
-		ctx->ccache_hits = h1 - h0;
-		ctx->ccache_misses = m1 - m0;
+		out->ccache_hits = h1 - h0;
+		out->ccache_misses = m1 - m0;
 	}
 	if (ret)
 		goto out;
 	if (new_warnings(ctx, r))
 		goto out;
-	ctx->kernel_built = !objects;
+	out->kernel_built = !objects;
 	strbuf_addstr(&r->reason, objects ? "arch/x86/kvm/ objects built" :
 			"bzImage built");
-	if (ctx->ccache_hits >= 0)
+	if (out->ccache_hits >= 0)
 		strbuf_addf(&r->reason, "; ccache %ld hits, %ld misses",
-			    ctx->ccache_hits, ctx->ccache_misses);
+			    out->ccache_hits, out->ccache_misses);
 	free(stamp);
 	stamp = build_stamp(ctx, &c, output);
 	write_build_stamp(ctx, stamp);

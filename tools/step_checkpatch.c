@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "toolout.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
-static int check_one(struct verify_ctx *ctx, struct step_result *r,
+static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *patch, const char *allow,
 		     struct checkpatch_counts *n)
 {
@@ -25,7 +26,7 @@ static int check_one(struct verify_ctx *ctx, struct step_result *r,
 	c.dir = ctx->tree;
 	c.out = &out;
 	c.log = ctx->log;
-	c.timeout = ctx->step->timeout;
+	c.timeout = ctx->timeout;
 	run_child(&c);
 	if (c.spawn_errno || c.timed_out || c.interrupted ||
 	    (c.status != 0 && c.status != 1)) {
@@ -72,7 +73,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 	return bad;
 }
 
-enum step_status run_checkpatch(struct verify_ctx *ctx, struct step_result *r)
+enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf allow = STRBUF_INIT;
@@ -81,12 +82,12 @@ enum step_status run_checkpatch(struct verify_ctx *ctx, struct step_result *r)
 	size_t i;
 
 	strbuf_read_file(&allow, allow_file, 1 << 20);
-	for (i = 0; i < ctx->patches.nr; i++)
-		if (check_one(ctx, r, ctx->patches.v[i], strbuf_str(&allow),
+	for (i = 0; i < series_of(ctx)->patches.nr; i++)
+		if (check_one(ctx, r, series_of(ctx)->patches.v[i], strbuf_str(&allow),
 			      &n))
 			goto out;
 	strbuf_addf(&r->reason, "%zu patches: %d errors, %d warnings, %d checks",
-		    ctx->patches.nr, n.errors, n.warnings, n.checks);
+		    series_of(ctx)->patches.nr, n.errors, n.warnings, n.checks);
 	if (n.allowed)
 		strbuf_addf(&r->reason, "; allowed by checkpatch.allow:%s",
 			    n.allowed_types.buf);

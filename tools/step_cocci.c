@@ -10,17 +10,18 @@
 
 #include "cocci.h"
 #include "fsutil.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
-static int run_spatch(struct verify_ctx *ctx, struct step_result *r,
+static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)
 {
-	return cocci_run(ctx->repo, ctx->src, work, 0, ctx->log,
-			 ctx->step->timeout, outcome, &r->reason);
+	return cocci_run(ctx->repo, ctx->fetch.src, work, 0, ctx->log,
+			 ctx->timeout, outcome, &r->reason);
 }
 
 /* diff -u of one file into r->detail; 0 if identical. */
-static int compare(struct verify_ctx *ctx, struct step_result *r,
+static int compare(const struct verify_ctx *ctx, struct step_result *r,
 		   const char *work, const char *file)
 {
 	char *a = xstrfmt("%s/%s", ctx->tree, file);
@@ -56,7 +57,7 @@ static int compared_by_cocci(const char *f)
 	return n > 2 && (!strcmp(f + n - 2, ".c") || !strcmp(f + n - 2, ".h"));
 }
 
-static enum step_status compare_series(struct verify_ctx *ctx,
+static enum step_status compare_series(const struct verify_ctx *ctx,
 				       struct step_result *r,
 				       const char *work, const char *outcome)
 {
@@ -64,7 +65,7 @@ static enum step_status compare_series(struct verify_ctx *ctx,
 	size_t i;
 	int diffs = 0, n = 0;
 
-	series_files(ctx, &files, 0);
+	series_files(series_of(ctx), &files, 0);
 	for (i = 0; i < nr_cocci_inputs; i++) {
 		char *p = xstrfmt("%s/b/%s", work, cocci_inputs[i]);
 
@@ -97,7 +98,7 @@ static enum step_status compare_series(struct verify_ctx *ctx,
 	return STEP_PASS;
 }
 
-enum step_status check_cocci(struct verify_ctx *ctx, struct step_result *r)
+enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
 	enum step_status st = STEP_FAIL;
@@ -105,7 +106,7 @@ enum step_status check_cocci(struct verify_ctx *ctx, struct step_result *r)
 	rm_rf(work);
 	if (run_spatch(ctx, r, work, &outcome))
 		goto out;
-	if (!ctx->series) {
+	if (!series_of(ctx)->dir) {
 		if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
 			strbuf_addf(&r->reason, "semantic patch agrees: %s",
 				    outcome);

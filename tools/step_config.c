@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "verify.h"
+#include "series.h"
+#include "debian.h"
+#include "steps.h"
 
 #define DEFAULT_FRAGMENT "configs/kvm-guest.config"
 
@@ -63,7 +65,7 @@ static int config_arg(const char *line, struct strvec *args,
 	return 0;
 }
 
-static int parse_fragment(struct verify_ctx *ctx, struct step_result *r,
+static int parse_fragment(const struct verify_ctx *ctx, struct step_result *r,
 			  const char *text, char **base, struct strvec *args,
 			  struct strvec *want)
 {
@@ -90,10 +92,10 @@ static int parse_fragment(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* Every wanted option as olddefconfig left it. */
-static int check_survived(struct verify_ctx *ctx, struct step_result *r,
+static int check_survived(const struct verify_ctx *ctx, struct step_result *r,
 			  const struct strvec *want)
 {
-	char *path = xstrfmt("%s/.config", ctx->build);
+	char *path = xstrfmt("%s/.config", build_dir(ctx));
 	struct strbuf cfg = STRBUF_INIT;
 	size_t i;
 	int lost = 0;
@@ -132,7 +134,7 @@ static int check_survived(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* One Kconfig pass: the fragment is the "all" config's starting point. */
-static int allconfig(struct verify_ctx *ctx, struct step_result *r,
+static int allconfig(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *base, const char *fragment)
 {
 	struct child c = CHILD_INIT;
@@ -147,10 +149,10 @@ static int allconfig(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* allnoconfig with the merged config as KCONFIG_ALLCONFIG. */
-static int settle(struct verify_ctx *ctx, struct step_result *r)
+static int settle(const struct verify_ctx *ctx, struct step_result *r)
 {
-	char *cfg = xstrfmt("%s/.config", ctx->build);
-	char *merged = xstrfmt("%s/.config.kverify-merged", ctx->build);
+	char *cfg = xstrfmt("%s/.config", build_dir(ctx));
+	char *merged = xstrfmt("%s/.config.kverify-merged", build_dir(ctx));
 	int ret = rename(cfg, merged);
 
 	if (ret) {
@@ -177,7 +179,7 @@ static int is_allconfig(const char *base)
 	return 0;
 }
 
-static int make_config(struct verify_ctx *ctx, struct step_result *r,
+static int make_config(const struct verify_ctx *ctx, struct step_result *r,
 		       const char *base, const struct strvec *args,
 		       const char *fragment)
 {
@@ -197,7 +199,7 @@ static int make_config(struct verify_ctx *ctx, struct step_result *r,
 	if (ret)
 		goto out;
 	strvec_pushl(&c.args, "bash", script, "--file", NULL);
-	strvec_pushf(&c.args, "%s/.config", ctx->build);
+	strvec_pushf(&c.args, "%s/.config", build_dir(ctx));
 	for (i = 0; i < args->nr; i++)
 		strvec_push(&c.args, args->v[i]);
 	ret = step_run(ctx, r, &c);
@@ -217,22 +219,22 @@ out:
 }
 
 /* A build directory belongs to one source; another source starts over. */
-static void claim_build_dir(struct verify_ctx *ctx)
+static void claim_build_dir(const struct verify_ctx *ctx)
 {
-	char *owner = xstrfmt("%s/.kverify-source", ctx->build);
+	char *owner = xstrfmt("%s/.kverify-source", build_dir(ctx));
 	char *had = read_first_line(owner);
 
-	if (!had || strcmp(had, ctx->src_key)) {
-		rm_rf(ctx->build);
-		mkdir_p(ctx->build);
-		write_file_atomic(owner, ctx->src_key, strlen(ctx->src_key));
+	if (!had || strcmp(had, ctx->fetch.src_key)) {
+		rm_rf(build_dir(ctx));
+		mkdir_p(build_dir(ctx));
+		write_file_atomic(owner, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
 	}
 	free(had);
 	free(owner);
 }
 
 /* Debian's own config, made buildable here, and KVM must be in it. */
-static enum step_status configure_distro(struct verify_ctx *ctx,
+static enum step_status configure_distro(const struct verify_ctx *ctx,
 					 struct step_result *r)
 {
 	static const char *const kvm[] = { "KVM", "KVM_INTEL", "KVM_AMD" };
@@ -248,7 +250,7 @@ static enum step_status configure_distro(struct verify_ctx *ctx,
 		return STEP_FAIL;
 	}
 	claim_build_dir(ctx);
-	to = xstrfmt("%s/.config", ctx->build);
+	to = xstrfmt("%s/.config", build_dir(ctx));
 	script = xstrfmt("%s/scripts/config", ctx->tree);
 	ret = copy_file(from, to);
 	/* Debian's signing keys and BTF (pahole) are not here. */
@@ -284,8 +286,8 @@ static enum step_status configure_distro(struct verify_ctx *ctx,
 	return ret ? STEP_FAIL : STEP_PASS;
 }
 
-enum step_status configure_kernel(struct verify_ctx *ctx,
-				  struct step_result *r)
+enum step_status configure_kernel(const struct verify_ctx *ctx,
+				  struct config_out *out, struct step_result *r)
 {
 	struct strvec args = STRVEC_INIT, want = STRVEC_INIT;
 	struct strbuf frag = STRBUF_INIT;
@@ -294,13 +296,16 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
-	if (distro_boot(ctx)) {
-		st = configure_debian(ctx, r);
-		if (st != STEP_PASS || distro_boot(ctx))
+	/* The source changed since it was fetched: nothing built from it. */
+	if (ctx->fetch.refetched)
+		rm_rf(ctx->build);
+	if (ctx->wants_distro) {
+		st = configure_debian(ctx, out, r);
+		if (st != STEP_PASS || !out->boot_why)
 			goto out;
 		strbuf_reset(&r->reason);	/* BOOT=auto: our own after all */
 	}
-	stamp_path = xstrfmt("%s/.kverify-config", ctx->build);
+	stamp_path = xstrfmt("%s/.kverify-config", build_dir(ctx));
 	if (distro_config(ctx->opt)) {
 		st = configure_distro(ctx, r);
 		goto out;
@@ -330,9 +335,9 @@ enum step_status configure_kernel(struct verify_ctx *ctx,
 		    fragment_path(ctx), want.nr);
 	st = STEP_PASS;
 out:
-	if (ctx->boot_why && !distro_boot(ctx))
+	if (out->boot_why)
 		strbuf_addf(&r->reason, "; our own kernel, not Debian's: %s",
-			    ctx->boot_why);
+			    out->boot_why);
 	strvec_clear(&args);
 	strvec_clear(&want);
 	strbuf_release(&frag);

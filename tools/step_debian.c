@@ -30,34 +30,14 @@
 #include "apt.h"
 #include "fsutil.h"
 #include "toolchain.h"
-#include "verify.h"
+#include "series.h"
+#include "debian.h"
+#include "steps.h"
 
 #define KVM_DIR "arch/x86/kvm"
 
 /* The modules arch/x86/kvm builds, in load order. */
 static const char *const kvm_modules[] = { "kvm", "kvm-amd", "kvm-intel" };
-
-/* "Name: value" of one deb822 paragraph [p, end), or NULL. */
-static char *para_field(const char *p, const char *end, const char *name)
-{
-	size_t n = strlen(name);
-
-	while (p && p < end) {
-		const char *e = memchr(p, '\n', end - p);
-
-		if (!e)
-			e = end;
-		if (!strncmp(p, name, n) && p[n] == ':') {
-			const char *v = p + n + 1;
-
-			while (v < e && *v == ' ')
-				v++;
-			return xstrfmt("%.*s", (int)(e - v), v);
-		}
-		p = e + 1;
-	}
-	return NULL;
-}
 
 /* Module names compare with '-' and '_' alike, as the kernel does. */
 static char *mod_name(const char *s, size_t n)
@@ -70,7 +50,7 @@ static char *mod_name(const char *s, size_t n)
 	return m;
 }
 
-static int apt_query(struct verify_ctx *ctx, struct step_result *r,
+static int apt_query(const struct verify_ctx *ctx, struct step_result *r,
 		     struct apt_suite *as, struct strvec *args,
 		     struct strbuf *out)
 {
@@ -97,7 +77,8 @@ static const char *source_xy(const struct verify_ctx *ctx)
  * The image package of exactly the source's version: the unsigned one, or
  * the signed one where the suite lists only that (sid, backports).
  */
-static int find_image(struct verify_ctx *ctx, struct step_result *r,
+static int find_image(const struct verify_ctx *ctx,
+		      struct config_out *cfg, struct step_result *r,
 		      struct apt_suite *as)
 {
 	struct strvec args = STRVEC_INIT, seen = STRVEC_INIT;
@@ -131,9 +112,9 @@ static int find_image(struct verify_ctx *ctx, struct step_result *r,
 
 		if (!end)
 			end = p + strlen(p);
-		pkg = para_field(p, end, "Package");
-		ver = para_field(p, end, "Version");
-		if (pkg && ver && !strcmp(ver, ctx->deb_version)) {
+		pkg = deb822_field(p, end, "Package");
+		ver = deb822_field(p, end, "Version");
+		if (pkg && ver && !strcmp(ver, ctx->fetch.deb_version)) {
 			char **slot = ends_with(pkg, "-unsigned") ?
 				      &unsigned_pkg : &signed_pkg;
 
@@ -149,21 +130,21 @@ static int find_image(struct verify_ctx *ctx, struct step_result *r,
 		free(ver);
 		p = *end ? end + 2 : end;
 	}
-	ctx->deb_image = unsigned_pkg ? unsigned_pkg : signed_pkg;
+	cfg->deb_image = unsigned_pkg ? unsigned_pkg : signed_pkg;
 	if (unsigned_pkg)
 		free(signed_pkg);
-	if (!ctx->deb_image) {
+	if (!cfg->deb_image) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no linux-image-%s*-amd64[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
-			    ctx->t->deb_suite, xy, ctx->deb_version);
+			    ctx->t->deb_suite, xy, ctx->fetch.deb_version);
 		for (i = 0; i < seen.nr && i < 6; i++)
 			strbuf_addf(&r->reason, " %s", seen.v[i]);
 		if (!seen.nr)
 			strbuf_addstr(&r->reason, " none");
 		goto out;
 	}
-	p = ctx->deb_image + strlen("linux-image-");
-	ctx->deb_abi = xstrfmt("%.*s", (int)(strstr(p, "-amd64") - p), p);
+	p = cfg->deb_image + strlen("linux-image-");
+	cfg->deb_abi = xstrfmt("%.*s", (int)(strstr(p, "-amd64") - p), p);
 	ret = 0;
 out:
 	strvec_clear(&args);
@@ -190,7 +171,8 @@ static char *next_dep(char *field, char **save)
  * linux-binary-<abi>-amd64 and the modules in linux-modules-<abi>-amd64,
  * which its Depends name at the same version.  Both, when it names them.
  */
-static int find_image_parts(struct verify_ctx *ctx, struct step_result *r,
+static int find_image_parts(const struct verify_ctx *ctx,
+			    struct config_out *cfg, struct step_result *r,
 			    struct apt_suite *as, struct strvec *pkgs)
 {
 	struct strvec args = STRVEC_INIT;
@@ -199,16 +181,16 @@ static int find_image_parts(struct verify_ctx *ctx, struct step_result *r,
 	int ret;
 
 	strvec_pushl(&args, "show", "--no-all-versions", NULL);
-	strvec_pushf(&args, "%s=%s", ctx->deb_image, ctx->deb_version);
+	strvec_pushf(&args, "%s=%s", cfg->deb_image, ctx->fetch.deb_version);
 	ret = apt_query(ctx, r, as, &args, &out);
 	if (!ret)
-		dep = para_field(out.buf, out.buf + out.len, "Depends");
+		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
-		    strstr(tok, ctx->deb_abi))
-			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
+		    strstr(tok, cfg->deb_abi))
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.deb_version);
 	}
 	free(dep);
 	strvec_clear(&args);
@@ -220,26 +202,27 @@ static int find_image_parts(struct verify_ctx *ctx, struct step_result *r,
  * The headers' -common and linux-kbuild packages, from their Depends, and
  * the compiler package Debian built with (gcc-12, gcc-14-for-host).
  */
-static int find_headers(struct verify_ctx *ctx, struct step_result *r,
+static int find_headers(const struct verify_ctx *ctx,
+			struct config_out *cfg, struct step_result *r,
 			struct apt_suite *as, struct strvec *pkgs, char **cc)
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *headers = xstrfmt("linux-headers-%s-amd64", ctx->deb_abi);
+	char *headers = xstrfmt("linux-headers-%s-amd64", cfg->deb_abi);
 	char *dep = NULL, *tok, *save = NULL;
 	int common = 0, kbuild = 0;
 
 	strvec_pushl(&args, "show", "--no-all-versions", NULL);
-	strvec_pushf(&args, "%s=%s", headers, ctx->deb_version);
+	strvec_pushf(&args, "%s=%s", headers, ctx->fetch.deb_version);
 	if (!apt_query(ctx, r, as, &args, &out))
-		dep = para_field(out.buf, out.buf + out.len, "Depends");
-	strvec_pushf(pkgs, "%s=%s", ctx->deb_image, ctx->deb_version);
-	strvec_pushf(pkgs, "%s=%s", headers, ctx->deb_version);
+		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
+	strvec_pushf(pkgs, "%s=%s", cfg->deb_image, ctx->fetch.deb_version);
+	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.deb_version);
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
 		if (starts_with(tok, "linux-headers-") &&
 		    ends_with(tok, "-common") && !common++)
-			strvec_pushf(pkgs, "%s=%s", tok, ctx->deb_version);
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.deb_version);
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
 		else if (starts_with(tok, "gcc-") && !*cc)
@@ -248,7 +231,7 @@ static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 	if (!common || !kbuild) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no %s=%s depending on its -common and linux-kbuild packages",
-			    ctx->t->deb_suite, headers, ctx->deb_version);
+			    ctx->t->deb_suite, headers, ctx->fetch.deb_version);
 	}
 	free(dep);
 	free(headers);
@@ -258,7 +241,7 @@ static int find_headers(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* apt-get download into @tmp/debs, then dpkg-deb -x each into @tmp/root. */
-static int download_unpack(struct verify_ctx *ctx, struct step_result *r,
+static int download_unpack(const struct verify_ctx *ctx, struct step_result *r,
 			   struct apt_suite *as, const struct strvec *pkgs,
 			   const char *tmp)
 {
@@ -307,13 +290,14 @@ out:
  * locks/debian-<abi>.lock owns debian/.tmp-<abi>, so what a killed run left
  * there is abandoned and removed by that exact name.
  */
-static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
+static int fetch_packages(const struct verify_ctx *ctx,
+			  struct config_out *cfg, struct step_result *r,
 			  struct apt_suite *as, const struct strvec *pkgs)
 {
-	char *lock = cache_path(ctx, "locks/debian-%s.lock", ctx->deb_abi);
-	char *tmp = cache_path(ctx, "debian/.tmp-%s", ctx->deb_abi);
+	char *lock = cache_path(ctx, "locks/debian-%s.lock", cfg->deb_abi);
+	char *tmp = cache_path(ctx, "debian/.tmp-%s", cfg->deb_abi);
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
-	char *marker = xstrfmt("%s/kverify-image", ctx->deb_root), *had;
+	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
 	struct strbuf want = STRBUF_INIT;
 	int lockfd = -1, ret;
 	size_t i;
@@ -327,19 +311,19 @@ static int fetch_packages(struct verify_ctx *ctx, struct step_result *r,
 		goto out;
 	lock_inherit(lockfd);
 	rm_rf(tmp);
-	rm_rf(ctx->deb_root);
+	rm_rf(cfg->deb_root);
 	ret = download_unpack(ctx, r, as, pkgs, tmp) ||
 	      write_file(name, want.buf, want.len);
 	root = xstrfmt("%s/root", tmp);
-	if (!ret && rename(root, ctx->deb_root) < 0) {
-		strbuf_addf(&r->reason, "rename %s: %s", ctx->deb_root,
+	if (!ret && rename(root, cfg->deb_root) < 0) {
+		strbuf_addf(&r->reason, "rename %s: %s", cfg->deb_root,
 			    strerror(errno));
 		ret = -1;
 	}
 	free(root);
 	rm_rf(tmp);
 	if (!ret)
-		ctx->deb_fetched = 1;
+		cfg->deb_fetched = 1;
 out:
 	unlock_file(lockfd);
 	strbuf_release(&want);
@@ -351,10 +335,10 @@ out:
 	return ret;
 }
 
-static char *headers_dir(const struct verify_ctx *ctx)
+static char *headers_dir(const struct config_out *cfg)
 {
-	return xstrfmt("%s/usr/src/linux-headers-%s-amd64", ctx->deb_root,
-		       ctx->deb_abi);
+	return xstrfmt("%s/usr/src/linux-headers-%s-amd64", cfg->deb_root,
+		       cfg->deb_abi);
 }
 
 /* A variable of the headers' .kernelvariables ("NAME = value"). */
@@ -378,10 +362,10 @@ static char *kernel_variable(const char *text, const char *name)
 }
 
 /* Debian's modules must be built with Debian's compiler: is it here? */
-static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
+static int check_compiler(const struct config_out *cfg, struct step_result *r,
 			  char **cc)
 {
-	char *hdr = headers_dir(ctx);
+	char *hdr = headers_dir(cfg);
 	char *path = xstrfmt("%s/.kernelvariables", hdr);
 	struct strbuf sb = STRBUF_INIT;
 	char *v, *cross, *word, *found;
@@ -408,8 +392,8 @@ static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
 			      word + strlen("$(CROSS_COMPILE)"));
 	else
 		*cc = xstrdup(word);
-	if (ctx->toolchain) {
-		char *in = xstrfmt("%s/usr/bin/%s", ctx->toolchain, *cc);
+	if (cfg->toolchain) {
+		char *in = xstrfmt("%s/usr/bin/%s", cfg->toolchain, *cc);
 
 		found = access(in, X_OK) ? NULL : in;
 		if (!found)
@@ -421,10 +405,10 @@ static int check_compiler(struct verify_ctx *ctx, struct step_result *r,
 		const char *ver = strrchr(*cc, '-');
 
 		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
-			    ctx->deb_abi, *cc, ctx->toolchain ? "in " : "here",
+			    cfg->deb_abi, *cc, cfg->toolchain ? "in " : "here",
 			    ver ? ver : "");
-		if (ctx->toolchain)
-			strbuf_addstr(&r->reason, ctx->toolchain);
+		if (cfg->toolchain)
+			strbuf_addstr(&r->reason, cfg->toolchain);
 		ret = -1;
 	}
 	free(found);
@@ -443,14 +427,14 @@ out:
  * tools/ and Documentation/ are not the kernel.  Anything else would be
  * built into Debian's vmlinux, which this mode does not rebuild.
  */
-static int check_series_files(struct verify_ctx *ctx, struct step_result *r,
+static int check_series_files(const struct verify_ctx *ctx, struct step_result *r,
 			      struct strbuf *headers)
 {
 	struct strvec files = STRVEC_INIT;
 	size_t i;
 	int bad = 0;
 
-	series_files(ctx, &files, 0);
+	series_files(series_of(ctx), &files, 0);
 	for (i = 0; i < files.nr; i++) {
 		const char *f = files.v[i];
 
@@ -476,15 +460,16 @@ static int check_series_files(struct verify_ctx *ctx, struct step_result *r,
  * The objtree: Debian's amd64 headers by symbolic links, and a Makefile
  * that includes the patched tree's, which makes it the srctree.
  */
-static int make_objtree(struct verify_ctx *ctx, struct step_result *r)
+static int make_objtree(const struct verify_ctx *ctx,
+			struct config_out *cfg, struct step_result *r)
 {
-	char *hdr = headers_dir(ctx), *mk = NULL;
+	char *hdr = headers_dir(cfg), *mk = NULL;
 	struct dirent *de;
 	int ret = -1, bad = 0;
 	DIR *d;
 
-	ctx->kbuild = cache_path(ctx, "build/%s-debian-kbuild", ctx->t->name);
-	mkdir_p(ctx->kbuild);
+	cfg->kbuild = cache_path(ctx, "build/%s-debian-kbuild", ctx->t->name);
+	mkdir_p(cfg->kbuild);
 	d = opendir(hdr);
 	if (!d) {
 		strbuf_addf(&r->reason, "%s: %s", hdr, strerror(errno));
@@ -497,7 +482,7 @@ static int make_objtree(struct verify_ctx *ctx, struct step_result *r)
 		    !strcmp(de->d_name, "Makefile"))
 			continue;
 		from = xstrfmt("%s/%s", hdr, de->d_name);
-		to = xstrfmt("%s/%s", ctx->kbuild, de->d_name);
+		to = xstrfmt("%s/%s", cfg->kbuild, de->d_name);
 		unlink(to);
 		if (symlink(from, to) < 0 && !bad++)
 			strbuf_addf(&r->reason, "symlink %s: %s", to,
@@ -512,10 +497,10 @@ static int make_objtree(struct verify_ctx *ctx, struct step_result *r)
 	 * Debian's own Makefile names its /usr/src path as KBUILD_OUTPUT,
 	 * which 6.13 and later take as the objtree of an M= build.
 	 */
-	mk = xstrfmt("KBUILD_OUTPUT=%s\ninclude %s/Makefile\n", ctx->kbuild,
+	mk = xstrfmt("KBUILD_OUTPUT=%s\ninclude %s/Makefile\n", cfg->kbuild,
 		     ctx->tree);
 	free(hdr);
-	hdr = xstrfmt("%s/Makefile", ctx->kbuild);
+	hdr = xstrfmt("%s/Makefile", cfg->kbuild);
 	ret = write_file_atomic(hdr, mk, strlen(mk));
 	if (ret)
 		strbuf_addf(&r->reason, "cannot write %s: %s", hdr,
@@ -526,8 +511,32 @@ out:
 	return ret;
 }
 
-enum step_status configure_debian(struct verify_ctx *ctx,
-				  struct step_result *r)
+/* BOOT=auto found no Debian compiler: our own kernel, in its build dir. */
+static void boot_own_instead(const struct verify_ctx *ctx,
+			     struct config_out *cfg, const char *why)
+{
+	free(cfg->boot_why);
+	cfg->boot_why = xstrdup(why);
+	free(cfg->build);
+	cfg->build = cache_path(ctx, "build/%s", ctx->t->name);
+}
+
+/* The vmlinuz of Debian's image: boot/, or (7.x) beside the modules. */
+static char *find_vmlinuz(const struct config_out *cfg)
+{
+	char *path = xstrfmt("%s/boot/vmlinuz-%s-amd64", cfg->deb_root,
+			     cfg->deb_abi);
+
+	if (!is_file(path)) {
+		free(path);
+		path = xstrfmt("%s/usr/lib/modules/%s-amd64/vmlinuz",
+			       cfg->deb_root, cfg->deb_abi);
+	}
+	return is_file(path) ? path : (free(path), NULL);
+}
+
+enum step_status configure_debian(const struct verify_ctx *ctx,
+				  struct config_out *cfg, struct step_result *r)
 {
 	struct strbuf headers = STRBUF_INIT;
 	struct strvec pkgs = STRVEC_INIT;
@@ -537,7 +546,7 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	struct apt_suite as = { 0 };
 	int lockfd = -1, ret, toolchain = 0;
 
-	if (ctx->t->kind != SRC_DEB || !ctx->deb_version) {
+	if (ctx->t->kind != SRC_DEB || !ctx->fetch.deb_version) {
 		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
 			    ctx->t->name, source_kind_name(ctx->t->kind));
 		return STEP_FAIL;
@@ -548,9 +557,9 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
 	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
-	ret = find_image(ctx, r, &as) ||
-	      find_headers(ctx, r, &as, &pkgs, &cc_pkg) ||
-	      find_image_parts(ctx, r, &as, &pkgs);
+	ret = find_image(ctx, cfg, r, &as) ||
+	      find_headers(ctx, cfg, r, &as, &pkgs, &cc_pkg) ||
+	      find_image_parts(ctx, cfg, r, &as, &pkgs);
 	unlock_file(lockfd);
 	if (ret)
 		goto out;
@@ -564,13 +573,13 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 		toolchain = toolchain_usable(&no_toolchain);
 	if (cc && !found && !toolchain) {
 		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
-				    ctx->deb_abi, cc_pkg, ctx->deb_abi,
+				    cfg->deb_abi, cc_pkg, cfg->deb_abi,
 				    no_toolchain.buf,
 				    ctx->opt->boot == BOOT_AUTO ?
 				    " (BOOT=distro makes this a failure)" : "");
 
 		if (ctx->opt->boot == BOOT_AUTO) {
-			boot_own_instead(ctx, why);
+			boot_own_instead(ctx, cfg, why);
 			st = STEP_PASS;
 		} else {
 			/* a missing tool, not the patch */
@@ -586,31 +595,37 @@ enum step_status configure_debian(struct verify_ctx *ctx,
 	dir = cache_path(ctx, "debian");
 	mkdir_p(dir);
 	free(dir);
-	ver = xstrdup(ctx->deb_version);
+	ver = xstrdup(ctx->fetch.deb_version);
 	for (dir = ver; *dir; dir++)
 		if (*dir == '~' || *dir == ':')
 			*dir = '_';
-	ctx->deb_root = cache_path(ctx, "debian/%s_%s", ctx->deb_abi, ver);
+	cfg->deb_root = cache_path(ctx, "debian/%s_%s", cfg->deb_abi, ver);
 	free(ver);
 	strbuf_reset(&r->reason);
-	if (fetch_packages(ctx, r, &as, &pkgs) || make_objtree(ctx, r))
+	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))
 		goto out;
 	if (toolchain &&
 	    toolchain_get(ctx->cache, ctx->t->deb_suite, cc_pkg, r->log,
-			  &ctx->toolchain, &r->reason)) {
+			  &cfg->toolchain, &r->reason)) {
 		st = STEP_ERROR;
 		goto out;
 	}
-	if (check_compiler(ctx, r, &cc))
+	if (check_compiler(cfg, r, &cc))
 		goto out;
+	cfg->kernel = find_vmlinuz(cfg);
+	if (!cfg->kernel) {
+		strbuf_addf(&r->reason, "no vmlinuz in %s (boot/ or usr/lib/modules/<abi>/)",
+			    cfg->deb_image);
+		goto out;
+	}
 	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
-		    ctx->deb_abi, ctx->deb_image, ctx->deb_version,
-		    ctx->deb_fetched ? "fetched" : "cached", cc);
-	if (ctx->toolchain) {
+		    cfg->deb_abi, cfg->deb_image, ctx->fetch.deb_version,
+		    cfg->deb_fetched ? "fetched" : "cached", cc);
+	if (cfg->toolchain) {
 		char *release = toolchain_release(ctx->t->deb_suite);
 
 		strbuf_addf(&r->reason, ", %s in a chroot of Debian %s (%s)",
-			    cc_pkg, release, ctx->toolchain);
+			    cc_pkg, release, cfg->toolchain);
 		free(release);
 	}
 	if (headers.len)
@@ -682,11 +697,11 @@ static char *module_path(const struct verify_ctx *ctx, const char *name)
 }
 
 /* vermagic of the rebuilt kvm.ko: Debian's release, or the step fails. */
-static int check_vermagic(struct verify_ctx *ctx, struct step_result *r)
+static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strbuf info = STRBUF_INIT;
 	char *ko = module_path(ctx, "kvm"), *magic = NULL;
-	char *want = xstrfmt("%s-amd64 ", ctx->deb_abi);
+	char *want = xstrfmt("%s-amd64 ", ctx->config.deb_abi);
 	int ret = -1;
 
 	if (!read_modinfo(ko, &info))
@@ -695,7 +710,7 @@ static int check_vermagic(struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addf(&r->reason, "%s has no .modinfo vermagic", ko);
 	else if (!starts_with(magic, want))
 		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s-amd64",
-			    magic, ctx->deb_abi);
+			    magic, ctx->config.deb_abi);
 	else
 		ret = 0;
 	if (!ret) {
@@ -710,16 +725,16 @@ static int check_vermagic(struct verify_ctx *ctx, struct step_result *r)
 }
 
 /* What the modules were built from: tree, Debian's root, make command. */
-static char *modules_stamp(struct verify_ctx *ctx, const struct child *c)
+static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 {
 	char *tree = tree_stamp(ctx), *ko = module_path(ctx, "kvm");
 	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
 	struct stat st;
 	size_t i;
 
-	h = hash_bytes(h, ctx->deb_root, strlen(ctx->deb_root));
-	if (ctx->toolchain)
-		h = hash_bytes(h, ctx->toolchain, strlen(ctx->toolchain));
+	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
+	if (ctx->config.toolchain)
+		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
 	for (i = 0; i < c->args.nr; i++)
 		if (strncmp(c->args.v[i], "-j", 2))
 			h = hash_bytes(h, c->args.v[i], strlen(c->args.v[i]) + 1);
@@ -796,7 +811,7 @@ static void link_module_dirs(const char *from, const char *to,
 
 static char *kept_objects_dir(const struct verify_ctx *ctx)
 {
-	return xstrfmt("%s/kvm-objects", ctx->build);
+	return xstrfmt("%s/kvm-objects", build_dir(ctx));
 }
 
 static void restore_objects(const struct verify_ctx *ctx)
@@ -813,7 +828,7 @@ static void keep_objects(const struct verify_ctx *ctx)
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
-	link_module_dirs(ctx->tree, tmp, ctx->src);
+	link_module_dirs(ctx->tree, tmp, ctx->fetch.src);
 	rm_rf(kept);
 	rename(tmp, kept);
 	free(kept);
@@ -821,10 +836,10 @@ static void keep_objects(const struct verify_ctx *ctx)
 }
 
 /* The tree's usr/gen_init_cpio, for the initramfs (no kernel build here). */
-static int build_gen_init_cpio(struct verify_ctx *ctx, struct step_result *r)
+static int build_gen_init_cpio(const struct verify_ctx *ctx, struct step_result *r)
 {
-	char *out = xstrfmt("%s/usr/gen_init_cpio", ctx->build);
-	char *dir = xstrfmt("%s/usr", ctx->build);
+	char *out = xstrfmt("%s/usr/gen_init_cpio", build_dir(ctx));
+	char *dir = xstrfmt("%s/usr", build_dir(ctx));
 	struct child c = CHILD_INIT;
 	int ret = 0;
 
@@ -840,7 +855,8 @@ static int build_gen_init_cpio(struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
-enum step_status build_debian_modules(struct verify_ctx *ctx,
+enum step_status build_debian_modules(const struct verify_ctx *ctx,
+				      struct build_out *out,
 				      struct step_result *r)
 {
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
@@ -848,17 +864,17 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
 
-	if (!ctx->kbuild || !ctx->deb_root) {
+	if (!ctx->config.kbuild || !ctx->config.deb_root) {
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
 		goto out;
 	}
-	strvec_pushl(&c.args, "make", "-C", ctx->kbuild, NULL);
+	strvec_pushl(&c.args, "make", "-C", ctx->config.kbuild, NULL);
 	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
-	c.root = ctx->toolchain;
+	c.root = ctx->config.toolchain;
 	c.bind = ctx->cache;
 	make_jobs(ctx, &c);
 	strvec_push(&c.args, "modules");
-	stamp_path = xstrfmt("%s/.kverify-modules", ctx->kbuild);
+	stamp_path = xstrfmt("%s/.kverify-modules", ctx->config.kbuild);
 	stamp = modules_stamp(ctx, &c);
 	had = read_first_line(stamp_path);
 	if (had && !strcmp(had, stamp)) {
@@ -873,7 +889,7 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 		if (new_warnings(ctx, r))
 			goto out;
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s-amd64 headers",
-			    KVM_DIR, ctx->deb_abi);
+			    KVM_DIR, ctx->config.deb_abi);
 		keep_objects(ctx);
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);
@@ -881,20 +897,7 @@ enum step_status build_debian_modules(struct verify_ctx *ctx,
 	if (check_vermagic(ctx, r) || build_gen_init_cpio(ctx, r))
 		goto out;
 	write_file_atomic(stamp_path, stamp, strlen(stamp));
-	/* linux-binary-<abi> (7.x) keeps it beside the modules */
-	ctx->kernel = xstrfmt("%s/boot/vmlinuz-%s-amd64", ctx->deb_root,
-			      ctx->deb_abi);
-	if (!is_file(ctx->kernel)) {
-		free(ctx->kernel);
-		ctx->kernel = xstrfmt("%s/usr/lib/modules/%s-amd64/vmlinuz",
-				      ctx->deb_root, ctx->deb_abi);
-	}
-	if (!is_file(ctx->kernel)) {
-		strbuf_addf(&r->reason, "; no vmlinuz in %s (boot/ or usr/lib/modules/<abi>/)",
-			    ctx->deb_image);
-		goto out;
-	}
-	ctx->kernel_built = 1;
+	out->kernel_built = 1;
 	st = STEP_PASS;
 out:
 	child_clear(&c);
@@ -993,7 +996,7 @@ static void name_some(struct strbuf *sb, const struct strvec *names)
 		strbuf_addf(sb, " and %zu more", names->nr - 8);
 }
 
-enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
+enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec changed = STRVEC_INIT, removed = STRVEC_INIT;
 	struct strvec added = STRVEC_INIT;
@@ -1007,18 +1010,18 @@ enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
 		if (ctx->t->kind != SRC_DEB)
 			strbuf_addf(&r->reason, "own-kernel boot: a %s: source has no Debian kernel to compare with",
 				    source_kind_name(ctx->t->kind));
-		else if (ctx->boot_why)
+		else if (ctx->config.boot_why)
 			strbuf_addf(&r->reason, "own-kernel boot: %s",
-				    ctx->boot_why);
+				    ctx->config.boot_why);
 		else
 			strbuf_addstr(&r->reason, "own-kernel boot (BOOT=own, CONFIG=, BUILD=objects or a bundle): the kABI is that of Debian's kernel, which BOOT=auto or distro boots");
 		return STEP_NA;
 	}
-	if (!ctx->deb_root || !ctx->kernel_built) {
+	if (!ctx->config.deb_root || !ctx->built.kernel_built) {
 		strbuf_addstr(&r->reason, "no modules built against Debian's headers");
 		return STEP_SKIP;
 	}
-	hdr = headers_dir(ctx);
+	hdr = headers_dir(&ctx->config);
 	debian = xstrfmt("%s/Module.symvers", hdr);
 	free(hdr);
 	mine = xstrfmt("%s/%s/Module.symvers", ctx->tree, KVM_DIR);
@@ -1057,7 +1060,7 @@ enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
 	write_file(ctx->log, log.buf, log.len);
 	if (changed.nr || removed.nr) {
 		strbuf_addf(&r->reason, "kABI broken against Debian's %s-amd64 Module.symvers:",
-			    ctx->deb_abi);
+			    ctx->config.deb_abi);
 		if (changed.nr) {
 			strbuf_addf(&r->reason, " %zu changed CRC(s):",
 				    changed.nr);
@@ -1071,7 +1074,7 @@ enum step_status check_kabi(struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addstr(&r->detail, log.buf);
 	} else {
 		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s-amd64 Module.symvers",
-			    theirs.nr, KVM_DIR, ctx->deb_abi);
+			    theirs.nr, KVM_DIR, ctx->config.deb_abi);
 		st = STEP_PASS;
 	}
 	if (added.nr) {
@@ -1129,7 +1132,7 @@ struct mod_set {
 };
 
 /* @from into @to: decompressed (the image's .ko.xz), or without debug info. */
-static int stage_module(struct verify_ctx *ctx, struct step_result *r,
+static int stage_module(const struct verify_ctx *ctx, struct step_result *r,
 			const char *from, const char *to)
 {
 	struct child c = CHILD_INIT;
@@ -1148,7 +1151,7 @@ static int stage_module(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* @name and, first, what its depends= names, from the rebuilt or the image. */
-static int add_module(struct verify_ctx *ctx, struct step_result *r,
+static int add_module(const struct verify_ctx *ctx, struct step_result *r,
 		      struct mod_set *ms, const char *name, const char *by)
 {
 	struct strbuf info = STRBUF_INIT;
@@ -1172,7 +1175,7 @@ static int add_module(struct verify_ctx *ctx, struct step_result *r,
 			from = xstrdup(ms->paths.v[i]);
 	if (!from) {
 		strbuf_addf(&r->reason, "module %s (needed by %s) is not in %s",
-			    name, by, ctx->deb_image);
+			    name, by, ctx->config.deb_image);
 		goto out;
 	}
 	to = xstrfmt("%s/%s.ko", ms->stage, name);
@@ -1206,7 +1209,7 @@ out:
  * The initramfs part of BOOT=distro: the rebuilt modules and what they
  * depend on, in /lib/modules/, and /tests/modules, their load order.
  */
-int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
+int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *dir, struct strbuf *list)
 {
 	struct mod_set ms = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT,
@@ -1215,7 +1218,7 @@ int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	char *load = xstrfmt("%s/modules.load", dir);
 	/* /usr/lib/modules since trixie's usr-merge, /lib/modules before */
 	char *kdir = xstrfmt("%s/usr/lib/modules/%s-amd64/kernel",
-			     ctx->deb_root, ctx->deb_abi);
+			     ctx->config.deb_root, ctx->config.deb_abi);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -1225,8 +1228,8 @@ int debian_initramfs(struct verify_ctx *ctx, struct step_result *r,
 	ms.stage = stage;
 	if (!is_dir(kdir)) {
 		free(kdir);
-		kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->deb_root,
-			       ctx->deb_abi);
+		kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->config.deb_root,
+			       ctx->config.deb_abi);
 	}
 	index_modules(kdir, &ms.names, &ms.paths);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {

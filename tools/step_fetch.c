@@ -16,7 +16,9 @@
 #include "apt.h"
 #include "fsutil.h"
 #include "manifest.h"
-#include "verify.h"
+#include "probe.h"
+#include "series.h"
+#include "steps.h"
 
 static void sanitize(char *s)
 {
@@ -80,28 +82,7 @@ out:
 	return ret;
 }
 
-static char *capture_field(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, name, n) && p[n] == ':') {
-			const char *v = p + n + 1, *e;
-
-			while (*v == ' ')
-				v++;
-			e = strchr(v, '\n');
-			return e ? xstrfmt("%.*s", (int)(e - v), v) :
-				   xstrdup(v);
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
-	return NULL;
-}
-
-static int apt_update(struct verify_ctx *ctx, struct step_result *r,
+static int apt_update(const struct verify_ctx *ctx, struct step_result *r,
 		      struct apt_suite *as)
 {
 	struct child c = CHILD_INIT;
@@ -119,7 +100,7 @@ static int apt_update(struct verify_ctx *ctx, struct step_result *r,
 }
 
 /* The version apt would download: =VERSION if given, else the candidate. */
-static char *deb_version(struct verify_ctx *ctx, struct step_result *r,
+static char *deb_version(const struct verify_ctx *ctx, struct step_result *r,
 			 struct apt_suite *as)
 {
 	const struct target *t = ctx->t;
@@ -127,15 +108,10 @@ static char *deb_version(struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	char *v = NULL;
 
-	apt_suite_args(as, &c, "apt-cache");
-	strvec_pushl(&c.args, "show", "--no-all-versions", NULL);
-	if (t->deb_version)
-		strvec_pushf(&c.args, "%s=%s", t->deb_package, t->deb_version);
-	else
-		strvec_push(&c.args, t->deb_package);
+	apt_show_args(as, &c, t->deb_package, t->deb_version);
 	c.out = &out;
 	if (!step_run(ctx, r, &c))
-		v = capture_field(strbuf_str(&out), "Version");
+		v = deb822_field(strbuf_str(&out), NULL, "Version");
 	if (!v && !r->reason.len)
 		strbuf_addf(&r->reason, "%s%s%s is not in %s",
 			    t->deb_package, t->deb_version ? "=" : "",
@@ -182,7 +158,7 @@ static char *extract_only_key(const struct verify_ctx *ctx, char *key)
 	return partial;
 }
 
-static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
+static int extract_deb(const struct verify_ctx *ctx, struct step_result *r,
 		       const char *deb, const char *tmp)
 {
 	struct child cs[4] = { CHILD_INIT, CHILD_INIT, CHILD_INIT, CHILD_INIT };
@@ -196,7 +172,7 @@ static int extract_deb(struct verify_ctx *ctx, struct step_result *r,
 	extract_only_members(ctx, &cs[3].args);
 	for (i = 0; i < 4; i++) {
 		cs[i].log = ctx->log;
-		cs[i].timeout = ctx->step->timeout;
+		cs[i].timeout = ctx->timeout;
 	}
 	ret = run_pipeline(cs, 4);
 	if (ret) {
@@ -224,7 +200,7 @@ static char *find_deb(const char *dir)
 	return found;
 }
 
-static int download_deb(struct verify_ctx *ctx, struct step_result *r,
+static int download_deb(const struct verify_ctx *ctx, struct step_result *r,
 			struct apt_suite *as, const char *version,
 			const char *tmp)
 {
@@ -251,13 +227,11 @@ static int download_deb(struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
-static char *find_deb(const char *dir);
-
 /*
  * CONFIG=distro: Debian's linux-config-X.Y of the same version, its amd64
  * config unpacked next to the source tree (written whole, then renamed).
  */
-static enum step_status fetch_distro_config(struct verify_ctx *ctx,
+static enum step_status fetch_distro_config(const struct verify_ctx *ctx,
 					    struct step_result *r,
 					    struct apt_suite *as,
 					    const char *key, const char *version)
@@ -322,7 +296,8 @@ out:
 	return st;
 }
 
-static enum step_status fetch_deb(struct verify_ctx *ctx,
+static enum step_status fetch_deb(const struct verify_ctx *ctx,
+				  struct fetch_out *out,
 				  struct step_result *r, char **key,
 				  char **version)
 {
@@ -340,7 +315,7 @@ static enum step_status fetch_deb(struct verify_ctx *ctx,
 	*version = deb_version(ctx, r, &as);
 	if (!*version)
 		goto out;
-	ctx->deb_version = xstrdup(*version);
+	out->deb_version = xstrdup(*version);
 	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
 	sanitize(*key);
 	st = STEP_PASS;
@@ -353,7 +328,7 @@ out:
 	return st;
 }
 
-static int unpack_deb(struct verify_ctx *ctx, struct step_result *r,
+static int unpack_deb(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *version, const char *tmp)
 {
 	struct apt_suite as;
@@ -371,7 +346,7 @@ static int unpack_deb(struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
-static int unpack_tar(struct verify_ctx *ctx, struct step_result *r,
+static int unpack_tar(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *tmp)
 {
 	struct child c = CHILD_INIT;
@@ -386,7 +361,7 @@ static int unpack_tar(struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
-static int unpack_git(struct verify_ctx *ctx, struct step_result *r,
+static int unpack_git(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *tmp, const char *repo, const char *commit)
 {
 	struct child cs[2] = { CHILD_INIT, CHILD_INIT };
@@ -411,7 +386,7 @@ static int unpack_git(struct verify_ctx *ctx, struct step_result *r,
  * git: a local repository is read in place; a URL is cloned bare once,
  * under locks/git-<hash>.lock, which owns git/.tmp-<hash>.
  */
-static char *git_repo(struct verify_ctx *ctx, struct step_result *r)
+static char *git_repo(const struct verify_ctx *ctx, struct step_result *r)
 {
 	const char *url = ctx->t->value;
 	struct child c = CHILD_INIT;
@@ -451,7 +426,7 @@ out:
 	return repo;
 }
 
-static char *git_commit(struct verify_ctx *ctx, struct step_result *r,
+static char *git_commit(const struct verify_ctx *ctx, struct step_result *r,
 			const char *repo)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -472,7 +447,7 @@ static char *git_commit(struct verify_ctx *ctx, struct step_result *r,
 	return commit;
 }
 
-static enum step_status fetch_git(struct verify_ctx *ctx,
+static enum step_status fetch_git(const struct verify_ctx *ctx,
 				  struct step_result *r, char **key,
 				  char **repo, char **commit)
 {
@@ -532,19 +507,20 @@ static char *tar_key(struct step_result *r, const char *path)
  *
  * @what: the deb version, or the git repository and @commit.
  */
-static enum step_status unpack_into_cache(struct verify_ctx *ctx,
+static enum step_status unpack_into_cache(const struct verify_ctx *ctx,
+					  const struct fetch_out *out,
 					  struct step_result *r,
 					  const char *what,
 					  const char *commit)
 {
-	char *tmp = cache_path(ctx, "src/.tmp-%s", ctx->src_key);
-	char *lock = cache_path(ctx, "locks/src-%s.lock", ctx->src_key);
+	char *tmp = cache_path(ctx, "src/.tmp-%s", out->src_key);
+	char *lock = cache_path(ctx, "locks/src-%s.lock", out->src_key);
 	int lockfd, ret;
 
 	ret = lock_file(lock, 1, &lockfd, &r->reason);
 	if (ret)
 		goto out;
-	if (is_dir(ctx->src))
+	if (is_dir(out->src))
 		goto unlock;
 	lock_inherit(lockfd);
 	rm_rf(tmp);
@@ -556,7 +532,7 @@ static enum step_status unpack_into_cache(struct verify_ctx *ctx,
 	else
 		ret = unpack_git(ctx, r, tmp, what, commit);
 	if (!ret)
-		ret = install_tree(tmp, ctx->src, r);
+		ret = install_tree(tmp, out->src, r);
 	rm_rf(tmp);
 unlock:
 	unlock_file(lockfd);
@@ -566,110 +542,57 @@ out:
 	return ret ? STEP_FAIL : STEP_PASS;
 }
 
-static enum step_status use_dir(struct verify_ctx *ctx,
-				struct step_result *r)
+static enum step_status use_dir(const struct verify_ctx *ctx,
+				struct fetch_out *out, struct step_result *r)
 {
 	char *mk;
 	int ok;
 
 	/* /usr/src/linux -> linux-X.Y: the tree is where the link leads. */
-	ctx->src = realpath(ctx->t->value, NULL);
-	ctx->src_key = file_key("dir", ctx->t->value);
-	if (!ctx->src) {
+	out->src = realpath(ctx->t->value, NULL);
+	out->src_key = file_key("dir", ctx->t->value);
+	if (!out->src) {
 		strbuf_addf(&r->reason, "dir:%s: %s", ctx->t->value,
 			    strerror(errno));
 		return STEP_FAIL;
 	}
-	mk = xstrfmt("%s/Makefile", ctx->src);
+	mk = xstrfmt("%s/Makefile", out->src);
 	ok = is_file(mk);
 	free(mk);
 	if (!ok) {
 		strbuf_addf(&r->reason, "%s is not a kernel tree (no Makefile)",
-			    ctx->src);
+			    out->src);
 		return STEP_FAIL;
 	}
 	strbuf_addf(&r->reason, "using %s in place (never modified)",
-		    ctx->src);
-	if (strcmp(ctx->src, ctx->t->value))
+		    out->src);
+	if (strcmp(out->src, ctx->t->value))
 		strbuf_addf(&r->reason, ", where %s leads", ctx->t->value);
 	return STEP_PASS;
 }
 
-static enum step_status fetch_tree(struct verify_ctx *ctx,
+static enum step_status fetch_tree(const struct verify_ctx *ctx,
+				   struct fetch_out *out,
 				   struct step_result *r);
 
 /*
- * The source, then for SERIES "auto" the variant its shape needs.  A source
- * that cannot be had is an ERROR; no variant that applies is the series'
- * FAIL.
+ * The cached source changed since it was fetched: under its lock, move it
+ * to the temporary name the lock owns, remove it, and fetch it again.
  */
-enum step_status fetch_source(struct verify_ctx *ctx, struct step_result *r)
+static enum step_status refetch(const struct verify_ctx *ctx,
+				struct fetch_out *out, struct step_result *r)
 {
-	enum step_status st = fetch_tree(ctx, r);
-
-	if (st == STEP_FAIL)
-		return STEP_ERROR;
-	if (st == STEP_PASS && ctx->t->auto_series)
-		st = probe_series(ctx, r);
-	return st;
-}
-
-static enum step_status fetch_tree(struct verify_ctx *ctx,
-				   struct step_result *r)
-{
-	const struct target *t = ctx->t;
-	char *key = NULL, *what = NULL, *commit = NULL, *srcdir;
-	enum step_status st = STEP_PASS;
-
-	if (t->kind == SRC_DIR)
-		return use_dir(ctx, r);
-	if (t->kind == SRC_DEB)
-		st = fetch_deb(ctx, r, &key, &what);
-	else if (t->kind == SRC_GIT)
-		st = fetch_git(ctx, r, &key, &what, &commit);
-	else
-		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
-	if (st != STEP_PASS)
-		goto out;
-	key = extract_only_key(ctx, key);
-	ctx->src_key = key;
-	ctx->src = cache_path(ctx, "src/%s", key);
-	if (is_dir(ctx->src)) {
-		strbuf_addf(&r->reason, "cached %s", key);
-		goto out;
-	}
-	srcdir = cache_path(ctx, "src");
-	mkdir_p(srcdir);
-	free(srcdir);
-	st = unpack_into_cache(ctx, r, what, commit);
-	if (st == STEP_PASS)
-		strbuf_addf(&r->reason, "fetched and unpacked %s", key);
-out:
-	if (!ctx->src_key)
-		free(key);
-	free(what);
-	free(commit);
-	return st;
-}
-
-/*
- * The cached source changed since it was fetched (step_tree.c found it):
- * under its lock, move it to the temporary name the lock owns, remove it,
- * and fetch it again.
- */
-enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r)
-{
-	char *tmp = cache_path(ctx, "src/.tmp-%s", ctx->src_key);
-	char *lock = cache_path(ctx, "locks/src-%s.lock", ctx->src_key);
-	char *man = cache_path(ctx, "src/%s.manifest", ctx->src_key);
+	char *tmp = cache_path(ctx, "src/.tmp-%s", out->src_key);
+	char *lock = cache_path(ctx, "locks/src-%s.lock", out->src_key);
+	char *man = cache_path(ctx, "src/%s.manifest", out->src_key);
 	enum step_status st = STEP_FAIL;
 	int lockfd;
 
 	if (lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
 	rm_rf(tmp);
-	if (rename(ctx->src, tmp) < 0 && errno != ENOENT) {
-		strbuf_addf(&r->reason, "cannot move %s aside: %s", ctx->src,
+	if (rename(out->src, tmp) < 0 && errno != ENOENT) {
+		strbuf_addf(&r->reason, "cannot move %s aside: %s", out->src,
 			    strerror(errno));
 		unlock_file(lockfd);
 		goto out;
@@ -677,13 +600,119 @@ enum step_status refetch_source(struct verify_ctx *ctx, struct step_result *r)
 	unlink(man);
 	rm_rf(tmp);
 	unlock_file(lockfd);
-	free(ctx->src);
-	free(ctx->src_key);
-	ctx->src = ctx->src_key = NULL;
-	st = fetch_tree(ctx, r);
+	free(out->src);
+	free(out->src_key);
+	out->src = out->src_key = NULL;
+	st = fetch_tree(ctx, out, r);
+	out->refetched = st == STEP_PASS;
 out:
 	free(man);
 	free(lock);
 	free(tmp);
+	return st;
+}
+
+/*
+ * The pristine source is what this step recorded when it fetched it: sizes
+ * and mtimes each run, every file's hash with VERIFY_CACHE=1.  A source
+ * that changed is an ERROR naming the files, and is fetched again; then
+ * nothing built from it is trusted (the config step empties O=, the tree
+ * step links the tree again).
+ */
+static enum step_status check_source(const struct verify_ctx *ctx,
+				     struct fetch_out *out,
+				     struct step_result *r)
+{
+	char *man = cache_path(ctx, "src/%s.manifest", out->src_key);
+	struct strbuf bad = STRBUF_INIT, err = STRBUF_INIT;
+	enum step_status st = STEP_PASS;
+
+	switch (manifest_check(out->src, man, ctx->opt->verify_cache, &bad,
+			       &err)) {
+	case MANIFEST_OK:
+		break;
+	case MANIFEST_NONE:
+		/* A cache from before manifests: record what is there. */
+		if (manifest_record(out->src, man, &err)) {
+			strbuf_addf(&r->reason, "; %s", strbuf_str(&err));
+			st = STEP_FAIL;
+		} else {
+			strbuf_addstr(&r->reason, "; recorded its manifest");
+		}
+		break;
+	case MANIFEST_CHANGED:
+		fprintf(stderr, "kverify: %s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again\n",
+			ctx->t->name, out->src, strbuf_str(&bad));
+		strbuf_reset(&r->reason);
+		strbuf_addf(&r->reason, "ERROR: the cached source %s changed since it was fetched: %s; fetched again: ",
+			    out->src_key, strbuf_str(&bad));
+		st = refetch(ctx, out, r);
+		break;
+	default:
+		strbuf_addf(&r->reason, "; cannot check the cached source: %s",
+			    strbuf_str(&err));
+		st = STEP_FAIL;
+	}
+	strbuf_release(&bad);
+	strbuf_release(&err);
+	free(man);
+	return st;
+}
+
+/*
+ * The source, then for SERIES auto the variant its shape needs.  A source
+ * that cannot be had is an ERROR; no variant that applies is the series'
+ * FAIL.
+ */
+enum step_status fetch_source(const struct verify_ctx *ctx,
+			      struct fetch_out *out, struct step_result *r)
+{
+	enum step_status st = fetch_tree(ctx, out, r);
+
+	if (st == STEP_PASS && ctx->t->kind != SRC_DIR)
+		st = check_source(ctx, out, r);
+	if (st == STEP_FAIL)
+		return STEP_ERROR;
+	if (st == STEP_PASS && ctx->t->auto_series)
+		st = probe_series(ctx, out, r);
+	return st;
+}
+
+static enum step_status fetch_tree(const struct verify_ctx *ctx,
+				   struct fetch_out *out,
+				   struct step_result *r)
+{
+	const struct target *t = ctx->t;
+	char *key = NULL, *what = NULL, *commit = NULL, *srcdir;
+	enum step_status st = STEP_PASS;
+
+	if (t->kind == SRC_DIR)
+		return use_dir(ctx, out, r);
+	if (t->kind == SRC_DEB)
+		st = fetch_deb(ctx, out, r, &key, &what);
+	else if (t->kind == SRC_GIT)
+		st = fetch_git(ctx, r, &key, &what, &commit);
+	else
+		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
+	if (st != STEP_PASS)
+		goto out;
+	key = extract_only_key(ctx, key);
+	out->src_key = key;
+	out->src = cache_path(ctx, "src/%s", key);
+	if (is_dir(out->src)) {
+		strbuf_addf(&r->reason, "cached %s", key);
+		goto out;
+	}
+	srcdir = cache_path(ctx, "src");
+	mkdir_p(srcdir);
+	free(srcdir);
+	st = unpack_into_cache(ctx, out, r, what, commit);
+	if (st == STEP_PASS)
+		strbuf_addf(&r->reason, "fetched and unpacked %s", key);
+out:
+	if (!out->src_key)
+		free(key);
+	free(what);
+	free(commit);
 	return st;
 }

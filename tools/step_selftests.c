@@ -8,20 +8,22 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
 static const char *const stock_tests[] = {
 	"cpuid_test", "pmu_counters_test", "pmu_event_filter_test",
 };
 
-static void pick_tests(struct verify_ctx *ctx, struct strvec *names)
+static void pick_tests(const struct verify_ctx *ctx, struct selftests_out *out,
+		       struct strvec *names)
 {
 	struct strvec added = STRVEC_INIT;
 	char *prefix = xstrfmt("tools/testing/selftests/kvm/%s/",
-			       ctx->selftest_arch);
+			       out->arch);
 	size_t i, n = strlen(prefix);
 
-	series_files(ctx, &added, 1);
+	series_files(series_of(ctx), &added, 1);
 	for (i = 0; i < added.nr; i++) {
 		const char *f = added.v[i];
 		size_t len = strlen(f);
@@ -30,7 +32,7 @@ static void pick_tests(struct verify_ctx *ctx, struct strvec *names)
 		    !strcmp(f + len - 2, ".c") && !strchr(f + n, '/')) {
 			char *name = xstrfmt("%.*s", (int)(len - n - 2), f + n);
 
-			strvec_push(&ctx->new_tests, name);
+			strvec_push(&out->new_tests, name);
 			strvec_push(names, name);
 			free(name);
 		}
@@ -47,7 +49,7 @@ static void pick_tests(struct verify_ctx *ctx, struct strvec *names)
 	free(prefix);
 }
 
-static int make_headers(struct verify_ctx *ctx, struct step_result *r)
+static int make_headers(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct child c = CHILD_INIT;
 	int ret;
@@ -59,39 +61,40 @@ static int make_headers(struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
-enum step_status build_selftests(struct verify_ctx *ctx,
+enum step_status build_selftests(const struct verify_ctx *ctx,
+				 struct selftests_out *out,
 				 struct step_result *r)
 {
 	char *kvm = xstrfmt("%s/tools/testing/selftests/kvm", ctx->tree);
-	char *out = xstrfmt("%s/kselftest/kvm", ctx->build);
+	char *objdir = xstrfmt("%s/kselftest/kvm", build_dir(ctx));
 	char *x86 = xstrfmt("%s/x86", kvm);
 	struct strvec names = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	enum step_status st = STEP_FAIL;
 	size_t i;
 
-	if (!ctx->kernel_built) {
+	if (!ctx->built.kernel_built) {
 		strbuf_addstr(&r->reason, "no kernel image to run them in (--build=objects)");
 		st = STEP_SKIP;
 		goto out;
 	}
-	ctx->selftest_arch = xstrdup(is_dir(x86) ? "x86" : "x86_64");
-	pick_tests(ctx, &names);
+	out->arch = xstrdup(is_dir(x86) ? "x86" : "x86_64");
+	pick_tests(ctx, out, &names);
 	if (make_headers(ctx, r))
 		goto out;
-	mkdir_p(out);
+	mkdir_p(objdir);
 	strvec_pushl(&c.args, "make", "-C", kvm, NULL);
 	make_jobs(ctx, &c);
-	strvec_pushf(&c.args, "OUTPUT=%s", out);
+	strvec_pushf(&c.args, "OUTPUT=%s", objdir);
 	strvec_pushf(&c.args, "KHDR_INCLUDES=-isystem %s/usr/include",
-		     ctx->build);
+		     build_dir(ctx));
 	strvec_push(&c.args, "USERLDFLAGS=-static");
 	for (i = 0; i < names.nr; i++) {
-		char *bin = xstrfmt("%s/%s/%s", out, ctx->selftest_arch,
+		char *bin = xstrfmt("%s/%s/%s", objdir, out->arch,
 				    names.v[i]);
 
 		strvec_push(&c.args, bin);
-		strvec_push(&ctx->selftests, bin);
+		strvec_push(&out->bins, bin);
 		free(bin);
 	}
 	if (step_run(ctx, r, &c))
@@ -104,7 +107,7 @@ out:
 	child_clear(&c);
 	strvec_clear(&names);
 	free(kvm);
-	free(out);
+	free(objdir);
 	free(x86);
 	return st;
 }

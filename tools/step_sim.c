@@ -12,7 +12,8 @@
 
 #include "fsutil.h"
 #include "sim.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
 static long env_num(const char *name, long def, long min, long max)
 {
@@ -37,16 +38,17 @@ static void counterexample(const char *out, struct strbuf *detail)
 		strbuf_add(detail, p, e ? (size_t)(e - p + 1) : strlen(p));
 }
 
-enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
+enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
+			 struct step_result *r)
 {
 	struct sim_opts o = {
-		.pristine = ctx->src, .patched = ctx->tree, .log = ctx->log,
+		.pristine = ctx->fetch.src, .patched = ctx->tree, .log = ctx->log,
 		.seed = env_num("KVERIFY_SIM_SEED", 1, 0, 1L << 62),
 		.traces = env_num("KVERIFY_SIM_TRACES", SIM_TRACES, 1,
 				  100000000),
 		.tolerance = -1, .shrink_seconds = 8,
 		.total_seconds = env_num("KVERIFY_SIM_SECONDS", 24, 1, 3600),
-		.timeout = ctx->step->timeout,
+		.timeout = ctx->timeout,
 	};
 	struct sim_result res = { 0 };
 	enum step_status st = STEP_FAIL;
@@ -72,10 +74,10 @@ enum step_status run_sim(struct verify_ctx *ctx, struct step_result *r)
 			fclose(f);
 		}
 	}
-	ctx->sim_era = xstrdup(sim_era_name(res.era));
-	ctx->sim_traces = res.passed ? res.traces : o.traces;
-	ctx->sim_seed = o.seed;
-	strbuf_addstr(&ctx->sim_figures, strbuf_str(&res.figures));
+	out->era = xstrdup(sim_era_name(res.era));
+	out->traces = res.passed ? res.traces : o.traces;
+	out->seed = o.seed;
+	strbuf_addstr(&out->figures, strbuf_str(&res.figures));
 	if (res.passed) {
 		strbuf_addf(&r->reason, "%s era, %ld traces (seed %llu), every invariant holds; reprograms per million emulated instructions: %s",
 			    sim_era_name(res.era), res.traces, o.seed,

@@ -16,48 +16,16 @@
 
 #include "fsutil.h"
 #include "manifest.h"
-#include "verify.h"
+#include "series.h"
+#include "steps.h"
 
-/* What the tree was made from: the source and every patch of the series. */
-char *tree_stamp(const struct verify_ctx *ctx)
-{
-	uint64_t h = hash_bytes(HASH_INIT, ctx->src_key, strlen(ctx->src_key));
-	size_t i;
-
-	for (i = 0; i < ctx->patches.nr; i++) {
-		h = hash_bytes(h, ctx->patches.v[i], strlen(ctx->patches.v[i]));
-		if (hash_file(&h, ctx->patches.v[i]))
-			h = hash_bytes(h, "missing", 7);
-	}
-	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->src_key);
-}
-
-char *tree_stamp_path(const struct verify_ctx *ctx)
-{
-	return cache_path(ctx, "trees/%s.stamp", ctx->t->name);
-}
-
-int tree_is_current(const struct verify_ctx *ctx)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = tree_stamp_path(ctx), *want = tree_stamp(ctx);
-	int ok;
-
-	ok = is_dir(ctx->tree) && !strbuf_read_file(&sb, path, 4096) &&
-	     !strcmp(strbuf_str(&sb), want);
-	strbuf_release(&sb);
-	free(path);
-	free(want);
-	return ok;
-}
-
-static int link_tree(struct verify_ctx *ctx, struct step_result *r,
+static int link_tree(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *tmp)
 {
 	struct child c = CHILD_INIT;
 	int ret;
 
-	strvec_pushl(&c.args, "cp", "-al", "--", ctx->src, tmp, NULL);
+	strvec_pushl(&c.args, "cp", "-al", "--", ctx->fetch.src, tmp, NULL);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
 	if (!ret)
@@ -65,7 +33,7 @@ static int link_tree(struct verify_ctx *ctx, struct step_result *r,
 	/* Another filesystem: no hard links, so a full copy. */
 	rm_rf(tmp);
 	strbuf_reset(&r->reason);
-	strvec_pushl(&c.args, "cp", "-a", "--reflink=auto", "--", ctx->src,
+	strvec_pushl(&c.args, "cp", "-a", "--reflink=auto", "--", ctx->fetch.src,
 		     tmp, NULL);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
@@ -77,13 +45,13 @@ static int link_tree(struct verify_ctx *ctx, struct step_result *r,
  * quilt's backup and rollback move and touch files, and in a hard-linked
  * tree that would reach the pristine copy.  The mtime is kept.
  */
-static int unshare_patched(struct verify_ctx *ctx, struct step_result *r)
+static int unshare_patched(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec files = STRVEC_INIT;
 	size_t i;
 	int ret = 0;
 
-	series_files(ctx, &files, 0);
+	series_files(series_of(ctx), &files, 0);
 	for (i = 0; i < files.nr && !ret; i++) {
 		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
 		struct strbuf sb = STRBUF_INIT;
@@ -107,79 +75,27 @@ static int unshare_patched(struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
-/*
- * The pristine source is what the fetch step recorded: sizes and mtimes
- * each run, every file's hash with VERIFY_CACHE=1 or when those are off.
- * A source that changed is an ERROR naming the files, and is fetched
- * again; then nothing built from it is trusted (tree and O= remade).
- * 0: as recorded; 1: fetched again; -1: failed (@r says why).
- */
-static int check_source(struct verify_ctx *ctx, struct step_result *r)
-{
-	char *man = cache_path(ctx, "src/%s.manifest", ctx->src_key);
-	struct strbuf bad = STRBUF_INIT, err = STRBUF_INIT;
-	int ret = 0;
-
-	switch (manifest_check(ctx->src, man, ctx->opt->verify_cache, &bad,
-			       &err)) {
-	case MANIFEST_OK:
-		break;
-	case MANIFEST_NONE:
-		/* A cache from before manifests: record what is there. */
-		if (manifest_record(ctx->src, man, &err)) {
-			strbuf_addf(&r->reason, "%s", strbuf_str(&err));
-			ret = -1;
-		} else {
-			strbuf_addf(&r->reason, "recorded the manifest of %s; ",
-				    ctx->src_key);
-		}
-		break;
-	case MANIFEST_CHANGED:
-		fprintf(stderr, "kverify: %s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again\n",
-			ctx->t->name, ctx->src, strbuf_str(&bad));
-		strbuf_addf(&r->reason, "ERROR: the cached source %s changed since it was fetched: %s; fetched again: ",
-			    ctx->src_key, strbuf_str(&bad));
-		ret = refetch_source(ctx, r) == STEP_PASS ? 1 : -1;
-		if (ret > 0) {
-			strbuf_addstr(&r->reason, "; ");
-			rm_rf(ctx->build);
-		}
-		break;
-	default:
-		strbuf_addf(&r->reason, "cannot check the cached source: %s",
-			    strbuf_str(&err));
-		ret = -1;
-	}
-	strbuf_release(&bad);
-	strbuf_release(&err);
-	free(man);
-	return ret;
-}
-
-enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
+enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
 	/* The target's lock owns it (no target name starts with '.'). */
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
-	int changed;
+	int changed = ctx->fetch.refetched;
 
-	changed = ctx->t->kind == SRC_DIR ? 0 : check_source(ctx, r);
-	if (changed < 0)
-		goto out;
 	/*
 	 * Only the tree in the cache is ever written: the source is a real
 	 * directory, and no name in the series leaves the tree or reaches
 	 * through a symlink, before anything touches a file.
 	 */
-	if (!is_real_dir(ctx->src)) {
+	if (!is_real_dir(ctx->fetch.src)) {
 		strbuf_addf(&r->reason, "the source %s is not a directory (a symlink?): refusing to link a tree to it",
-			    ctx->src);
+			    ctx->fetch.src);
 		goto out;
 	}
-	if (series_check_tree(ctx, ctx->src, &r->reason))
+	if (series_check_tree(series_of(ctx), ctx->fetch.src, &r->reason))
 		goto out;
-	if (ctx->series && !changed && tree_is_current(ctx)) {
+	if (series_of(ctx)->dir && !changed && tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "reused: source and series unchanged");
 		st = STEP_PASS;
 		goto out;
@@ -206,7 +122,7 @@ enum step_status prepare_tree(struct verify_ctx *ctx, struct step_result *r)
 	}
 	if (unshare_patched(ctx, r))
 		goto out;
-	strbuf_addf(&r->reason, "fresh tree linked to %s", ctx->src_key);
+	strbuf_addf(&r->reason, "fresh tree linked to %s", ctx->fetch.src_key);
 	st = STEP_PASS;
 out:
 	if (st != STEP_PASS)

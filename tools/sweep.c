@@ -753,18 +753,18 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%MZ", gmtime(&now));
 	v->checked = xstrdup(stamp);
-	v->variant = xstrdup(ctx->series_rel ? ctx->series_rel : "n/a");
-	v->na_reason = ctx->series_rel || !ctx->na_reason ? NULL :
-		       xstrdup(ctx->na_reason);
+	v->variant = xstrdup(series_of(ctx)->rel ? series_of(ctx)->rel : "n/a");
+	v->na_reason = series_of(ctx)->rel || !series_of(ctx)->na_reason ? NULL :
+		       xstrdup(series_of(ctx)->na_reason);
 	one_line(v->na_reason);
-	v->src_key = ctx->src_key ? xstrdup(ctx->src_key) : NULL;
-	v->kept = ctx->src && is_dir(ctx->src) ? disk_usage(ctx->src) : 0;
+	v->src_key = ctx->fetch.src_key ? xstrdup(ctx->fetch.src_key) : NULL;
+	v->kept = ctx->fetch.src && is_dir(ctx->fetch.src) ? disk_usage(ctx->fetch.src) : 0;
 	/* apt's "Failed to fetch URI  404  Not Found" */
 	v->gone = res[0].status != STEP_PASS &&
 		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&
 		  strstr(strbuf_str(&res[0].detail), " 404 ");
 	for (i = 0; i < n; i++) {
-		j = step_index(verify_steps[i].name);
+		j = step_index(res[i].name);
 		if (j < 0)
 			continue;
 		v->status[j] = xstrdup(step_status_name(res[i].status));
@@ -1232,7 +1232,7 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	if (a->only && check_only(a->only))
 		return 2;
 	sw.repo = abspath(".");
-	sw.cache = cache_dir(opt);
+	sw.cache = abspath(opt->cache);
 	sweep_members(sw.repo, &sw.members);
 	if (a->print_members) {
 		for (i = 0; i < sw.members.nr; i++)

@@ -2,6 +2,7 @@
 #ifndef KVERIFY_SWEEP_H
 #define KVERIFY_SWEEP_H
 
+#include "step.h"
 #include "verify.h"
 
 struct sweep_args {

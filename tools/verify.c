@@ -13,80 +13,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bundle.h"
 #include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
+#include "report.h"
+#include "series.h"
+#include "steps.h"
 #include "verify.h"
-
-static char *default_cache(void);
-
-/*
- * The pipeline, top to bottom.  Adding a step is adding a line.  The last
- * column names the steps whose results a step uses: with --keep-going a
- * failure stops only the steps that need it.
- */
-#define NEEDS(s) (1u << STEP_IDX_##s)
-enum {
-	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
-	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
-	STEP_IDX_kabi,
-	STEP_IDX_selftests, STEP_IDX_boot,
-};
-
-const struct step verify_steps[] = {
-	{ "fetch",	fetch_source,		3600,	1,	0, 0 },
-	{ "tree",	prepare_tree,		900,	0,	0, NEEDS(fetch) },
-	{ "apply",	apply_series,		300,	0,	0, NEEDS(tree) },
-	{ "sim",	run_sim,		300,	0,	1, NEEDS(apply) },
-	{ "checkpatch",	run_checkpatch,		600,	0,	0, NEEDS(apply) },
-	{ "cocci",	check_cocci,		300,	1,	0, NEEDS(fetch) },
-	{ "config",	configure_kernel,	600,	0,	0, NEEDS(apply) },
-	{ "build",	build_kernel,		5400,	0,	0, NEEDS(config) },
-	{ "kabi",	check_kabi,		300,	0,	0, NEEDS(build) },
-	{ "selftests",	build_selftests,	1800,	0,	0, NEEDS(build) },
-	{ "boot",	boot_and_test,		1800,	0,	0,
-	  NEEDS(build) | NEEDS(selftests) },
-};
-
-const int nr_verify_steps = ARRAY_SIZE(verify_steps);
-
-const char *step_status_name(enum step_status s)
-{
-	static const char *const names[] = {
-		[STEP_PASS] = "PASS", [STEP_FAIL] = "FAIL",
-		[STEP_SKIP] = "SKIP", [STEP_NA] = "N-A",
-		[STEP_ERROR] = "ERROR",
-	};
-
-	return names[s];
-}
-
-char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	strbuf_addf(&sb, "%s/", ctx->cache);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	return sb.buf;
-}
-
-/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
-int distro_config(const struct options *opt)
-{
-	return opt->config && !strcmp(opt->config, "distro");
-}
-
-/*
- * BOOT=distro: Debian's own kernel boots, with the patched KVM modules;
- * only deb: sources have one, the others keep our own kernel.
- */
-int distro_boot(const struct verify_ctx *ctx)
-{
-	return ctx->boot_distro;
-}
 
 /*
  * BOOT=auto: Debian's kernel for a deb: source, unless an option asks for
@@ -104,118 +38,90 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
 	return !opt->config && opt->mode == BUILD_KERNEL && !opt->bundle;
 }
 
-/* BOOT=auto found no Debian compiler: our own kernel, in its build dir. */
-void boot_own_instead(struct verify_ctx *ctx, const char *why)
-{
-	ctx->boot_distro = 0;
-	free(ctx->boot_why);
-	ctx->boot_why = xstrdup(why);
-	free(ctx->build);
-	ctx->build = cache_path(ctx, "build/%s", ctx->t->name);
+/*
+ * A step: the engine hands it the run's context read-only and the one
+ * output (struct *_out in step.h) that is its own to write.
+ */
+struct step {
+	const char *name;
+	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
+	unsigned int timeout;	/* seconds, for each tool the step runs */
+	int runs_when_na;	/* also for targets whose series is n/a */
+	int independent;	/* its failure does not stop the later steps */
+	unsigned int needs;	/* bit i: reads what verify_steps[i] made */
+};
+
+#define STEP_WRITES(fn, output)						\
+static enum step_status run_##fn(struct verify_ctx *ctx,		\
+				 struct step_result *r)			\
+{									\
+	return fn(ctx, &ctx->output, r);				\
 }
 
-/* Where the fetch step keeps Debian's amd64 config of this source. */
-char *distro_config_path(const struct verify_ctx *ctx)
-{
-	return cache_path(ctx, "src/%s.config-amd64", ctx->src_key);
+#define STEP_READS_ONLY(fn)						\
+static enum step_status run_##fn(struct verify_ctx *ctx,		\
+				 struct step_result *r)			\
+{									\
+	return fn(ctx, r);						\
 }
 
-/* The last @lines lines of @log, into r->detail. */
-void step_fail_tail(struct step_result *r, const char *log, int lines)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int n = 0;
-
-	if (!log || strbuf_read_file(&sb, log, 64 << 20) < 0 || !sb.len)
-		goto out;
-	for (i = sb.len - 1; i > 0; i--)
-		if (sb.buf[i - 1] == '\n' && ++n >= lines)
-			break;
-	strbuf_reset(&r->detail);
-	strbuf_add(&r->detail, sb.buf + i, sb.len - i);
-out:
-	strbuf_release(&sb);
-}
-
-/* Run @c with the step's log and timeout; on failure say why in @r. */
-int step_run(struct verify_ctx *ctx, struct step_result *r, struct child *c)
-{
-	int ret;
-
-	if (!c->log)
-		c->log = ctx->log;
-	if (!c->timeout)
-		c->timeout = ctx->step->timeout;
-	ret = run_child(c);
-	if (ret) {
-		strbuf_reset(&r->reason);
-		child_describe_failure(c, &r->reason);
-		step_fail_tail(r, ctx->log, 20);
-		note_enospc(r);
-	}
-	return ret;
-}
-
-/* A tool that ran out of disk says so in its output; say it in the reason. */
-void note_enospc(struct step_result *r)
-{
-	if (strstr(strbuf_str(&r->detail), "No space left on device"))
-		strbuf_addstr(&r->reason,
-			      "; no space left on device (cache or results)");
-}
-
-static int jobserver_active(void)
-{
-	const char *mf = getenv("MAKEFLAGS");
-
-	return mf && (strstr(mf, "--jobserver-auth=") ||
-		      strstr(mf, "--jobserver-fds="));
-}
-
-/* -jN, unless make's jobserver reached us: then the sub-make shares it. */
-void make_jobs(const struct verify_ctx *ctx, struct child *c)
-{
-	long n = ctx->opt->jobs ? ctx->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (!jobserver_active() || ctx->opt->jobs)
-		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
-}
+STEP_WRITES(fetch_source, fetch)
+STEP_READS_ONLY(prepare_tree)
+STEP_READS_ONLY(apply_series)
+STEP_WRITES(run_sim, sim)
+STEP_READS_ONLY(run_checkpatch)
+STEP_READS_ONLY(check_cocci)
+STEP_WRITES(configure_kernel, config)
+STEP_WRITES(build_kernel, built)
+STEP_READS_ONLY(check_kabi)
+STEP_WRITES(build_selftests, selftests)
+STEP_WRITES(boot_and_test, boot)
 
 /*
- * The kernel's compilers: make's KCC=/KHOSTCC= (distcc, icecream), else
- * with CCACHE=1 ccache in front of gcc.  Opt-in, because kbuild records
- * the compiler command: switching an existing O= directory to ccache
- * rebuilds it all.
+ * The pipeline, top to bottom.  Adding a step is adding a line.  The last
+ * column names the steps whose outputs a step reads: with --keep-going a
+ * failure stops only the steps that need it.
  */
-static int kernel_compilers(const struct options *opt, struct child *c)
-{
-	int ccache = opt->ccache && path_has("ccache");
+#define NEEDS(s) (1u << STEP_IDX_##s)
+enum {
+	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
+	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
+	STEP_IDX_kabi,
+	STEP_IDX_selftests, STEP_IDX_boot,
+};
 
-	if (opt->kernel_cc)
-		strvec_pushf(&c->args, "CC=%s", opt->kernel_cc);
-	else if (ccache)
-		strvec_push(&c->args, "CC=ccache gcc");
-	if (opt->kernel_hostcc)
-		strvec_pushf(&c->args, "HOSTCC=%s", opt->kernel_hostcc);
-	else if (ccache)
-		strvec_push(&c->args, "HOSTCC=ccache gcc");
-	return ccache && !opt->kernel_cc;
+static const struct step verify_steps[] = {
+	{ "fetch",	run_fetch_source,	3600,	1,	0, 0 },
+	{ "tree",	run_prepare_tree,	900,	0,	0, NEEDS(fetch) },
+	{ "apply",	run_apply_series,	300,	0,	0, NEEDS(tree) },
+	{ "sim",	run_run_sim,		300,	0,	1, NEEDS(apply) },
+	{ "checkpatch",	run_run_checkpatch,	600,	0,	0, NEEDS(apply) },
+	{ "cocci",	run_check_cocci,	300,	1,	0, NEEDS(fetch) },
+	{ "config",	run_configure_kernel,	600,	0,	0,
+	  NEEDS(fetch) | NEEDS(apply) },
+	{ "build",	run_build_kernel,	5400,	0,	0, NEEDS(config) },
+	{ "kabi",	run_check_kabi,		300,	0,	0,
+	  NEEDS(config) | NEEDS(build) },
+	{ "selftests",	run_build_selftests,	1800,	0,	0, NEEDS(build) },
+	{ "boot",	run_boot_and_test,	1800,	0,	0,
+	  NEEDS(config) | NEEDS(build) | NEEDS(selftests) },
+};
+
+const int nr_verify_steps = ARRAY_SIZE(verify_steps);
+
+const char *verify_step_name(int i)
+{
+	return i >= 0 && i < nr_verify_steps ? verify_steps[i].name : NULL;
 }
 
-/*
- * "make -C <tree> O=<build> -jN" with a reproducible build identity;
- * returns whether ccache compiles.
- */
-int make_args(const struct verify_ctx *ctx, struct child *c)
+int verify_step_index(const char *name)
 {
-	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
-	strvec_pushf(&c->args, "O=%s", ctx->build);
-	make_jobs(ctx, c);
-	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
-	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
-	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
-	return kernel_compilers(ctx->opt, c);
+	int i;
+
+	for (i = 0; i < nr_verify_steps; i++)
+		if (!strcmp(verify_steps[i].name, name))
+			return i;
+	return -1;
 }
 
 static double now(void)
@@ -238,72 +144,6 @@ static int skipped_by_option(const struct options *opt, const char *name)
 		s = s ? s + 1 : NULL;
 	}
 	return 0;
-}
-
-char *cache_dir(const struct options *opt)
-{
-	return opt->cache ? abspath(opt->cache) : default_cache();
-}
-
-static char *default_cache(void)
-{
-	const char *env = getenv("KVERIFY_CACHE"), *xdg, *home;
-
-	if (env && *env)
-		return abspath(env);
-	xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg)
-		return xstrfmt("%s/kverify", xdg);
-	home = getenv("HOME");
-	return xstrfmt("%s/.cache/kverify", home && *home ? home : "/tmp");
-}
-
-/*
- * Read <series>/series: patch names, in order; 0, or with @err set -1 when
- * it or a patch is missing, -2 when a patch names a file outside the tree.
- */
-int load_series(struct verify_ctx *ctx, const char *rel, struct strbuf *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *file, *line, *save = NULL;
-	int ret = -1;
-
-	ctx->series_rel = xstrdup(rel);
-	ctx->series = xstrfmt("%s/%s", ctx->repo, rel);
-	file = xstrfmt("%s/series", ctx->series);
-	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
-		strbuf_addf(err, "%s:%d: series directory '%s' has no readable series file (%s): create it or fix the SERIES field\n",
-			    ctx->opt->list, ctx->t->line, rel, strerror(errno));
-		goto out;
-	}
-	for (line = strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *sp = strpbrk(line, " \t"), *patch;
-
-		if (sp)
-			*sp = '\0';
-		if (!*line || *line == '#')
-			continue;
-		patch = xstrfmt("%s/%s", ctx->series, line);
-		if (strstr(line, "..") || !is_file(patch)) {
-			strbuf_addf(err, "%s: patch '%s' listed in the series is missing\n",
-				    file, line);
-			free(patch);
-			goto out;
-		}
-		strvec_push(&ctx->patches, patch);
-		free(patch);
-		if (series_check_names(ctx->patches.v[ctx->patches.nr - 1],
-				       err)) {
-			ret = -2;
-			goto out;
-		}
-	}
-	ret = 0;
-out:
-	free(file);
-	strbuf_release(&sb);
-	return ret;
 }
 
 /*
@@ -380,7 +220,7 @@ static void progress_tick(void *arg)
 /* How many objects the last build of this tree compiled: the progress total. */
 static char *objects_memo(const struct verify_ctx *ctx)
 {
-	return xstrfmt("%s.kverify-objects", ctx->build);
+	return xstrfmt("%s.kverify-objects", build_dir(ctx));
 }
 
 static void progress_start(struct progress *p, struct verify_ctx *ctx,
@@ -441,12 +281,13 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 		struct step_result *r = &res[i];
 		double t0 = now();
 
+		r->name = s->name;
 		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
 				 s->name);
-		if (!ctx->series && !s->runs_when_na) {
+		if (!series_of(ctx)->dir && !s->runs_when_na) {
 			r->status = STEP_NA;
-			strbuf_addstr(&r->reason, ctx->na_reason ?
-				      ctx->na_reason : "no series");
+			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
+				      series_of(ctx)->na_reason : "no series");
 		} else if (stopped.len) {
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
@@ -463,7 +304,7 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 			r->status = STEP_SKIP;
 			strbuf_addstr(&r->reason, "skipped with --skip");
 		} else {
-			ctx->step = s;
+			ctx->timeout = s->timeout;
 			ctx->log = r->log;
 			if (!ctx->opt->quiet)
 				fprintf(stderr, "kverify: %s: %s ...\n",
@@ -495,31 +336,35 @@ static void ctx_clear(struct verify_ctx *ctx)
 {
 	free(ctx->repo);
 	free(ctx->cache);
-	free(ctx->src);
-	free(ctx->src_key);
+	free(ctx->results);
 	free(ctx->tree);
 	free(ctx->build);
-	free(ctx->results);
-	free(ctx->series);
-	free(ctx->series_rel);
-	free(ctx->na_reason);
-	free(ctx->selftest_arch);
-	free(ctx->accel);
-	free(ctx->sim_era);
-	free(ctx->kernel_release);
-	strbuf_release(&ctx->sim_figures);
-	free(ctx->deb_version);
-	free(ctx->deb_abi);
-	free(ctx->deb_root);
-	free(ctx->deb_image);
-	free(ctx->kbuild);
-	free(ctx->toolchain);
-	free(ctx->kernel);
-	free(ctx->boot_why);
-	strvec_clear(&ctx->patches);
-	strvec_clear(&ctx->selftests);
-	strvec_clear(&ctx->new_tests);
-	ktap_clear(&ctx->tests);
+	series_clear(&ctx->listed);
+
+	free(ctx->fetch.src);
+	free(ctx->fetch.src_key);
+	free(ctx->fetch.deb_version);
+	series_clear(&ctx->fetch.probed);
+
+	free(ctx->sim.era);
+	strbuf_release(&ctx->sim.figures);
+
+	free(ctx->config.boot_why);
+	free(ctx->config.build);
+	free(ctx->config.deb_abi);
+	free(ctx->config.deb_root);
+	free(ctx->config.deb_image);
+	free(ctx->config.kbuild);
+	free(ctx->config.toolchain);
+	free(ctx->config.kernel);
+
+	free(ctx->selftests.arch);
+	strvec_clear(&ctx->selftests.bins);
+	strvec_clear(&ctx->selftests.new_tests);
+
+	free(ctx->boot.accel);
+	free(ctx->boot.kernel_release);
+	ktap_clear(&ctx->boot.tests);
 }
 
 static int setup(struct verify_ctx *ctx, struct strbuf *err)
@@ -528,20 +373,26 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	int ret = 0;
 
 	ctx->repo = abspath(".");
-	ctx->cache = ctx->opt->cache ? abspath(ctx->opt->cache) :
-				       default_cache();
+	ctx->cache = abspath(ctx->opt->cache);
 	p = abspath(ctx->opt->results);
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->boot_distro = wants_distro_boot(ctx);
-	ctx->build = cache_path(ctx, distro_boot(ctx) ? "build/%s-debian" :
+	ctx->wants_distro = wants_distro_boot(ctx);
+	ctx->build = cache_path(ctx, ctx->wants_distro ? "build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
-	if (ctx->t->series && load_series(ctx, ctx->t->series, err))
-		return -1;
+	if (ctx->t->series) {
+		char *where = xstrfmt("%s:%d", ctx->opt->list, ctx->t->line);
+
+		ret = series_load(&ctx->listed, ctx->repo, ctx->t->series,
+				  where, err);
+		free(where);
+		if (ret)
+			return -1;
+	}
 	if (ctx->t->na_reason)
-		ctx->na_reason = xstrdup(ctx->t->na_reason);
+		ctx->listed.na_reason = xstrdup(ctx->t->na_reason);
 	p = cache_path(ctx, "locks");
 	ret = mkdir_p(p);
 	free(p);
@@ -595,25 +446,26 @@ int fetch_only(const struct target *t, const struct options *opt,
 	       char **src, char **key)
 {
 	struct verify_ctx ctx = { .t = t, .opt = opt };
-	struct step_result r = { 0 };
+	struct step_result r = { .name = "fetch" };
 	struct strbuf err = STRBUF_INIT;
+	char *log = NULL;
 	int ret = -1;
 
 	if (setup(&ctx, &err) || fresh_results(&ctx, &err)) {
 		fputs(strbuf_str(&err), stderr);
 		goto out;
 	}
-	ctx.step = &verify_steps[0];
-	ctx.log = xstrfmt("%s/logs/00-fetch.log", ctx.results);
-	if (fetch_source(&ctx, &r) == STEP_PASS) {
-		*src = xstrdup(ctx.src);
-		*key = xstrdup(ctx.src_key);
+	ctx.timeout = verify_steps[STEP_IDX_fetch].timeout;
+	ctx.log = log = xstrfmt("%s/logs/00-fetch.log", ctx.results);
+	if (fetch_source(&ctx, &ctx.fetch, &r) == STEP_PASS) {
+		*src = xstrdup(ctx.fetch.src);
+		*key = xstrdup(ctx.fetch.src_key);
 		ret = 0;
 	} else {
 		fprintf(stderr, "kverify: %s: fetch: %s\n", t->name,
 			strbuf_str(&r.reason));
 	}
-	free(ctx.log);
+	free(log);
 out:
 	strbuf_release(&r.reason);
 	strbuf_release(&r.detail);
@@ -626,7 +478,9 @@ int verify_target(const struct target *t, const struct options *opt)
 {
 	struct step_result res[ARRAY_SIZE(verify_steps)];
 	struct verify_ctx ctx = {
-		.t = t, .opt = opt, .ccache_hits = -1, .ccache_misses = -1,
+		.t = t, .opt = opt,
+		/* nothing built yet, and no ccache */
+		.built = { .ccache_hits = -1, .ccache_misses = -1 },
 	};
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, fail = 0, error = 0;
@@ -639,7 +493,7 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	}
 	/* A bundle leaves the machine: no placeholder identity goes along. */
-	if (opt->bundle && ident_refuse_patches(&ctx.patches, t->name))
+	if (opt->bundle && ident_refuse_patches(&ctx.listed.patches, t->name))
 		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
@@ -665,7 +519,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	ret = fail ? EXIT_FAIL : error ? EXIT_TOOL : EXIT_PASS;
 	if (write_reports(&ctx, res))
 		ret = exit_worse(ret, EXIT_TOOL);
-	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.nr &&
+	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.bins.nr &&
 	    write_bundle(&ctx))
 		ret = EXIT_TOOL;
 	if (run_interrupted())

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The driver's layers, read off what the compiler made (t0171).
+
+usage: layering.py OBJDIR SRCDIR CHECK
+
+CHECK is one of:
+  cycles    no two object files call each other, directly or through
+            others (nm's defined and undefined symbols): the file graph
+            is a tree of layers
+  engine    no object a step calls (step_*.o and everything reachable
+            from them) is the engine (verify.o), and none of their sources
+            includes the engine's header, verify.h
+  const     no function outside the engine takes a writable
+            struct verify_ctx: a step writes only its own output
+Prints what breaks the rule and exits 1; exits 0 when it holds.
+"""
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+
+def call_graph(objdir):
+    defined, undefined = {}, collections.defaultdict(set)
+    for obj in sorted(glob.glob(os.path.join(objdir, '*.o'))):
+        name = os.path.basename(obj)[:-2]
+        out = subprocess.run(['nm', obj], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in 'TDBR':
+                defined[f[2]] = name
+            elif len(f) == 2 and f[0] == 'U':
+                undefined[name].add(f[1])
+    graph = collections.defaultdict(dict)
+    for name, syms in undefined.items():
+        for s in sorted(syms):
+            to = defined.get(s)
+            if to and to != name:
+                graph[name].setdefault(to, s)
+    return graph
+
+
+def cycles(graph):
+    """Strongly connected components of more than one file (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def reachable(graph, roots):
+    seen, todo = set(), list(roots)
+    while todo:
+        v = todo.pop()
+        if v not in seen:
+            seen.add(v)
+            todo.extend(graph.get(v, {}))
+    return seen
+
+
+def main():
+    objdir, srcdir, check = sys.argv[1:4]
+    graph = call_graph(objdir)
+    bad = []
+    if check == 'cycles':
+        for comp in cycles(graph):
+            edges = ['%s -> %s (%s)' % (a, b, graph[a][b])
+                     for a in comp for b in graph.get(a, {}) if b in comp]
+            bad.append('a cycle: ' + ', '.join(edges))
+    elif check == 'engine':
+        steps = [v for v in graph if v.startswith('step_')]
+        if not steps:
+            bad.append('no step_*.o in %s' % objdir)
+        below = reachable(graph, steps)
+        if 'verify' in below:
+            bad.append('a step reaches the engine (verify.o)')
+        for name in sorted(below):
+            src = os.path.join(srcdir, name + '.c')
+            if os.path.exists(src) and re.search(
+                    r'#include "verify\.h"', open(src).read()):
+                bad.append('%s.c: a step or what it calls includes '
+                           'the engine\'s header verify.h' % name)
+    elif check == 'const':
+        for src in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
+            if os.path.basename(src) == 'verify.c':
+                continue
+            for n, line in enumerate(open(src), 1):
+                if re.search(r'(?<!const )struct verify_ctx \*', line):
+                    bad.append('%s:%d: a writable struct verify_ctx: %s'
+                               % (src, n, line.strip()))
+    else:
+        sys.exit('layering.py: no check named %r' % check)
+    for b in bad:
+        print(b)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == '__main__':
+    main()

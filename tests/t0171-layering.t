@@ -1,0 +1,48 @@
+#!/bin/bash
+# The driver's layers (#17), read off the objects the compiler made
+# (tests/layering.py): no two files call each other in a circle; no step,
+# nor anything a step calls, reaches the engine (verify.c) or includes its
+# header; and only the engine holds a writable struct verify_ctx, so a step
+# writes nothing but the output the engine hands it.  Each rule is shown
+# to reject a mutant of the real sources.
+. "$(dirname "$0")/lib.sh"
+
+plan 6
+CC=${HOSTCC:-cc}
+FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
+make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
+
+# mutant NAME FILE PERL-EXPR: the objects, with FILE edited and rebuilt
+mutant() {
+	rm -rf "$TMP/$1" && mkdir -p "$TMP/$1/obj" "$TMP/$1/tools" &&
+	cp build/obj/*.o "$TMP/$1/obj/" && cp tools/*.[ch] "$TMP/$1/tools/" &&
+	perl -0pi -e "$3" "$TMP/$1/tools/$2" &&
+	! cmp -s "tools/$2" "$TMP/$1/tools/$2" &&
+	$CC $FLAGS -c -o "$TMP/$1/obj/${2%.c}.o" "$TMP/$1/tools/$2"
+}
+
+for rule in cycles engine const; do
+	test_expect_success "the real sources keep the rule: $rule" "
+		python3 tests/layering.py build/obj tools $rule
+	"
+done
+
+test_expect_success 'a step that calls back into the engine makes a cycle' '
+	mutant calls step_fetch.c "s/(\tenum step_status st = fetch_tree\(ctx, out, r\);\n)/\$1\n\tif (!verify_step_name(0))\n\t\treturn STEP_ERROR;/" &&
+	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" cycles > "$TMP/out" &&
+	grep "a cycle: .*step_fetch -> verify (verify_step_name)" "$TMP/out" &&
+	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" engine
+'
+
+test_expect_success 'a step that includes the engine header is named' '
+	mutant includes step_boot.c "s/#include \"steps.h\"\n/#include \"steps.h\"\n#include \"verify.h\"\n/" &&
+	! python3 tests/layering.py "$TMP/includes/obj" "$TMP/includes/tools" engine > "$TMP/out" &&
+	grep "^step_boot.c: .* includes the engine.s header verify.h" "$TMP/out"
+'
+
+test_expect_success 'a step that takes a writable context is named' '
+	mutant writes step_apply.c "s/enum step_status apply_series\(const struct verify_ctx \*ctx,/enum step_status apply_series_w(struct verify_ctx *ctx,/" &&
+	! python3 tests/layering.py "$TMP/writes/obj" "$TMP/writes/tools" const > "$TMP/out" &&
+	grep "step_apply.c:[0-9]*: a writable struct verify_ctx" "$TMP/out"
+'
+done_testing

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_CHECKPATCH_H
+#define KVERIFY_CHECKPATCH_H
+
+#include "strbuf.h"
+
+/*
+ * checkpatch --strict on one patch or mail outside a verify run: the number
+ * of errors, and of warnings and checks checkpatch.allow does not list.
+ */
+int checkpatch_file(const char *tree, const char *patch, const char *allow,
+		    const char *log, struct strbuf *detail);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_OPTIONS_H
+#define KVERIFY_OPTIONS_H
+
+struct strvec;
+struct verify_ctx;
+struct step_result;
+
+enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
+
+/*
+ * What boots: our own build, or Debian's image with the patched modules.
+ * BOOT_AUTO (the default) is Debian's for a deb: source whose compiler is
+ * installed here, else our own, saying why.
+ */
+enum boot_mode { BOOT_AUTO, BOOT_OWN, BOOT_DISTRO };
+
+/* The command line and make's variables (kverify.c), read-only after. */
+struct options {
+	const char *list;	/* kernels.list */
+	const char *results;	/* results directory */
+	const char *cache;	/* cache directory */
+	const char *skip;	/* comma-separated steps to skip */
+	const char *config;	/* "distro", or a fragment overriding the list */
+	enum build_mode mode;
+	enum boot_mode boot;
+	int jobs;		/* 0: nproc, unless make's jobserver is ours */
+	int no_wait;
+	int bundle;		/* write results/<target>/bundle/ */
+	int verbose;
+	int keep_going;		/* run what does not depend on a failed step */
+	int quiet;		/* no step or progress lines */
+	int kcidb;		/* also write results/<target>/kcidb.json */
+	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1 (options_from_make) */
+	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
+	const char *kernel_hostcc;
+	int ccache;		/* ccache in front of gcc */
+	int verify_cache;	/* hash every file of the cached source */
+	const char *busybox;	/* the guest's static busybox ($KVERIFY_BUSYBOX) */
+	/* make sweep (tools/sweep.c): */
+	const struct strvec *extract_only;	/* unpack only these paths */
+	void (*on_result)(const struct verify_ctx *ctx,
+			  const struct step_result *res, int n, void *data);
+	void *on_result_data;	/* on_result's; then no text report */
+};
+
+#define JOBS_MAX 4096
+#define __stringify_1(x) #x
+#define __stringify(x) __stringify_1(x)
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What every step may use: paths in the cache, running a tool, make. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "series.h"
+#include "step.h"
+
+const char *step_status_name(enum step_status s)
+{
+	static const char *const names[] = {
+		[STEP_PASS] = "PASS", [STEP_FAIL] = "FAIL",
+		[STEP_SKIP] = "SKIP", [STEP_NA] = "N-A",
+		[STEP_ERROR] = "ERROR",
+	};
+
+	return names[s];
+}
+
+char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s/", ctx->cache);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
+
+/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
+int distro_config(const struct options *opt)
+{
+	return opt->config && !strcmp(opt->config, "distro");
+}
+
+/* Where the fetch step keeps Debian's amd64 config of this source. */
+char *distro_config_path(const struct verify_ctx *ctx)
+{
+	return cache_path(ctx, "src/%s.config-amd64", ctx->fetch.src_key);
+}
+
+/* The last @lines lines of @log, into r->detail. */
+void step_fail_tail(struct step_result *r, const char *log, int lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int n = 0;
+
+	if (!log || strbuf_read_file(&sb, log, 64 << 20) < 0 || !sb.len)
+		goto out;
+	for (i = sb.len - 1; i > 0; i--)
+		if (sb.buf[i - 1] == '\n' && ++n >= lines)
+			break;
+	strbuf_reset(&r->detail);
+	strbuf_add(&r->detail, sb.buf + i, sb.len - i);
+out:
+	strbuf_release(&sb);
+}
+
+/* Run @c with the step's log and timeout; on failure say why in @r. */
+int step_run(const struct verify_ctx *ctx, struct step_result *r,
+	     struct child *c)
+{
+	int ret;
+
+	if (!c->log)
+		c->log = ctx->log;
+	if (!c->timeout)
+		c->timeout = ctx->timeout;
+	ret = run_child(c);
+	if (ret) {
+		strbuf_reset(&r->reason);
+		child_describe_failure(c, &r->reason);
+		step_fail_tail(r, ctx->log, 20);
+		note_enospc(r);
+	}
+	return ret;
+}
+
+/* A tool that ran out of disk says so in its output; say it in the reason. */
+void note_enospc(struct step_result *r)
+{
+	if (strstr(strbuf_str(&r->detail), "No space left on device"))
+		strbuf_addstr(&r->reason,
+			      "; no space left on device (cache or results)");
+}
+
+int jobserver_active(void)
+{
+	const char *mf = getenv("MAKEFLAGS");
+
+	return mf && (strstr(mf, "--jobserver-auth=") ||
+		      strstr(mf, "--jobserver-fds="));
+}
+
+/* -jN, unless make's jobserver reached us: then the sub-make shares it. */
+void make_jobs(const struct verify_ctx *ctx, struct child *c)
+{
+	long n = ctx->opt->jobs ? ctx->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!jobserver_active() || ctx->opt->jobs)
+		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
+}
+
+/*
+ * The kernel's compilers: make's KCC=/KHOSTCC= (distcc, icecream), else
+ * with CCACHE=1 ccache in front of gcc.  Opt-in, because kbuild records
+ * the compiler command: switching an existing O= directory to ccache
+ * rebuilds it all.
+ */
+static int kernel_compilers(const struct options *opt, struct child *c)
+{
+	int ccache = opt->ccache && path_has("ccache");
+
+	if (opt->kernel_cc)
+		strvec_pushf(&c->args, "CC=%s", opt->kernel_cc);
+	else if (ccache)
+		strvec_push(&c->args, "CC=ccache gcc");
+	if (opt->kernel_hostcc)
+		strvec_pushf(&c->args, "HOSTCC=%s", opt->kernel_hostcc);
+	else if (ccache)
+		strvec_push(&c->args, "HOSTCC=ccache gcc");
+	return ccache && !opt->kernel_cc;
+}
+
+/*
+ * "make -C <tree> O=<build> -jN" with a reproducible build identity;
+ * returns whether ccache compiles.
+ */
+int make_args(const struct verify_ctx *ctx, struct child *c)
+{
+	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
+	strvec_pushf(&c->args, "O=%s", build_dir(ctx));
+	make_jobs(ctx, c);
+	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
+	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
+	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
+	return kernel_compilers(ctx->opt, c);
+}
+
+/*
+ * "path:line:col: warning:" lines for files the series touches, into the
+ * step's detail; their count, which is also the step's reason, or 0.
+ */
+int new_warnings(const struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strvec files = STRVEC_INIT;
+	struct strbuf log = STRBUF_INIT;
+	const char *p;
+	size_t i;
+	int n = 0;
+
+	series_files(series_of(ctx), &files, 0);
+	strbuf_read_file(&log, ctx->log, 64 << 20);
+	for (p = strbuf_str(&log); *p; ) {
+		size_t len = strcspn(p, "\n");
+
+		for (i = 0; i < files.nr; i++) {
+			size_t fl = strlen(files.v[i]);
+			const char *at = strstr(p, files.v[i]);
+
+			if (at && at < p + len && at[fl] == ':' &&
+			    strstr(at, ": warning:") &&
+			    strstr(at, ": warning:") < p + len) {
+				strbuf_addf(&r->detail, "%.*s\n", (int)len, p);
+				n++;
+				break;
+			}
+		}
+		p += len + !!p[len];
+	}
+	if (n)
+		strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",
+			    n);
+	strvec_clear(&files);
+	strbuf_release(&log);
+	return n;
+}

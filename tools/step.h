@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_STEP_H
+#define KVERIFY_STEP_H
+
+/*
+ * What a step of the pipeline is given and what it gives back.  The engine
+ * (verify.c) passes every step the run's context read-only, and the one
+ * structure below that is that step's own to write: a step's output is
+ * declared here, next to the others, and nothing but that step writes it.
+ * Which outputs a step reads is the `needs` column of the engine's table.
+ */
+#include <time.h>
+
+#include "ktap.h"
+#include "options.h"
+#include "run.h"
+#include "strbuf.h"
+#include "targets.h"
+
+/* ERROR: the tool or the machine failed (disk, tool, interrupt), not the patch. */
+enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
+
+struct step_result {
+	const char *name;	/* the step's */
+	enum step_status status;
+	struct strbuf reason;	/* one line */
+	struct strbuf detail;	/* shown on failure: log tail, diff, ... */
+	double seconds;
+	char *log;
+};
+
+/* The patches verified on a target, or why none applies. */
+struct series {
+	char *dir;		/* absolute series directory, or NULL: n/a */
+	char *rel;		/* as kernels.list names it, or as probed */
+	char *na_reason;	/* why the series does not apply, or NULL */
+	struct strvec patches;	/* absolute patch paths, series order */
+};
+
+/* fetch: the pristine source, and for SERIES auto the variant it needs. */
+struct fetch_out {
+	char *src;		/* pristine tree, never written */
+	char *src_key;
+	char *deb_version;	/* deb: the source package's exact version */
+	int refetched;		/* it had changed since it was fetched */
+	struct series probed;	/* SERIES auto: the variant that applies */
+};
+
+/* sim: the tree's own vPMU code against a simulated perf PMU. */
+struct sim_out {
+	char *era;		/* what ran, or NULL */
+	long traces;
+	unsigned long long seed;
+	struct strbuf figures;	/* "T=0:1000000 T=1:500000 ..." */
+};
+
+/* config: what boots, and where it is built. */
+struct config_out {
+	char *boot_why;		/* why BOOT=auto boots our own kernel after all */
+	char *build;		/* O= directory, when not the one wanted */
+	/* Debian's built kernel of the source's version: */
+	char *deb_abi;		/* 6.12.117+deb12 */
+	char *deb_root;		/* the packages unpacked: usr/, lib/, boot/ */
+	char *deb_image;	/* the image package's name */
+	char *kbuild;		/* objtree: Debian's headers, our srctree */
+	char *toolchain;	/* Debian's compiler's release, or NULL (host) */
+	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
+	int deb_fetched;	/* downloaded by this run */
+};
+
+/* build: the kernel or the modules. */
+struct build_out {
+	int kernel_built;
+	long ccache_hits, ccache_misses;	/* -1: no ccache */
+};
+
+/* selftests: the static KVM selftests the guest runs. */
+struct selftests_out {
+	char *arch;		/* "x86" or "x86_64" */
+	struct strvec bins;	/* built, absolute paths */
+	struct strvec new_tests;	/* tests the series adds */
+};
+
+/* boot: the guest's run of the tests. */
+struct boot_out {
+	char *accel;		/* how the guest booted */
+	char *kernel_release;	/* uname -r of the booted kernel, or NULL */
+	struct ktap_result tests;
+};
+
+/* One verify run of one target. */
+struct verify_ctx {
+	/* Set up by the engine before the first step. */
+	const struct target *t;
+	const struct options *opt;
+	char *repo;		/* this repository, absolute */
+	char *cache;		/* cache root, absolute */
+	char *results;		/* results/<target> */
+	char *tree;		/* this run's tree: hard links to src */
+	char *build;		/* O= directory of the boot mode wanted */
+	int wants_distro;	/* BOOT= and the options ask for Debian's kernel */
+	struct series listed;	/* kernels.list's series (not for auto) */
+	time_t started, finished;	/* wall clock of the run */
+	/* The running step's. */
+	const char *log;
+	unsigned int timeout;	/* seconds, for each tool it runs */
+
+	/* What the steps made, each written by its step only. */
+	struct fetch_out fetch;
+	struct sim_out sim;
+	struct config_out config;
+	struct build_out built;
+	struct selftests_out selftests;
+	struct boot_out boot;
+};
+
+/* The series this run verifies: the listed one, or the probed variant. */
+static inline const struct series *series_of(const struct verify_ctx *ctx)
+{
+	return ctx->t->auto_series ? &ctx->fetch.probed : &ctx->listed;
+}
+
+/* Where the kernel or the modules are built (config may fall back). */
+static inline const char *build_dir(const struct verify_ctx *ctx)
+{
+	return ctx->config.build ? ctx->config.build : ctx->build;
+}
+
+/* Debian's own kernel boots: wanted, and the config step kept to it. */
+static inline int distro_boot(const struct verify_ctx *ctx)
+{
+	return ctx->wants_distro && !ctx->config.boot_why;
+}
+
+const char *step_status_name(enum step_status s);
+int distro_config(const struct options *opt);
+char *distro_config_path(const struct verify_ctx *ctx);
+
+/* Helpers for steps. */
+int step_run(const struct verify_ctx *ctx, struct step_result *r,
+	     struct child *c);
+void step_fail_tail(struct step_result *r, const char *log, int lines);
+void note_enospc(struct step_result *r);
+__printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
+			       ...);
+int make_args(const struct verify_ctx *ctx, struct child *c);
+void make_jobs(const struct verify_ctx *ctx, struct child *c);
+int jobserver_active(void);	/* make -jN shares its jobs with us */
+int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
+
+#endif
