@@ -3,7 +3,7 @@
 # what is wrong and what to do; values are data, never run.
 . "$(dirname "$0")/lib.sh"
 
-plan 23
+plan 25
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -89,4 +89,16 @@ make --no-print-directory am "MBOX=\$(touch $canary) ; \`touch $canary\`" > "$TM
 rc=$?
 [ $rc != 0 ] && [ ! -e "$canary" ]
 ok $? "make am MBOX='\$(...) ; \`...\`': fails as a missing file, no canary (exit $rc)"
+
+# The environment is read once, in range, like the command line.
+test_expect_success 'KVERIFY_SIM_TRACES=lots: exit 2, naming the variable and its range' '
+	KVERIFY_SIM_TRACES=lots "$KVERIFY" list > "$TMP/out" 2>&1; rc=$?
+	[ $rc = 2 ] &&
+	grep -x "kverify: KVERIFY_SIM_TRACES is a number from 1 to 100000000, not .lots." "$TMP/out"
+'
+test_expect_success 'KVERIFY_TEST_BOOT_TIMEOUT=0 is out of range (exit 2); 30 is taken' '
+	KVERIFY_TEST_BOOT_TIMEOUT=0 "$KVERIFY" list > "$TMP/out" 2>&1; rc=$?
+	[ $rc = 2 ] && grep "KVERIFY_TEST_BOOT_TIMEOUT is a number from 1 to 86400" "$TMP/out" &&
+	KVERIFY_TEST_BOOT_TIMEOUT=30 "$KVERIFY" list > /dev/null
+'
 done_testing

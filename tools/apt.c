@@ -174,14 +174,13 @@ static char *scan_sources(int want_security)
 	return found;
 }
 
-int apt_mirror_for_suite(const char *suite, char **mirror,
-			 struct strbuf *err)
+int apt_mirror_for_suite(const struct options *opt, const char *suite,
+			 char **mirror, struct strbuf *err)
 {
 	int sec = is_security(suite);
-	const char *env = getenv(sec ? "KVERIFY_SECURITY_MIRROR" :
-				       "KVERIFY_DEBIAN_MIRROR");
+	const char *set = sec ? opt->security_mirror : opt->debian_mirror;
 
-	*mirror = env && *env ? xstrdup(env) : scan_sources(sec);
+	*mirror = set ? xstrdup(set) : scan_sources(sec);
 	if (*mirror)
 		return 0;
 	strbuf_addf(err, "no %s mirror in this machine's apt sources (%s, %s/): add one, or set %s",
@@ -191,7 +190,7 @@ int apt_mirror_for_suite(const char *suite, char **mirror,
 	return -1;
 }
 
-int apt_suite_init(struct apt_suite *as, const char *cache,
+int apt_suite_init(struct apt_suite *as, const struct options *opt,
 		   const char *suite, struct strbuf *err)
 {
 	struct strbuf sl = STRBUF_INIT;
@@ -200,8 +199,10 @@ int apt_suite_init(struct apt_suite *as, const char *cache,
 
 	memset(as, 0, sizeof(*as));
 	as->suite = xstrdup(suite);
-	as->dir = xstrfmt("%s/apt/%s", cache, suite);
-	if (apt_mirror_for_suite(suite, &as->mirror, err))
+	as->dir = xstrfmt("%s/apt/%s", opt->cache, suite);
+	as->max_age = opt->test_apt_max_age >= 0 ? opt->test_apt_max_age :
+		      APT_LISTS_MAX_AGE;
+	if (apt_mirror_for_suite(opt, suite, &as->mirror, err))
 		return -1;
 	path = xstrfmt("%s/lists/partial", as->dir);
 	ret = mkdir_p(path);
@@ -249,12 +250,10 @@ void apt_suite_args(const struct apt_suite *as, struct child *c,
 int apt_lists_fresh(const struct apt_suite *as)
 {
 	char *stamp = xstrfmt("%s/updated", as->dir);
-	const char *env = getenv("KVERIFY_TEST_APT_MAX_AGE");
-	long max_age = env ? atol(env) : APT_LISTS_MAX_AGE;
 	struct stat st;
 	int fresh;
 
-	fresh = !stat(stamp, &st) && time(NULL) - st.st_mtime < max_age;
+	fresh = !stat(stamp, &st) && time(NULL) - st.st_mtime < as->max_age;
 	free(stamp);
 	return fresh;
 }

@@ -2,6 +2,7 @@
 #ifndef KVERIFY_APT_H
 #define KVERIFY_APT_H
 
+#include "options.h"
 #include "run.h"
 #include "strbuf.h"
 
@@ -10,11 +11,12 @@ struct apt_suite {
 	char *suite;
 	char *dir;		/* <cache>/apt/<suite> */
 	char *mirror;		/* from this machine's own apt sources */
+	long max_age;		/* seconds before the lists are fetched again */
 };
 
-int apt_mirror_for_suite(const char *suite, char **mirror,
-			 struct strbuf *err);
-int apt_suite_init(struct apt_suite *as, const char *cache,
+int apt_mirror_for_suite(const struct options *opt, const char *suite,
+			 char **mirror, struct strbuf *err);
+int apt_suite_init(struct apt_suite *as, const struct options *opt,
 		   const char *suite, struct strbuf *err);
 void apt_suite_args(const struct apt_suite *as, struct child *c,
 		    const char *tool);

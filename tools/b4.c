@@ -44,6 +44,7 @@
 
 struct b4 {
 	const struct b4_args *a;
+	const struct options *opt;
 	char *repo;		/* cache/b4/<source key> */
 	char *src;
 	char *key;		/* the source's cache key */
@@ -228,7 +229,7 @@ static char *debian_version(struct b4 *b)
 	const char *p;
 	char *ret = NULL;
 
-	if (apt_suite_init(&as, b->a->cache, t->deb_suite, &err))
+	if (apt_suite_init(&as, b->opt, t->deb_suite, &err))
 		goto out;
 	apt_suite_args(&as, &c, "apt-cache");
 	strvec_pushl(&c.args, "show", t->deb_package, NULL);
@@ -1434,7 +1435,7 @@ static int do_range_diff(struct b4 *b)
 int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
-	struct b4 b = { .a = a, .t = t };
+	struct b4 b = { .a = a, .opt = opt, .t = t };
 	struct strbuf why = STRBUF_INIT;
 	char *lock = NULL, *locks = NULL;
 	int ret = 2, lockfd = -1;

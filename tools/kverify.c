@@ -220,14 +220,36 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* $@name as a number from @min to @max into @n; unset leaves @n. */
+static int env_number(const char *name, long min, long max, long *n)
+{
+	const char *v = env(name);
+	char *end;
+	long x;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	x = strtol(v, &end, 0);
+	if (errno || *end || x < min || x > max) {
+		fprintf(stderr, "kverify: %s is a number from %ld to %ld, not '%s'\n",
+			name, min, max, v);
+		return EXIT_USAGE;
+	}
+	*n = x;
+	return 0;
+}
+
 /*
- * The make variables every command takes, whether or not --env: KEEP_GOING=,
- * KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE= and $KVERIFY_BUSYBOX.  The only
- * place that reads them.
+ * The environment every command takes, whether or not --env: make's
+ * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, and $KVERIFY_BUSYBOX,
+ * the mirrors, the sim step's knobs and the test hooks (tests/README).
+ * The only place that reads them.
  */
 static int options_from_make(struct options *opt)
 {
 	const char *vc = env("KVERIFY_VERIFY_CACHE");
+	long boot_timeout = 0, progress = 0;
 
 	opt->keep_going = env("KVERIFY_KEEP_GOING") &&
 			  !strcmp(env("KVERIFY_KEEP_GOING"), "1");
@@ -241,6 +263,24 @@ static int options_from_make(struct options *opt)
 		return EXIT_USAGE;
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
+	opt->make_jobserver = env("MAKEFLAGS") &&
+			      (strstr(env("MAKEFLAGS"), "--jobserver-auth=") ||
+			       strstr(env("MAKEFLAGS"), "--jobserver-fds="));
+	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
+	opt->security_mirror = env("KVERIFY_SECURITY_MIRROR");
+	opt->sim_seed = opt->test_apt_max_age = -1;
+	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
+	opt->test_sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
+	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
+	    env_number("KVERIFY_SIM_TRACES", 1, 100000000, &opt->sim_traces) ||
+	    env_number("KVERIFY_SIM_SECONDS", 1, 3600, &opt->sim_seconds) ||
+	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
+	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
+	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
+		       &opt->test_apt_max_age))
+		return EXIT_USAGE;
+	opt->test_boot_timeout = boot_timeout;
+	opt->test_progress_seconds = progress;
 	return 0;
 }
 
@@ -549,11 +589,13 @@ int main(int argc, char **argv)
 	};
 	static char *cache;	/* reachable until exit */
 
+	if (options_from_make(&opt))
+		return EXIT_USAGE;
 	if (argc > 1 && !strcmp(argv[1], "sim")) {
-		cache = cache_dir(NULL);
-		return cmd_sim(argc - 1, argv + 1, cache);
+		opt.cache = cache = cache_dir(NULL);
+		return cmd_sim(argc - 1, argv + 1, &opt);
 	}
-	if (options_from_make(&opt) || parse_options(argc, argv, &opt))
+	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	opt.cache = cache = cache_dir(opt.cache);
 	argc -= optind;

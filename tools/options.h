@@ -25,6 +25,7 @@ struct options {
 	enum build_mode mode;
 	enum boot_mode boot;
 	int jobs;		/* 0: nproc, unless make's jobserver is ours */
+	int make_jobserver;	/* make -jN shares its jobs ($MAKEFLAGS) */
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
 	int verbose;
@@ -37,6 +38,16 @@ struct options {
 	int ccache;		/* ccache in front of gcc */
 	int verify_cache;	/* hash every file of the cached source */
 	const char *busybox;	/* the guest's static busybox ($KVERIFY_BUSYBOX) */
+	/* $KVERIFY_DEBIAN_MIRROR, $KVERIFY_SECURITY_MIRROR: not apt's sources' */
+	const char *debian_mirror, *security_mirror;
+	/* $KVERIFY_SIM_SEED (-1: 1), _TRACES, _SECONDS (0: the step's), _DEBUG */
+	long sim_seed, sim_traces, sim_seconds;
+	int sim_debug;
+	/* Test hooks, $KVERIFY_TEST_* (tests/README); 0 or NULL: unset. */
+	unsigned int test_boot_timeout;	/* seconds QEMU may run */
+	double test_progress_seconds;	/* between progress lines */
+	long test_apt_max_age;		/* seconds; -1: unset */
+	const char *test_sweep_list;	/* the archive, from a file */
 	/* make sweep (tools/sweep.c): */
 	const struct strvec *extract_only;	/* unpack only these paths */
 	void (*on_result)(const struct verify_ctx *ctx,

@@ -228,7 +228,7 @@ static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
 	char *v = NULL, *p;
 	int fd = -1;
 
-	if (apt_suite_init(&as, ctx->cache, t->deb_suite, &err) ||
+	if (apt_suite_init(&as, ctx->opt, t->deb_suite, &err) ||
 	    lock_file(lock, 0, &fd, &err))
 		goto out;
 	apt_show_args(&as, &c, t->deb_package, t->deb_version);

@@ -261,7 +261,8 @@ static void add_static(struct strbuf *out, const char *text, size_t len)
  * functions (prototypes first), then our glue.c.
  */
 int sim_generate(const char *tree, enum sim_era era, const char *unit,
-		 const char *src, struct strbuf *out, struct strbuf *err)
+		 const char *src, int debug, struct strbuf *out,
+		 struct strbuf *err)
 {
 	struct extract_file files[ARRAY_SIZE(sim_files)], stubs[2];
 	struct closure cl = { files, stubs, NULL, 0, 0 };
@@ -322,7 +323,7 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 	for (i = 0; i < cl.n; i++)
 		extract_idents(cl.items[i]->text, cl.items[i]->len, use_ident,
 			       &cl);
-	if (getenv("KVERIFY_SIM_DEBUG"))
+	if (debug)
 		for (i = n; i < cl.n; i++)
 			fprintf(stderr, "sim: %s: also %s\n", unit,
 				cl.items[i]->name);
@@ -444,7 +445,7 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 	char *obj = xstrfmt("%s/%s.o", o->work, unit);
 	int ret = -1;
 
-	if (sim_generate(tree, era, unit, src, &gen, &err)) {
+	if (sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
 		strbuf_addstr(&r->reason, strbuf_str(&err));
 		goto out;
 	}
@@ -622,11 +623,11 @@ static int parse_num(const char *s, long long min, long long max,
 }
 
 /* kverify sim: the step on any pristine/patched pair of trees. */
-int cmd_sim(int argc, char **argv, const char *cache)
+int cmd_sim(int argc, char **argv, const struct options *opt)
 {
 	struct sim_opts o = {
 		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
-		.shrink_seconds = 8, .timeout = 600,
+		.shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
 	struct sim_result r = { 0 };
 	char *work = NULL;
@@ -694,7 +695,8 @@ int cmd_sim(int argc, char **argv, const char *cache)
 		return sim_usage("no such directory: %s",
 				 is_dir(o.pristine) ? o.patched : o.pristine);
 	if (!o.work) {
-		work = xstrfmt("%s/sim/standalone-%ld", cache, (long)getpid());
+		work = xstrfmt("%s/sim/standalone-%ld", opt->cache,
+			       (long)getpid());
 		o.work = work;
 	}
 	ret = sim_run(&o, &r);

@@ -2,6 +2,7 @@
 #ifndef KVERIFY_SIM_H
 #define KVERIFY_SIM_H
 
+#include "options.h"
 #include "strbuf.h"
 
 /* Traces per run: the step's and kverify sim's default. */
@@ -29,6 +30,7 @@ struct sim_opts {
 	double max_seconds;	/* stop starting traces after this; 0: none */
 	double total_seconds;	/* the same, counting the compilations too */
 	unsigned int timeout;
+	int debug;		/* name what each unit brings along */
 };
 
 struct sim_result {
@@ -44,12 +46,13 @@ struct sim_result {
 const char *sim_era_name(enum sim_era era);
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);
 int sim_generate(const char *tree, enum sim_era era, const char *unit,
-		 const char *src, struct strbuf *out, struct strbuf *err);
+		 const char *src, int debug, struct strbuf *out,
+		 struct strbuf *err);
 char *sim_source_dir(void);
 int sim_run(const struct sim_opts *o, struct sim_result *r);
 void sim_result_clear(struct sim_result *r);
-/* kverify sim: the standalone command; @cache holds its work directory. */
-int cmd_sim(int argc, char **argv, const char *cache);
+/* kverify sim: the standalone command; the cache holds its work directory. */
+int cmd_sim(int argc, char **argv, const struct options *opt);
 
 /* The tree's files the sim reads; "?" marks one a tree may lack. */
 extern const char *const sim_files[];

@@ -91,20 +91,12 @@ void note_enospc(struct step_result *r)
 			      "; no space left on device (cache or results)");
 }
 
-int jobserver_active(void)
-{
-	const char *mf = getenv("MAKEFLAGS");
-
-	return mf && (strstr(mf, "--jobserver-auth=") ||
-		      strstr(mf, "--jobserver-fds="));
-}
-
 /* -jN, unless make's jobserver reached us: then the sub-make shares it. */
 void make_jobs(const struct verify_ctx *ctx, struct child *c)
 {
 	long n = ctx->opt->jobs ? ctx->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (!jobserver_active() || ctx->opt->jobs)
+	if (!ctx->opt->make_jobserver || ctx->opt->jobs)
 		strvec_pushf(&c->args, "-j%ld", n > 0 ? n : 1);
 }
 

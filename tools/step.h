@@ -145,7 +145,6 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
-int jobserver_active(void);	/* make -jN shares its jobs with us */
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
 
 #endif

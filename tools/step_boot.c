@@ -310,8 +310,8 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	c.out_file = console_path;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
-	if (getenv("KVERIFY_TEST_BOOT_TIMEOUT"))	/* tests/README */
-		c.timeout = atoi(getenv("KVERIFY_TEST_BOOT_TIMEOUT"));
+	if (ctx->opt->test_boot_timeout)	/* tests/README */
+		c.timeout = ctx->opt->test_boot_timeout;
 	run_child(&c);
 	if (c.spawn_errno || c.interrupted) {
 		child_describe_failure(&c, &r->reason);

@@ -554,7 +554,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	if (check_series_files(ctx, r, &headers))
 		goto out;
 	lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
-	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	if (apt_suite_init(&as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
 	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
 	ret = find_image(ctx, cfg, r, &as) ||
@@ -605,7 +605,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))
 		goto out;
 	if (toolchain &&
-	    toolchain_get(ctx->cache, ctx->t->deb_suite, cc_pkg, r->log,
+	    toolchain_get(ctx->opt, ctx->t->deb_suite, cc_pkg, r->log,
 			  &cfg->toolchain, &r->reason)) {
 		st = STEP_ERROR;
 		goto out;

@@ -307,7 +307,7 @@ static enum step_status fetch_deb(const struct verify_ctx *ctx,
 	int lockfd = -1;
 
 	/* Targets of one suite share its apt state: one apt at a time. */
-	if (apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	if (apt_suite_init(&as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
 	    lock_file(lock, 1, &lockfd, &r->reason))
 		goto out;
 	if (apt_update(ctx, r, &as))
@@ -337,7 +337,7 @@ static int unpack_deb(const struct verify_ctx *ctx, struct step_result *r,
 	char *lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
 	int lockfd = -1;
 
-	ret = apt_suite_init(&as, ctx->cache, ctx->t->deb_suite, &r->reason) ||
+	ret = apt_suite_init(&as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
 	      lock_file(lock, 1, &lockfd, &r->reason) ||
 	      download_deb(ctx, r, &as, version, tmp);
 	unlock_file(lockfd);

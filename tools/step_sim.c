@@ -15,19 +15,6 @@
 #include "series.h"
 #include "steps.h"
 
-static long env_num(const char *name, long def, long min, long max)
-{
-	const char *v = getenv(name);
-	char *end;
-	long n;
-
-	if (!v || !*v)
-		return def;
-	errno = 0;
-	n = strtol(v, &end, 0);
-	return errno || *end || n < min || n > max ? def : n;
-}
-
 /* The counterexample block of the harness's output, for the detail. */
 static void counterexample(const char *out, struct strbuf *detail)
 {
@@ -43,11 +30,13 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 {
 	struct sim_opts o = {
 		.pristine = ctx->fetch.src, .patched = ctx->tree, .log = ctx->log,
-		.seed = env_num("KVERIFY_SIM_SEED", 1, 0, 1L << 62),
-		.traces = env_num("KVERIFY_SIM_TRACES", SIM_TRACES, 1,
-				  100000000),
+		.seed = ctx->opt->sim_seed >= 0 ? ctx->opt->sim_seed : 1,
+		.traces = ctx->opt->sim_traces ? ctx->opt->sim_traces :
+			  SIM_TRACES,
 		.tolerance = -1, .shrink_seconds = 8,
-		.total_seconds = env_num("KVERIFY_SIM_SECONDS", 24, 1, 3600),
+		.total_seconds = ctx->opt->sim_seconds ? ctx->opt->sim_seconds :
+				 24,
+		.debug = ctx->opt->sim_debug,
 		.timeout = ctx->timeout,
 	};
 	struct sim_result res = { 0 };

@@ -479,7 +479,7 @@ static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
 	char *line, *save = NULL;
 
 	unlink(log);
-	if (apt_suite_init(&as, sw->cache, suite, why) ||
+	if (apt_suite_init(&as, sw->opt, suite, why) ||
 	    lock_file(lock, 1, &lockfd, why))
 		goto out;
 	if (!apt_lists_fresh(&as)) {
@@ -567,7 +567,7 @@ static int list_from_file(struct sweep *sw, const char *file)
 
 static int list_versions(struct sweep *sw)
 {
-	const char *file = getenv(TEST_LIST_ENV);
+	const char *file = sw->opt->test_sweep_list;
 	const char *only_suite = sw->a->only ? strchr(sw->a->only, '@') : NULL;
 	size_t i;
 

@@ -44,14 +44,15 @@ int toolchain_usable(struct strbuf *why)
 	return 1;
 }
 
-static int bootstrap(const char *release, const char *pkg, const char *dir,
-		     const char *log, struct strbuf *why)
+static int bootstrap(const struct options *opt, const char *release,
+		     const char *pkg, const char *dir, const char *log,
+		     struct strbuf *why)
 {
 	struct child c = CHILD_INIT;
 	char *mirror = NULL;
 	int ret = -1;
 
-	if (apt_mirror_for_suite(release, &mirror, why))
+	if (apt_mirror_for_suite(opt, release, &mirror, why))
 		return -1;
 	strvec_pushl(&c.args, "debootstrap", "--variant=minbase", NULL);
 	strvec_pushf(&c.args, "--include=%s,%s", pkg, KBUILD_PACKAGES);
@@ -72,11 +73,14 @@ static int bootstrap(const char *release, const char *pkg, const char *dir,
 /*
  * @pkg (a Depends: of Debian's headers, gcc-14-for-host) installed in
  * the Debian release of @suite (trixie of trixie-backports): its root in
- * @root, made now if the cache has none.  @cache gets a mount point there.
+ * @root, made now if the cache has none.  The cache gets a mount point
+ * there.
  */
-int toolchain_get(const char *cache, const char *suite, const char *pkg,
-		  const char *log, char **root, struct strbuf *why)
+int toolchain_get(const struct options *opt, const char *suite,
+		  const char *pkg, const char *log, char **root,
+		  struct strbuf *why)
 {
+	const char *cache = opt->cache;
 	char *release = toolchain_release(suite);
 	char *dir = xstrfmt("%s/toolchains/%s-%s", cache, release, pkg);
 	char *stamp = xstrfmt("%s/.kverify-toolchain", dir);
@@ -104,7 +108,7 @@ int toolchain_get(const char *cache, const char *suite, const char *pkg,
 	at = xstrfmt("%s/toolchains", cache);
 	mkdir_p(at);
 	free(at);
-	if (rm_rf(tmp) || bootstrap(release, pkg, tmp, log, why))
+	if (rm_rf(tmp) || bootstrap(opt, release, pkg, tmp, log, why))
 		goto out;
 	if (rm_rf(dir) || rename(tmp, dir) < 0) {
 		strbuf_addf(why, "cannot move %s to %s: %s", tmp, dir,

@@ -2,11 +2,13 @@
 #ifndef KVERIFY_TOOLCHAIN_H
 #define KVERIFY_TOOLCHAIN_H
 
+#include "options.h"
 #include "strbuf.h"
 
 char *toolchain_release(const char *suite);
 int toolchain_usable(struct strbuf *why);
-int toolchain_get(const char *cache, const char *suite, const char *pkg,
-		  const char *log, char **root, struct strbuf *why);
+int toolchain_get(const struct options *opt, const char *suite,
+		  const char *pkg, const char *log, char **root,
+		  struct strbuf *why);
 
 #endif

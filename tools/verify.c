@@ -238,10 +238,10 @@ static void progress_start(struct progress *p, struct verify_ctx *ctx,
 	 * Under make's jobserver (make -jN verify-all) other targets share
 	 * the terminal: lines, not one line rewritten by all of them.
 	 */
-	p->tty = isatty(STDERR_FILENO) && !jobserver_active();
+	p->tty = isatty(STDERR_FILENO) && !ctx->opt->make_jobserver;
 	p->every = p->tty ? 1 : 30;
-	if (getenv("KVERIFY_TEST_PROGRESS_SECONDS"))
-		p->every = atof(getenv("KVERIFY_TEST_PROGRESS_SECONDS"));
+	if (ctx->opt->test_progress_seconds)	/* tests/README */
+		p->every = ctx->opt->test_progress_seconds;
 	if (p->every <= 0)
 		p->every = 1;
 	if (strbuf_read_file(&sb, memo, 64) > 0)

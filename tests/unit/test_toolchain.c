@@ -68,7 +68,6 @@ static int setup(void **state)
 	log_path = xstrfmt("%s/log", dir);
 	calls = xstrfmt("%s/calls", dir);
 	setenv("CALLS", calls, 1);
-	setenv("KVERIFY_DEBIAN_MIRROR", "http://mirror.invalid/debian", 1);
 	return 0;
 }
 
@@ -86,7 +85,12 @@ static int teardown(void **state)
 static int get(char **root, struct strbuf *why)
 {
 	strbuf_reset(why);
-	return toolchain_get(cache, "trixie-backports", "gcc-14-for-host",
+	struct options opt = {
+		.cache = cache, .test_apt_max_age = -1,
+		.debian_mirror = "http://mirror.invalid/debian",
+	};
+
+	return toolchain_get(&opt, "trixie-backports", "gcc-14-for-host",
 			     log_path, root, why);
 }
 
