@@ -581,32 +581,16 @@ out:
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* COMMAND [ARGS]: what the command line asks for, with @opt read. */
+static int run_command(struct options *opt, int argc, char **argv)
 {
-	struct options opt = {
-		.list = "kernels.list", .results = "results",
-		.mode = BUILD_KERNEL,
-	};
-	static char *cache;	/* reachable until exit */
-
-	if (options_from_make(&opt))
-		return EXIT_USAGE;
-	if (argc > 1 && !strcmp(argv[1], "sim")) {
-		opt.cache = cache = cache_dir(NULL);
-		return cmd_sim(argc - 1, argv + 1, &opt);
-	}
-	if (parse_options(argc, argv, &opt))
-		return EXIT_USAGE;
-	opt.cache = cache = cache_dir(opt.cache);
-	argc -= optind;
-	argv += optind;
 	if (!argc)
 		return usage_error("%s", "no command: verify or list");
 	if (!strcmp(argv[0], "list"))
-		return cmd_list(&opt);
+		return cmd_list(opt);
 	if (!strcmp(argv[0], "send") || !strcmp(argv[0], "am") ||
 	    !strcmp(argv[0], "trailers") || !strcmp(argv[0], "range-diff"))
-		return cmd_b4_env(&opt, argv[0]);
+		return cmd_b4_env(opt, argv[0]);
 	if (!strcmp(argv[0], "matrix")) {
 		struct target_list list = { 0 };
 		int ret;
@@ -615,12 +599,12 @@ int main(int argc, char **argv)
 			if (matrix_shard)
 				return usage_error("%s", "matrix --sweep has one job per version: no --shard");
 			sweep.matrix = matrix_format ? matrix_format : "github";
-			return cmd_sweep(&opt, &sweep);
+			return cmd_sweep(opt, &sweep);
 		}
-		if (load(&opt, &list))
+		if (load(opt, &list))
 			return EXIT_USAGE;
 		ret = cmd_matrix(&list, matrix_format, matrix_shard,
-				 opt.results);
+				 opt->results);
 		targets_clear(&list);
 		return ret;
 	}
@@ -635,14 +619,39 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[0], "sweep")) {
 		if (from_env && env("KVERIFY_SWEEP_ONLY"))
 			sweep.only = env("KVERIFY_SWEEP_ONLY");
-		return cmd_sweep(&opt, &sweep);
+		return cmd_sweep(opt, &sweep);
 	}
 	if (!strcmp(argv[0], "verify")) {
 		if (matrix_format && strcmp(matrix_format, "kcidb"))
 			return usage_error("verify --format is kcidb, not '%s'",
 					   matrix_format);
-		opt.kcidb = !!matrix_format;
-		return cmd_verify(&opt, argc - 1, argv + 1);
+		opt->kcidb = !!matrix_format;
+		return cmd_verify(opt, argc - 1, argv + 1);
 	}
 	return usage_error("unknown command '%s'", argv[0]);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {
+		.list = "kernels.list", .results = "results",
+		.mode = BUILD_KERNEL,
+	};
+	char *cache;
+	int ret;
+
+	if (options_from_make(&opt))
+		return EXIT_USAGE;
+	if (argc > 1 && !strcmp(argv[1], "sim")) {
+		opt.cache = cache = cache_dir(NULL);
+		ret = cmd_sim(argc - 1, argv + 1, &opt);
+		free(cache);
+		return ret;
+	}
+	if (parse_options(argc, argv, &opt))
+		return EXIT_USAGE;
+	opt.cache = cache = cache_dir(opt.cache);
+	ret = run_command(&opt, argc - optind, argv + optind);
+	free(cache);
+	return ret;
 }
