@@ -25,6 +25,7 @@
 #include "probe.h"
 #include "run.h"
 #include "backport.h"
+#include "toolout.h"
 
 #define SMPL COCCI_SMPL
 #define UPSTREAM_PATCH "series/0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
@@ -236,6 +237,8 @@ int cmd_backport(const struct backport_args *a)
 	char tmpl[] = "/tmp/kverify-backport.XXXXXX";
 	struct strbuf diff = STRBUF_INIT;
 	char *work, *outcome = NULL, *dir = NULL, *tree = NULL, *branch = NULL;
+	enum cocci_outcome kind;
+	const char *rest;
 	struct strbuf dep3 = STRBUF_INIT, err = STRBUF_INIT;
 	struct ident me = { 0 };
 	int ret = 2;
@@ -271,17 +274,17 @@ int cmd_backport(const struct backport_args *a)
 		goto clean;
 	}
 	printf("semantic patch: %s\n", outcome);
-	if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
+	kind = cocci_outcome(outcome, &rest);
+	if (kind == COCCI_NOT_APPLICABLE) {
 		printf("kernels.list line:\n%s\tdir:%s\tn/a: %s\n", a->name,
-		       tree, outcome + 15);
+		       tree, rest);
 		ret = 0;
-	} else if (strncmp(outcome, "APPLIED ", 8)) {
+	} else if (kind != COCCI_APPLIED) {
 		fprintf(stderr, "kverify: %s: nothing to generate (%s)\n", tree,
 			outcome);
 		ret = 1;
 	} else if (make_diff(work, &diff) ||
-		   write_variant(a, branch, &me, dep3.buf, outcome + 8,
-				 diff.buf)) {
+		   write_variant(a, branch, &me, dep3.buf, rest, diff.buf)) {
 		fprintf(stderr, "kverify: could not write %s\n", dir);
 		ret = 1;
 	} else {

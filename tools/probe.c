@@ -17,6 +17,7 @@
 #include "run.h"
 #include "series.h"
 #include "step.h"
+#include "toolout.h"
 
 struct variant {
 	char *rel;		/* "series" or "backports/X.Y" */
@@ -293,6 +294,8 @@ enum step_status probe_series(const struct verify_ctx *ctx,
 			      struct fetch_out *out, struct step_result *r)
 {
 	char *work = xstrfmt("%s/probe", ctx->results), *outcome = NULL;
+	enum cocci_outcome kind;
+	const char *rest;
 	struct strbuf why = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 
@@ -302,13 +305,14 @@ enum step_status probe_series(const struct verify_ctx *ctx,
 		strbuf_addf(&r->reason, "; probe: %s", why.buf);
 		goto out;
 	}
-	if (!strncmp(outcome, "APPLIED ", 8)) {
-		st = pick(ctx, &out->probed, r, outcome + 8);
-	} else if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
-		out->probed.na_reason = xstrdup(outcome + 15);
+	kind = cocci_outcome(outcome, &rest);
+	if (kind == COCCI_APPLIED) {
+		st = pick(ctx, &out->probed, r, rest);
+	} else if (kind == COCCI_NOT_APPLICABLE) {
+		out->probed.na_reason = xstrdup(rest);
 		strbuf_addf(&r->reason, "; probed: n/a, %s", out->probed.na_reason);
 		st = STEP_PASS;
-	} else if (!strcmp(outcome, "ALREADY")) {
+	} else if (kind == COCCI_ALREADY) {
 		out->probed.na_reason = xstrdup("the tree already carries emulated_counter_reprogram_tolerance");
 		strbuf_addf(&r->reason, "; probed: n/a, %s", out->probed.na_reason);
 		st = STEP_PASS;

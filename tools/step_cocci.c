@@ -12,6 +12,7 @@
 #include "fsutil.h"
 #include "series.h"
 #include "steps.h"
+#include "toolout.h"
 
 static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)
@@ -101,13 +102,14 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
+	const char *rest;
 	enum step_status st = STEP_FAIL;
 
 	rm_rf(work);
 	if (run_spatch(ctx, r, work, &outcome))
 		goto out;
 	if (!series_of(ctx)->dir) {
-		if (!strncmp(outcome, "NOT-APPLICABLE", 14)) {
+		if (cocci_outcome(outcome, &rest) == COCCI_NOT_APPLICABLE) {
 			strbuf_addf(&r->reason, "semantic patch agrees: %s",
 				    outcome);
 			st = STEP_NA;
@@ -117,7 +119,7 @@ enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r
 		}
 		goto out;
 	}
-	if (strncmp(outcome, "APPLIED ", 8)) {
+	if (cocci_outcome(outcome, &rest) != COCCI_APPLIED) {
 		strbuf_addf(&r->reason, "the semantic patch says %s", outcome);
 		goto out;
 	}

@@ -56,6 +56,17 @@ static inline int starts_with(const char *s, const char *prefix)
 	return 1;
 }
 
+/* git's: if @s begins with @prefix, *@out is what follows it. */
+static inline int skip_prefix(const char *s, const char *prefix,
+			      const char **out)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return 0;
+	*out = s;
+	return 1;
+}
+
 static inline int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -91,3 +91,32 @@ void quilt_failure(const char *log, struct strbuf *why)
 	else if (!patch)
 		strbuf_addstr(why, "quilt push failed");
 }
+
+/*
+ * The kind of the semantic patch's outcome @line; *@rest is what follows
+ * the keyword (the shape, the reason), "" if nothing, or all of an
+ * UNKNOWN line.
+ */
+enum cocci_outcome cocci_outcome(const char *line, const char **rest)
+{
+	static const struct {
+		const char *word;
+		enum cocci_outcome kind;
+	} words[] = {
+		{ "APPLIED", COCCI_APPLIED },
+		{ "NOT-APPLICABLE", COCCI_NOT_APPLICABLE },
+		{ "ALREADY", COCCI_ALREADY },
+	};
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		if (skip_prefix(line, words[i].word, &p) &&
+		    (!*p || *p == ' ')) {
+			*rest = *p ? p + 1 : p;
+			return words[i].kind;
+		}
+	}
+	*rest = line;
+	return COCCI_UNKNOWN;
+}

@@ -17,4 +17,14 @@ void checkpatch_count(const char *out, const char *allow,
 		      const char *patch);
 void quilt_failure(const char *log, struct strbuf *why);
 
+/* The line the semantic patch prints last: what it did to the tree. */
+enum cocci_outcome {
+	COCCI_APPLIED,		/* "APPLIED <shape>" */
+	COCCI_NOT_APPLICABLE,	/* "NOT-APPLICABLE <why>" */
+	COCCI_ALREADY,		/* "ALREADY": the tree has the parameter */
+	COCCI_UNKNOWN,		/* "UNKNOWN ...", or a line no rule prints */
+};
+
+enum cocci_outcome cocci_outcome(const char *line, const char **rest);
+
 #endif

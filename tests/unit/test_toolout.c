@@ -100,6 +100,30 @@ static void quilt_other_failures(void **state)
 	strbuf_release(&why);
 }
 
+static void cocci_outcomes(void **state)
+{
+	const char *rest;
+
+	(void)state;
+	assert_int_equal(cocci_outcome("APPLIED prev_counter", &rest),
+			 COCCI_APPLIED);
+	assert_string_equal(rest, "prev_counter");
+	assert_int_equal(cocci_outcome("NOT-APPLICABLE no emulated counting (pre-5.19)",
+				       &rest), COCCI_NOT_APPLICABLE);
+	assert_string_equal(rest, "no emulated counting (pre-5.19)");
+	/* a keyword alone: nothing after it, never past its end */
+	assert_int_equal(cocci_outcome("NOT-APPLICABLE", &rest),
+			 COCCI_NOT_APPLICABLE);
+	assert_string_equal(rest, "");
+	assert_int_equal(cocci_outcome("ALREADY", &rest), COCCI_ALREADY);
+	/* a longer word is no keyword */
+	assert_int_equal(cocci_outcome("APPLIEDX y", &rest), COCCI_UNKNOWN);
+	assert_string_equal(rest, "APPLIEDX y");
+	assert_int_equal(cocci_outcome("UNKNOWN emulated_counter: no hunk",
+				       &rest), COCCI_UNKNOWN);
+	assert_int_equal(cocci_outcome("", &rest), COCCI_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +131,7 @@ int main(void)
 		cmocka_unit_test(checkpatch_clean),
 		cmocka_unit_test(quilt_hunk),
 		cmocka_unit_test(quilt_other_failures),
+		cmocka_unit_test(cocci_outcomes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
