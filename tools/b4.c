@@ -210,14 +210,6 @@ static char *read_trim(const char *path)
 	return sb.buf ? sb.buf : xstrdup("");
 }
 
-/* As the fetch step names a source in the cache. */
-static void sanitize_key(char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-')
-			*s = '_';
-}
-
 /* The Debian version of the cached source @key ("deb-<pkg>-<version>"). */
 static char *debian_version(struct b4 *b)
 {
@@ -245,7 +237,7 @@ static char *debian_version(struct b4 *b)
 			continue;
 		cand = xstrfmt("%.*s", (int)strcspn(p + 9, "\n"), p + 9);
 		q = xstrdup(cand);
-		sanitize_key(q);
+		cache_name(q);
 		if (!strcmp(q, want))
 			ret = cand;
 		else

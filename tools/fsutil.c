@@ -145,6 +145,18 @@ char *abspath(const char *path)
 	return xstrfmt("%s/%s", buf, path);
 }
 
+/*
+ * A name in the cache (a source key, a sweep row): letters, digits, '.'
+ * and '-' stay, anything else ('~', '+', ':', '/') becomes '_'.
+ */
+void cache_name(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'))
+			*s = '_';
+}
+
 /* FNV-1a: stamps and cache keys, not security. */
 uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
 {

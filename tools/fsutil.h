@@ -18,6 +18,7 @@ int write_file_atomic(const char *path, const char *data, size_t len);
 int copy_file(const char *from, const char *to);
 char *read_first_line(const char *path);
 char *abspath(const char *path);
+void cache_name(char *s);
 char *kernel_release(const char *src, int full);
 
 uint64_t hash_bytes(uint64_t h, const void *data, size_t len);

@@ -3,14 +3,12 @@
  * Reports: a table on stdout, results/<target>/report.json, and
  * results/<target>/junit.xml (one testcase per step and per guest test).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "apt.h"
 #include "escape.h"
 #include "fsutil.h"
 #include "report.h"
@@ -211,72 +209,19 @@ static void json_tool(struct strbuf *sb, const char *key, const char *tool,
 	free(v);
 }
 
-/*
- * The Debian version of the fetched source as apt has it, "6.12.117-1~deb12u1":
- * the fetch step's cache key holds it with '~', '+' and ':' as '_'; ask the
- * target's private apt state again, under its lock if it is free (another
- * target may be downloading: no waiting for a report), and keep the answer
- * only when it is the version of the key.  Else the key's form.
- */
-static char *deb_version(const struct verify_ctx *ctx, const char *keyver)
-{
-	const struct target *t = ctx->t;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	struct apt_suite as;
-	char *lock = xstrfmt("%s/locks/apt-%s.lock", ctx->cache, t->deb_suite);
-	char *v = NULL, *p;
-	int fd = -1;
-
-	if (apt_suite_init(&as, ctx->opt, t->deb_suite, &err) ||
-	    lock_file(lock, 0, &fd, &err))
-		goto out;
-	apt_show_args(&as, &c, t->deb_package, t->deb_version);
-	c.out = &out;
-	c.timeout = 60;
-	if (run_child(&c))
-		goto out;
-	v = deb822_field(strbuf_str(&out), NULL, "Version");
-	for (p = v; p && *p; p++)
-		if ((strchr(".-", *p) || isalnum((unsigned char)*p) ? *p : '_') !=
-		    keyver[p - v])
-			break;
-	if (v && (*p || keyver[p - v])) {
-		free(v);
-		v = NULL;
-	}
-out:
-	unlock_file(fd);
-	apt_suite_clear(&as);
-	child_clear(&c);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	free(lock);
-	return v ? v : xstrdup(keyver);
-}
-
 /* Debian source package and version of a deb: source, else null. */
 static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 {
-	const struct target *t = ctx->t;
-	const char *key = ctx->fetch.src_key;
-	char *v;
-	size_t n;
-
 	strbuf_addstr(sb, ",\n  \"package\": ");
-	n = t->deb_package ? strlen(t->deb_package) : 0;
-	if (t->kind != SRC_DEB || !key || !n || strncmp(key, "deb-", 4) ||
-	    strncmp(key + 4, t->deb_package, n) || key[4 + n] != '-') {
+	if (ctx->t->kind != SRC_DEB || !ctx->fetch.deb_version) {
 		strbuf_addstr(sb, "null");
 		return;
 	}
-	v = deb_version(ctx, key + 5 + n);
 	strbuf_addstr(sb, "{\"name\": ");
-	json_str(sb, t->deb_package);
+	json_str(sb, ctx->t->deb_package);
 	strbuf_addstr(sb, ", \"version\": ");
-	json_str(sb, v);
+	json_str(sb, ctx->fetch.deb_version);
 	strbuf_addstr(sb, "}");
-	free(v);
 }
 
 /* @path below @dir as a relative path; anything else as given. */

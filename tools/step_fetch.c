@@ -20,14 +20,6 @@
 #include "series.h"
 #include "steps.h"
 
-static void sanitize(char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'))
-			*s = '_';
-}
-
 /* The one directory inside @tmp, moved to @dest. */
 static int install_tree(const char *tmp, const char *dest,
 			struct step_result *r)
@@ -317,7 +309,7 @@ static enum step_status fetch_deb(const struct verify_ctx *ctx,
 		goto out;
 	out->deb_version = xstrdup(*version);
 	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
-	sanitize(*key);
+	cache_name(*key);
 	st = STEP_PASS;
 	if (distro_config(ctx->opt))
 		st = fetch_distro_config(ctx, r, &as, *key, *version);

@@ -606,9 +606,7 @@ static char *row_path(const struct sweep *sw, const struct sweep_version *v)
 {
 	char *name = xstrfmt("%s_%s", v->package, v->version), *p;
 
-	for (p = name; *p; p++)
-		if (!isalnum(*p) && *p != '.' && *p != '-' && *p != '_')
-			*p = '_';
+	cache_name(name);
 	p = xstrfmt("%s/sweep/rows/%s", sw->cache, name);
 	free(name);
 	return p;
@@ -777,11 +775,9 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 
 static char *target_name(const struct sweep_version *v)
 {
-	char *name = xstrfmt("sweep-%s", v->version), *p;
+	char *name = xstrfmt("sweep-%s", v->version);
 
-	for (p = name; *p; p++)
-		if (!isalnum(*p) && *p != '.' && *p != '-')
-			*p = '_';
+	cache_name(name);
 	return name;
 }
 
