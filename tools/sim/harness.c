@@ -436,6 +436,24 @@ static void guest_enter(struct run *run, int op)
 		do_entry(run, op);
 }
 
+/* The guest runs an instruction that exits to KVM: RDPMC, WRMSR. */
+static void guest_exit(struct run *run, int op, int msr_write)
+{
+	guest_enter(run, op);
+	run->in_guest = 0;
+	run->dirty = 1;
+	if (msr_write)
+		run->msr_dirty = 1;
+}
+
+/* The guest's WRMSR @msr=@val, named @what: a fault breaks invariant i. */
+static void guest_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+			const char *what)
+{
+	if (run->w.t->set_msr(run->w.vcpu, msr, val, 0))
+		fail(run, op, "i", "WRMSR %s=%#" PRIx64 " faulted", what, val);
+}
+
 static void userspace_point(struct run *run, int op)
 {
 	if (run->dirty)
@@ -461,6 +479,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 	struct ref *r = &run->r;
 	const struct sim_cfg *cfg = &r->cfg;
 	uint64_t v = 0, old;
+	char what[16];
 	int i = o->ctr, j, m, ret;
 	uint64_t n;
 
@@ -503,9 +522,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 			do_entry(run, k);	/* the PMI kicks the vCPU */
 		break;
 	case OP_RDPMC:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = 1;
+		guest_exit(run, k, 0);
 		ret = w->t->rdpmc(w->vcpu, i >= FIXED && !cfg->amd ?
 				  (1U << 30) | (i - FIXED) : (uint32_t)i, &v);
 		sim_log(" =%#" PRIx64, v);
@@ -542,60 +559,39 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		}
 		break;
 	case OP_WR_CTR:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = run->msr_dirty = 1;
+		guest_exit(run, k, 1);
 		ref_fold_point(r, i, k);
 		v = o->a & r->c[i].mask;
-		ret = w->t->set_msr(w->vcpu, ctr_msr(cfg, i), v, 0);
-		if (ret)
-			fail(run, k, "i", "WRMSR %s=%#" PRIx64 " faulted",
-			     ctr_name(i), v);
+		guest_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
 		r->c[i].value = v;
 		break;
 	case OP_WR_EVSEL:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = run->msr_dirty = 1;
+		guest_exit(run, k, 1);
 		if (o->a != r->c[i].evsel)	/* a change, not a rewrite */
 			ref_fold_point(r, i, k);
-		ret = w->t->set_msr(w->vcpu, evsel_msr(cfg, i), o->a, 0);
-		if (ret)
-			fail(run, k, "i", "WRMSR EVENTSEL%d=%#" PRIx64 " faulted",
-			     i, o->a);
+		snprintf(what, sizeof(what), "EVENTSEL%d", i);
+		guest_wrmsr(run, k, evsel_msr(cfg, i), o->a, what);
 		r->c[i].evsel = o->a;
 		break;
 	case OP_WR_FIXED_CTRL:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = run->msr_dirty = 1;
+		guest_exit(run, k, 1);
 		old = r->fixed_ctrl;
 		for (j = FIXED; j < FIXED + cfg->nr_fixed; j++)
 			if (((old ^ o->a) >> (4 * (j - FIXED))) & 0xf)
 				ref_fold_point(r, j, k);
-		ret = w->t->set_msr(w->vcpu, MSR_FIXED_CTR_CTRL, o->a, 0);
-		if (ret)
-			fail(run, k, "i", "WRMSR FIXED_CTR_CTRL=%#" PRIx64 " faulted",
-			     o->a);
+		guest_wrmsr(run, k, MSR_FIXED_CTR_CTRL, o->a, "FIXED_CTR_CTRL");
 		r->fixed_ctrl = o->a;
 		break;
 	case OP_WR_GLOBAL_CTRL:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = run->msr_dirty = 1;
+		guest_exit(run, k, 1);
 		for (j = 0; j < MAX_CTR; j++)
 			if ((r->global_ctrl ^ o->a) >> j & 1)
 				ref_fold_point(r, j, k);
-		ret = w->t->set_msr(w->vcpu, gctrl_msr(cfg), o->a, 0);
-		if (ret)
-			fail(run, k, "i", "WRMSR GLOBAL_CTRL=%#" PRIx64 " faulted",
-			     o->a);
+		guest_wrmsr(run, k, gctrl_msr(cfg), o->a, "GLOBAL_CTRL");
 		r->global_ctrl = o->a;
 		break;
 	case OP_CLR_STATUS:
-		guest_enter(run, k);
-		run->in_guest = 0;
-		run->dirty = 1;
+		guest_exit(run, k, 0);
 		ret = w->t->set_msr(w->vcpu, cfg->amd ? MSR_AMD_GLOBAL_STATUS_CLR :
 				    MSR_GLOBAL_OVF_CTRL, o->a, 0);
 		if (ret)
