@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 14
+plan 15
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -63,6 +63,13 @@ ok $? "the series is applied to the fresh tree"
 verify
 ! grep -q ERROR "$TMP/out" && reason tree | grep -q "^reused"
 ok $? "the next run finds the source as recorded"
+
+# Steps skipped by option: apply has no tree to work on and says so.
+(cd "$copy" && build/kverify verify --skip fetch,tree,sim,checkpatch,cocci,config,build,selftests,boot x) > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(step_status "$R" apply)" = SKIP ] &&
+	reason apply | grep -q "^no tree to apply the series to"
+ok $? "--skip fetch,tree: apply is a SKIP with its reason, not a crash (exit $rc)"
 
 # Same size, same mtime, other bytes: only the full check sees it.
 f=$src/arch/x86/x86.c

@@ -62,7 +62,7 @@ void report_text(const struct verify_ctx *ctx,
 	int s;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
-	if (ctx->config.kernel)
+	if (ctx->config.kernel && ctx->built.kernel_built)
 		printf("  kernel: Debian's %s-amd64 (%s %s), patched KVM modules\n",
 		       ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.deb_version);
 	printf("  %-11s %-5s %8s  %s\n", "STEP", "STATUS", "TIME", "REASON");
@@ -275,7 +275,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addstr(&sb, ",\n  \"boot_why\": ");
 		json_str(&sb, ctx->config.boot_why);
 	}
-	if (ctx->config.kernel) {
+	if (ctx->config.kernel && ctx->built.kernel_built) {
 		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->config.deb_abi);
 		strbuf_addstr(&sb, ",\n  \"image\": ");
 		json_str(&sb, ctx->config.deb_image);

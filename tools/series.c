@@ -303,9 +303,12 @@ void series_clear(struct series *s)
 /* What the tree was made from: the source and every patch of the series. */
 char *tree_stamp(const struct verify_ctx *ctx)
 {
-	uint64_t h = hash_bytes(HASH_INIT, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
+	uint64_t h;
 	size_t i;
 
+	if (!ctx->fetch.src_key)	/* the fetch step did not run */
+		return xstrdup("");
+	h = hash_bytes(HASH_INIT, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
 	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
 		h = hash_bytes(h, series_of(ctx)->patches.v[i], strlen(series_of(ctx)->patches.v[i]));
 		if (hash_file(&h, series_of(ctx)->patches.v[i]))

@@ -296,9 +296,6 @@ enum step_status configure_kernel(const struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
-	/* The source changed since it was fetched: nothing built from it. */
-	if (ctx->fetch.refetched)
-		rm_rf(ctx->build);
 	if (ctx->wants_distro) {
 		st = configure_debian(ctx, out, r);
 		if (st != STEP_PASS || !out->boot_why)

@@ -307,6 +307,7 @@ static enum step_status fetch_deb(const struct verify_ctx *ctx,
 	*version = deb_version(ctx, r, &as);
 	if (!*version)
 		goto out;
+	free(out->deb_version);
 	out->deb_version = xstrdup(*version);
 	*key = xstrfmt("deb-%s-%s", ctx->t->deb_package, *version);
 	cache_name(*key);

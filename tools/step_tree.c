@@ -95,6 +95,9 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	}
 	if (series_check_tree(series_of(ctx), ctx->fetch.src, &r->reason))
 		goto out;
+	/* The source changed since it was fetched: nothing built from it. */
+	if (changed)
+		rm_rf(ctx->build);
 	if (series_of(ctx)->dir && !changed && tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "reused: source and series unchanged");
 		st = STEP_PASS;

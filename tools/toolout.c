@@ -114,6 +114,9 @@ enum cocci_outcome cocci_outcome(const char *line, const char **rest)
 		if (skip_prefix(line, words[i].word, &p) &&
 		    (!*p || *p == ' ')) {
 			*rest = *p ? p + 1 : p;
+			/* APPLIED names the shape it applied */
+			if (words[i].kind == COCCI_APPLIED && !**rest)
+				break;
 			return words[i].kind;
 		}
 	}

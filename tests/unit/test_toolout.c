@@ -116,6 +116,9 @@ static void cocci_outcomes(void **state)
 			 COCCI_NOT_APPLICABLE);
 	assert_string_equal(rest, "");
 	assert_int_equal(cocci_outcome("ALREADY", &rest), COCCI_ALREADY);
+	/* APPLIED without a shape says nothing that can be used */
+	assert_int_equal(cocci_outcome("APPLIED", &rest), COCCI_UNKNOWN);
+	assert_string_equal(rest, "APPLIED");
 	/* a longer word is no keyword */
 	assert_int_equal(cocci_outcome("APPLIEDX y", &rest), COCCI_UNKNOWN);
 	assert_string_equal(rest, "APPLIEDX y");
