@@ -17,23 +17,25 @@ MUTANTS="6.12/request-dropped=ii-late 6.12/count-reset=i
 nm=$(echo $MUTANTS | wc -w)
 plan $((5 * 4 + 4 + nm + 1 + 3))
 
+RES=$TMP/results	# this script's own, not the repository's
+
 src_of() {	# the pristine tree of a verified target
-	echo "$KVERIFY_CACHE/src/$(json results/$1/report.json 'r["source_key"]')"
+	echo "$KVERIFY_CACHE/src/$(json $RES/$1/report.json 'r["source_key"]')"
 }
 
 for T in $TARGETS; do
-	"$KVERIFY" verify --skip $QUICK $T > "$TMP/$T.out" 2>&1
+	"$KVERIFY" --results "$RES" verify --skip $QUICK $T > "$TMP/$T.out" 2>&1
 	rc=$?
-	R=results/$T/report.json
+	R=$RES/$T/report.json
 	reason=$(json $R '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]')
 	[ $rc = 0 ] && [ "$(step_status $R sim)" = PASS ] &&
 		echo "$reason" | grep -q ' [0-9]* traces (seed [0-9]*), every invariant holds; '
 	ok $? "$T: the series passes the sim step (exit $rc: $reason)"
 	[ $rc = 0 ] || { tail -n 20 "$TMP/$T.out"; json $R '[s["detail"] for s in r["steps"] if s["name"] == "sim"][0]'; } | diag
-	grep -q '^RESULT PASS' results/$T/logs/03-sim.log
+	grep -q '^RESULT PASS' $RES/$T/logs/03-sim.log
 	ok $? "$T: the step's log says so"
 	fig=$(json $R 'len(r["sim"]["reprograms_per_million_emulated"])')
-	[ "$fig" = 6 ] && grep -q 'sim.reprograms_per_million_emulated.tolerance_1000' results/$T/junit.xml
+	[ "$fig" = 6 ] && grep -q 'sim.reprograms_per_million_emulated.tolerance_1000' $RES/$T/junit.xml
 	ok $? "$T: report.json and junit.xml carry the figure for 6 tolerances"
 	secs=$(json $R '[s["seconds"] for s in r["steps"] if s["name"] == "sim"][0]')
 	python3 -c "import sys; sys.exit(not float('$secs') < 30)"
@@ -52,7 +54,7 @@ done
 . "$(dirname "$0")/lib-repo.sh"
 copy=$TMP/repo
 repo_copy "$copy"
-series=$(json results/6.12/report.json 'r["series"]')
+series=$(json $RES/6.12/report.json 'r["series"]')
 rm -f "$copy/$series"/*.patch
 cp tests/sim/mutants/6.12/v2-as-posted.patch "$copy/$series/"
 echo v2-as-posted.patch > "$copy/$series/series"
@@ -103,10 +105,10 @@ done
 skip "mutant: the naive prev_counter port that overwrites the snapshot" \
 	"no 6.2-6.7 (prev_counter era) tree in kernels.list to apply it to"
 
-"$KVERIFY" verify --skip sim,$QUICK 6.12 > "$TMP/out" 2>&1
+"$KVERIFY" --results "$RES" verify --skip sim,$QUICK 6.12 > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 0 ] && [ "$(step_status results/6.12/report.json sim)" = SKIP ] &&
-	json results/6.12/report.json '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]' | grep -q 'skipped with --skip'
+[ $rc = 0 ] && [ "$(step_status $RES/6.12/report.json sim)" = SKIP ] &&
+	json $RES/6.12/report.json '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]' | grep -q 'skipped with --skip'
 ok $? "--skip sim skips it like any step (exit $rc)"
 status_is "kverify sim without --patched exits 2" 2 "$KVERIFY" sim --pristine /nonexistent
 status_is "kverify sim on a directory that is no kernel tree exits 2" 2 \
