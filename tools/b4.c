@@ -27,7 +27,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apt.h"
 #include "b4.h"
 #include "exitcode.h"
 #include "fsutil.h"
@@ -44,10 +43,10 @@
 
 struct b4 {
 	const struct b4_args *a;
-	const struct options *opt;
 	char *repo;		/* cache/b4/<source key> */
 	char *src;
 	char *key;		/* the source's cache key */
+	char *deb_version;	/* deb: Debian's version of it, from the fetch */
 	char *log;
 	char *b4_out;		/* b4's own output, last run */
 	char *base;		/* the cover's base line (describe_base()) */
@@ -210,48 +209,6 @@ static char *read_trim(const char *path)
 	return sb.buf ? sb.buf : xstrdup("");
 }
 
-/* The Debian version of the cached source @key ("deb-<pkg>-<version>"). */
-static char *debian_version(struct b4 *b)
-{
-	const struct target *t = b->t;
-	struct apt_suite as = { 0 };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	const char *want = b->key + strlen("deb-") + strlen(t->deb_package) + 1;
-	const char *p;
-	char *ret = NULL;
-
-	if (apt_suite_init(&as, b->opt, t->deb_suite, &err))
-		goto out;
-	apt_suite_args(&as, &c, "apt-cache");
-	strvec_pushl(&c.args, "show", t->deb_package, NULL);
-	c.out = &out;
-	c.log = b->log;
-	if (run_child(&c))
-		goto out;
-	for (p = out.buf; p && *p && !ret; p = strchr(p, '\n'),
-	     p = p ? p + 1 : NULL) {
-		char *cand, *q;
-
-		if (strncmp(p, "Version: ", 9))
-			continue;
-		cand = xstrfmt("%.*s", (int)strcspn(p + 9, "\n"), p + 9);
-		q = xstrdup(cand);
-		cache_name(q);
-		if (!strcmp(q, want))
-			ret = cand;
-		else
-			free(cand);
-		free(q);
-	}
-out:
-	child_clear(&c);
-	apt_suite_clear(&as);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	return ret;
-}
-
 static int is_commit_id(const char *s)
 {
 	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
@@ -265,16 +222,16 @@ static int is_commit_id(const char *s)
 static void describe_base(struct b4 *b)
 {
 	const struct target *t = b->t;
-	char *rel = kernel_release(b->src, 1), *deb = NULL;
+	char *rel = kernel_release(b->src, 1);
 	const char *r = rel ? rel : "(unknown release)";
 
 	if (t->kind == SRC_GIT && is_commit_id(t->git_ref)) {
 		b->base_commit = xstrdup(t->git_ref);
 		b->base = xstrfmt("base-commit: %s", t->git_ref);
 	} else if (t->kind == SRC_DEB) {
-		deb = debian_version(b);
 		b->base = xstrfmt("Made on Linux %s as packaged by Debian (%s %s);\nthat tree is no upstream commit, so there is no base-commit.",
-				  r, t->deb_package, deb ? deb : b->key);
+				  r, t->deb_package,
+				  b->deb_version ? b->deb_version : b->key);
 	} else if (t->kind == SRC_GIT) {
 		b->base = xstrfmt("Made on Linux %s from %s%s%s; no commit id is\nrecorded for it, so there is no base-commit.",
 				  r, t->value, t->git_ref ? " " : "",
@@ -284,7 +241,6 @@ static void describe_base(struct b4 *b)
 				  r, source_kind_name(t->kind));
 	}
 	free(rel);
-	free(deb);
 }
 
 /* b4's cover template, with our base line in place of its base-commit. */
@@ -1427,7 +1383,7 @@ static int do_range_diff(struct b4 *b)
 int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
-	struct b4 b = { .a = a, .opt = opt, .t = t };
+	struct b4 b = { .a = a, .t = t };
 	struct strbuf why = STRBUF_INIT;
 	char *lock = NULL, *locks = NULL;
 	int ret = 2, lockfd = -1;
@@ -1455,7 +1411,7 @@ int cmd_b4(const char *what, const struct target *t,
 		goto out;
 	}
 	ret = 1;
-	if (fetch_only(t, opt, &b.src, &b.key))
+	if (fetch_only(t, opt, &b.src, &b.key, &b.deb_version))
 		goto out;
 	mkdir_p(a->work);
 	b.log = xstrfmt("%s/b4.log", a->work);
@@ -1475,6 +1431,7 @@ out:
 	free(lock);
 	free(locks);
 	free(b.key);
+	free(b.deb_version);
 	free(b.repo);
 	free(b.src);
 	free(b.log);

@@ -248,7 +248,7 @@ static int env_number(const char *name, long min, long max, long *n)
  */
 static int options_from_make(struct options *opt)
 {
-	const char *vc = env("KVERIFY_VERIFY_CACHE");
+	const char *vc = env("KVERIFY_VERIFY_CACHE"), *mf = env("MAKEFLAGS");
 	long boot_timeout = 0, progress = 0;
 
 	opt->keep_going = env("KVERIFY_KEEP_GOING") &&
@@ -263,9 +263,8 @@ static int options_from_make(struct options *opt)
 		return EXIT_USAGE;
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
-	opt->make_jobserver = env("MAKEFLAGS") &&
-			      (strstr(env("MAKEFLAGS"), "--jobserver-auth=") ||
-			       strstr(env("MAKEFLAGS"), "--jobserver-fds="));
+	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
+				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
 	opt->security_mirror = env("KVERIFY_SECURITY_MIRROR");
 	opt->sim_seed = opt->test_apt_max_age = -1;

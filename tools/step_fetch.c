@@ -609,8 +609,8 @@ out:
  * The pristine source is what this step recorded when it fetched it: sizes
  * and mtimes each run, every file's hash with VERIFY_CACHE=1.  A source
  * that changed is an ERROR naming the files, and is fetched again; then
- * nothing built from it is trusted (the config step empties O=, the tree
- * step links the tree again).
+ * nothing built from it is trusted (the tree step links the tree again
+ * and empties O=).
  */
 static enum step_status check_source(const struct verify_ctx *ctx,
 				     struct fetch_out *out,

@@ -441,9 +441,12 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 	return ret;
 }
 
-/* Only the fetch step, for the b4 workflow: the pristine tree of @t. */
+/*
+ * Only the fetch step, for the b4 workflow: the pristine tree of @t, its
+ * cache key and, for a deb: source, Debian's version of it (else NULL).
+ */
 int fetch_only(const struct target *t, const struct options *opt,
-	       char **src, char **key)
+	       char **src, char **key, char **version)
 {
 	struct verify_ctx ctx = { .t = t, .opt = opt };
 	struct step_result r = { .name = "fetch" };
@@ -460,6 +463,8 @@ int fetch_only(const struct target *t, const struct options *opt,
 	if (fetch_source(&ctx, &ctx.fetch, &r) == STEP_PASS) {
 		*src = xstrdup(ctx.fetch.src);
 		*key = xstrdup(ctx.fetch.src_key);
+		*version = ctx.fetch.deb_version ?
+			   xstrdup(ctx.fetch.deb_version) : NULL;
 		ret = 0;
 	} else {
 		fprintf(stderr, "kverify: %s: fetch: %s\n", t->name,
