@@ -2,6 +2,7 @@
 #
 # make verify KERNEL=<name>   the whole pipeline for one kernel
 # make check check-kernels    the tests: without kernels, then with them
+# make check-all              both, in two lanes side by side (what CI runs)
 # make help                   everything else: the "## " lines of this file
 #
 # Values given on the command line (KERNEL=, BUILD=, ...) are data: they
@@ -71,7 +72,7 @@ export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 
 .PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
-	check check-kernels bench sweep list matrix-github matrix-gitlab help clean \
+	check check-kernels check-all bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
 all: $(KVERIFY)
@@ -159,10 +160,15 @@ send am trailers range-diff: deps-verify $(KVERIFY)
 check: deps-check $(KVERIFY)
 	@tests/run check
 
-## make check-kernels         the tests that build and boot kernels (own and Debian's);
-##                            CI runs make check check-kernels
+## make check-kernels         the tests that build and boot kernels (own and Debian's)
 check-kernels: deps-check $(KVERIFY)
 	@tests/run kernels
+
+## make check-all             both tiers in two lanes side by side, each with its own cache
+##                            (tests/lane-N in the cache) and copy of the repository (tests/lanes);
+##                            CI runs this
+check-all: deps-check $(KVERIFY)
+	@tests/lanes
 
 ## make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md
 bench: deps-verify $(KVERIFY)

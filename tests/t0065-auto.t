@@ -3,6 +3,7 @@
 # patch finds the shape, and of the variants made for that shape the one
 # made for the nearest kernel that applies with --fuzz=0 is picked; the
 # fetch step says what it tried and why.  A tree before 5.19 comes out n/a.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -2,6 +2,7 @@
 # A second run is incremental: no download, no extraction, nothing rebuilt;
 # after editing one patch only what it changes is rebuilt.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_INCREMENTAL_TARGET:-7.3}

@@ -3,6 +3,7 @@
 # verify FAIL, and a kernel that panics at boot fails with the panic in the
 # report, within the timeout.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -2,6 +2,7 @@
 # A guest that hangs is killed at the timeout: the boot step fails with the
 # console excerpt, and no QEMU process is left behind.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -2,6 +2,7 @@
 # make bundle: the kernel, the initramfs with the runner and the tests, a
 # README and LAVA job definitions that Debian's lava-common schema accepts.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_BUNDLE_TARGET:-7.3}

@@ -5,6 +5,7 @@
 # passes; SIGINT and SIGKILL mid-extraction leave no tree a later run
 # trusts, and no child behind.  (t0166: download, apply, boot.)
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -5,6 +5,7 @@
 # "interrupted"; SIGKILL leaves the children to die with the driver; the
 # next run recovers by itself and passes; nothing half-made is trusted.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

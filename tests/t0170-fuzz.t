@@ -3,6 +3,7 @@
 # the report writers' escaping (what they write must parse as JSON, XML and
 # plain terminal text), with ASan and UBSan, for a bounded time each;
 # corpora are kept in tests/fuzz/.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-45}

@@ -5,6 +5,7 @@
 # the v2-as-posted mutants) fails in the pipeline with a counterexample;
 # every mutant under tests/sim/mutants/ is rejected for its own invariant;
 # SKIP=sim skips it; bad input exits 2.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 TARGETS="6.1 6.12 7.2 7.3"
