@@ -312,95 +312,86 @@ static int options_from_env(struct options *opt)
 	return 0;
 }
 
+/*
+ * The options every command takes: each sets one value, a string (the
+ * option's argument) or a flag.  The ones with a parser of their own
+ * (-j, --build, --boot, --version, --help) are in parse_options().
+ */
+struct value_option {
+	const char *name;
+	const char **str;	/* takes an argument, kept as given */
+	int *flag;		/* takes none, sets 1 */
+	int letter;		/* its one-letter form, or 0 */
+};
+
+/* The value option getopt_long() returned as C: VALUE + index, or a letter. */
+static const struct value_option *value_option(const struct value_option *v,
+					       size_t nr, int c, int first)
+{
+	size_t i;
+
+	if (c >= first && c < first + (int)nr)
+		return &v[c - first];
+	for (i = 0; i < nr; i++)
+		if (v[i].letter && v[i].letter == c)
+			return &v[i];
+	return NULL;
+}
+
 static int parse_options(int argc, char **argv, struct options *opt)
 {
-	static const struct option longopts[] = {
-		{ "list", required_argument, NULL, 'l' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "cache", required_argument, NULL, 'c' },
-		{ "build", required_argument, NULL, 'b' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "boot", required_argument, NULL, 'O' },
-		{ "skip", required_argument, NULL, 's' },
-		{ "no-wait", no_argument, NULL, 'W' },
-		{ "env", no_argument, NULL, 'E' },
-		{ "names", no_argument, NULL, 'N' },
-		{ "bundle", no_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "shard", required_argument, NULL, 'S' },
-		{ "tree", required_argument, NULL, 'T' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "keep-going", no_argument, NULL, 'k' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "sweep", no_argument, NULL, 'w' },
-		{ "only", required_argument, NULL, 'o' },
-		{ "md", required_argument, NULL, 'm' },
-		{ "json", required_argument, NULL, 'J' },
-		{ "members", no_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct value_option values[] = {
+		{ .name = "list", .str = &opt->list },
+		{ .name = "results", .str = &opt->results },
+		{ .name = "cache", .str = &opt->cache },
+		{ .name = "config", .str = &opt->config },
+		{ .name = "skip", .str = &opt->skip },
+		{ .name = "format", .str = &matrix_format },
+		{ .name = "shard", .str = &matrix_shard },
+		{ .name = "tree", .str = &bp.tree },
+		{ .name = "name", .str = &bp.name },
+		{ .name = "only", .str = &sweep.only },
+		{ .name = "md", .str = &sweep.md },
+		{ .name = "json", .str = &sweep.json },
+		{ .name = "no-wait", .flag = &opt->no_wait },
+		{ .name = "env", .flag = &from_env },
+		{ .name = "names", .flag = &names_only },
+		{ .name = "bundle", .flag = &opt->bundle },
+		{ .name = "sweep", .flag = &matrix_sweep },
+		{ .name = "members", .flag = &sweep.print_members },
+		{ .name = "keep-going", .flag = &opt->keep_going, .letter = 'k' },
+		{ .name = "quiet", .flag = &opt->quiet, .letter = 'q' },
 	};
+	enum { BUILD = 256, BOOT, VERSION, VALUE };
+	struct option longopts[ARRAY_SIZE(values) + 5] = {
+		{ "build", required_argument, NULL, BUILD },
+		{ "boot", required_argument, NULL, BOOT },
+		{ "version", no_argument, NULL, VERSION },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	const struct value_option *v;
+	size_t i;
 	char *end;
 	long n;
 	int c;
 
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		struct option *o = &longopts[4 + i];
+
+		o->name = values[i].name;
+		o->has_arg = values[i].str ? required_argument : no_argument;
+		o->val = VALUE + i;
+	}
 	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
+		v = value_option(values, ARRAY_SIZE(values), c, VALUE);
+		if (v) {
+			if (v->str)
+				*v->str = optarg;
+			else
+				*v->flag = 1;
+			continue;
+		}
 		switch (c) {
-		case 'l':
-			opt->list = optarg;
-			break;
-		case 'r':
-			opt->results = optarg;
-			break;
-		case 'c':
-			opt->cache = optarg;
-			break;
-		case 'C':
-			opt->config = optarg;
-			break;
-		case 's':
-			opt->skip = optarg;
-			break;
-		case 'W':
-			opt->no_wait = 1;
-			break;
-		case 'E':
-			from_env = 1;
-			break;
-		case 'N':
-			names_only = 1;
-			break;
-		case 'B':
-			opt->bundle = 1;
-			break;
-		case 'F':
-			matrix_format = optarg;
-			break;
-		case 'S':
-			matrix_shard = optarg;
-			break;
-		case 'T':
-			bp.tree = optarg;
-			break;
-		case 'n':
-			bp.name = optarg;
-			break;
-		case 'w':
-			matrix_sweep = 1;
-			break;
-		case 'o':
-			sweep.only = optarg;
-			break;
-		case 'm':
-			sweep.md = optarg;
-			break;
-		case 'J':
-			sweep.json = optarg;
-			break;
-		case 'M':
-			sweep.print_members = 1;
-			break;
 		case 'j':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -411,20 +402,14 @@ static int parse_options(int argc, char **argv, struct options *opt)
 						   optarg);
 			opt->jobs = n;
 			break;
-		case 'k':
-			opt->keep_going = 1;
-			break;
-		case 'q':
-			opt->quiet = 1;
-			break;
-		case 'V':
+		case VERSION:
 			printf("kverify %s\n", kverify_version);
 			exit(0);
-		case 'b':
+		case BUILD:
 			if (set_build(opt, optarg))
 				return EXIT_USAGE;
 			break;
-		case 'O':
+		case BOOT:
 			if (set_boot(opt, optarg))
 				return EXIT_USAGE;
 			break;

@@ -234,6 +234,18 @@ static void json_rel(struct strbuf *sb, const char *dir, const char *path)
 	json_str(sb, path);
 }
 
+/* Write SB to PATH whole or not at all, and release it. */
+static int write_report(const char *path, struct strbuf *sb,
+			struct strbuf *err)
+{
+	int ret = write_file_atomic(path, sb->buf, sb->len);
+
+	if (ret)
+		strbuf_addf(err, "cannot write %s", path);
+	strbuf_release(sb);
+	return ret;
+}
+
 int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		int n, struct strbuf *err)
 {
@@ -322,10 +334,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_sim(&sb, ctx);
 	json_tests(&sb, &ctx->boot.tests);
 	strbuf_addstr(&sb, "\n}\n");
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	if (ret)
-		strbuf_addf(err, "cannot write %s", path);
-	strbuf_release(&sb);
+	ret = write_report(path, &sb, err);
 	free(console);
 	free(path);
 	return ret;
@@ -434,10 +443,7 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 			   k->v[i].reason ? k->v[i].reason : "",
 			   k->v[i].output ? k->v[i].output : "");
 	strbuf_addstr(&sb, "  </testsuite>\n</testsuites>\n");
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	if (ret)
-		strbuf_addf(err, "cannot write %s", path);
-	strbuf_release(&sb);
+	ret = write_report(path, &sb, err);
 	free(path);
 	free(cls);
 	return ret;
@@ -600,10 +606,7 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 			   tc->output, ctx);
 	}
 	strbuf_addstr(&sb, "\n ]\n}\n");
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	if (ret)
-		strbuf_addf(err, "cannot write %s", path);
-	strbuf_release(&sb);
+	ret = write_report(path, &sb, err);
 	strbuf_release(&id);
 	free(build_id);
 	free(cc);

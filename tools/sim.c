@@ -8,6 +8,7 @@
  * a reference model, invariants, a shrinker.  No kernel code is kept here.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -604,10 +605,14 @@ static const char sim_usage_text[] =
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
 	"                   [--without OP,...]\n";
 
-static int sim_usage(const char *fmt, const char *arg)
+__printf(1, 2) static int sim_usage(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("kverify sim: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n\n%s", sim_usage_text);
 	return 2;
 }
@@ -622,6 +627,26 @@ static int parse_num(const char *s, long long min, long long max,
 	return errno || !*s || *end || *out < min || *out > max;
 }
 
+/* An option of kverify sim that takes a number: its range and its field. */
+struct number_option {
+	const char *name, *what;
+	long long min, max;
+	unsigned long long *u;
+	long *l;
+	double *d;
+};
+
+static const struct number_option *
+number_option(const struct number_option *n, size_t nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(name, n[i].name))
+			return &n[i];
+	return NULL;
+}
+
 /* kverify sim: the step on any pristine/patched pair of trees. */
 int cmd_sim(int argc, char **argv, const struct options *opt)
 {
@@ -630,6 +655,16 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		.shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
 	struct sim_result r = { 0 };
+	const struct number_option numbers[] = {
+		{ "--seed", "a number", 0, 1LL << 62, .u = &o.seed },
+		{ "--traces", "a positive number", 1, 100000000, .l = &o.traces },
+		{ "--tolerance", "0 to 4294967295", 0, 4294967295LL,
+		  .l = &o.tolerance },
+		{ "--shrink-seconds", "0 to 3600", 0, 3600,
+		  .d = &o.shrink_seconds },
+		{ "--max-seconds", "0 to 86400", 0, 86400, .d = &o.max_seconds },
+	};
+	const struct number_option *n;
 	char *work = NULL;
 	long long v;
 	int i, ret;
@@ -647,6 +682,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		if (!val)
 			return sim_usage("%s wants a value", a);
 		i++;
+		n = number_option(numbers, ARRAY_SIZE(numbers), a);
 		if (!strcmp(a, "--pristine")) {
 			o.pristine = val;
 		} else if (!strcmp(a, "--patched")) {
@@ -660,31 +696,16 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 				return sim_usage("--vendor is intel or amd, not '%s'",
 						 val);
 			o.vendor = val;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_num(val, 0, 1LL << 62, &v))
-				return sim_usage("--seed wants a number, not '%s'",
-						 val);
-			o.seed = v;
-		} else if (!strcmp(a, "--traces")) {
-			if (parse_num(val, 1, 100000000, &v))
-				return sim_usage("--traces wants a positive number, not '%s'",
-						 val);
-			o.traces = v;
-		} else if (!strcmp(a, "--tolerance")) {
-			if (parse_num(val, 0, 4294967295LL, &v))
-				return sim_usage("--tolerance wants 0 to 4294967295, not '%s'",
-						 val);
-			o.tolerance = v;
-		} else if (!strcmp(a, "--shrink-seconds")) {
-			if (parse_num(val, 0, 3600, &v))
-				return sim_usage("--shrink-seconds wants 0 to 3600, not '%s'",
-						 val);
-			o.shrink_seconds = v;
-		} else if (!strcmp(a, "--max-seconds")) {
-			if (parse_num(val, 0, 86400, &v))
-				return sim_usage("--max-seconds wants 0 to 86400, not '%s'",
-						 val);
-			o.max_seconds = v;
+		} else if (n) {
+			if (parse_num(val, n->min, n->max, &v))
+				return sim_usage("%s wants %s, not '%s'", a,
+						 n->what, val);
+			if (n->u)
+				*n->u = v;
+			else if (n->l)
+				*n->l = v;
+			else
+				*n->d = v;
 		} else {
 			return sim_usage("unknown option '%s'", a);
 		}

@@ -109,6 +109,20 @@ struct ref {
 	int nr_owed;
 };
 
+/*
+ * The valid counter of R at list position *M or after it (*M moves there),
+ * its index in *I; NULL after the last.
+ */
+static struct ref_ctr *valid_ctr(struct ref *r, int *m, int *i)
+{
+	for (; *m < r->nr; (*m)++) {
+		*i = r->list[*m];
+		if (r->c[*i].valid)
+			return &r->c[*i];
+	}
+	return NULL;
+}
+
 struct failure {
 	int failed;
 	char inv[16];
@@ -369,18 +383,14 @@ static void check_read(struct run *run, int op, int i, uint64_t got,
 static void check_status(struct run *run)
 {
 	struct ref *r = &run->r;
+	struct ref_ctr *c;
 	uint64_t st;
 	int i, m;
 
 	if (!r->nr_owed)
 		return;
 	st = run->w.t->global_status(run->w.vcpu);
-	for (m = 0; m < r->nr; m++) {
-		struct ref_ctr *c = &r->c[r->list[m]];
-
-		i = r->list[m];
-		if (!c->valid)
-			continue;
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
 		if (c->owed && (st >> i & 1) &&
 		    (!c->pmi || run->w.nr_req_pmi > c->pmi_at)) {
 			c->owed = 0;
@@ -395,6 +405,7 @@ static void check_status(struct run *run)
 static void check_entry(struct run *run, int op)
 {
 	struct ref *r = &run->r;
+	struct ref_ctr *c;
 	uint64_t st;
 	int i, m;
 
@@ -402,11 +413,8 @@ static void check_entry(struct run *run, int op)
 	if (!r->nr_owed)
 		return;
 	st = run->w.t->global_status(run->w.vcpu);
-	for (m = 0; m < r->nr; m++) {
-		struct ref_ctr *c = &r->c[r->list[m]];
-
-		i = r->list[m];
-		if (!c->valid || !c->owed)
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		if (!c->owed)
 			continue;
 		if (c->must)
 			fail(run, op, "ii-lost",
