@@ -52,8 +52,8 @@ ok $? "with BOOT=own the kabi step is N-A, with the reason"
 status_is "BOOT=foo is bad input: exit 2" 2 "$KVERIFY" --boot foo verify $T
 
 # 4. A fixture variant adding a field to struct kvm_pmc breaks the kABI.
-# The copy has a fixed place in the cache: the tree stamp names the patches'
-# paths, so a second run of this test reuses the fixture's module build.
+# The tree stamp is the patches' names and bytes, so a second run of this
+# test reuses the fixture's module build.
 copy=$KVERIFY_CACHE/tests/t0185-repo
 rm -rf "$copy"
 repo_copy "$copy"

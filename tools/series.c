@@ -300,7 +300,10 @@ void series_clear(struct series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* What the tree was made from: the source and every patch of the series. */
+/*
+ * What the tree was made from: the source and every patch of the series, by
+ * name and bytes (not path: two checkouts of one series share the tree).
+ */
 char *tree_stamp(const struct verify_ctx *ctx)
 {
 	uint64_t h;
@@ -310,7 +313,9 @@ char *tree_stamp(const struct verify_ctx *ctx)
 		return xstrdup("");
 	h = hash_bytes(HASH_INIT, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
 	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
-		h = hash_bytes(h, series_of(ctx)->patches.v[i], strlen(series_of(ctx)->patches.v[i]));
+		const char *name = patch_name(series_of(ctx)->patches.v[i]);
+
+		h = hash_bytes(h, name, strlen(name) + 1);
 		if (hash_file(&h, series_of(ctx)->patches.v[i]))
 			h = hash_bytes(h, "missing", 7);
 	}

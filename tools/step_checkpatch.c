@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "toolout.h"
+#include "memo.h"
 #include "series.h"
 #include "steps.h"
+#include "toolout.h"
 
 static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *patch, const char *allow,
@@ -78,9 +79,19 @@ enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result
 	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf allow = STRBUF_INIT;
 	char *allow_file = xstrfmt("%s/checkpatch.allow", ctx->repo);
+	char *script = xstrfmt("%s/scripts/checkpatch.pl", ctx->tree);
 	enum step_status st = STEP_FAIL;
+	struct memo memo;
 	size_t i;
 
+	memo_init(&memo, ctx, "checkpatch");
+	memo_add_file(&memo, script);
+	memo_add_file(&memo, allow_file);
+	memo_add_tool(&memo, "perl");
+	if (memo_reuse(&memo, r)) {
+		st = STEP_PASS;
+		goto out;
+	}
 	strbuf_read_file(&allow, allow_file, 1 << 20);
 	for (i = 0; i < series_of(ctx)->patches.nr; i++)
 		if (check_one(ctx, r, series_of(ctx)->patches.v[i], strbuf_str(&allow),
@@ -93,9 +104,12 @@ enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result
 			    n.allowed_types.buf);
 	if (!n.errors && !n.warnings && !n.checks)
 		st = STEP_PASS;
+	memo_keep(&memo, st, r);
 out:
+	memo_clear(&memo);
 	strbuf_release(&n.allowed_types);
 	strbuf_release(&allow);
 	free(allow_file);
+	free(script);
 	return st;
 }

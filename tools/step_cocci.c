@@ -10,6 +10,7 @@
 
 #include "cocci.h"
 #include "fsutil.h"
+#include "memo.h"
 #include "series.h"
 #include "steps.h"
 #include "toolout.h"
@@ -102,9 +103,18 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
+	char *smpl = xstrfmt("%s/%s", ctx->repo, COCCI_SMPL);
 	const char *rest;
 	enum step_status st = STEP_FAIL;
+	struct memo memo;
 
+	memo_init(&memo, ctx, "cocci");
+	memo_add_file(&memo, smpl);
+	memo_add_tool(&memo, "spatch");
+	if (memo_reuse(&memo, r)) {
+		st = STEP_PASS;
+		goto out;
+	}
 	rm_rf(work);
 	if (run_spatch(ctx, r, work, &outcome))
 		goto out;
@@ -124,8 +134,11 @@ enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r
 		goto out;
 	}
 	st = compare_series(ctx, r, work, outcome);
+	memo_keep(&memo, st, r);
 out:
+	memo_clear(&memo);
 	free(outcome);
+	free(smpl);
 	free(work);
 	return st;
 }

@@ -1,0 +1,67 @@
+#!/bin/bash
+# checkpatch and cocci keep their last PASS under a hash of their inputs: a
+# run with the same inputs reports it as up to date and runs neither perl
+# nor spatch; a change to any input (checkpatch.allow, the semantic patch,
+# a patch) runs the tool again; a FAIL is never kept; a kept file whose
+# hash is not the inputs' is not trusted.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_MEMO_TARGET:-6.12}
+ONLY=sim,config,build,kabi,selftests,boot
+plan 8
+copy=$TMP/repo
+repo_copy "$copy"
+cached_source $T > /dev/null || exit 1
+series=$(target_series $T)
+p1=$(sed -n 1p "$series/series")
+R=$copy/results/$T/report.json
+logs=$copy/results/$T/logs
+rm -f "$KVERIFY_CACHE/memo/$T.checkpatch" "$KVERIFY_CACHE/memo/$T.cocci"
+
+verify() { (cd "$copy" && ./build/kverify verify --skip $ONLY $T) > "$TMP/out" 2>&1; }
+reason() { json $R "[s['reason'] for s in r['steps'] if s['name'] == '$1'][0]"; }
+ran() {	# ran STEP: the step ran its tool (and did not reuse a PASS)
+	[ "$(step_status $R $1)" = PASS ] && ! reason $1 | grep -q "^up to date" &&
+		grep -q '^\$ ' $logs/*-$1.log
+}
+reused() {	# reused STEP: the kept PASS, and no tool ran
+	[ "$(step_status $R $1)" = PASS ] &&
+		reason $1 | grep "^up to date: inputs unchanged since the PASS of " &&
+		! grep -q '^\$ ' $logs/*-$1.log && grep -q "nothing run" $logs/*-$1.log
+}
+
+test_expect_success "the first run runs checkpatch and spatch" '
+	verify && ran checkpatch && ran cocci
+'
+test_expect_success "the same inputs again: both up to date, perl and spatch not run" '
+	verify && reused checkpatch && reused cocci
+'
+test_expect_success "checkpatch.allow changed: checkpatch runs, cocci does not" '
+	echo "# a comment" >> "$copy/checkpatch.allow" &&
+	verify && ran checkpatch && reused cocci
+'
+test_expect_success "the semantic patch changed: cocci runs, checkpatch does not" '
+	echo "// a comment" >> "$copy/cocci/emulated_counter_reprogram_tolerance.cocci" &&
+	verify && reused checkpatch && ran cocci
+'
+test_expect_success "a kept file whose hash is not the inputs' is not trusted" '
+	sed -i "1s/^kverify memo .*/kverify memo 0123456789abcdef/" "$KVERIFY_CACHE/memo/$T.checkpatch" &&
+	verify && ran checkpatch
+'
+# A trailing blank on an added comment line: checkpatch's error.
+test_expect_success "a patch checkpatch rejects: FAIL, and nothing kept" '
+	cp "$copy/$series/$p1" "$TMP/p1" &&
+	sed -i "s/^\(+\t\+ \* \)Emulated events whose reprogram\(.*\)$/\1Emulated events whose reprogram\2 /" "$copy/$series/$p1" &&
+	! cmp -s "$TMP/p1" "$copy/$series/$p1" &&
+	{ verify; [ $? = 1 ]; } && [ "$(step_status $R checkpatch)" = FAIL ] &&
+	[ ! -e "$KVERIFY_CACHE/memo/$T.checkpatch" ]
+'
+test_expect_success "the patch fixed: checkpatch runs again (the earlier PASS was forgotten)" '
+	cp "$TMP/p1" "$copy/$series/$p1" &&
+	verify && ran checkpatch
+'
+test_expect_success "and the run after it reuses that PASS" '
+	verify && reused checkpatch && reused cocci
+'
+done_testing
