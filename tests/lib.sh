@@ -5,7 +5,9 @@
 set -u
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 KVERIFY=$REPO/build/kverify
-export KVERIFY_CACHE=${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}
+# The tests' cache is never the one make verify uses, but tests/default in
+# it (tests/lanes names one per lane with KVERIFY_TESTS_CACHE).
+export KVERIFY_CACHE=${KVERIFY_TESTS_CACHE:-${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}/tests/default}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 cd "$REPO" || exit 1
