@@ -24,7 +24,11 @@ path_without() {
 }
 
 bin=$(path_without quilt spatch)
-(cd "$copy" && PATH=$bin ./build/kverify verify --skip sim,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
+# $T under a name of this script's, whose tree is made anew, so that apply
+# runs quilt (a tree an earlier run left is reused without it).
+grep -E "^$T[[:space:]]" "$copy/kernels.list" | sed "s/^$T/t0150-apply/" > "$copy/apply.list"
+rm -rf "$KVERIFY_CACHE/trees/t0150-apply" "$KVERIFY_CACHE/trees/t0150-apply".*
+(cd "$copy" && PATH=$bin ./build/kverify --list apply.list verify --skip sim,checkpatch,config,build,selftests,boot t0150-apply) > "$TMP/out" 2>&1
 grep_ok "apply: quilt is named with its package" "quilt not found: install it with 'apt-get install quilt'" "$TMP/out"
 (cd "$copy" && PATH=$bin ./build/kverify verify --skip tree,apply,sim,checkpatch,config,build,selftests,boot $T) > "$TMP/out" 2>&1
 grep_ok "cocci: spatch is named with its package" "spatch not found: install it with 'apt-get install coccinelle'" "$TMP/out"
@@ -50,23 +54,23 @@ bin=$(path_without b4)
 grep_ok "send: b4 is named with its package" "b4 not found: install it with 'apt-get install b4'" "$TMP/out"
 
 # Debian built 7.3 with trixie's gcc-14, which bookworm lacks: without
-# debootstrap no chroot of trixie can be made.  The config step alone.
-bin=$(path_without debootstrap)
+# mmdebstrap no chroot of trixie can be made.  The config step alone.
+bin=$(path_without mmdebstrap)
 NOBUILD=sim,checkpatch,cocci,build,kabi,selftests,boot
 R73=$copy/results/7.3/report.json
 if command -v x86_64-linux-gnu-gcc-14 > /dev/null; then
-	skip "BOOT=auto without debootstrap" "gcc-14 is installed here"
-	skip "BOOT=distro without debootstrap" "gcc-14 is installed here"
+	skip "BOOT=auto without mmdebstrap" "gcc-14 is installed here"
+	skip "BOOT=distro without mmdebstrap" "gcc-14 is installed here"
 else
-	test_expect_success "BOOT=auto, 7.3, no debootstrap: our own kernel, and boot_why names debootstrap" '
+	test_expect_success "BOOT=auto, 7.3, no mmdebstrap: our own kernel, and boot_why names mmdebstrap" '
 		(cd "$copy" && PATH=$bin ./build/kverify verify --skip $NOBUILD 7.3) &&
 		[ "$(json $R73 "r[\"boot\"]")" = own ] &&
-		json $R73 "r[\"boot_why\"]" | grep "gcc-14-for-host .*not installed here, and debootstrap not found: install it with .apt-get install debootstrap."
+		json $R73 "r[\"boot_why\"]" | grep "gcc-14-for-host .*not installed here, and mmdebstrap not found: install it with .apt-get install mmdebstrap."
 	'
-	test_expect_success "BOOT=distro, 7.3, no debootstrap: config ERROR naming it, exit 3" '
+	test_expect_success "BOOT=distro, 7.3, no mmdebstrap: config ERROR naming it, exit 3" '
 		(cd "$copy" && PATH=$bin ./build/kverify verify --boot distro --skip $NOBUILD 7.3)
 		[ $? = 3 ] && [ "$(step_status $R73 config)" = ERROR ] &&
-		json $R73 "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"config\"][0]" | grep "debootstrap not found"
+		json $R73 "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"config\"][0]" | grep "mmdebstrap not found"
 	'
 fi
 done_testing
