@@ -72,7 +72,7 @@ for t in $TARGETS; do
 	else
 		cc=$(json $R/report.json 'r.get("boot_why") or ""' | sed -n 's/^Debian built .* with \(gcc-[0-9]*\)[-a-z]* .*not installed here.*/\1/p')
 		[ -n "$cc" ] && ! command -v "$cc" > /dev/null &&
-			{ [ "$(id -u)" != 0 ] || ! command -v debootstrap > /dev/null; }
+			{ [ "$(id -u)" != 0 ] || ! command -v mmdebstrap > /dev/null; }
 		ok $? "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed and no chroot can be made"
 	fi
 	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=$kabi selftests=PASS boot=PASS"

@@ -105,6 +105,20 @@ int write_file(const char *path, const char *data, size_t len)
 	return close(fd);
 }
 
+/* The file system that holds @dir, to disk (syncfs): what was written unsafely. */
+int sync_tree(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret, e;
+
+	if (fd < 0)
+		return -1;
+	ret = syncfs(fd);
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
+}
+
 /* Write to a temporary name, then rename: readers never see half a file. */
 int write_file_atomic(const char *path, const char *data, size_t len)
 {

@@ -15,6 +15,7 @@ int is_real_dir(const char *path);
 int tree_confined(const char *root, struct strbuf *err);
 int write_file(const char *path, const char *data, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
+int sync_tree(const char *dir);
 int copy_file(const char *from, const char *to);
 char *read_first_line(const char *path);
 char *abspath(const char *path);

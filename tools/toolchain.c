@@ -3,7 +3,7 @@
  * A Debian release's own compiler, for the modules of a kernel that
  * release built where this machine's release cannot install it: the 7.x
  * kernels of trixie-backports and sid are built with gcc-14 and gcc-16,
- * bookworm has gcc-12.  The release is bootstrapped (debootstrap, minbase)
+ * bookworm has gcc-12.  The release is bootstrapped (mmdebstrap, minbase)
  * into <cache>/toolchains/<release>-<package> once, with the compiler
  * package the headers depend on and what kbuild needs for external modules;
  * the module build then runs chrooted into it, with the cache mounted at
@@ -22,7 +22,7 @@
 
 /* kbuild's M= build: make, binutils, libc; libelf for objtool, pahole for BTF */
 #define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves"
-#define DEBOOTSTRAP_TIMEOUT 1800
+#define BOOTSTRAP_TIMEOUT 1800
 
 /* The Debian release of an apt suite: trixie of trixie-backports. */
 char *toolchain_release(const char *suite)
@@ -34,11 +34,11 @@ char *toolchain_release(const char *suite)
 int toolchain_usable(struct strbuf *why)
 {
 	if (geteuid()) {
-		strbuf_addstr(why, "making it in a chroot of that Debian release (debootstrap) needs root");
+		strbuf_addstr(why, "making it in a chroot of that Debian release (mmdebstrap) needs root");
 		return 0;
 	}
-	if (!path_has("debootstrap")) {
-		missing_tool(why, "debootstrap", "debootstrap");
+	if (!path_has("mmdebstrap")) {
+		missing_tool(why, "mmdebstrap", "mmdebstrap");
 		return 0;
 	}
 	return 1;
@@ -54,15 +54,22 @@ static int bootstrap(const struct options *opt, const char *release,
 
 	if (apt_mirror_for_suite(opt, release, &mirror, why))
 		return -1;
-	strvec_pushl(&c.args, "debootstrap", "--variant=minbase", NULL);
+	/*
+	 * dpkg without an fsync per file (it is most of the time): the root
+	 * is synced once, below, before it is trusted.
+	 */
+	strvec_pushl(&c.args, "mmdebstrap", "--variant=minbase", "--mode=root",
+		     "--dpkgopt=force-unsafe-io", NULL);
 	strvec_pushf(&c.args, "--include=%s,%s", pkg, KBUILD_PACKAGES);
 	strvec_pushl(&c.args, release, dir, mirror, NULL);
 	c.log = log;
-	c.timeout = DEBOOTSTRAP_TIMEOUT;
-	/* debootstrap mounts /proc in @dir: gone with it if it is killed */
+	c.timeout = BOOTSTRAP_TIMEOUT;
+	/* mmdebstrap mounts /proc and /dev in @dir: gone with it if killed */
 	c.private_mounts = 1;
 	if (run_child(&c))
 		child_describe_failure(&c, why);
+	else if (sync_tree(dir))
+		strbuf_addf(why, "cannot sync %s: %s", dir, strerror(errno));
 	else
 		ret = 0;
 	child_clear(&c);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The toolchain chroot (tools/toolchain.c) against a debootstrap of ours
+ * The toolchain chroot (tools/toolchain.c) against an mmdebstrap of ours
  * on $PATH: made once under its lock, a failure leaves nothing trusted,
- * what debootstrap mounts goes with it, a changed package list makes it
+ * what mmdebstrap mounts goes with it, a changed package list makes it
  * again.
  */
 #include <setjmp.h>
@@ -25,12 +25,12 @@ static char *dir, *cache, *log_path, *calls;
 static const char fake[] =
 	"#!/bin/sh\n"
 	"echo \"$*\" >> \"$CALLS\"\n"
-	"mkdir -p \"$4/usr/bin\" \"$4/proc\"\n"
+	"mkdir -p \"$6/usr/bin\" \"$6/proc\"\n"
 	"case $FAKE in\n"
 	"fail) echo 'E: Couldn'\"'\"'t find these debs: nope'; exit 1 ;;\n"
-	"mount) mount -t tmpfs kverify-fake \"$4/proc\" || exit 1 ;;\n"
+	"mount) mount -t tmpfs kverify-fake \"$6/proc\" || exit 1 ;;\n"
 	"esac\n"
-	"touch \"$4/usr/bin/x86_64-linux-gnu-gcc-14\"\n";
+	"touch \"$6/usr/bin/x86_64-linux-gnu-gcc-14\"\n";
 
 static int nr_calls(void)
 {
@@ -56,7 +56,7 @@ static int setup(void **state)
 		return -1;
 	bin = xstrfmt("%s/bin", dir);
 	mkdir_p(bin);
-	path = xstrfmt("%s/debootstrap", bin);
+	path = xstrfmt("%s/mmdebstrap", bin);
 	if (write_file_atomic(path, fake, strlen(fake)) || chmod(path, 0755))
 		return -1;
 	free(path);
@@ -110,7 +110,7 @@ static void made_once(void **state)
 	/* the release of the suite, into a .tmp, from the mirror */
 	strbuf_read_file(&args, calls, 1 << 16);
 	free(want);
-	want = xstrfmt("--variant=minbase --include=gcc-14-for-host,make,binutils,libc6-dev,libelf-dev,dwarves trixie %s/toolchains/trixie-gcc-14-for-host.tmp http://mirror.invalid/debian\n",
+	want = xstrfmt("--variant=minbase --mode=root --dpkgopt=force-unsafe-io --include=gcc-14-for-host,make,binutils,libc6-dev,libelf-dev,dwarves trixie %s/toolchains/trixie-gcc-14-for-host.tmp http://mirror.invalid/debian\n",
 		       cache);
 	assert_string_equal(strbuf_str(&args), want);
 	/* the cache's mount point inside */
@@ -140,7 +140,7 @@ static void failure_leaves_nothing(void **state)
 	setenv("FAKE", "fail", 1);
 	assert_int_equal(get(&root, &why), -1);
 	assert_null(root);
-	assert_non_null(strstr(strbuf_str(&why), "debootstrap"));
+	assert_non_null(strstr(strbuf_str(&why), "mmdebstrap"));
 	made = xstrfmt("%s/toolchains/trixie-gcc-14-for-host", cache);
 	tmp = xstrfmt("%s.tmp", made);
 	assert_int_not_equal(access(made, F_OK), 0);
@@ -176,7 +176,7 @@ static void changed_packages_make_it_again(void **state)
 	strbuf_release(&why);
 }
 
-static void mounts_go_with_debootstrap(void **state)
+static void mounts_go_with_mmdebstrap(void **state)
 {
 	struct strbuf why = STRBUF_INIT, mounts = STRBUF_INIT;
 	char *root = NULL;
@@ -201,7 +201,7 @@ int main(void)
 		cmocka_unit_test(made_once),
 		cmocka_unit_test(failure_leaves_nothing),
 		cmocka_unit_test(changed_packages_make_it_again),
-		cmocka_unit_test(mounts_go_with_debootstrap),
+		cmocka_unit_test(mounts_go_with_mmdebstrap),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
