@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 22
+plan 23
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -57,6 +57,33 @@ ok $? "make help names every target for users ($(wc -l < "$TMP/helped") named; m
 grep -oh '`make [a-z][a-z-]*' README.md docs/*.md | sed 's/^`make //' | sort -u > "$TMP/documented"
 [ -z "$(comm -23 "$TMP/documented" "$TMP/helped")" ]
 ok $? "every \`make TARGET\` of README.md and docs/ is in make help (not: $(comm -23 "$TMP/documented" "$TMP/helped" | tr '\n' ' '))"
+
+# README's layout table names every top-level entry of the repository and
+# every file and folder of tools/ (x.c stands for its x.h, step_*.c for the
+# steps), and nothing that is not there.
+python3 - > "$TMP/layout" <<'PY'
+import fnmatch, os, re, subprocess
+readme = open("README.md").read()
+table = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+named = set()
+for row in re.findall(r"^\| ([^|]*)\|", table, re.M):
+    named.update(n for n in re.findall(r"`([^`]*)`", row))
+named = {n if n.startswith("tools/") or "/" in n.rstrip("/") or not re.search(r"\.[ch]$", n)
+         else "tools/" + n for n in named}
+named |= {n[:-2] + ".h" for n in named if n.endswith(".c")}
+files = subprocess.run(["git", "ls-files"], capture_output=True, text=True).stdout.split()
+want = {f.split("/")[0] + "/" if "/" in f else f for f in files} - {"README.md", ".gitignore"}
+want |= {re.sub(r"^(tools/[^/]*/).*", r"\1", f) for f in files if f.startswith("tools/")}
+def covered(w):
+    return any(n == w or fnmatch.fnmatch(w, n) or n.startswith(w) or
+               re.sub(r"<[^>]*>", "*", n) == w.rstrip("/") + "/" for n in named)
+missing = sorted(w for w in want if not covered(w))
+gone = sorted(n for n in named if "*" not in n and "<" not in n and
+              not os.path.exists(n) and not (n.endswith(".h") and n[:-2] + ".c" in named))
+print("missing: %s; not there: %s" % (" ".join(missing) or "none", " ".join(gone) or "none"))
+PY
+grep -qx "missing: none; not there: none" "$TMP/layout"
+ok $? "README's layout table names every entry of the tree and only those ($(cat "$TMP/layout"))"
 
 # A tree whose checkpatch has a finding and whose make is slow.
 copy=$TMP/repo
