@@ -187,30 +187,33 @@ static struct sweep_args sweep = {
 };
 static int matrix_sweep;
 
-static int set_build(struct options *opt, const char *mode)
-{
-	if (!strcmp(mode, "objects"))
-		opt->mode = BUILD_OBJECTS;
-	else if (!strcmp(mode, "kernel"))
-		opt->mode = BUILD_KERNEL;
-	else
-		return usage_error("BUILD (--build) is kernel or objects, not '%s'",
-				   mode);
-	return 0;
-}
+/* The options whose value is one of a few names, in their enum's order. */
+enum { MODE_BUILD, MODE_BOOT };
+static const struct {
+	const char *const names[4];	/* NULL after the last */
+	const char *bad;		/* the error, for the value given */
+} mode_options[] = {
+	[MODE_BUILD] = { { "kernel", "objects" },
+			 "BUILD (--build) is kernel or objects, not '%s'" },
+	[MODE_BOOT] = { { "auto", "own", "distro" },
+			"BOOT (--boot) is auto, own or distro, not '%s'" },
+};
 
-static int set_boot(struct options *opt, const char *mode)
+static int set_mode(struct options *opt, int which, const char *val)
 {
-	if (!strcmp(mode, "auto"))
-		opt->boot = BOOT_AUTO;
-	else if (!strcmp(mode, "distro"))
-		opt->boot = BOOT_DISTRO;
-	else if (!strcmp(mode, "own"))
-		opt->boot = BOOT_OWN;
-	else
-		return usage_error("BOOT (--boot) is auto, own or distro, not '%s'",
-				   mode);
-	return 0;
+	const char *const *names = mode_options[which].names;
+	int i;
+
+	for (i = 0; names[i]; i++) {
+		if (strcmp(val, names[i]))
+			continue;
+		if (which == MODE_BUILD)
+			opt->mode = i;
+		else
+			opt->boot = i;
+		return 0;
+	}
+	return usage_error(mode_options[which].bad, val);
 }
 
 static const char *env(const char *name)
@@ -298,7 +301,7 @@ static char *cache_dir(const char *given)
 /* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
 static int options_from_env(struct options *opt)
 {
-	if (env("KVERIFY_BUILD") && set_build(opt, env("KVERIFY_BUILD")))
+	if (env("KVERIFY_BUILD") && set_mode(opt, MODE_BUILD, env("KVERIFY_BUILD")))
 		return EXIT_USAGE;
 	if (env("KVERIFY_SKIP")) {
 		opt->skip = env("KVERIFY_SKIP");
@@ -307,7 +310,7 @@ static int options_from_env(struct options *opt)
 	}
 	if (env("KVERIFY_CONFIG"))
 		opt->config = env("KVERIFY_CONFIG");
-	if (env("KVERIFY_BOOT") && set_boot(opt, env("KVERIFY_BOOT")))
+	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
 		return EXIT_USAGE;
 	return 0;
 }
@@ -406,11 +409,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 			printf("kverify %s\n", kverify_version);
 			exit(0);
 		case BUILD:
-			if (set_build(opt, optarg))
+			if (set_mode(opt, MODE_BUILD, optarg))
 				return EXIT_USAGE;
 			break;
 		case BOOT:
-			if (set_boot(opt, optarg))
+			if (set_mode(opt, MODE_BOOT, optarg))
 				return EXIT_USAGE;
 			break;
 		case 'h':
