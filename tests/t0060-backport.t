@@ -7,6 +7,7 @@
 # and Forwarded: the posting of series/'s revision (or that it is not
 # posted yet); Bug-Debian: from BUG=; the last Signed-off-by is the
 # operator's own identity, and a placeholder one is refused.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 plan 15

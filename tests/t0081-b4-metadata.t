@@ -8,6 +8,7 @@
 # get_maintainer.pl, shown first, TO=/CC= override them; every trailer of
 # the thread accounted for; b4's own messages reach the user; range-diff
 # finds the previous revision or says why it cannot.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
