@@ -44,6 +44,28 @@ int toolchain_usable(struct strbuf *why)
 	return 1;
 }
 
+/*
+ * mmdebstrap runs apt with a configuration of its own, not the machine's:
+ * pass on the machine's Acquire::Check-Valid-Until, which the private apt
+ * state (apt.c) already follows.  A mirror that serves a snapshot has
+ * Release files past their Valid-Until, and its operator turns the check
+ * off for every apt of the machine.
+ */
+static void machine_apt_options(struct strvec *args)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+
+	strvec_pushl(&c.args, "apt-config", "shell", "V",
+		     "Acquire::Check-Valid-Until", NULL);
+	c.out = &out;
+	c.timeout = 60;
+	if (!run_child(&c) && !strcmp(strbuf_str(&out), "V='false'\n"))
+		strvec_push(args, "--aptopt=Acquire::Check-Valid-Until \"false\"");
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
 static int bootstrap(const struct options *opt, const char *release,
 		     const char *pkg, const char *dir, const char *log,
 		     struct strbuf *why)
@@ -60,6 +82,7 @@ static int bootstrap(const struct options *opt, const char *release,
 	 */
 	strvec_pushl(&c.args, "mmdebstrap", "--variant=minbase", "--mode=root",
 		     "--dpkgopt=force-unsafe-io", NULL);
+	machine_apt_options(&c.args);
 	strvec_pushf(&c.args, "--include=%s,%s", pkg, KBUILD_PACKAGES);
 	strvec_pushl(&c.args, release, dir, mirror, NULL);
 	c.log = log;

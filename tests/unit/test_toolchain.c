@@ -21,16 +21,26 @@
 
 static char *dir, *cache, *log_path, *calls;
 
-/* $FAKE: ok (a root with the compiler), fail, or mount (tmpfs on proc). */
+/*
+ * $FAKE: ok (a root with the compiler), fail, or mount (tmpfs on proc).
+ * The root is the argument before the mirror, the last.
+ */
 static const char fake[] =
 	"#!/bin/sh\n"
 	"echo \"$*\" >> \"$CALLS\"\n"
-	"mkdir -p \"$6/usr/bin\" \"$6/proc\"\n"
+	"eval root=\\${$(($# - 1))}\n"
+	"mkdir -p \"$root/usr/bin\" \"$root/proc\"\n"
 	"case $FAKE in\n"
 	"fail) echo 'E: Couldn'\"'\"'t find these debs: nope'; exit 1 ;;\n"
-	"mount) mount -t tmpfs kverify-fake \"$6/proc\" || exit 1 ;;\n"
+	"mount) mount -t tmpfs kverify-fake \"$root/proc\" || exit 1 ;;\n"
 	"esac\n"
-	"touch \"$6/usr/bin/x86_64-linux-gnu-gcc-14\"\n";
+	"touch \"$root/usr/bin/x86_64-linux-gnu-gcc-14\"\n";
+
+/* The machine's apt configuration: $NO_VALID_UNTIL set turns the check off. */
+static const char fake_apt_config[] =
+	"#!/bin/sh\n"
+	"[ \"$*\" = 'shell V Acquire::Check-Valid-Until' ] || exit 1\n"
+	"[ -z \"$NO_VALID_UNTIL\" ] || echo \"V='false'\"\n";
 
 static int nr_calls(void)
 {
@@ -58,6 +68,11 @@ static int setup(void **state)
 	mkdir_p(bin);
 	path = xstrfmt("%s/mmdebstrap", bin);
 	if (write_file_atomic(path, fake, strlen(fake)) || chmod(path, 0755))
+		return -1;
+	free(path);
+	path = xstrfmt("%s/apt-config", bin);
+	if (write_file_atomic(path, fake_apt_config, strlen(fake_apt_config)) ||
+	    chmod(path, 0755))
 		return -1;
 	free(path);
 	path = xstrfmt("%s:%s", bin, getenv("PATH"));
@@ -104,6 +119,7 @@ static void made_once(void **state)
 	rm_rf(cache);
 	unlink(calls);
 	setenv("FAKE", "ok", 1);
+	unsetenv("NO_VALID_UNTIL");
 	assert_int_equal(get(&root, &why), 0);
 	want = xstrfmt("%s/toolchains/trixie-gcc-14-for-host", cache);
 	assert_string_equal(root, want);
@@ -125,6 +141,27 @@ static void made_once(void **state)
 	free(root);
 	free(at);
 	free(want);
+	strbuf_release(&args);
+	strbuf_release(&why);
+}
+
+/* The machine's apt does not check Valid-Until: nor does mmdebstrap's. */
+static void machine_valid_until_passed_on(void **state)
+{
+	struct strbuf why = STRBUF_INIT, args = STRBUF_INIT;
+	char *root = NULL;
+
+	(void)state;
+	rm_rf(cache);
+	unlink(calls);
+	setenv("FAKE", "ok", 1);
+	setenv("NO_VALID_UNTIL", "1", 1);
+	assert_int_equal(get(&root, &why), 0);
+	unsetenv("NO_VALID_UNTIL");
+	strbuf_read_file(&args, calls, 1 << 16);
+	assert_non_null(strstr(strbuf_str(&args),
+			       " --dpkgopt=force-unsafe-io --aptopt=Acquire::Check-Valid-Until \"false\" --include="));
+	free(root);
 	strbuf_release(&args);
 	strbuf_release(&why);
 }
@@ -199,6 +236,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(made_once),
+		cmocka_unit_test(machine_valid_until_passed_on),
 		cmocka_unit_test(failure_leaves_nothing),
 		cmocka_unit_test(changed_packages_make_it_again),
 		cmocka_unit_test(mounts_go_with_mmdebstrap),
