@@ -216,6 +216,9 @@ static void exec_child(const struct child *c, int in, int out, int errfd,
 		goto fail;
 	if (c->dir && chdir(c->dir) < 0)
 		goto fail;
+	/* closed by the exec, so that @errfd still reports its failure */
+	if (c->close_fds && close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0)
+		goto fail;
 	execvp(c->args.v[0], c->args.v);
 fail:
 	err = errno;

@@ -28,6 +28,11 @@ struct child {
 	unsigned int private_mounts;
 	const char *root;
 	const char *bind;
+	/*
+	 * No descriptor above stderr reaches it (make's jobserver, say): for a
+	 * tool that hands its own to dash as "cat >&N", which reads one digit.
+	 */
+	unsigned int close_fds;
 
 	/* results */
 	int status;		/* exit code, 128 + signal, or -1 */
@@ -37,7 +42,7 @@ struct child {
 };
 
 #define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
-		     NULL, 0, 0, NULL, NULL, 0, 0, 0, 0 }
+		     NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0 }
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int run_interrupted(void);

@@ -89,6 +89,8 @@ static int bootstrap(const struct options *opt, const char *release,
 	c.timeout = BOOTSTRAP_TIMEOUT;
 	/* mmdebstrap mounts /proc and /dev in @dir: gone with it if killed */
 	c.private_mounts = 1;
+	/* its pipe to apt must get a one-digit number: "cat >&N" in dash */
+	c.close_fds = 1;
 	if (run_child(&c))
 		child_describe_failure(&c, why);
 	else if (sync_tree(dir))

@@ -49,6 +49,32 @@ static void exit_status_and_missing_tool(void **state)
 	strbuf_release(&why);
 }
 
+/* close_fds: what we hold open (make's jobserver, say) does not reach it. */
+static void close_fds(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	int fd = dup(2);
+
+	(void)state;
+	assert_true(fd > 2);
+	strvec_pushl(&c.args, "sh", "-c", "ls /proc/$$/fd", NULL);
+	c.out = &out;
+	assert_int_equal(run_child(&c), 0);
+	assert_non_null(strstr(strbuf_str(&out), "\n3\n"));
+	strbuf_reset(&out);
+	c.close_fds = 1;
+	assert_int_equal(run_child(&c), 0);
+	assert_string_equal(strbuf_str(&out), "0\n1\n2\n");
+	/* an exec that fails is still reported */
+	strvec_clear(&c.args);
+	strvec_push(&c.args, "quilt-that-is-not-there");
+	assert_int_equal(run_child(&c), -1);
+	close(fd);
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
 static void pipeline(void **state)
 {
 	struct child cs[2] = { CHILD_INIT, CHILD_INIT };
@@ -126,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(argv_is_data),
 		cmocka_unit_test(exit_status_and_missing_tool),
+		cmocka_unit_test(close_fds),
 		cmocka_unit_test(pipeline),
 		cmocka_unit_test(timeout_kills_the_group),
 	};
