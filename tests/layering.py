@@ -10,7 +10,9 @@ CHECK is one of:
             is a tree of layers
   engine    no object a step calls (step_*.o and everything reachable
             from them) is the engine (verify.o), and none of their sources
-            includes the engine's header, verify.h
+            includes the engine's header, verify.h; only the two commands
+            that run the pipeline (kverify.c, sweep.c) call the engine or
+            include its header, and no header includes it
   const     no function outside the engine takes a writable
             struct verify_ctx: a step writes only its own output
 Prints what breaks the rule and exits 1; exits 0 when it holds.
@@ -21,6 +23,11 @@ import os
 import re
 import subprocess
 import sys
+
+
+# The commands that run the pipeline, kverify's verify and sweep: the
+# only callers of the engine's entry point, verify_target().
+ENGINE_CALLERS = {'kverify', 'sweep'}
 
 
 def call_graph(objdir):
@@ -108,6 +115,18 @@ def main():
                     r'#include "verify\.h"', open(src).read()):
                 bad.append('%s.c: a step or what it calls includes '
                            'the engine\'s header verify.h' % name)
+        for name in sorted(graph):
+            if 'verify' in graph[name] and name not in ENGINE_CALLERS:
+                bad.append('%s.o calls the engine (%s), which only %s do'
+                           % (name, graph[name]['verify'],
+                              ' and '.join(sorted(ENGINE_CALLERS))))
+        for src in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
+            name = os.path.basename(src)
+            if (name != 'verify.c' and name[:-2] not in ENGINE_CALLERS
+                    or name.endswith('.h')) and re.search(
+                    r'#include "verify\.h"', open(src).read()):
+                bad.append('%s: includes the engine\'s header verify.h'
+                           % name)
     elif check == 'const':
         for src in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
             if os.path.basename(src) == 'verify.c':

@@ -7,7 +7,7 @@
 # to reject a mutant of the real sources.
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+plan 8
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -28,7 +28,7 @@ for rule in cycles engine const; do
 done
 
 test_expect_success 'a step that calls back into the engine makes a cycle' '
-	mutant calls step_fetch.c "s/(\tenum step_status st = fetch_tree\(ctx, out, r\);\n)/\$1\n\tif (!verify_step_name(0))\n\t\treturn STEP_ERROR;/" &&
+	mutant calls step_fetch.c "s/(\tif \(ctx->t->auto_series\)\n)/\tif (!verify_step_name(0))\n\t\treturn STEP_ERROR;\n\$1/" &&
 	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" cycles > "$TMP/out" &&
 	grep "a cycle: .*step_fetch -> verify (verify_step_name)" "$TMP/out" &&
 	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" engine
@@ -38,6 +38,20 @@ test_expect_success 'a step that includes the engine header is named' '
 	mutant includes step_boot.c "s/#include \"steps.h\"\n/#include \"steps.h\"\n#include \"verify.h\"\n/" &&
 	! python3 tests/layering.py "$TMP/includes/obj" "$TMP/includes/tools" engine > "$TMP/out" &&
 	grep "^step_boot.c: .* includes the engine.s header verify.h" "$TMP/out"
+'
+
+test_expect_success 'b4, which is not a command that runs the pipeline, calling the engine is named' '
+	mutant b4calls b4.c "s/(\tif \(fetch_base\(&b, opt\)\)\n)/\tif (!verify_step_name(0))\n\t\tgoto out;\n\$1/" &&
+	! python3 tests/layering.py "$TMP/b4calls/obj" "$TMP/b4calls/tools" engine > "$TMP/out" &&
+	grep "^b4.o calls the engine (verify_step_name)" "$TMP/out"
+'
+
+test_expect_success 'a header that includes the engine header is named' '
+	mkdir -p "$TMP/header" && cp -r tools "$TMP/header/" &&
+	perl -0pi -e "s/#include \"options.h\"\n/#include \"options.h\"\n#include \"verify.h\"\n/" "$TMP/header/tools/sweep.h" &&
+	! cmp -s tools/sweep.h "$TMP/header/tools/sweep.h" &&
+	! python3 tests/layering.py build/obj "$TMP/header/tools" engine > "$TMP/out" &&
+	grep "^sweep.h: includes the engine.s header verify.h" "$TMP/out"
 '
 
 test_expect_success 'a step that takes a writable context is named' '

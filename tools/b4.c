@@ -33,7 +33,7 @@
 #include "ident.h"
 #include "checkpatch.h"
 #include "series.h"
-#include "verify.h"
+#include "source.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"
 #define BASE_TAG "kverify-base"
@@ -44,9 +44,7 @@
 struct b4 {
 	const struct b4_args *a;
 	char *repo;		/* cache/b4/<source key> */
-	char *src;
-	char *key;		/* the source's cache key */
-	char *deb_version;	/* deb: Debian's version of it, from the fetch */
+	struct source source;	/* the pristine tree and its cache key */
 	char *log;
 	char *b4_out;		/* b4's own output, last run */
 	char *base;		/* the cover's base line (describe_base()) */
@@ -171,12 +169,12 @@ static int import_tree(struct b4 *b)
 
 	if (is_dir(git_dir))
 		goto out;
-	fprintf(stderr, "kverify: importing %s into git (once)\n", b->src);
+	fprintf(stderr, "kverify: importing %s into git (once)\n", b->source.src);
 	rm_rf(tmp);	/* abandoned by a killed run */
 	*strrchr(tmp, '/') = '\0';
 	mkdir_p(tmp);
 	tmp[strlen(tmp)] = '/';
-	strvec_pushl(&c.args, "cp", "-al", "--", b->src, tmp, NULL);
+	strvec_pushl(&c.args, "cp", "-al", "--", b->source.src, tmp, NULL);
 	c.log = b->log;
 	ret = run_child(&c);
 	child_clear(&c);
@@ -222,7 +220,7 @@ static int is_commit_id(const char *s)
 static void describe_base(struct b4 *b)
 {
 	const struct target *t = b->t;
-	char *rel = kernel_release(b->src, 1);
+	char *rel = kernel_release(b->source.src, 1);
 	const char *r = rel ? rel : "(unknown release)";
 
 	if (t->kind == SRC_GIT && is_commit_id(t->git_ref)) {
@@ -231,7 +229,7 @@ static void describe_base(struct b4 *b)
 	} else if (t->kind == SRC_DEB) {
 		b->base = xstrfmt("Made on Linux %s as packaged by Debian (%s %s);\nthat tree is no upstream commit, so there is no base-commit.",
 				  r, t->deb_package,
-				  b->deb_version ? b->deb_version : b->key);
+				  b->source.deb_version ? b->source.deb_version : b->source.src_key);
 	} else if (t->kind == SRC_GIT) {
 		b->base = xstrfmt("Made on Linux %s from %s%s%s; no commit id is\nrecorded for it, so there is no base-commit.",
 				  r, t->value, t->git_ref ? " " : "",
@@ -545,7 +543,7 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	char *gm = xstrfmt("%s/scripts/get_maintainer.pl", b->src);
+	char *gm = xstrfmt("%s/scripts/get_maintainer.pl", b->source.src);
 	const char *p;
 	size_t i;
 	int ret = -1;
@@ -563,7 +561,7 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 		strvec_push(&c.args, abs);
 		free(abs);
 	}
-	c.dir = b->src;
+	c.dir = b->source.src;
 	c.out = &sb;
 	c.log = b->log;
 	if (run_child(&c)) {
@@ -726,7 +724,7 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 		if (i) {
 			char *cp = checkpatch_copy(b, emls->v[i]);
 
-			if (!cp || checkpatch_file(b->src, cp, allow, b->log,
+			if (!cp || checkpatch_file(b->source.src, cp, allow, b->log,
 						   NULL)) {
 				fprintf(stderr, "check: checkpatch --strict complains about %s\n",
 					emls->v[i]);
@@ -1380,6 +1378,28 @@ static int do_range_diff(struct b4 *b)
 	return show_range_diff(b, from, rev) ? 1 : 0;
 }
 
+/* The source the series is based on, fetched as make verify fetches it. */
+static int fetch_base(struct b4 *b, const struct options *opt)
+{
+	char *cache = abspath(opt->cache);
+	char *log = xstrfmt("%s/fetch.log", b->a->work);
+	const struct source_req req = {
+		.t = b->t, .opt = opt, .cache = cache, .log = log,
+		.timeout = SOURCE_TIMEOUT,
+	};
+	struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
+	int ret = source_get(&req, &b->source, &why, &detail);
+
+	if (ret)
+		fprintf(stderr, "kverify: %s: fetch: %s (log: %s)\n%s",
+			b->t->name, why.buf, log, detail.buf);
+	strbuf_release(&why);
+	strbuf_release(&detail);
+	free(log);
+	free(cache);
+	return ret;
+}
+
 int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
@@ -1397,9 +1417,8 @@ int cmd_b4(const char *what, const struct target *t,
 	if (identities(&b, !strcmp(what, "send")))
 		goto out;
 	/*
-	 * One b4 workflow at a time, from before the fetch (which empties
-	 * results/<name>) to the end: series/ and the cache repository are
-	 * shared.  Not inherited: git detaches "gc --auto" into the
+	 * One b4 workflow at a time, from before the fetch to the end:
+	 * series/, results/b4 and the cache repository are shared.  Not inherited: git detaches "gc --auto" into the
 	 * background, which would hold the lock for minutes after the
 	 * workflow ended.
 	 */
@@ -1410,13 +1429,14 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	ret = 1;
-	if (fetch_only(t, opt, &b.src, &b.key, &b.deb_version))
-		goto out;
+	ret = EXIT_TOOL;
 	mkdir_p(a->work);
+	if (fetch_base(&b, opt))
+		goto out;
+	ret = 1;
 	b.log = xstrfmt("%s/b4.log", a->work);
 	b.b4_out = xstrfmt("%s/b4-output.log", a->work);
-	b.repo = xstrfmt("%s/b4/%s", a->cache, b.key);
+	b.repo = xstrfmt("%s/b4/%s", a->cache, b.source.src_key);
 	if (!strcmp(what, "send"))
 		ret = do_send(&b);
 	else if (!strcmp(what, "am"))
@@ -1430,10 +1450,8 @@ out:
 	strbuf_release(&why);
 	free(lock);
 	free(locks);
-	free(b.key);
-	free(b.deb_version);
+	source_clear(&b.source);
 	free(b.repo);
-	free(b.src);
 	free(b.log);
 	free(b.b4_out);
 	free(b.base);

@@ -191,7 +191,7 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 	mkdir_p(work);
 	series_files(sr, &files, 0);
 	for (i = 0; i < files.nr && !ret; i++) {
-		char *from = xstrfmt("%s/%s", ctx->fetch.src, files.v[i]);
+		char *from = xstrfmt("%s/%s", ctx->fetch.source.src, files.v[i]);
 		char *to = xstrfmt("%s/%s", work, files.v[i]);
 
 		if (!inside(files.v[i])) {
@@ -237,7 +237,7 @@ static enum step_status pick(const struct verify_ctx *ctx,
 			     const char *shape)
 {
 	char *work = xstrfmt("%s/probe-apply", ctx->results);
-	long version = tree_version(ctx->fetch.src);
+	long version = tree_version(ctx->fetch.source.src);
 	char *where = xstrfmt("%s:%d", ctx->opt->list, ctx->t->line);
 	struct strbuf notes = STRBUF_INIT;
 	struct variant *vs;
@@ -246,7 +246,7 @@ static enum step_status pick(const struct verify_ctx *ctx,
 
 	if (version < 0) {
 		strbuf_addf(&r->reason, "; %s/Makefile has no VERSION and PATCHLEVEL: cannot tell which variant is nearest",
-			    ctx->fetch.src);
+			    ctx->fetch.source.src);
 		free(where);
 		free(work);
 		return STEP_FAIL;
@@ -276,7 +276,7 @@ static enum step_status pick(const struct verify_ctx *ctx,
 	if (st != STEP_PASS)
 		strbuf_addf(&r->reason, "; %s: generate one with make backport TREE=%s NAME=<X.Y>",
 			    nr ? "no variant of this shape applies" :
-			    "no variant is made for this shape", ctx->fetch.src);
+			    "no variant is made for this shape", ctx->fetch.source.src);
 	strbuf_addstr(&r->reason, strbuf_str(&notes));
 	for (i = 0; i < nr; i++) {
 		free(vs[i].rel);
@@ -300,7 +300,7 @@ enum step_status probe_series(const struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 
 	rm_rf(work);
-	if (cocci_run(ctx->repo, ctx->fetch.src, work, 0, ctx->log,
+	if (cocci_run(ctx->repo, ctx->fetch.source.src, work, 0, ctx->log,
 		      ctx->timeout, &outcome, &why)) {
 		strbuf_addf(&r->reason, "; probe: %s", why.buf);
 		goto out;

@@ -64,7 +64,7 @@ void report_text(const struct verify_ctx *ctx,
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
 	if (ctx->config.kernel && ctx->built.kernel_built)
 		printf("  kernel: Debian's %s-amd64 (%s %s), patched KVM modules\n",
-		       ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.deb_version);
+		       ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);
 	printf("  %-11s %-5s %8s  %s\n", "STEP", "STATUS", "TIME", "REASON");
 	for (s = 0; s < n; s++) {
 		const struct step_result *r = &res[s];
@@ -213,14 +213,14 @@ static void json_tool(struct strbuf *sb, const char *key, const char *tool,
 static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 {
 	strbuf_addstr(sb, ",\n  \"package\": ");
-	if (ctx->t->kind != SRC_DEB || !ctx->fetch.deb_version) {
+	if (ctx->t->kind != SRC_DEB || !ctx->fetch.source.deb_version) {
 		strbuf_addstr(sb, "null");
 		return;
 	}
 	strbuf_addstr(sb, "{\"name\": ");
 	json_str(sb, ctx->t->deb_package);
 	strbuf_addstr(sb, ", \"version\": ");
-	json_str(sb, ctx->fetch.deb_version);
+	json_str(sb, ctx->fetch.source.deb_version);
 	strbuf_addstr(sb, "}");
 }
 
@@ -268,7 +268,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"na_reason\": ");
 	json_str(&sb, series_of(ctx)->na_reason ? series_of(ctx)->na_reason : "");
 	strbuf_addstr(&sb, ",\n  \"source_key\": ");
-	json_str(&sb, ctx->fetch.src_key ? ctx->fetch.src_key : "");
+	json_str(&sb, ctx->fetch.source.src_key ? ctx->fetch.source.src_key : "");
 	strbuf_addstr(&sb, ",\n  \"started\": ");
 	json_str(&sb, t0);
 	strbuf_addstr(&sb, ",\n  \"finished\": ");
@@ -292,7 +292,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addstr(&sb, ",\n  \"image\": ");
 		json_str(&sb, ctx->config.deb_image);
 		strbuf_addstr(&sb, ",\n  \"image_version\": ");
-		json_str(&sb, ctx->fetch.deb_version);
+		json_str(&sb, ctx->fetch.source.deb_version);
 	}
 	strbuf_addstr(&sb, ",\n  \"accel\": ");
 	json_str(&sb, ctx->boot.accel ? ctx->boot.accel : "");
@@ -573,7 +573,7 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
 	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
 	strbuf_addstr(&sb, ", \"source_key\": ");
-	json_str(&sb, ctx->fetch.src_key ? ctx->fetch.src_key : "");
+	json_str(&sb, ctx->fetch.source.src_key ? ctx->fetch.source.src_key : "");
 	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
 	json_str(&sb, build_id);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");

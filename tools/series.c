@@ -309,9 +309,9 @@ char *tree_stamp(const struct verify_ctx *ctx)
 	uint64_t h;
 	size_t i;
 
-	if (!ctx->fetch.src_key)	/* the fetch step did not run */
+	if (!ctx->fetch.source.src_key)	/* the fetch step did not run */
 		return xstrdup("");
-	h = hash_bytes(HASH_INIT, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
+	h = hash_bytes(HASH_INIT, ctx->fetch.source.src_key, strlen(ctx->fetch.source.src_key));
 	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
 		const char *name = patch_name(series_of(ctx)->patches.v[i]);
 
@@ -319,7 +319,7 @@ char *tree_stamp(const struct verify_ctx *ctx)
 		if (hash_file(&h, series_of(ctx)->patches.v[i]))
 			h = hash_bytes(h, "missing", 7);
 	}
-	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.src_key);
+	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.source.src_key);
 }
 
 char *tree_stamp_path(const struct verify_ctx *ctx)

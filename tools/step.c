@@ -42,7 +42,7 @@ int distro_config(const struct options *opt)
 /* Where the fetch step keeps Debian's amd64 config of this source. */
 char *distro_config_path(const struct verify_ctx *ctx)
 {
-	return cache_path(ctx, "src/%s.config-amd64", ctx->fetch.src_key);
+	return cache_path(ctx, "src/%s.config-amd64", ctx->fetch.source.src_key);
 }
 
 /* The last @lines lines of @log, into r->detail. */
@@ -63,24 +63,30 @@ out:
 	strbuf_release(&sb);
 }
 
-/* Run @c with the step's log and timeout; on failure say why in @r. */
-int step_run(const struct verify_ctx *ctx, struct step_result *r,
+/* Run @c with @log and @timeout, unless it has its own; on failure say why in @r. */
+int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 	     struct child *c)
 {
 	int ret;
 
 	if (!c->log)
-		c->log = ctx->log;
+		c->log = log;
 	if (!c->timeout)
-		c->timeout = ctx->timeout;
+		c->timeout = timeout;
 	ret = run_child(c);
 	if (ret) {
 		strbuf_reset(&r->reason);
 		child_describe_failure(c, &r->reason);
-		step_fail_tail(r, ctx->log, 20);
+		step_fail_tail(r, log, 20);
 		note_enospc(r);
 	}
 	return ret;
+}
+
+int step_run(const struct verify_ctx *ctx, struct step_result *r,
+	     struct child *c)
+{
+	return run_tool(ctx->log, ctx->timeout, r, c);
 }
 
 /* A tool that ran out of disk says so in its output; say it in the reason. */

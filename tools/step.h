@@ -14,6 +14,7 @@
 #include "ktap.h"
 #include "options.h"
 #include "run.h"
+#include "source.h"
 #include "strbuf.h"
 #include "targets.h"
 
@@ -39,10 +40,7 @@ struct series {
 
 /* fetch: the pristine source, and for SERIES auto the variant it needs. */
 struct fetch_out {
-	char *src;		/* pristine tree, never written */
-	char *src_key;
-	char *deb_version;	/* deb: the source package's exact version */
-	int refetched;		/* it had changed since it was fetched */
+	struct source source;	/* the pristine tree, never written */
 	struct series probed;	/* SERIES auto: the variant that applies */
 };
 
@@ -136,7 +134,9 @@ const char *step_status_name(enum step_status s);
 int distro_config(const struct options *opt);
 char *distro_config_path(const struct verify_ctx *ctx);
 
-/* Helpers for steps. */
+/* Helpers for steps, and for the source (source.c). */
+int run_tool(const char *log, unsigned int timeout, struct step_result *r,
+	     struct child *c);
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
 void step_fail_tail(struct step_result *r, const char *log, int lines);

@@ -137,7 +137,7 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 	struct child c = CHILD_INIT;
 	int ret;
 
-	if (!ctx->fetch.src_key || !is_dir(ctx->tree)) {
+	if (!ctx->fetch.source.src_key || !is_dir(ctx->tree)) {
 		strbuf_addstr(&r->reason, "no tree to apply the series to: the fetch and tree steps did not run");
 		return STEP_SKIP;
 	}

@@ -372,7 +372,7 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	st = verdict(out, r, strbuf_str(&console));
 	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
-			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.deb_version);
+			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);
 out:
 	strbuf_release(&console);
 	free(dir);

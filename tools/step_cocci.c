@@ -18,7 +18,7 @@
 static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)
 {
-	return cocci_run(ctx->repo, ctx->fetch.src, work, 0, ctx->log,
+	return cocci_run(ctx->repo, ctx->fetch.source.src, work, 0, ctx->log,
 			 ctx->timeout, outcome, &r->reason);
 }
 

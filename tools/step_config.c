@@ -224,10 +224,10 @@ static void claim_build_dir(const struct verify_ctx *ctx)
 	char *owner = xstrfmt("%s/.kverify-source", build_dir(ctx));
 	char *had = read_first_line(owner);
 
-	if (!had || strcmp(had, ctx->fetch.src_key)) {
+	if (!had || strcmp(had, ctx->fetch.source.src_key)) {
 		rm_rf(build_dir(ctx));
 		mkdir_p(build_dir(ctx));
-		write_file_atomic(owner, ctx->fetch.src_key, strlen(ctx->fetch.src_key));
+		write_file_atomic(owner, ctx->fetch.source.src_key, strlen(ctx->fetch.source.src_key));
 	}
 	free(had);
 	free(owner);

@@ -114,7 +114,7 @@ static int find_image(const struct verify_ctx *ctx,
 			end = p + strlen(p);
 		pkg = deb822_field(p, end, "Package");
 		ver = deb822_field(p, end, "Version");
-		if (pkg && ver && !strcmp(ver, ctx->fetch.deb_version)) {
+		if (pkg && ver && !strcmp(ver, ctx->fetch.source.deb_version)) {
 			char **slot = ends_with(pkg, "-unsigned") ?
 				      &unsigned_pkg : &signed_pkg;
 
@@ -136,7 +136,7 @@ static int find_image(const struct verify_ctx *ctx,
 	if (!cfg->deb_image) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no linux-image-%s*-amd64[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
-			    ctx->t->deb_suite, xy, ctx->fetch.deb_version);
+			    ctx->t->deb_suite, xy, ctx->fetch.source.deb_version);
 		for (i = 0; i < seen.nr && i < 6; i++)
 			strbuf_addf(&r->reason, " %s", seen.v[i]);
 		if (!seen.nr)
@@ -181,7 +181,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 	int ret;
 
 	strvec_pushl(&args, "show", "--no-all-versions", NULL);
-	strvec_pushf(&args, "%s=%s", cfg->deb_image, ctx->fetch.deb_version);
+	strvec_pushf(&args, "%s=%s", cfg->deb_image, ctx->fetch.source.deb_version);
 	ret = apt_query(ctx, r, as, &args, &out);
 	if (!ret)
 		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
@@ -190,7 +190,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
 		    strstr(tok, cfg->deb_abi))
-			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.deb_version);
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 	}
 	free(dep);
 	strvec_clear(&args);
@@ -213,16 +213,16 @@ static int find_headers(const struct verify_ctx *ctx,
 	int common = 0, kbuild = 0;
 
 	strvec_pushl(&args, "show", "--no-all-versions", NULL);
-	strvec_pushf(&args, "%s=%s", headers, ctx->fetch.deb_version);
+	strvec_pushf(&args, "%s=%s", headers, ctx->fetch.source.deb_version);
 	if (!apt_query(ctx, r, as, &args, &out))
 		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
-	strvec_pushf(pkgs, "%s=%s", cfg->deb_image, ctx->fetch.deb_version);
-	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.deb_version);
+	strvec_pushf(pkgs, "%s=%s", cfg->deb_image, ctx->fetch.source.deb_version);
+	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.source.deb_version);
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
 		if (starts_with(tok, "linux-headers-") &&
 		    ends_with(tok, "-common") && !common++)
-			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.deb_version);
+			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
 		else if (starts_with(tok, "gcc-") && !*cc)
@@ -231,7 +231,7 @@ static int find_headers(const struct verify_ctx *ctx,
 	if (!common || !kbuild) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no %s=%s depending on its -common and linux-kbuild packages",
-			    ctx->t->deb_suite, headers, ctx->fetch.deb_version);
+			    ctx->t->deb_suite, headers, ctx->fetch.source.deb_version);
 	}
 	free(dep);
 	free(headers);
@@ -546,7 +546,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	struct apt_suite as = { 0 };
 	int lockfd = -1, ret, toolchain = 0;
 
-	if (ctx->t->kind != SRC_DEB || !ctx->fetch.deb_version) {
+	if (ctx->t->kind != SRC_DEB || !ctx->fetch.source.deb_version) {
 		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
 			    ctx->t->name, source_kind_name(ctx->t->kind));
 		return STEP_FAIL;
@@ -595,7 +595,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	dir = cache_path(ctx, "debian");
 	mkdir_p(dir);
 	free(dir);
-	ver = xstrdup(ctx->fetch.deb_version);
+	ver = xstrdup(ctx->fetch.source.deb_version);
 	for (dir = ver; *dir; dir++)
 		if (*dir == '~' || *dir == ':')
 			*dir = '_';
@@ -619,7 +619,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 		goto out;
 	}
 	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
-		    cfg->deb_abi, cfg->deb_image, ctx->fetch.deb_version,
+		    cfg->deb_abi, cfg->deb_image, ctx->fetch.source.deb_version,
 		    cfg->deb_fetched ? "fetched" : "cached", cc);
 	if (cfg->toolchain) {
 		char *release = toolchain_release(ctx->t->deb_suite);
@@ -828,7 +828,7 @@ static void keep_objects(const struct verify_ctx *ctx)
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
-	link_module_dirs(ctx->tree, tmp, ctx->fetch.src);
+	link_module_dirs(ctx->tree, tmp, ctx->fetch.source.src);
 	rm_rf(kept);
 	rename(tmp, kept);
 	free(kept);

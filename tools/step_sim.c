@@ -29,7 +29,7 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 			 struct step_result *r)
 {
 	struct sim_opts o = {
-		.pristine = ctx->fetch.src, .patched = ctx->tree, .log = ctx->log,
+		.pristine = ctx->fetch.source.src, .patched = ctx->tree, .log = ctx->log,
 		.seed = ctx->opt->sim_seed >= 0 ? ctx->opt->sim_seed : 1,
 		.traces = ctx->opt->sim_traces ? ctx->opt->sim_traces :
 			  SIM_TRACES,

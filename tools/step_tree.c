@@ -25,7 +25,7 @@ static int link_tree(const struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	int ret;
 
-	strvec_pushl(&c.args, "cp", "-al", "--", ctx->fetch.src, tmp, NULL);
+	strvec_pushl(&c.args, "cp", "-al", "--", ctx->fetch.source.src, tmp, NULL);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
 	if (!ret)
@@ -33,7 +33,7 @@ static int link_tree(const struct verify_ctx *ctx, struct step_result *r,
 	/* Another filesystem: no hard links, so a full copy. */
 	rm_rf(tmp);
 	strbuf_reset(&r->reason);
-	strvec_pushl(&c.args, "cp", "-a", "--reflink=auto", "--", ctx->fetch.src,
+	strvec_pushl(&c.args, "cp", "-a", "--reflink=auto", "--", ctx->fetch.source.src,
 		     tmp, NULL);
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
@@ -81,19 +81,19 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	/* The target's lock owns it (no target name starts with '.'). */
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
 	enum step_status st = STEP_FAIL;
-	int changed = ctx->fetch.refetched;
+	int changed = ctx->fetch.source.refetched;
 
 	/*
 	 * Only the tree in the cache is ever written: the source is a real
 	 * directory, and no name in the series leaves the tree or reaches
 	 * through a symlink, before anything touches a file.
 	 */
-	if (!is_real_dir(ctx->fetch.src)) {
+	if (!is_real_dir(ctx->fetch.source.src)) {
 		strbuf_addf(&r->reason, "the source %s is not a directory (a symlink?): refusing to link a tree to it",
-			    ctx->fetch.src);
+			    ctx->fetch.source.src);
 		goto out;
 	}
-	if (series_check_tree(series_of(ctx), ctx->fetch.src, &r->reason))
+	if (series_check_tree(series_of(ctx), ctx->fetch.source.src, &r->reason))
 		goto out;
 	/* The source changed since it was fetched: nothing built from it. */
 	if (changed)
@@ -125,7 +125,7 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	}
 	if (unshare_patched(ctx, r))
 		goto out;
-	strbuf_addf(&r->reason, "fresh tree linked to %s", ctx->fetch.src_key);
+	strbuf_addf(&r->reason, "fresh tree linked to %s", ctx->fetch.source.src_key);
 	st = STEP_PASS;
 out:
 	if (st != STEP_PASS)

@@ -32,7 +32,9 @@
 #include "fsutil.h"
 #include "matrix.h"
 #include "sim.h"
+#include "step.h"
 #include "sweep.h"
+#include "verify.h"
 
 /* The suites the sweep asks, unless the test hook names others. */
 static const char *const default_suites[] = {
@@ -755,8 +757,8 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 	v->na_reason = series_of(ctx)->rel || !series_of(ctx)->na_reason ? NULL :
 		       xstrdup(series_of(ctx)->na_reason);
 	one_line(v->na_reason);
-	v->src_key = ctx->fetch.src_key ? xstrdup(ctx->fetch.src_key) : NULL;
-	v->kept = ctx->fetch.src && is_dir(ctx->fetch.src) ? disk_usage(ctx->fetch.src) : 0;
+	v->src_key = ctx->fetch.source.src_key ? xstrdup(ctx->fetch.source.src_key) : NULL;
+	v->kept = ctx->fetch.source.src && is_dir(ctx->fetch.source.src) ? disk_usage(ctx->fetch.source.src) : 0;
 	/* apt's "Failed to fetch URI  404  Not Found" */
 	v->gone = res[0].status != STEP_PASS &&
 		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&

@@ -91,7 +91,7 @@ enum {
 };
 
 static const struct step verify_steps[] = {
-	{ "fetch",	run_fetch_source,	3600,	1,	0, 0 },
+	{ "fetch",	run_fetch_source,	SOURCE_TIMEOUT,	1,	0, 0 },
 	{ "tree",	run_prepare_tree,	900,	0,	0, NEEDS(fetch) },
 	{ "apply",	run_apply_series,	300,	0,	0, NEEDS(tree) },
 	{ "sim",	run_run_sim,		300,	0,	1, NEEDS(apply) },
@@ -341,9 +341,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->build);
 	series_clear(&ctx->listed);
 
-	free(ctx->fetch.src);
-	free(ctx->fetch.src_key);
-	free(ctx->fetch.deb_version);
+	source_clear(&ctx->fetch.source);
 	series_clear(&ctx->fetch.probed);
 
 	free(ctx->sim.era);
@@ -438,44 +436,6 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 		ret = 1;
 	}
 	strbuf_release(&err);
-	return ret;
-}
-
-/*
- * Only the fetch step, for the b4 workflow: the pristine tree of @t, its
- * cache key and, for a deb: source, Debian's version of it (else NULL).
- */
-int fetch_only(const struct target *t, const struct options *opt,
-	       char **src, char **key, char **version)
-{
-	struct verify_ctx ctx = { .t = t, .opt = opt };
-	struct step_result r = { .name = "fetch" };
-	struct strbuf err = STRBUF_INIT;
-	char *log = NULL;
-	int ret = -1;
-
-	if (setup(&ctx, &err) || fresh_results(&ctx, &err)) {
-		fputs(strbuf_str(&err), stderr);
-		goto out;
-	}
-	ctx.timeout = verify_steps[STEP_IDX_fetch].timeout;
-	ctx.log = log = xstrfmt("%s/logs/00-fetch.log", ctx.results);
-	if (fetch_source(&ctx, &ctx.fetch, &r) == STEP_PASS) {
-		*src = xstrdup(ctx.fetch.src);
-		*key = xstrdup(ctx.fetch.src_key);
-		*version = ctx.fetch.deb_version ?
-			   xstrdup(ctx.fetch.deb_version) : NULL;
-		ret = 0;
-	} else {
-		fprintf(stderr, "kverify: %s: fetch: %s\n", t->name,
-			strbuf_str(&r.reason));
-	}
-	free(log);
-out:
-	strbuf_release(&r.reason);
-	strbuf_release(&r.detail);
-	strbuf_release(&err);
-	ctx_clear(&ctx);
 	return ret;
 }
 

@@ -7,9 +7,6 @@
 #include "targets.h"
 
 int verify_target(const struct target *t, const struct options *opt);
-/* Only the fetch step (make am/send): the pristine tree of @t. */
-int fetch_only(const struct target *t, const struct options *opt,
-	       char **src, char **key, char **version);
 /* The steps' names, in order; -1 for a name that is none. */
 extern const int nr_verify_steps;
 const char *verify_step_name(int i);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_SOURCE_H
+#define KVERIFY_SOURCE_H
+
+/*
+ * A target's pristine source, in the cache: for the pipeline's fetch step
+ * and for b4's workflows alike.
+ */
+#include "options.h"
+#include "strbuf.h"
+#include "targets.h"
+
+/* Seconds for each tool of a fetch: a download of ~150 MB, xz, tar. */
+#define SOURCE_TIMEOUT 3600
+
+struct source_req {
+	const struct target *t;
+	const struct options *opt;
+	const char *cache;	/* the cache root, absolute */
+	const char *log;	/* the tools' output */
+	unsigned int timeout;	/* seconds, for each tool */
+};
+
+struct source {
+	char *src;		/* pristine tree, never written */
+	char *src_key;		/* its name in the cache */
+	char *deb_version;	/* deb: the source package's exact version */
+	int refetched;		/* it had changed since it was fetched */
+};
+
+/*
+ * Fetch or reuse @req's source into @out: 0, or -1.  @reason says what was
+ * done or what failed, @detail the tail of the log of a tool that failed.
+ */
+int source_get(const struct source_req *req, struct source *out,
+	       struct strbuf *reason, struct strbuf *detail);
+void source_clear(struct source *s);
+
+#endif
