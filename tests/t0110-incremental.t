@@ -25,7 +25,7 @@ ok $? "the build log has no make command"
 
 # The stamp covers the output: without the bzImage, make runs and only links.
 rm "$KVERIFY_CACHE/build/$T/arch/x86/boot/bzImage"
-make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci > "$TMP/rm.out" 2>&1
+make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/rm.out" 2>&1
 ok $? "make verify passes with the bzImage deleted"
 grep -q 'bzImage is ready' $logs/07-build.log && ! grep -qE '^  CC  ' $logs/07-build.log
 ok $? "make ran again, made the bzImage and compiled nothing"
@@ -43,7 +43,7 @@ grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"
 # The semantic patch would rightly flag the edit (the series no longer
 # writes what it writes), so the cocci step is skipped for this run.
-(cd "$copy" && make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,cocci) > "$TMP/edit.out" 2>&1
+(cd "$copy" && make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,cocci,selftests,boot) > "$TMP/edit.out" 2>&1
 ok $? "make verify passes after editing $p1"
 clogs=$copy/results/$T/logs
 grep -q "CC      arch/x86/kvm/pmu.o" $clogs/07-build.log &&

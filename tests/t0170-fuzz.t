@@ -6,7 +6,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-45}
+SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-20}
 plan 6
 for h in targets ktap escape; do
 	case $h in
