@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 12
+plan 14
 export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
 copy=$TMP/repo
 repo_copy "$copy"
@@ -111,6 +111,23 @@ ok $? "a 3-patch posting: '(3 patches)' and 3 lines in series/series (exit $rc)"
 [ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
+
+# (8b) series/ is input too: an entry that leaves series/, or a patch
+# that is not there, is refused before b4 or the fetch runs.
+test_expect_success 'make send with ../ in series/series: exit 2, naming the entry, nothing sent' '
+	echo ../../kernels.list >> series/series &&
+	rm -rf results/send results/b4/fetch.log &&
+	{ make --no-print-directory send > "$TMP/out" 2>&1; rc=$?; } ;
+	rm -rf series && cp -r "$TMP/series.before" series &&
+	[ $rc = 2 ] && grep -q "series/series: patch .\.\./\.\./kernels\.list. listed in the series is missing" "$TMP/out" &&
+	[ ! -d results/send ] && [ ! -e results/b4/fetch.log ]
+'
+test_expect_success 'make am with a patch of series/series missing: exit 2, naming it' '
+	mv series/0002-*.patch "$TMP/" &&
+	{ make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1; rc=$?; } ;
+	rm -rf series && cp -r "$TMP/series.before" series &&
+	[ $rc = 2 ] && grep -q "series/series: patch .0002-.*. listed in the series is missing" "$TMP/out"
+'
 
 # (9) Two make am at once, in the same repository.
 make --no-print-directory am MBOX="$TMP/v3" > "$TMP/am1" 2>&1 &

@@ -2,9 +2,12 @@
 # The driver's layers (#17), read off the objects the compiler made
 # (tests/layering.py): no two files call each other in a circle; no step,
 # nor anything a step calls, reaches the engine (verify.c) or includes its
-# header; and only the engine holds a writable struct verify_ctx, so a step
-# writes nothing but the output the engine hands it.  Each rule is shown
-# to reject a mutant of the real sources.
+# header, and only the two commands that run the pipeline (kverify.c,
+# sweep.c) call it or include verify.h, which no header includes; and only
+# the engine holds a writable struct verify_ctx, so a step writes nothing
+# but the output the engine hands it.  Each rule is shown to reject a
+# mutant of the real sources (the mutants that call the engine declare
+# what they call, as a compiler that refuses implicit declarations wants).
 . "$(dirname "$0")/lib.sh"
 
 plan 8
@@ -28,7 +31,7 @@ for rule in cycles engine const; do
 done
 
 test_expect_success 'a step that calls back into the engine makes a cycle' '
-	mutant calls step_fetch.c "s/(\tif \(ctx->t->auto_series\)\n)/\tif (!verify_step_name(0))\n\t\treturn STEP_ERROR;\n\$1/" &&
+	mutant calls step_fetch.c "s/(\tif \(ctx->t->auto_series\)\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\treturn STEP_ERROR;\n\t}\n\$1/" &&
 	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" cycles > "$TMP/out" &&
 	grep "a cycle: .*step_fetch -> verify (verify_step_name)" "$TMP/out" &&
 	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" engine
@@ -41,7 +44,7 @@ test_expect_success 'a step that includes the engine header is named' '
 '
 
 test_expect_success 'b4, which is not a command that runs the pipeline, calling the engine is named' '
-	mutant b4calls b4.c "s/(\tif \(fetch_base\(&b, opt\)\)\n)/\tif (!verify_step_name(0))\n\t\tgoto out;\n\$1/" &&
+	mutant b4calls b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\tgoto out;\n\t}\n\$1/" &&
 	! python3 tests/layering.py "$TMP/b4calls/obj" "$TMP/b4calls/tools" engine > "$TMP/out" &&
 	grep "^b4.o calls the engine (verify_step_name)" "$TMP/out"
 '

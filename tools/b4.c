@@ -1378,6 +1378,27 @@ static int do_range_diff(struct b4 *b)
 	return show_range_diff(b, from, rev) ? 1 : 0;
 }
 
+/*
+ * The series as make verify reads it, before anything runs: every patch
+ * listed is there and names no file outside the tree.
+ */
+static int check_series(const struct target *t, const struct options *opt)
+{
+	struct series s = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char *where = xstrfmt("%s:%d", opt->list, t->line);
+	int ret = 0;
+
+	if (t->series && series_load(&s, ".", t->series, where, &err)) {
+		fprintf(stderr, "kverify: %s", err.buf);
+		ret = -1;
+	}
+	series_clear(&s);
+	strbuf_release(&err);
+	free(where);
+	return ret;
+}
+
 /* The source the series is based on, fetched as make verify fetches it. */
 static int fetch_base(struct b4 *b, const struct options *opt)
 {
@@ -1388,7 +1409,10 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 		.timeout = SOURCE_TIMEOUT,
 	};
 	struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
-	int ret = source_get(&req, &b->source, &why, &detail);
+	int ret;
+
+	unlink(log);	/* this run's, not every earlier one's */
+	ret = source_get(&req, &b->source, &why, &detail);
 
 	if (ret)
 		fprintf(stderr, "kverify: %s: fetch: %s (log: %s)\n%s",
@@ -1416,11 +1440,15 @@ int cmd_b4(const char *what, const struct target *t,
 	}
 	if (identities(&b, !strcmp(what, "send")))
 		goto out;
+	if (check_series(t, opt)) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	/*
 	 * One b4 workflow at a time, from before the fetch to the end:
-	 * series/, results/b4 and the cache repository are shared.  Not inherited: git detaches "gc --auto" into the
-	 * background, which would hold the lock for minutes after the
-	 * workflow ended.
+	 * series/, results/b4 and the cache repository are shared.  Not
+	 * inherited: git detaches "gc --auto" into the background, which
+	 * would hold the lock for minutes after the workflow ended.
 	 */
 	locks = xstrfmt("%s/locks", a->cache);
 	lock = xstrfmt("%s/b4.lock", locks);
@@ -1429,10 +1457,11 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	ret = EXIT_TOOL;
 	mkdir_p(a->work);
-	if (fetch_base(&b, opt))
+	if (fetch_base(&b, opt)) {
+		ret = run_interrupted() ? EXIT_INTERRUPTED : EXIT_TOOL;
 		goto out;
+	}
 	ret = 1;
 	b.log = xstrfmt("%s/b4.log", a->work);
 	b.b4_out = xstrfmt("%s/b4-output.log", a->work);

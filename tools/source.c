@@ -699,7 +699,15 @@ int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail)
 {
 	struct step_result r = { .name = "fetch" };
-	enum step_status st = fetch_tree(req, out, &r);
+	char *locks = xstrfmt("%s/locks", req->cache);
+	enum step_status st = STEP_FAIL;
+
+	if (mkdir_p(locks))
+		strbuf_addf(&r.reason, "cannot create %s: %s", locks,
+			    strerror(errno));
+	else
+		st = fetch_tree(req, out, &r);
+	free(locks);
 
 	if (st == STEP_PASS && req->t->kind != SRC_DIR)
 		st = check_source(req, out, &r);
