@@ -5,7 +5,7 @@
 # lane: 1
 . "$(dirname "$0")/lib.sh"
 
-T=${KVERIFY_INCREMENTAL_TARGET:-7.3}
+T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
 plan 12
 
 logs=results/$T/logs

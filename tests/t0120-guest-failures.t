@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-T=${KVERIFY_GUEST_TARGET:-7.3}
+T=${KVERIFY_GUEST_TARGET:-6.12}
 plan 6
 series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-T=${KVERIFY_INTERRUPT_TARGET:-7.3}
+T=${KVERIFY_INTERRUPT_TARGET:-6.12}
 plan 20
 copy=$TMP/repo
 repo_copy "$copy"
