@@ -1413,7 +1413,6 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 
 	unlink(log);	/* this run's, not every earlier one's */
 	ret = source_get(&req, &b->source, &why, &detail);
-
 	if (ret)
 		fprintf(stderr, "kverify: %s: fetch: %s (log: %s)\n%s",
 			b->t->name, why.buf, log, detail.buf);
