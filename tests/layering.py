@@ -15,6 +15,11 @@ CHECK is one of:
             include its header, and no header includes it
   const     no function outside the engine takes a writable
             struct verify_ctx: a step writes only its own output
+  shared    b4's workflows and what they share with the pipeline (the
+            source, checkpatch, the series) stand below the steps: nothing
+            reachable from b4.o is a step (step.o, step_*.o) or the engine,
+            and none of their sources includes step.h, steps.h or verify.h,
+            directly or through another header
 Prints what breaks the rule and exits 1; exits 0 when it holds.
 """
 import collections
@@ -28,6 +33,10 @@ import sys
 # The commands that run the pipeline, kverify's verify and sweep: the
 # only callers of the engine's entry point, verify_target().
 ENGINE_CALLERS = {'kverify', 'sweep'}
+
+# The steps' and the engine's headers, which code below the steps does
+# not include.
+STEP_HEADERS = {'step.h', 'steps.h', 'verify.h'}
 
 
 def call_graph(objdir):
@@ -93,6 +102,21 @@ def reachable(graph, roots):
     return seen
 
 
+def includes(src, srcdir, seen=None):
+    """The repository's headers @src includes, directly or through others."""
+    seen = set() if seen is None else seen
+    for h in re.findall(r'^#include "([^"]+)"', open(src).read(), re.M):
+        path = os.path.join(srcdir, h)
+        if h not in seen and os.path.exists(path):
+            seen.add(h)
+            includes(path, srcdir, seen)
+    return seen
+
+
+def is_step(name):
+    return name in ('step', 'verify') or name.startswith('step_')
+
+
 def main():
     objdir, srcdir, check = sys.argv[1:4]
     graph = call_graph(objdir)
@@ -136,6 +160,20 @@ def main():
                 if re.search(r'(?<!const )struct verify_ctx \*', line):
                     bad.append('%s:%d: a writable struct verify_ctx: %s'
                                % (src, n, line.strip()))
+    elif check == 'shared':
+        if 'b4' not in graph:
+            bad.append('no b4.o in %s' % objdir)
+        below = reachable(graph, ['b4'])
+        for name in sorted(below):
+            for to, sym in sorted(graph.get(name, {}).items()):
+                if is_step(to):
+                    bad.append('%s.o calls %s (%s): b4 reaches a step'
+                               % (name, to, sym))
+            src = os.path.join(srcdir, name + '.c')
+            if os.path.exists(src):
+                for h in sorted(includes(src, srcdir) & STEP_HEADERS):
+                    bad.append('%s.c: includes %s, a step\'s header, '
+                               'and b4 uses it' % (name, h))
     else:
         sys.exit('layering.py: no check named %r' % check)
     for b in bad:

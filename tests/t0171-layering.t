@@ -5,12 +5,14 @@
 # header, and only the two commands that run the pipeline (kverify.c,
 # sweep.c) call it or include verify.h, which no header includes; and only
 # the engine holds a writable struct verify_ctx, so a step writes nothing
-# but the output the engine hands it.  Each rule is shown to reject a
+# but the output the engine hands it; b4 and the modules it shares with the
+# pipeline (source, checkpatch, series) stand below the steps: they call
+# no step and include no step's header.  Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
 # what they call, as a compiler that refuses implicit declarations wants).
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 11
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -24,7 +26,7 @@ mutant() {
 	$CC $FLAGS -c -o "$TMP/$1/obj/${2%.c}.o" "$TMP/$1/tools/$2"
 }
 
-for rule in cycles engine const; do
+for rule in cycles engine const shared; do
 	test_expect_success "the real sources keep the rule: $rule" "
 		python3 tests/layering.py build/obj tools $rule
 	"
@@ -61,5 +63,16 @@ test_expect_success 'a step that takes a writable context is named' '
 	mutant writes step_apply.c "s/enum step_status apply_series\(const struct verify_ctx \*ctx,/enum step_status apply_series_w(struct verify_ctx *ctx,/" &&
 	! python3 tests/layering.py "$TMP/writes/obj" "$TMP/writes/tools" const > "$TMP/out" &&
 	grep "step_apply.c:[0-9]*: a writable struct verify_ctx" "$TMP/out"
+'
+test_expect_success 'b4 calling a step helper is named' '
+	mutant b4step b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
+	! python3 tests/layering.py "$TMP/b4step/obj" "$TMP/b4step/tools" shared > "$TMP/out" &&
+	grep "^b4.o calls step (cache_path): b4 reaches a step" "$TMP/out"
+'
+
+test_expect_success 'the source module including a step header is named' '
+	mutant srcstep source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"step.h\"\n/" &&
+	! python3 tests/layering.py "$TMP/srcstep/obj" "$TMP/srcstep/tools" shared > "$TMP/out" &&
+	grep "^source.c: includes step.h, a step.s header, and b4 uses it" "$TMP/out"
 '
 done_testing

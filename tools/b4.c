@@ -30,8 +30,9 @@
 #include "b4.h"
 #include "exitcode.h"
 #include "fsutil.h"
-#include "ident.h"
 #include "checkpatch.h"
+#include "ident.h"
+#include "run.h"
 #include "series.h"
 #include "source.h"
 

@@ -2,7 +2,11 @@
 #ifndef KVERIFY_CHECKPATCH_H
 #define KVERIFY_CHECKPATCH_H
 
+#include "run.h"
 #include "strbuf.h"
+
+/* perl <tree>/scripts/checkpatch.pl --strict --show-types on @patch, in @tree. */
+void checkpatch_child(struct child *c, const char *tree, const char *patch);
 
 /*
  * checkpatch --strict on one patch or mail outside a verify run: the number

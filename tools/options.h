@@ -2,6 +2,8 @@
 #ifndef KVERIFY_OPTIONS_H
 #define KVERIFY_OPTIONS_H
 
+#include <string.h>
+
 struct strvec;
 struct verify_ctx;
 struct step_result;
@@ -58,5 +60,11 @@ struct options {
 #define JOBS_MAX 4096
 #define __stringify_1(x) #x
 #define __stringify(x) __stringify_1(x)
+
+/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
+static inline int distro_config(const struct options *opt)
+{
+	return opt->config && !strcmp(opt->config, "distro");
+}
 
 #endif

@@ -2,7 +2,15 @@
 #ifndef KVERIFY_SERIES_H
 #define KVERIFY_SERIES_H
 
-#include "step.h"
+#include "strbuf.h"
+
+/* The patches verified on a target, or why none applies. */
+struct series {
+	char *dir;		/* absolute series directory, or NULL: n/a */
+	char *rel;		/* as kernels.list names it, or as probed */
+	char *na_reason;	/* why the series does not apply, or NULL */
+	struct strvec patches;	/* absolute patch paths, series order */
+};
 
 int series_load(struct series *s, const char *repo, const char *rel,
 		const char *where, struct strbuf *err);
@@ -12,10 +20,5 @@ const char *patch_name(const char *path);
 int series_check_names(const char *patch, struct strbuf *err);
 int series_check_tree(const struct series *s, const char *root,
 		      struct strbuf *err);
-
-/* The tree made of the source and the series (the tree and apply steps). */
-char *tree_stamp(const struct verify_ctx *ctx);
-char *tree_stamp_path(const struct verify_ctx *ctx);
-int tree_is_current(const struct verify_ctx *ctx);
 
 #endif

@@ -21,8 +21,8 @@
 #include "apt.h"
 #include "fsutil.h"
 #include "manifest.h"
+#include "result.h"
 #include "source.h"
-#include "step.h"
 
 /* The one directory inside @tmp, moved to @dest. */
 static int install_tree(const char *tmp, const char *dest,

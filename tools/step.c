@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What every step may use: paths in the cache, running a tool, make. */
+/* What every step may use: paths in the cache, its log and timeout, make. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,17 +9,6 @@
 #include "fsutil.h"
 #include "series.h"
 #include "step.h"
-
-const char *step_status_name(enum step_status s)
-{
-	static const char *const names[] = {
-		[STEP_PASS] = "PASS", [STEP_FAIL] = "FAIL",
-		[STEP_SKIP] = "SKIP", [STEP_NA] = "N-A",
-		[STEP_ERROR] = "ERROR",
-	};
-
-	return names[s];
-}
 
 char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 {
@@ -33,68 +22,16 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 	return sb.buf;
 }
 
-/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
-int distro_config(const struct options *opt)
-{
-	return opt->config && !strcmp(opt->config, "distro");
-}
-
 /* Where the fetch step keeps Debian's amd64 config of this source. */
 char *distro_config_path(const struct verify_ctx *ctx)
 {
 	return cache_path(ctx, "src/%s.config-amd64", ctx->fetch.source.src_key);
 }
 
-/* The last @lines lines of @log, into r->detail. */
-void step_fail_tail(struct step_result *r, const char *log, int lines)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int n = 0;
-
-	if (!log || strbuf_read_file(&sb, log, 64 << 20) < 0 || !sb.len)
-		goto out;
-	for (i = sb.len - 1; i > 0; i--)
-		if (sb.buf[i - 1] == '\n' && ++n >= lines)
-			break;
-	strbuf_reset(&r->detail);
-	strbuf_add(&r->detail, sb.buf + i, sb.len - i);
-out:
-	strbuf_release(&sb);
-}
-
-/* Run @c with @log and @timeout, unless it has its own; on failure say why in @r. */
-int run_tool(const char *log, unsigned int timeout, struct step_result *r,
-	     struct child *c)
-{
-	int ret;
-
-	if (!c->log)
-		c->log = log;
-	if (!c->timeout)
-		c->timeout = timeout;
-	ret = run_child(c);
-	if (ret) {
-		strbuf_reset(&r->reason);
-		child_describe_failure(c, &r->reason);
-		step_fail_tail(r, log, 20);
-		note_enospc(r);
-	}
-	return ret;
-}
-
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c)
 {
 	return run_tool(ctx->log, ctx->timeout, r, c);
-}
-
-/* A tool that ran out of disk says so in its output; say it in the reason. */
-void note_enospc(struct step_result *r)
-{
-	if (strstr(strbuf_str(&r->detail), "No space left on device"))
-		strbuf_addstr(&r->reason,
-			      "; no space left on device (cache or results)");
 }
 
 /* -jN, unless make's jobserver reached us: then the sub-make shares it. */
@@ -179,4 +116,45 @@ int new_warnings(const struct verify_ctx *ctx, struct step_result *r)
 	strvec_clear(&files);
 	strbuf_release(&log);
 	return n;
+}
+
+/*
+ * What the tree was made from: the source and every patch of the series, by
+ * name and bytes (not path: two checkouts of one series share the tree).
+ */
+char *tree_stamp(const struct verify_ctx *ctx)
+{
+	uint64_t h;
+	size_t i;
+
+	if (!ctx->fetch.source.src_key)	/* the fetch step did not run */
+		return xstrdup("");
+	h = hash_bytes(HASH_INIT, ctx->fetch.source.src_key, strlen(ctx->fetch.source.src_key));
+	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
+		const char *name = patch_name(series_of(ctx)->patches.v[i]);
+
+		h = hash_bytes(h, name, strlen(name) + 1);
+		if (hash_file(&h, series_of(ctx)->patches.v[i]))
+			h = hash_bytes(h, "missing", 7);
+	}
+	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.source.src_key);
+}
+
+char *tree_stamp_path(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s/trees/%s.stamp", ctx->cache, ctx->t->name);
+}
+
+int tree_is_current(const struct verify_ctx *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = tree_stamp_path(ctx), *want = tree_stamp(ctx);
+	int ok;
+
+	ok = is_dir(ctx->tree) && !strbuf_read_file(&sb, path, 4096) &&
+	     !strcmp(strbuf_str(&sb), want);
+	strbuf_release(&sb);
+	free(path);
+	free(want);
+	return ok;
 }

@@ -13,30 +13,12 @@
 
 #include "ktap.h"
 #include "options.h"
+#include "result.h"
 #include "run.h"
+#include "series.h"
 #include "source.h"
 #include "strbuf.h"
 #include "targets.h"
-
-/* ERROR: the tool or the machine failed (disk, tool, interrupt), not the patch. */
-enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
-
-struct step_result {
-	const char *name;	/* the step's */
-	enum step_status status;
-	struct strbuf reason;	/* one line */
-	struct strbuf detail;	/* shown on failure: log tail, diff, ... */
-	double seconds;
-	char *log;
-};
-
-/* The patches verified on a target, or why none applies. */
-struct series {
-	char *dir;		/* absolute series directory, or NULL: n/a */
-	char *rel;		/* as kernels.list names it, or as probed */
-	char *na_reason;	/* why the series does not apply, or NULL */
-	struct strvec patches;	/* absolute patch paths, series order */
-};
 
 /* fetch: the pristine source, and for SERIES auto the variant it needs. */
 struct fetch_out {
@@ -130,21 +112,20 @@ static inline int distro_boot(const struct verify_ctx *ctx)
 	return ctx->wants_distro && !ctx->config.boot_why;
 }
 
-const char *step_status_name(enum step_status s);
-int distro_config(const struct options *opt);
 char *distro_config_path(const struct verify_ctx *ctx);
 
-/* Helpers for steps, and for the source (source.c). */
-int run_tool(const char *log, unsigned int timeout, struct step_result *r,
-	     struct child *c);
+/* Helpers for steps. */
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
-void step_fail_tail(struct step_result *r, const char *log, int lines);
-void note_enospc(struct step_result *r);
 __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
+
+/* The tree made of the source and the series (the tree and apply steps). */
+char *tree_stamp(const struct verify_ctx *ctx);
+char *tree_stamp_path(const struct verify_ctx *ctx);
+int tree_is_current(const struct verify_ctx *ctx);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checkpatch.h"
 #include "memo.h"
 #include "series.h"
 #include "steps.h"
@@ -19,12 +20,9 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 {
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	char *script = xstrfmt("%s/scripts/checkpatch.pl", ctx->tree);
 	int ret = 0;
 
-	strvec_pushl(&c.args, "perl", script, "--strict", "--show-types",
-		     "--color=never", "--no-summary", patch, NULL);
-	c.dir = ctx->tree;
+	checkpatch_child(&c, ctx->tree, patch);
 	c.out = &out;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
@@ -39,39 +37,7 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 	}
 	child_clear(&c);
 	strbuf_release(&out);
-	free(script);
 	return ret;
-}
-
-/*
- * checkpatch --strict on one patch or mail outside a verify run: the number
- * of errors, and of warnings and checks checkpatch.allow does not list.
- */
-int checkpatch_file(const char *tree, const char *patch, const char *allow,
-		    const char *log, struct strbuf *detail)
-{
-	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
-	struct strbuf out = STRBUF_INIT, sink = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	char *script = xstrfmt("%s/scripts/checkpatch.pl", tree);
-	int bad;
-
-	strvec_pushl(&c.args, "perl", script, "--strict", "--show-types",
-		     "--color=never", "--no-summary", patch, NULL);
-	c.dir = tree;
-	c.out = &out;
-	c.log = log;
-	run_child(&c);
-	checkpatch_count(strbuf_str(&out), allow ? allow : "", &n,
-		     detail ? detail : &sink, patch_name(patch));
-	bad = c.spawn_errno || c.status > 1 ? -1 :
-	      n.errors + n.warnings + n.checks;
-	child_clear(&c);
-	strbuf_release(&out);
-	strbuf_release(&sink);
-	strbuf_release(&n.allowed_types);
-	free(script);
-	return bad;
 }
 
 enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result *r)
