@@ -40,7 +40,7 @@ static int entry_fits(const char *uri, const char *suites, int want_security)
 	     s = strtok_r(NULL, " \t", &save))
 		fits = is_security(s) == want_security;
 	if (fits && !want_security)
-		fits = n >= 7 && !strncmp(uri + n - 7, "/debian", 7);
+		fits = n >= 7 && starts_with(uri + n - 7, "/debian");
 	free(copy);
 	return fits;
 }
@@ -56,9 +56,9 @@ static char *scan_one_line(const char *text, int want_security)
 
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (strncmp(p, "deb ", 4) && strncmp(p, "deb\t", 4))
+		if (!starts_with(p, "deb ") && !starts_with(p, "deb\t"))
 			continue;
-		p += 4;
+		p += strlen("deb");
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '[') {

@@ -383,7 +383,7 @@ static void add_signoff(struct strbuf *sb, const char *ident)
 	for (last = end - 1; last > body && last[-1] != '\n'; last--)
 		;
 	for (p = body; p && p < end; p = strstr(p + 1, sob))
-		if (p[-1] == '\n' && !strncmp(p, sob, strlen(sob)))
+		if (p[-1] == '\n' && starts_with(p, sob))
 			goto out;
 	strbuf_add(&out, sb->buf, end - sb->buf);
 	/* A message whose last paragraph is no trailer block gets a blank line. */
@@ -652,8 +652,8 @@ static char *checkpatch_copy(struct b4 *b, const char *eml)
 	if (strbuf_read_file(&sb, eml, 16 << 20) < 0)
 		goto fail;
 	body = strstr(sb.buf, "\n\n");
-	hdr = !strncmp(sb.buf, "From: ", 6) ? sb.buf : strstr(sb.buf, "\nFrom: ");
-	if (!body || !hdr || strncmp(body + 2, "From: ", 6)) {
+	hdr = starts_with(sb.buf, "From: ") ? sb.buf : strstr(sb.buf, "\nFrom: ");
+	if (!body || !hdr || !starts_with(body + 2, "From: ")) {
 		strbuf_release(&sb);
 		free(path);
 		return xstrdup(eml);
@@ -1005,7 +1005,7 @@ static void trailers_of(const char *path, int n, struct strvec *out)
 		size_t len = strcspn(l, "\n");
 
 		if (colon && colon < l + len && colon[1] == ' ' &&
-		    colon - l > 3 && !strncmp(colon - 3, "-by", 3) &&
+		    colon - l > 3 && starts_with(colon - 3, "-by") &&
 		    !memchr(l, ' ', colon - l))
 			strvec_pushf(out, "%d\t%.*s", n, (int)len, l);
 	}
@@ -1262,12 +1262,12 @@ static int mbox_has_patch(const char *path)
 	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
 		return 0;
 	for (p = sb.buf; p && !found; p = strstr(p + 1, "\nSubject: ")) {
-		const char *v = p + (*p == '\n') + 9;
+		const char *v;
 
-		if (p == sb.buf && strncmp(p, "Subject: ", 9))
+		if (!skip_prefix(p + (*p == '\n'), "Subject: ", &v))
 			continue;
 		v += strspn(v, " ");
-		found = !strncmp(v, "[PATCH", 6);
+		found = starts_with(v, "[PATCH");
 	}
 	strbuf_release(&sb);
 	return found;

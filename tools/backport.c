@@ -163,11 +163,9 @@ static int dep3_bug(const char *bug, struct strbuf *out)
 
 	if (!bug || !*bug)
 		return 0;
-	n = bug;
-	if (!strncmp(n, "https://bugs.debian.org/", 24))
-		n += 24;
-	else if (*n == '#')
-		n++;
+	if (!skip_prefix(bug, "https://bugs.debian.org/", &n) &&
+	    !skip_prefix(bug, "#", &n))
+		n = bug;
 	if (!*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9) {
 		fprintf(stderr, "kverify: BUG='%s' is not a Debian bug: give its number, e.g. BUG=1234567\n",
 			bug);

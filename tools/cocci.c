@@ -55,7 +55,7 @@ static char *outcome_line(const char *out)
 		size_t n = strcspn(p, "\n");
 
 		for (i = 0; i < ARRAY_SIZE(words); i++)
-			if (!strncmp(p, words[i], strlen(words[i])))
+			if (starts_with(p, words[i]))
 				return xstrfmt("%.*s", (int)n, p);
 		p = p[n] ? p + n + 1 : NULL;
 	}

@@ -132,12 +132,12 @@ static char *item_name(const char *s, const char *e, const char *body,
 			break;
 		} else if (!depth && *p == '{') {
 			/* struct/union/enum NAME { */
-			const char *t = s;
+			const char *t = s, *rest;
 			char *tag, *nm;
 
 			while (t < p && isspace((unsigned char)*t))
 				t++;
-			if (!strncmp(t, "typedef", 7) && !is_ident(t[7]))
+			if (skip_prefix(t, "typedef", &rest) && !is_ident(*rest))
 				return NULL;
 			tag = ident_at(t, p, &after);
 			if (!tag)
@@ -162,7 +162,7 @@ static char *item_name(const char *s, const char *e, const char *body,
 			return (char *)after;
 		} else if (!depth && is_ident(*p) &&
 			   (p == s || !is_ident(p[-1]))) {
-			if (strncmp(p, "__", 2))
+			if (!starts_with(p, "__"))
 				last = p;
 		}
 	}
@@ -200,8 +200,8 @@ int extract_parse(struct extract_file *f, const char *path, struct strbuf *err)
 
 			while (d < e && (*d == ' ' || *d == '\t'))
 				d++;
-			if (!strncmp(d, "define", 6) && isspace((unsigned char)d[6])) {
-				d += 7;
+			if (skip_prefix(d, "define", &d) && isspace((unsigned char)*d)) {
+				d++;
 				while (d < e && (*d == ' ' || *d == '\t'))
 					d++;
 				add_item(f, ITEM_MACRO, p, e, ident_at(d, e, NULL),

@@ -152,7 +152,7 @@ int ident_check_patch(const char *path, struct strbuf *err)
 		size_t len = strcspn(p, "\n");
 
 		lineno++;
-		if (len == 3 && !strncmp(p, "---", 3))
+		if (len == 3 && starts_with(p, "---"))
 			break;	/* the diff starts */
 		for (i = 0; i < ARRAY_SIZE(person_fields); i++) {
 			size_t n = strlen(person_fields[i]);

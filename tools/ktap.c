@@ -46,12 +46,13 @@ static char *trim(char *s)
 /* "ok 1 name # SKIP why" or "not ok 1 name # why" */
 static int parse_result(char *line, struct test_case *tc)
 {
-	int ok = !strncmp(line, "ok ", 3);
+	const char *rest;
 	char *p, *hash;
+	int ok = skip_prefix(line, "ok ", &rest);
 
-	if (!ok && strncmp(line, "not ok ", 7))
+	if (!ok && !skip_prefix(line, "not ok ", &rest))
 		return 0;
-	p = line + (ok ? 3 : 7);
+	p = line + (rest - line);	/* the same place, writable */
 	if (*p < '0' || *p > '9')
 		return 0;
 	while (*p >= '0' && *p <= '9')
@@ -78,28 +79,29 @@ static void parse_line(char *line, struct ktap_result *r, int *started,
 		       struct strbuf *diag, double *secs)
 {
 	struct test_case tc;
+	const char *rest;
 	char *end;
 
-	if (!strncmp(line, "KTAP version", 12) ||
-	    !strncmp(line, "TAP version", 11)) {
+	if (starts_with(line, "KTAP version") ||
+	    starts_with(line, "TAP version")) {
 		*started = 1;
 		return;
 	}
 	if (!*started)
 		return;
-	if (!strncmp(line, "1..", 3)) {
-		r->planned = atoi(line + 3);
+	if (skip_prefix(line, "1..", &rest)) {
+		r->planned = atoi(rest);
 		return;
 	}
-	if (!strncmp(line, "Bail out!", 9)) {
+	if (starts_with(line, "Bail out!")) {
 		r->bail_out = 1;
 		return;
 	}
 	if (line[0] == '#') {
-		if (!strncmp(line, "# time: ", 8)) {
-			double t = strtod(line + 8, &end);
+		if (skip_prefix(line, "# time: ", &rest)) {
+			double t = strtod(rest, &end);
 
-			if (end != line + 8 && t >= 0 && t < 1e7 &&
+			if (end != rest && t >= 0 && t < 1e7 &&
 			    !strcmp(end, "s"))
 				*secs = t;
 		}

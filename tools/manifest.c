@@ -192,7 +192,7 @@ static int parse_manifest(char *text, struct entries *es)
 {
 	char *p, *nl;
 
-	if (strncmp(text, MANIFEST_HEAD, strlen(MANIFEST_HEAD)))
+	if (!starts_with(text, MANIFEST_HEAD))
 		return -1;
 	for (p = text + strlen(MANIFEST_HEAD); *p; p = nl + 1) {
 		struct entry *e = add_entry(es);

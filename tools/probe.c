@@ -61,10 +61,12 @@ static int read_variant(const char *repo, const char *rel, struct variant *v)
 		goto out;
 	for (line = strtok_r(sb.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "shape: ", 7) && !v->shape)
-			v->shape = xstrdup(line + 7);
-		else if (!strncmp(line, "kernel: ", 8) && !v->kernel)
-			v->kernel = xstrdup(line + 8);
+		const char *val;
+
+		if (skip_prefix(line, "shape: ", &val) && !v->shape)
+			v->shape = xstrdup(val);
+		else if (skip_prefix(line, "kernel: ", &val) && !v->kernel)
+			v->kernel = xstrdup(val);
 	}
 out:
 	free(file);
@@ -139,7 +141,7 @@ static int inside(const char *path)
 	while (*p) {
 		size_t n = strcspn(p, "/");
 
-		if ((n == 2 && !strncmp(p, "..", 2)) || n == 0)
+		if ((n == 2 && starts_with(p, "..")) || n == 0)
 			return 0;
 		p += n;
 		if (*p)
@@ -158,11 +160,10 @@ static void first_failure(const char *out, struct strbuf *why)
 		const char *e = strchr(p, '\n');
 		int n = e ? (int)(e - p) : (int)strlen(p);
 
-		if (!strncmp(p, "patching file ", 14)) {
-			file = p + 14;
-			file_len = n - 14;
+		if (skip_prefix(p, "patching file ", &file)) {
+			file_len = n - (file - p);
 		} else if (strstr(p, "FAILED") && strstr(p, "FAILED") < p + n &&
-			   !strncmp(p, "Hunk #", 6)) {
+			   starts_with(p, "Hunk #")) {
 			if (n && p[n - 1] == '.')
 				n--;
 			strbuf_addf(why, "%.*s: %.*s", file_len, file ? file : "",

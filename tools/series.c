@@ -15,16 +15,16 @@ static void scan_patch(const char *text, struct strvec *files, int new_only)
 	int is_new = 0;
 
 	while (p && *p) {
-		const char *e = strchr(p, '\n');
+		const char *e = strchr(p, '\n'), *name;
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 
-		if (!strncmp(p, "diff --git ", 11))
+		if (starts_with(p, "diff --git "))
 			is_new = 0;
-		else if (!strncmp(p, "new file mode", 13) ||
-			 !strncmp(p, "--- /dev/null", 13))
+		else if (starts_with(p, "new file mode") ||
+			 starts_with(p, "--- /dev/null"))
 			is_new = 1;
-		else if (!strncmp(p, "+++ b/", 6) && (!new_only || is_new)) {
-			char *f = xstrfmt("%.*s", (int)(n - 6), p + 6);
+		else if (skip_prefix(p, "+++ b/", &name) && (!new_only || is_new)) {
+			char *f = xstrfmt("%.*s", (int)(p + n - name), name);
 			char *tab = strchr(f, '\t');
 
 			if (tab)
@@ -81,35 +81,35 @@ static int scan_names(const char *text, name_fn fn, void *data)
 	size_t prev_n = 0;
 
 	while (p && *p && !ret) {
-		const char *e = strchr(p, '\n'), *s;
+		const char *e = strchr(p, '\n'), *s, *names, *from, *to;
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 
 		line++;
-		if (!strncmp(p, "diff --git ", 11)) {
+		if (skip_prefix(p, "diff --git ", &names)) {
 			git_header = 1;
 			/* "a/X b/Y": the names are split at the last " b/" */
 			s = p + n;
-			while (s > p + 11 && strncmp(s, " b/", 3))
+			while (s > names && !starts_with(s, " b/"))
 				s--;
-			if (s > p + 11)
-				ret = fn(p + 11, s - p - 11, 1, line, data) ||
+			if (s > names)
+				ret = fn(names, s - names, 1, line, data) ||
 				      fn(s + 1, p + n - s - 1, 1, line, data);
 			else
-				ret = fn(p + 11, n - 11, 1, line, data);
-		} else if (git_header && (!strncmp(p, "rename from ", 12) ||
-					  !strncmp(p, "copy from ", 10) ||
-					  !strncmp(p, "rename to ", 10) ||
-					  !strncmp(p, "copy to ", 8))) {
+				ret = fn(names, p + n - names, 1, line, data);
+		} else if (git_header && (starts_with(p, "rename from ") ||
+					  starts_with(p, "copy from ") ||
+					  starts_with(p, "rename to ") ||
+					  starts_with(p, "copy to "))) {
 			s = strchr(p, ' ') + 1;
 			s = strchr(s, ' ') + 1;
 			ret = fn(s, p + n - s, 0, line, data);
-		} else if (!strncmp(p, "+++ ", 4) && prev &&
-			   !strncmp(prev, "--- ", 4)) {
+		} else if (skip_prefix(p, "+++ ", &to) && prev &&
+			   skip_prefix(prev, "--- ", &from)) {
 			git_header = 0;
-			ret = fn(prev + 4, name_end(prev + 4, prev_n - 4), 1,
+			ret = fn(from, name_end(from, prev + prev_n - from), 1,
 				 line - 1, data) ||
-			      fn(p + 4, name_end(p + 4, n - 4), 1, line, data);
-		} else if (!strncmp(p, "@@ ", 3)) {
+			      fn(to, name_end(to, p + n - to), 1, line, data);
+		} else if (starts_with(p, "@@ ")) {
 			git_header = 0;
 		}
 		prev = p;
@@ -133,7 +133,7 @@ static int check_name(const char *name, size_t len, int strip, int line,
 	size_t i;
 
 	(void)strip;
-	if (len == 9 && !strncmp(name, "/dev/null", 9))
+	if (len == strlen("/dev/null") && starts_with(name, "/dev/null"))
 		return 0;
 	if (!len)
 		why = "an empty file name";
@@ -179,7 +179,7 @@ static int add_name(const char *name, size_t len, int strip, int line,
 	char *path;
 
 	(void)line;
-	if (len == 9 && !strncmp(name, "/dev/null", 9))
+	if (len == strlen("/dev/null") && starts_with(name, "/dev/null"))
 		return 0;
 	if (slash) {
 		len -= slash + 1 - name;

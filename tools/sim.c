@@ -478,12 +478,13 @@ static void parse_output(struct sim_result *r)
 	while (*p) {
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *result;
 		unsigned long t;
 		double rate;
 
-		if (!strncmp(p, "RESULT ", 7)) {
+		if (skip_prefix(p, "RESULT ", &result)) {
 			strbuf_reset(&r->reason);
-			strbuf_add(&r->reason, p + 7, len - 7);
+			strbuf_add(&r->reason, result, len - (result - p));
 			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
 				r->traces = 0;
 		} else if (sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf",

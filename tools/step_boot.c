@@ -197,6 +197,7 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	char *boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
 	char *memo = cache_path(ctx, "accel-probe");
 	char *had = read_first_line(memo), *answer;
+	const char *rest;
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 
@@ -204,8 +205,8 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 		answer = xstrdup("tcg (no usable /dev/kvm)");
 		goto out;
 	}
-	if (had && boot_id && !strncmp(had, boot_id, strlen(boot_id))) {
-		answer = xstrdup(had + strlen(boot_id) + 1);
+	if (had && boot_id && skip_prefix(had, boot_id, &rest)) {
+		answer = xstrdup(rest + 1);
 		goto out;
 	}
 	qemu_args(ctx, &c, "kvm", initrd,
@@ -267,7 +268,7 @@ static enum step_status verdict(const struct boot_out *out,
 
 	for (i = 0; i < k->nr; i++) {
 		const struct test_case *tc = &k->v[i];
-		int must_pass = !strncmp(tc->name, "param:", 6) ||
+		int must_pass = starts_with(tc->name, "param:") ||
 				!strcmp(tc->name, "cpuid_test");
 
 		if (tc->status == TEST_FAIL ||
@@ -302,7 +303,7 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *how, const char *initrd,
 		     const char *console_path)
 {
-	const char *accel = strncmp(how, "kvm", 3) ? "tcg" : "kvm";
+	const char *accel = starts_with(how, "kvm") ? "kvm" : "tcg";
 	struct child c = CHILD_INIT;
 
 	qemu_args(ctx, &c, accel, initrd,

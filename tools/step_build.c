@@ -36,10 +36,10 @@ static int ccache_counts(long *hits, long *misses)
 		return -1;
 	}
 	for (p = strbuf_str(&out); *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		if (!strncmp(p, "direct_cache_hit\t", 17) ||
-		    !strncmp(p, "preprocessed_cache_hit\t", 23))
+		if (starts_with(p, "direct_cache_hit\t") ||
+		    starts_with(p, "preprocessed_cache_hit\t"))
 			*hits += atol(strchr(p, '\t') + 1);
-		else if (!strncmp(p, "cache_miss\t", 11))
+		else if (starts_with(p, "cache_miss\t"))
 			*misses += atol(strchr(p, '\t') + 1);
 	}
 	child_clear(&c);
@@ -92,10 +92,10 @@ static char *build_stamp(const struct verify_ctx *ctx, const struct child *c,
 	for (i = 0; i < c->args.nr; i++) {
 		const char *a = c->args.v[i];
 
-		if (!strncmp(a, "-j", 2))
+		if (starts_with(a, "-j"))
 			continue;
 		h = hash_bytes(h, a, strlen(a) + 1);
-		if (!strncmp(a, "CC=", 3) || !strncmp(a, "HOSTCC=", 7)) {
+		if (starts_with(a, "CC=") || starts_with(a, "HOSTCC=")) {
 			h = hash_compiler(h, strchr(a, '=') + 1);
 			cc |= a[0] == 'C' ? 1 : 2;
 		}

@@ -50,8 +50,8 @@ static int compared_by_cocci(const char *f)
 {
 	size_t i, n = strlen(f);
 
-	if (!strncmp(f, "tools/testing/", 14) ||
-	    !strncmp(f, "Documentation/", 14))
+	if (starts_with(f, "tools/testing/") ||
+	    starts_with(f, "Documentation/"))
 		return 0;
 	for (i = 0; i < nr_cocci_inputs; i++)
 		if (!strcmp(f, cocci_inputs[i]))

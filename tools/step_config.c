@@ -38,20 +38,20 @@ static const char *fragment_path(const struct verify_ctx *ctx)
 static int config_arg(const char *line, struct strvec *args,
 		      struct strvec *want)
 {
-	const char *eq;
+	const char *eq, *opt;
 	char *name;
 
-	if (!strncmp(line, "# CONFIG_", 9) && strstr(line, " is not set")) {
-		name = xstrfmt("%.*s", (int)strcspn(line + 9, " "), line + 9);
+	if (skip_prefix(line, "# CONFIG_", &opt) && strstr(line, " is not set")) {
+		name = xstrfmt("%.*s", (int)strcspn(opt, " "), opt);
 		strvec_pushl(args, "--disable", name, NULL);
 		strvec_pushf(want, "%s=n", name);
 		free(name);
 		return 0;
 	}
 	eq = strchr(line, '=');
-	if (strncmp(line, "CONFIG_", 7) || !eq)
+	if (!skip_prefix(line, "CONFIG_", &opt) || !eq)
 		return line[0] == '#' || !line[0] ? 0 : -1;
-	name = xstrfmt("%.*s", (int)(eq - line - 7), line + 7);
+	name = xstrfmt("%.*s", (int)(eq - opt), opt);
 	if (!strcmp(eq + 1, "y"))
 		strvec_pushl(args, "--enable", name, NULL);
 	else if (!strcmp(eq + 1, "m"))
@@ -75,10 +75,12 @@ static int parse_fragment(const struct verify_ctx *ctx, struct step_result *r,
 	*base = NULL;
 	for (line = strtok_r(copy, "\n", &save); line && !ret;
 	     line = strtok_r(NULL, "\n", &save)) {
+		const char *val;
+
 		n++;
-		if (!strncmp(line, "# base: ", 8)) {
+		if (skip_prefix(line, "# base: ", &val)) {
 			free(*base);
-			*base = xstrdup(line + 8);
+			*base = xstrdup(val);
 		} else if (config_arg(line, args, want)) {
 			strbuf_addf(&r->reason, "%s:%d: not a config line: %s",
 				    fragment_path(ctx), n, line);

@@ -345,16 +345,13 @@ static char *headers_dir(const struct config_out *cfg)
 static char *kernel_variable(const char *text, const char *name)
 {
 	const char *p = text;
-	size_t n = strlen(name);
 
 	while (p && *p) {
-		const char *q = p;
+		const char *q = p, *val;
 
-		if (starts_with(q, "override "))
-			q += 9;
-		if (!strncmp(q, name, n) && !strncmp(q + n, " = ", 3))
-			return xstrfmt("%.*s", (int)strcspn(q + n + 3, "\n"),
-				       q + n + 3);
+		skip_prefix(q, "override ", &q);
+		if (skip_prefix(q, name, &q) && skip_prefix(q, " = ", &val))
+			return xstrfmt("%.*s", (int)strcspn(val, "\n"), val);
 		p = strchr(p, '\n');
 		p = p ? p + 1 : NULL;
 	}
@@ -736,7 +733,7 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 	if (ctx->config.toolchain)
 		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
 	for (i = 0; i < c->args.nr; i++)
-		if (strncmp(c->args.v[i], "-j", 2))
+		if (!starts_with(c->args.v[i], "-j"))
 			h = hash_bytes(h, c->args.v[i], strlen(c->args.v[i]) + 1);
 	if (!stat(ko, &st)) {
 		h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));

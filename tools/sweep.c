@@ -139,11 +139,12 @@ static void patch_files(const char *path, struct strvec *files)
 	for (p = sb.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
 						    NULL) {
 		size_t n = strcspn(p, "\t\n");
+		const char *name;
 		char *f;
 
-		if (strncmp(p, "+++ b/", 6) || n <= 6)
+		if (!skip_prefix(p, "+++ b/", &name) || p + n <= name)
 			continue;
-		f = xstrfmt("%.*s", (int)(n - 6), p + 6);
+		f = xstrfmt("%.*s", (int)(p + n - name), name);
 		if (!strvec_has(files, f))
 			strvec_push(files, f);
 		free(f);
@@ -410,9 +411,9 @@ static void add_version(struct sweep *sw, const char *suite, const char *pkg,
 
 static int valid_package(const char *s)
 {
-	if (strncmp(s, "linux-source-", 13) || !isdigit(s[13]))
+	if (!skip_prefix(s, "linux-source-", &s) || !isdigit(*s))
 		return 0;
-	for (s += 13; *s; s++)
+	for (; *s; s++)
 		if (!isdigit(*s) && *s != '.')
 			return 0;
 	return 1;

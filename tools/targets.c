@@ -126,7 +126,7 @@ static int check_repo_path(struct line_ctx *lc, const char *what,
 			    what, p);
 	for (c = p; c; c = strchr(c, '/')) {
 		c += *c == '/';
-		if (!strncmp(c, "..", 2) && (c[2] == '/' || !c[2]))
+		if (starts_with(c, "..") && (c[2] == '/' || !c[2]))
 			return fail(lc, "%s '%s' must not contain '..'",
 				    what, p);
 	}
@@ -136,6 +136,7 @@ static int check_repo_path(struct line_ctx *lc, const char *what,
 static int parse_deb(struct line_ctx *lc, struct target *t)
 {
 	char *v = t->value, *at, *eq;
+	const char *x_y;
 
 	at = strchr(v, '@');
 	if (!at || !at[1])
@@ -151,8 +152,8 @@ static int parse_deb(struct line_ctx *lc, struct target *t)
 	*at = '@';
 	if (eq)
 		*eq = '=';
-	if (strncmp(t->deb_package, "linux-source-", 13) ||
-	    !t->deb_package[13] || !allowed(t->deb_package, ".+-"))
+	if (!skip_prefix(t->deb_package, "linux-source-", &x_y) || !*x_y ||
+	    !allowed(t->deb_package, ".+-"))
 		return fail(lc, "deb package '%s' is not a linux-source-X.Y package name",
 			    t->deb_package);
 	if (!allowed(t->deb_suite, "-") || t->deb_suite[0] == '-')
@@ -164,11 +165,6 @@ static int parse_deb(struct line_ctx *lc, struct target *t)
 		return fail(lc, "deb version '%s' is not a Debian version",
 			    t->deb_version);
 	return 0;
-}
-
-static int has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
 }
 
 /*
@@ -193,7 +189,7 @@ static int check_git_url(struct line_ctx *lc, const char *url)
 	if (!colon || (slash && slash < colon))
 		return 0;	/* a local path */
 	for (i = 0; i < ARRAY_SIZE(schemes); i++)
-		if (has_prefix(url, schemes[i]))
+		if (starts_with(url, schemes[i]))
 			return 0;
 	if (strstr(url, "://"))
 		return fail(lc, "git transport '%.*s' is not allowed: use %s",
@@ -264,7 +260,7 @@ static int split_fields(struct line_ctx *lc, char *s, char **f, int max,
 			*rest = s;
 			break;
 		}
-		if (n == 2 && !strncmp(s, "n/a:", 4)) {
+		if (n == 2 && starts_with(s, "n/a:")) {
 			f[n++] = s;
 			break;
 		}
@@ -286,6 +282,7 @@ static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
 			int n)
 {
 	static const char *const names[] = { "NAME", "SOURCE", "SERIES" };
+	const char *r;
 
 	if (n < 3)
 		return fail(lc, "missing %s field: expected NAME SOURCE SERIES [CONFIG]",
@@ -298,8 +295,7 @@ static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
 	t->source = xstrdup(f[1]);
 	if (parse_source(lc, t))
 		return -1;
-	if (!strncmp(f[2], "n/a:", 4)) {
-		const char *r = f[2] + 4;
+	if (skip_prefix(f[2], "n/a:", &r)) {
 
 		while (*r == ' ' || *r == '\t')
 			r++;
@@ -474,7 +470,7 @@ const struct target *targets_find(const struct target_list *list,
 		if (!strcmp(list->v[i].name, name))
 			return &list->v[i];
 	for (i = 0; i < list->nr; i++)
-		if (*name && !strncmp(list->v[i].name, name, strlen(name))) {
+		if (*name && starts_with(list->v[i].name, name)) {
 			hit = &list->v[i];
 			n++;
 		}

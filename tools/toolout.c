@@ -71,12 +71,10 @@ void quilt_failure(const char *log, struct strbuf *why)
 	for (p = log; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		int n = strcspn(p, "\n");
 
-		if (starts_with(p, "Applying patch ")) {
-			patch = p + 15;
-			pn = n - 15;
-		} else if (starts_with(p, "patching file ")) {
-			file = p + 14;
-			fn = n - 14;
+		if (skip_prefix(p, "Applying patch ", &patch)) {
+			pn = n - (patch - p);
+		} else if (skip_prefix(p, "patching file ", &file)) {
+			fn = n - (file - p);
 		} else if (starts_with(p, "Hunk #") &&
 			   memmem(p, n, "FAILED", 6)) {
 			hunk = p;
