@@ -4,11 +4,12 @@
 # changes by design: each patch's first line, the commit id, and its Date:,
 # the time it was sent, and the sender's Signed-off-by, which make send
 # adds); make trailers puts a Reviewed-by on the right patch; a folded
-# Subject imports; a cover saying EDITME is refused.
+# Subject imports; a cover saying EDITME is refused; --results moves what
+# send writes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 10
+plan 11
 export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
 sender='Test Sender <sender@kverify.test>'
 copy=$TMP/repo
@@ -28,6 +29,14 @@ n=$(ls results/send/v3/*.eml 2>/dev/null | wc -l)
 ok $? "3 messages: [PATCH v3 0/2] to 2/2, change-id: and the Debian base (no base-commit) in the cover"
 grep -A1 '^Subject: ' results/send/v3/0001-*.eml | grep -q '^ '
 ok $? "b4 folded a long Subject: header (the next import must cope)"
+
+touch "$TMP/before-elsewhere"
+test_expect_success 'with --results DIR, send writes DIR/send/v3 and DIR/b4, nothing in results/' '
+	./build/kverify --results "$TMP/elsewhere" send --env > "$TMP/send-elsewhere" 2>&1 &&
+	[ "$(ls "$TMP/elsewhere/send/v3/"*.eml | wc -l)" = 3 ] &&
+	[ -s "$TMP/elsewhere/b4/b4.log" ] &&
+	[ -z "$(find results -newer "$TMP/before-elsewhere")" ]
+'
 
 cp -r results/send/v3 "$TMP/v3"
 cp -r series "$TMP/series.before"

@@ -750,7 +750,7 @@ static int do_send(struct b4 *b)
 {
 	char *rev_s = read_trim("series/revision");
 	int rev = rev_s ? parse_revision(rev_s) : 0;
-	char *rel = xstrfmt("results/send/v%d", rev), *out = abspath(rel);
+	char *rel = xstrfmt("%s/send/v%d", b->a->results, rev), *out = abspath(rel);
 	struct strvec emls = STRVEC_INIT, to = STRVEC_INIT, cc = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	size_t i;

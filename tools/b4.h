@@ -8,7 +8,8 @@ struct options;
 
 struct b4_args {
 	const char *cache;	/* the cache directory */
-	const char *work;	/* results/b4: logs and scratch */
+	const char *results;	/* the results directory (--results) */
+	const char *work;	/* <results>/b4: logs and scratch */
 	const char *to, *cc;	/* recipients for send */
 	const char *mbox;	/* am, trailers: a local mbox */
 	const char *msgid;	/* am: a message-id (needs lore) */

@@ -538,7 +538,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	};
 	const struct target *t = NULL;
 	struct strbuf err = STRBUF_INIT;
-	char *work;
+	char *rel, *work;
 	size_t i;
 	int ret = EXIT_USAGE;
 
@@ -557,7 +557,10 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 		goto out;
 	}
 	run_install_signal_handlers();
-	work = abspath("results/b4");
+	rel = xstrfmt("%s/b4", opt->results);
+	work = abspath(rel);
+	free(rel);
+	a.results = opt->results;
 	a.cache = opt->cache;
 	a.work = work;
 	ret = cmd_b4(what, t, opt, &a);
