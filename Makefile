@@ -72,7 +72,7 @@ export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 
 .PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
-	check check-kernels check-all bench sweep list matrix-github matrix-gitlab help clean \
+	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
 all: $(KVERIFY)
@@ -169,6 +169,12 @@ check-kernels: deps-check $(KVERIFY)
 ##                            CI runs this
 check-all: deps-check $(KVERIFY)
 	@tests/lanes
+
+## make check-alone           every test script alone: its own clone, built from nothing, and an
+##                            empty cache of its own (tests/alone; hours: each kernel script
+##                            builds its kernel); KVERIFY_ALONE_JOBS=2 at a time
+check-alone: deps-check $(KVERIFY)
+	@tests/alone
 
 ## make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md
 bench: deps-verify $(KVERIFY)

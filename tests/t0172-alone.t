@@ -1,0 +1,63 @@
+#!/bin/bash
+# tests/alone runs each script in a clone of its own with an empty cache:
+# a script that passes only after another one filled the cache passes in
+# one shared cache, as in a lane, and fails alone; a script that passes
+# alone leaves only its output behind, one that fails keeps its clone and
+# cache; a name that is no script exits 2.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+plan 4
+copy=$TMP/repo
+repo_copy "$copy"
+(cd "$copy" && git init -q && git add -A &&
+	git -c user.name=kverify -c user.email=kverify@kverify.test commit -qm copy) ||
+	echo "Bail out! cannot make a git repository of the copy"
+# Two scripts of ours, not of tests/lib.sh: the first leaves a file in
+# the cache, the second needs it.
+cat > "$copy/tests/t0001-leaves.t" <<'T'
+#!/bin/bash
+echo 1..1
+mkdir -p "$KVERIFY_CACHE/tests/default" &&
+	touch "$KVERIFY_CACHE/tests/default/left-by-t0001" && echo "ok 1 - left a file"
+T
+cat > "$copy/tests/t0002-needs.t" <<'T'
+#!/bin/bash
+echo 1..1
+if [ -e "$KVERIFY_CACHE/tests/default/left-by-t0001" ]; then
+	echo "ok 1 - found what t0001 left"
+else
+	echo "not ok 1 - nothing left by t0001"
+fi
+T
+chmod +x "$copy/tests/t0001-leaves.t" "$copy/tests/t0002-needs.t"
+
+test_expect_success 'in one shared cache, in order, both pass' '
+	(cd "$copy" && KVERIFY_CACHE=$TMP/shared \
+		KVERIFY_TESTS="tests/t0001-leaves.t tests/t0002-needs.t" tests/run) > "$TMP/shared.out" 2>&1 &&
+	grep -q "^Result: PASS$" "$TMP/shared.out"
+'
+
+test_expect_success 'alone, the one that needs the other fails and the run exits 1' '
+	(cd "$copy" && KVERIFY_CACHE=$TMP/alone tests/alone \
+		tests/t0001-leaves.t tests/t0002-needs.t) > "$TMP/alone.out" 2>&1
+	rc=$? && cat "$TMP/alone.out" &&
+	[ $rc = 1 ] &&
+	grep -q "^t0001-leaves PASS [0-9]* s, [0-9]* CPU-s$" "$TMP/alone.out" &&
+	grep -q "^t0002-needs FAIL .*t0002-needs.out (clone and cache kept)$" "$TMP/alone.out" &&
+	grep -q "^not ok 1 - nothing left by t0001" "$TMP/alone/tests/alone/t0002-needs.out"
+'
+
+test_expect_success 'the one that passed leaves its output only; the failed one its clone and cache' '
+	d=$TMP/alone/tests/alone &&
+	[ -s "$d/t0001-leaves.out" ] && [ ! -e "$d/t0001-leaves.repo" ] &&
+	[ ! -e "$d/t0001-leaves.cache" ] &&
+	[ -x "$d/t0002-needs.repo/build/kverify" ] && [ -d "$d/t0002-needs.cache" ]
+'
+
+test_expect_success 'a name that is no test script exits 2 and says so' '
+	(cd "$copy" && KVERIFY_CACHE=$TMP/alone tests/alone tests/t9999-none.t) > "$TMP/none.out" 2>&1
+	rc=$? && cat "$TMP/none.out" &&
+	[ $rc = 2 ] && grep -q "^tests/alone: no test script .tests/t9999-none.t.$" "$TMP/none.out"
+'
+done_testing
