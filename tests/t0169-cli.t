@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 23
+plan 24
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -38,6 +38,18 @@ done
 ok $? "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2${bad:+; taken:$bad}"
 "$KVERIFY" -j 4096 list > /dev/null 2>&1
 ok $? "-j 4096 is taken"
+
+test_expect_success 'an empty --results, --cache or --list is refused with exit 2, before anything is written' '
+	taken= &&
+	for o in results cache list; do
+		(cd "$TMP" && "$KVERIFY" --$o "" verify 6.12 > "$TMP/empty-$o" 2>&1)
+		rc=$?
+		cat "$TMP/empty-$o"
+		[ $rc = 2 ] && grep -q "^kverify: --$o wants a value, not an empty string" "$TMP/empty-$o" ||
+			taken="$taken --$o (exit $rc)"
+	done &&
+	[ -z "$taken" ] && [ ! -e /b4 ] && [ ! -e /6.12 ]
+'
 
 # make help is the "## " lines of the Makefile: every target it names is a
 # declared phony target, every target for users is named, and so is every

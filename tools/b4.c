@@ -1264,7 +1264,7 @@ static int mbox_has_patch(const char *path)
 	for (p = sb.buf; p && !found; p = strstr(p + 1, "\nSubject: ")) {
 		const char *v;
 
-		if (!skip_prefix(p + (*p == '\n'), "Subject: ", &v))
+		if (!skip_prefix(p + (p != sb.buf), "Subject: ", &v))
 			continue;
 		v += strspn(v, " ");
 		found = starts_with(v, "[PATCH");
@@ -1446,7 +1446,7 @@ int cmd_b4(const char *what, const struct target *t,
 	}
 	/*
 	 * One b4 workflow at a time, from before the fetch to the end:
-	 * series/, results/b4 and the cache repository are shared.  Not
+	 * series/, <results>/b4 and the cache repository are shared.  Not
 	 * inherited: git detaches "gc --auto" into the background, which
 	 * would hold the lock for minutes after the workflow ended.
 	 */

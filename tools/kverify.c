@@ -128,7 +128,7 @@ static const struct {
 	{ "send",
 "usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
 "\n"
-"series/ through b4 send -o into results/send/vN/, checked.\n" },
+"series/ through b4 send -o into <results>/send/vN/, checked.\n" },
 	{ "am",
 "usage: kverify am --env   (make am MBOX=<file> | MSGID=<id>)\n"
 "\n"
@@ -388,6 +388,10 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
 		v = value_option(values, ARRAY_SIZE(values), c, VALUE);
 		if (v) {
+			/* "" would make paths at / of --results, --cache ... */
+			if (v->str && !*optarg)
+				return usage_error("--%s wants a value, not an empty string",
+						   v->name);
 			if (v->str)
 				*v->str = optarg;
 			else
@@ -538,7 +542,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	};
 	const struct target *t = NULL;
 	struct strbuf err = STRBUF_INIT;
-	char *rel, *work;
+	char *results, *work;
 	size_t i;
 	int ret = EXIT_USAGE;
 
@@ -557,14 +561,14 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 		goto out;
 	}
 	run_install_signal_handlers();
-	rel = xstrfmt("%s/b4", opt->results);
-	work = abspath(rel);
-	free(rel);
-	a.results = opt->results;
+	results = abspath(opt->results);
+	work = xstrfmt("%s/b4", results);
+	a.results = results;
 	a.cache = opt->cache;
 	a.work = work;
 	ret = cmd_b4(what, t, opt, &a);
 	free(work);
+	free(results);
 out:
 	strbuf_release(&err);
 	targets_clear(&list);

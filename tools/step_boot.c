@@ -205,8 +205,9 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 		answer = xstrdup("tcg (no usable /dev/kvm)");
 		goto out;
 	}
-	if (had && boot_id && skip_prefix(had, boot_id, &rest)) {
-		answer = xstrdup(rest + 1);
+	if (had && boot_id && skip_prefix(had, boot_id, &rest) &&
+	    skip_prefix(rest, " ", &rest)) {
+		answer = xstrdup(rest);
 		goto out;
 	}
 	qemu_args(ctx, &c, "kvm", initrd,

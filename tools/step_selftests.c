@@ -28,7 +28,7 @@ static void pick_tests(const struct verify_ctx *ctx, struct selftests_out *out,
 		const char *f = added.v[i];
 		size_t len = strlen(f);
 
-		if (!strncmp(f, prefix, n) && len > n + 2 &&
+		if (starts_with(f, prefix) && len > n + 2 &&
 		    !strcmp(f + len - 2, ".c") && !strchr(f + n, '/')) {
 			char *name = xstrfmt("%.*s", (int)(len - n - 2), f + n);
 

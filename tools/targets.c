@@ -296,7 +296,6 @@ static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
 	if (parse_source(lc, t))
 		return -1;
 	if (skip_prefix(f[2], "n/a:", &r)) {
-
 		while (*r == ' ' || *r == '\t')
 			r++;
 		if (!*r)
