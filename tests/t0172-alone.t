@@ -3,32 +3,33 @@
 # a script that passes only after another one filled the cache passes in
 # one shared cache, as in a lane, and fails alone; a script that passes
 # alone leaves only its output behind, one that fails keeps its clone and
-# cache; a name that is no script exits 2.
+# cache; a name that is no script exits 2; a shared test cache in the
+# environment is not used.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 4
+plan 5
 copy=$TMP/repo
 repo_copy "$copy"
 (cd "$copy" && git init -q && git add -A &&
 	git -c user.name=kverify -c user.email=kverify@kverify.test commit -qm copy) ||
 	echo "Bail out! cannot make a git repository of the copy"
-# Two scripts of ours, not of tests/lib.sh: the first leaves a file in
-# the cache, the second needs it.
+# Two scripts: the first leaves a file in its test cache (tests/lib.sh's
+# KVERIFY_CACHE), the second needs it.  One at a time, in this order, as
+# in the shared run below: alone is then the only way the second can fail.
 cat > "$copy/tests/t0001-leaves.t" <<'T'
 #!/bin/bash
-echo 1..1
-mkdir -p "$KVERIFY_CACHE/tests/default" &&
-	touch "$KVERIFY_CACHE/tests/default/left-by-t0001" && echo "ok 1 - left a file"
+. "$(dirname "$0")/lib.sh"
+plan 1
+mkdir -p "$KVERIFY_CACHE" && touch "$KVERIFY_CACHE/left-by-t0001"
+ok $? "left a file in the test cache"
 T
 cat > "$copy/tests/t0002-needs.t" <<'T'
 #!/bin/bash
-echo 1..1
-if [ -e "$KVERIFY_CACHE/tests/default/left-by-t0001" ]; then
-	echo "ok 1 - found what t0001 left"
-else
-	echo "not ok 1 - nothing left by t0001"
-fi
+. "$(dirname "$0")/lib.sh"
+plan 1
+[ -e "$KVERIFY_CACHE/left-by-t0001" ]
+ok $? "found what t0001 left"
 T
 chmod +x "$copy/tests/t0001-leaves.t" "$copy/tests/t0002-needs.t"
 
@@ -39,13 +40,13 @@ test_expect_success 'in one shared cache, in order, both pass' '
 '
 
 test_expect_success 'alone, the one that needs the other fails and the run exits 1' '
-	(cd "$copy" && KVERIFY_CACHE=$TMP/alone tests/alone \
+	(cd "$copy" && KVERIFY_ALONE_JOBS=1 KVERIFY_CACHE=$TMP/alone tests/alone \
 		tests/t0001-leaves.t tests/t0002-needs.t) > "$TMP/alone.out" 2>&1
 	rc=$? && cat "$TMP/alone.out" &&
 	[ $rc = 1 ] &&
 	grep -q "^t0001-leaves PASS [0-9]* s, [0-9]* CPU-s$" "$TMP/alone.out" &&
 	grep -q "^t0002-needs FAIL .*t0002-needs.out (clone and cache kept)$" "$TMP/alone.out" &&
-	grep -q "^not ok 1 - nothing left by t0001" "$TMP/alone/tests/alone/t0002-needs.out"
+	grep -q "^not ok 1 - found what t0001 left" "$TMP/alone/tests/alone/t0002-needs.out"
 '
 
 test_expect_success 'the one that passed leaves its output only; the failed one its clone and cache' '
@@ -55,9 +56,22 @@ test_expect_success 'the one that passed leaves its output only; the failed one 
 	[ -x "$d/t0002-needs.repo/build/kverify" ] && [ -d "$d/t0002-needs.cache" ]
 '
 
-test_expect_success 'a name that is no test script exits 2 and says so' '
+test_expect_success 'a name that is no test script, or a bad KVERIFY_ALONE_JOBS, exits 2 and says so' '
 	(cd "$copy" && KVERIFY_CACHE=$TMP/alone tests/alone tests/t9999-none.t) > "$TMP/none.out" 2>&1
 	rc=$? && cat "$TMP/none.out" &&
-	[ $rc = 2 ] && grep -q "^tests/alone: no test script .tests/t9999-none.t.$" "$TMP/none.out"
+	[ $rc = 2 ] && grep -q "^tests/alone: no test script .tests/t9999-none.t.: name one as tests/tNNNN-name.t$" "$TMP/none.out" &&
+	(cd "$copy" && KVERIFY_ALONE_JOBS=0 KVERIFY_CACHE=$TMP/alone tests/alone tests/t0001-leaves.t) > "$TMP/jobs.out" 2>&1
+	rc=$? && cat "$TMP/jobs.out" &&
+	[ $rc = 2 ] && grep -q "^tests/alone: KVERIFY_ALONE_JOBS=.0.: give a number" "$TMP/jobs.out"
+'
+
+test_expect_success 'a shared test cache in KVERIFY_TESTS_CACHE does not reach the scripts; a relative cache works' '
+	mkdir -p "$TMP/tests-cache" && touch "$TMP/tests-cache/left-by-t0001" &&
+	(cd "$copy" && KVERIFY_TESTS_CACHE=$TMP/tests-cache KVERIFY_TESTS=tests/t0002-needs.t tests/run) > "$TMP/tc.out" 2>&1 &&
+	(cd "$copy" && KVERIFY_TESTS_CACHE=$TMP/tests-cache KVERIFY_CACHE=rel-cache \
+		tests/alone "$copy/tests/t0002-needs.t") > "$TMP/rel.out" 2>&1
+	rc=$? && cat "$TMP/rel.out" &&
+	[ $rc = 1 ] && grep -q "^t0002-needs FAIL .*$copy/rel-cache/tests/alone/t0002-needs.out" "$TMP/rel.out" &&
+	grep -q "^not ok 1 - found what t0001 left" "$copy/rel-cache/tests/alone/t0002-needs.out"
 '
 done_testing
