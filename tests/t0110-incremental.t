@@ -1,12 +1,13 @@
 #!/bin/bash
 # A second run is incremental: no download, no extraction, nothing rebuilt;
-# after editing one patch only what it changes is rebuilt.
+# after another series was applied (and not built), make runs again; after
+# editing one patch only what it changes is rebuilt.
 # tier: kernels
 # lane: 1
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
-plan 12
+plan 14
 
 logs=results/$T/logs
 # Whatever an earlier test left in the cache (another series, another
@@ -23,6 +24,27 @@ grep_ok "build: up to date, make not run" "up to date: tree, .config" "$TMP/warm
 ! grep -qs '^\$ .*make' $logs/07-build.log
 ok $? "the build log has no make command"
 
+# A series applied in between and never built gives the patched files new
+# mtimes, so make would compile them again: the build is no longer up to
+# date, and the next build step runs make (without this, the bzImage check
+# below compiles pmu.o and fails).
+series=$(target_series $T)
+p1=$(sed -n 1p "$series/series")
+between=$TMP/between
+mkdir -p "$between"
+git ls-files -z | xargs -0 cp --parents -t "$between"
+cp -a build "$between/"
+sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events (applied, never built) whose reprogram/' "$between/$series/$p1"
+test_expect_success 'another series applied and not built' '
+	grep -q "applied, never built" "$between/$series/$p1" &&
+	(cd "$between" && ./build/kverify --boot own verify \
+		--skip sim,checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/between.out" 2>&1
+'
+test_expect_success 'then this series: the build step runs make, and it passes' '
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/back.out" 2>&1 &&
+	grep -q "^\$ .*make" $logs/07-build.log
+'
+
 # The stamp covers the output: without the bzImage, make runs and only links.
 rm "$KVERIFY_CACHE/build/$T/arch/x86/boot/bzImage"
 make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/rm.out" 2>&1
@@ -36,8 +58,6 @@ copy=$TMP/repo
 mkdir -p "$copy"
 git ls-files -z | xargs -0 cp --parents -t "$copy"
 cp -a build "$copy/"
-series=$(target_series $T)
-p1=$(sed -n 1p "$series/series")
 sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events of which the reprogram/' "$copy/$series/$p1"
 grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -116,6 +117,31 @@ int new_warnings(const struct verify_ctx *ctx, struct step_result *r)
 	strvec_clear(&files);
 	strbuf_release(&log);
 	return n;
+}
+
+/*
+ * @h and the mtimes of the files the series touches, in the tree: what make
+ * compares with the objects.  The apply step gives a file back its mtime
+ * while its content is what it applied last; a series applied in between
+ * and never built leaves a new one, and make would compile again what a
+ * stamp of the content alone calls built.
+ */
+uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < files.nr; i++) {
+		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
+		struct stat st;
+
+		if (!stat(path, &st))
+			h = hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
+		free(path);
+	}
+	strvec_clear(&files);
+	return h;
 }
 
 /*

@@ -9,6 +9,7 @@
  * declared here, next to the others, and nothing but that step writes it.
  * Which outputs a step reads is the `needs` column of the engine's table.
  */
+#include <stdint.h>
 #include <time.h>
 
 #include "ktap.h"
@@ -122,6 +123,7 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
+uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h);
 
 /* The tree made of the source and the series (the tree and apply steps). */
 char *tree_stamp(const struct verify_ctx *ctx);

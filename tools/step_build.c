@@ -76,8 +76,9 @@ static uint64_t hash_compiler(uint64_t h, const char *arg)
 }
 
 /*
- * The tree (source and series), the .config, the make command without its
- * -j, the compilers' binaries and the output as the last build left it.
+ * The tree (source and series, and the patched files' mtimes), the .config,
+ * the make command without its -j, the compilers' binaries and the output
+ * as the last build left it.
  */
 static char *build_stamp(const struct verify_ctx *ctx, const struct child *c,
 			 const char *output)
@@ -87,6 +88,7 @@ static char *build_stamp(const struct verify_ctx *ctx, const struct child *c,
 	int cc = 0;
 	size_t i;
 
+	h = hash_patched_mtimes(ctx, h);
 	if (hash_file(&h, config))
 		h = hash_bytes(h, "no config", 9);
 	for (i = 0; i < c->args.nr; i++) {

@@ -721,7 +721,10 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
-/* What the modules were built from: tree, Debian's root, make command. */
+/*
+ * What the modules were built from: the tree (and the patched files' mtimes),
+ * Debian's root, the make command.
+ */
 static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 {
 	char *tree = tree_stamp(ctx), *ko = module_path(ctx, "kvm");
@@ -729,6 +732,7 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 	struct stat st;
 	size_t i;
 
+	h = hash_patched_mtimes(ctx, h);
 	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
 	if (ctx->config.toolchain)
 		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
