@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What every step may use: paths in the cache, its log and timeout, make. */
+/* What every step may use: cache paths, its log and timeout, make, stamps. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
