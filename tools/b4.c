@@ -202,10 +202,12 @@ static char *read_trim(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0) {
+		strbuf_release(&sb);
 		return NULL;
+	}
 	strbuf_trim_trailing(&sb);
-	return sb.buf ? sb.buf : xstrdup("");
+	return strbuf_detach(&sb, NULL);
 }
 
 static int is_commit_id(const char *s)
@@ -633,7 +635,7 @@ static char *local_base(struct b4 *b)
 		return NULL;
 	}
 	strbuf_trim_trailing(&out);
-	return out.buf;
+	return strbuf_detach(&out, NULL);
 }
 
 /*
@@ -695,7 +697,7 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 		char *want = xstrfmt("[PATCH v%d %d/%d]", rev, i, n);
 
 		strbuf_read_file(&sb, emls->v[i], 16 << 20);
-		if (!strstr(strbuf_str(&sb), want)) {
+		if (!strstr(sb.buf, want)) {
 			fprintf(stderr, "check: %s lacks %s\n", emls->v[i], want);
 			bad++;
 		}
@@ -827,8 +829,8 @@ static int range_diff(struct b4 *b, const char *old, const char *new)
 	int ret = git(b, &out, "range-diff", "--no-color", a, n, NULL);
 
 	if (!ret) {
-		fputs(strbuf_str(&out), stdout);
-		write_file(path, strbuf_str(&out), out.len);
+		fputs(out.buf, stdout);
+		write_file(path, out.buf, out.len);
 		fprintf(stderr, "kverify: range-diff saved in %s\n", path);
 	}
 	strbuf_release(&out);
@@ -874,7 +876,7 @@ static char *header(const char *msg, const char *name)
 				if (*v != ' ' && *v != '\t')
 					break;
 			}
-			return sb.buf;
+			return strbuf_detach(&sb, NULL);
 		}
 		p = strchr(p, '\n');
 		p = p ? p + 1 : NULL;
@@ -935,7 +937,7 @@ static int archive_series(struct b4 *b, int old_rev)
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!strbuf_read_file(&sb, from, 1 << 20))
-			ret = write_file(to, strbuf_str(&sb), sb.len);
+			ret = write_file(to, sb.buf, sb.len);
 		else
 			unlink(to);
 		strbuf_release(&sb);
@@ -953,7 +955,7 @@ static int archive_series(struct b4 *b, int old_rev)
 static void unfold_from(struct strbuf *sb)
 {
 	struct strbuf out = STRBUF_INIT;
-	const char *p = strbuf_str(sb), *from = strstr(p, "\nFrom: ");
+	const char *p = sb->buf, *from = strstr(p, "\nFrom: ");
 	const char *nl = from ? strchr(from + 1, '\n') : NULL;
 
 	if (!nl || nl[1] != ' ')
@@ -1094,7 +1096,7 @@ static char *mbox_from(struct b4 *b, const char *path)
 		strbuf_addch(&mbox, '\n');
 	}
 	out = xstrfmt("%s/in.mbox", b->a->work);
-	write_file(out, strbuf_str(&mbox), mbox.len);
+	write_file(out, mbox.buf, mbox.len);
 	strvec_clear(&emls);
 	strbuf_release(&mbox);
 	return out;

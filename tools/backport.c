@@ -38,7 +38,7 @@ static char *spatch_outcome(const char *tree, const char *work)
 	char *repo = abspath("."), *outcome = NULL;
 
 	if (cocci_run(repo, tree, work, 1, "/dev/null", 600, &outcome, &why))
-		fprintf(stderr, "kverify: %s\n", strbuf_str(&why));
+		fprintf(stderr, "kverify: %s\n", why.buf);
 	strbuf_release(&why);
 	free(repo);
 	return outcome;

@@ -28,7 +28,7 @@ int checkpatch_file(const char *tree, const char *patch, const char *allow,
 	c.out = &out;
 	c.log = log;
 	run_child(&c);
-	checkpatch_count(strbuf_str(&out), allow ? allow : "", &n,
+	checkpatch_count(out.buf, allow ? allow : "", &n,
 		     detail ? detail : &sink, patch_name(patch));
 	bad = c.spawn_errno || c.status > 1 ? -1 :
 	      n.errors + n.warnings + n.checks;

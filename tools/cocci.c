@@ -81,7 +81,7 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	c.log = log;
 	c.timeout = timeout;
 	run_child(&c);
-	*outcome = outcome_line(strbuf_str(&out));
+	*outcome = outcome_line(out.buf);
 	if (c.spawn_errno || c.timed_out || c.interrupted)
 		child_describe_failure(&c, why);
 	else if (!*outcome)

@@ -174,6 +174,7 @@ int extract_parse(struct extract_file *f, const char *path, struct strbuf *err)
 	const char *buf, *p, *end;
 
 	memset(f, 0, sizeof(*f));
+	strbuf_init(&f->text);
 	f->path = xstrdup(path);
 	if (strbuf_read_file(&f->text, path, 16 << 20) < 0) {
 		strbuf_addf(err, "cannot read %s", path);
@@ -299,4 +300,5 @@ void extract_clear(struct extract_file *f)
 	free(f->path);
 	strbuf_release(&f->text);
 	memset(f, 0, sizeof(*f));
+	strbuf_init(&f->text);
 }

@@ -145,7 +145,7 @@ char *read_first_line(const char *path)
 	nl = strchr(sb.buf, '\n');
 	if (nl)
 		*nl = '\0';
-	return sb.buf;
+	return strbuf_detach(&sb, NULL);
 }
 
 char *abspath(const char *path)
@@ -253,7 +253,7 @@ int hash_file(uint64_t *h, const char *path)
 	int ret = strbuf_read_file(&sb, path, (size_t)1 << 30);
 
 	if (!ret)
-		*h = hash_bytes(*h, strbuf_str(&sb), sb.len);
+		*h = hash_bytes(*h, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -318,7 +318,7 @@ int copy_file(const char *from, const char *to)
 	}
 	ret = strbuf_read_file(&sb, from, 256 << 20);
 	if (!ret)
-		ret = write_file(to, strbuf_str(&sb), sb.len);
+		ret = write_file(to, sb.buf, sb.len);
 	strbuf_release(&sb);
 	free(dir);
 	return ret;
@@ -488,7 +488,7 @@ int tree_confined(const char *root, struct strbuf *err)
 	ret = nftw(real, confine_one, 64, FTW_PHYS);
 	if (ret < 0)
 		strbuf_addf(err, "cannot walk %s: %s", root, strerror(errno));
-	strbuf_addstr(err, strbuf_str(&why));
+	strbuf_addstr(err, why.buf);
 	strbuf_release(&why);
 	free(real);
 	return ret ? -1 : 0;

@@ -31,7 +31,7 @@ static char *git_config(const char *key)
 	}
 	child_clear(&c);
 	strbuf_trim_trailing(&out);
-	return out.buf;
+	return strbuf_detach(&out, NULL);
 }
 
 static int ends_with_icase(const char *s, const char *suffix)

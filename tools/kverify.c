@@ -442,7 +442,7 @@ static int load(const struct options *opt, struct target_list *list)
 	int ret = targets_load(opt->list, list, &err);
 
 	if (ret)
-		fprintf(stderr, "%s", strbuf_str(&err));
+		fprintf(stderr, "%s", err.buf);
 	strbuf_release(&err);
 	return ret;
 }
@@ -487,7 +487,7 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		todo[i] = targets_find(&list, argv[i], &err);
 		if (!todo[i]) {
-			fprintf(stderr, "%s", strbuf_str(&err));
+			fprintf(stderr, "%s", err.buf);
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -58,7 +58,7 @@ int memo_reuse(const struct memo *m, struct step_result *r)
 	int ok = 0;
 
 	if (m->incomplete || strbuf_read_file(&sb, m->path, 1 << 20) < 0 ||
-	    !skip_prefix(strbuf_str(&sb), head, &when))
+	    !skip_prefix(sb.buf, head, &when))
 		goto out;
 	nl = strchr(when, '\n');
 	if (!nl)
@@ -97,14 +97,14 @@ void memo_keep(const struct memo *m, enum step_status st,
 	char *dir;
 
 	if (st != STEP_PASS || m->incomplete ||
-	    strchr(strbuf_str(&r->reason), '\n')) {
+	    strchr(r->reason.buf, '\n')) {
 		unlink(m->path);
 		return;
 	}
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
 	strbuf_addf(&sb, "kverify memo %016llx\n%s\n%s\n%s",
 		    (unsigned long long)m->hash, when,
-		    strbuf_str(&r->reason), strbuf_str(&r->detail));
+		    r->reason.buf, r->detail.buf);
 	dir = xstrdup(m->path);
 	*strrchr(dir, '/') = '\0';
 	if (!mkdir_p(dir))

@@ -222,7 +222,7 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 			if (c.spawn_errno || c.timed_out || c.interrupted)
 				child_describe_failure(&c, why);
 			else
-				first_failure(out.buf ? out.buf : "", why);
+				first_failure(out.buf, why);
 			ret = -1;
 		}
 		child_clear(&c);
@@ -278,7 +278,7 @@ static enum step_status pick(const struct verify_ctx *ctx,
 		strbuf_addf(&r->reason, "; %s: generate one with make backport TREE=%s NAME=<X.Y>",
 			    nr ? "no variant of this shape applies" :
 			    "no variant is made for this shape", ctx->fetch.source.src);
-	strbuf_addstr(&r->reason, strbuf_str(&notes));
+	strbuf_addstr(&r->reason, notes.buf);
 	for (i = 0; i < nr; i++) {
 		free(vs[i].rel);
 		free(vs[i].shape);

@@ -29,7 +29,7 @@ static const char *term(struct strbuf *sb, const char *s)
 {
 	strbuf_reset(sb);
 	term_escape(sb, s);
-	return strbuf_str(sb);
+	return sb->buf;
 }
 
 static void print_tail(const char *text)
@@ -71,7 +71,7 @@ void report_text(const struct verify_ctx *ctx,
 
 		printf("  %-11s %-5s %7.1fs  %s\n", res[s].name,
 		       step_status_name(r->status), r->seconds,
-		       term(&sb, strbuf_str(&r->reason)));
+		       term(&sb, r->reason.buf));
 		if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 			continue;
 		printf("      log: %s\n", r->log);
@@ -104,7 +104,7 @@ static void sim_figures(const struct verify_ctx *ctx,
 				   int),
 			struct strbuf *sb)
 {
-	const char *p = strbuf_str(&ctx->sim.figures);
+	const char *p = ctx->sim.figures.buf;
 	int i = 0;
 
 	while (*p) {
@@ -323,11 +323,11 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_str(&sb, step_status_name(res[s].status));
 		strbuf_addf(&sb, ", \"seconds\": %.3f, \"reason\": ",
 			    res[s].seconds);
-		json_str(&sb, strbuf_str(&res[s].reason));
+		json_str(&sb, res[s].reason.buf);
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_rel(&sb, ctx->results, res[s].log);
 		strbuf_addstr(&sb, ", \"detail\": ");
-		json_str(&sb, strbuf_str(&res[s].detail));
+		json_str(&sb, res[s].detail.buf);
 		strbuf_addstr(&sb, "}");
 	}
 	strbuf_addstr(&sb, "\n  ]");
@@ -435,8 +435,8 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	}
 	for (s = 0; s < n; s++)
 		junit_case(&sb, cls, res[s].name, res[s].seconds,
-			   res[s].status, strbuf_str(&res[s].reason),
-			   strbuf_str(&res[s].detail));
+			   res[s].status, res[s].reason.buf,
+			   res[s].detail.buf);
 	for (i = 0; i < k->nr; i++)
 		junit_case(&sb, cls, k->v[i].name, k->v[i].seconds,
 			   test_to_step(k->v[i].status),
@@ -590,13 +590,13 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addf(&sb, ", \"duration\": %.3f, \"valid\": %s",
 			    res[b].seconds,
 			    res[b].status == STEP_PASS ? "true" : "false");
-		kcidb_excerpt(&sb, strbuf_str(&res[b].detail));
+		kcidb_excerpt(&sb, res[b].detail.buf);
 	}
 	strbuf_addstr(&sb, "}\n ],\n \"tests\": [");
 	for (s = 0; s < n; s++)
 		kcidb_test(&sb, build_id, i++, "kverify.", res[s].name,
 			   res[s].status, res[s].seconds,
-			   strbuf_str(&res[s].reason), strbuf_str(&res[s].detail),
+			   res[s].reason.buf, res[s].detail.buf,
 			   ctx);
 	for (t = 0; t < ctx->boot.tests.nr; t++) {
 		const struct test_case *tc = &ctx->boot.tests.v[t];

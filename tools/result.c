@@ -55,7 +55,7 @@ int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 /* A tool that ran out of disk says so in its output; say it in the reason. */
 void note_enospc(struct step_result *r)
 {
-	if (strstr(strbuf_str(&r->detail), "No space left on device"))
+	if (strstr(r->detail.buf, "No space left on device"))
 		strbuf_addstr(&r->reason,
 			      "; no space left on device (cache or results)");
 }

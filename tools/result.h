@@ -21,6 +21,9 @@ struct step_result {
 	char *log;
 };
 
+#define STEP_RESULT_INIT(step) \
+	{ .name = (step), .reason = STRBUF_INIT, .detail = STRBUF_INIT }
+
 const char *step_status_name(enum step_status s);
 
 /* Run @c with @log and @timeout, unless it has its own; on failure say why in @r. */

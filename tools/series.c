@@ -46,7 +46,7 @@ void series_files(const struct series *s, struct strvec *files, int new_only)
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
-			scan_patch(strbuf_str(&sb), files, new_only);
+			scan_patch(sb.buf, files, new_only);
 		strbuf_release(&sb);
 	}
 }
@@ -167,7 +167,7 @@ int series_check_names(const char *patch, struct strbuf *err)
 	if (ret)
 		strbuf_addf(err, "%s: cannot read the patch\n", patch);
 	else
-		ret = scan_names(strbuf_str(&sb), check_name, &nc);
+		ret = scan_names(sb.buf, check_name, &nc);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -207,7 +207,7 @@ int series_check_tree(const struct series *s, const char *root,
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
-			scan_names(strbuf_str(&sb), add_name, &names);
+			scan_names(sb.buf, add_name, &names);
 		strbuf_release(&sb);
 	}
 	for (i = 0; i < names.nr && !ret; i++) {

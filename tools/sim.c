@@ -447,7 +447,7 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 	int ret = -1;
 
 	if (sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
-		strbuf_addstr(&r->reason, strbuf_str(&err));
+		strbuf_addstr(&r->reason, err.buf);
 		goto out;
 	}
 	if (write_file(c, gen.buf, gen.len)) {
@@ -473,7 +473,7 @@ out:
 
 static void parse_output(struct sim_result *r)
 {
-	const char *p = r->output.buf ? r->output.buf : "";
+	const char *p = r->output.buf;
 
 	while (*p) {
 		const char *e = strchr(p, '\n');
@@ -519,7 +519,7 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	pe = sim_detect_era(o->pristine, &why);
 	qe = pe ? sim_detect_era(o->patched, &why) : pe;
 	if (!pe || !qe) {
-		strbuf_addstr(&r->reason, strbuf_str(&why));
+		strbuf_addstr(&r->reason, why.buf);
 		goto out;
 	}
 	/*
@@ -655,7 +655,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
 		.shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
-	struct sim_result r = { 0 };
+	struct sim_result r = SIM_RESULT_INIT;
 	const struct number_option numbers[] = {
 		{ "--seed", "a number", 0, 1LL << 62, .u = &o.seed },
 		{ "--traces", "a positive number", 1, 100000000, .l = &o.traces },
@@ -722,14 +722,14 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		o.work = work;
 	}
 	ret = sim_run(&o, &r);
-	fputs(strbuf_str(&r.output), stdout);
+	fputs(r.output.buf, stdout);
 	if (ret) {
-		fprintf(stderr, "kverify sim: %s\n", strbuf_str(&r.reason));
+		fprintf(stderr, "kverify sim: %s\n", r.reason.buf);
 		ret = 2;
 	} else {
 		printf("kverify sim: %s (%s era): %s\n",
 		       r.passed ? "PASS" : "FAIL", sim_era_name(r.era),
-		       strbuf_str(&r.reason));
+		       r.reason.buf);
 		ret = r.passed ? 0 : 1;
 	}
 	if (work)

@@ -43,6 +43,9 @@ struct sim_result {
 	struct strbuf figures;	/* "T=N: R/M, ..." */
 };
 
+#define SIM_RESULT_INIT \
+	{ .reason = STRBUF_INIT, .output = STRBUF_INIT, .figures = STRBUF_INIT }
+
 const char *sim_era_name(enum sim_era era);
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);
 int sim_generate(const char *tree, enum sim_era era, const char *unit,

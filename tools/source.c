@@ -55,7 +55,7 @@ static int install_tree(const char *tmp, const char *dest,
 	}
 	if (tree_confined(top, &why)) {
 		strbuf_addf(&r->reason, "refusing the source: %s (the cached tree may only hold files, directories and symlinks that stay inside it)",
-			    strbuf_str(&why));
+			    why.buf);
 		goto out;
 	}
 	/* The manifest first: a tree in place always has one. */
@@ -63,7 +63,7 @@ static int install_tree(const char *tmp, const char *dest,
 	strbuf_reset(&why);
 	if (manifest_record(top, man, &why)) {
 		strbuf_addf(&r->reason, "cannot record the manifest: %s",
-			    strbuf_str(&why));
+			    why.buf);
 		goto out;
 	}
 	if (rename(top, dest) < 0) {
@@ -107,7 +107,7 @@ static char *deb_version(const struct source_req *req, struct step_result *r,
 	apt_show_args(as, &c, t->deb_package, t->deb_version);
 	c.out = &out;
 	if (!run_tool(req->log, req->timeout, r, &c))
-		v = deb822_field(strbuf_str(&out), NULL, "Version");
+		v = deb822_field(out.buf, NULL, "Version");
 	if (!v && !r->reason.len)
 		strbuf_addf(&r->reason, "%s%s%s is not in %s",
 			    t->deb_package, t->deb_version ? "=" : "",
@@ -437,7 +437,7 @@ static char *git_commit(const struct source_req *req, struct step_result *r,
 	c.out = &out;
 	if (!run_tool(req->log, req->timeout, r, &c)) {
 		strbuf_trim_trailing(&out);
-		commit = xstrdup(strbuf_str(&out));
+		commit = xstrdup(out.buf);
 	}
 	child_clear(&c);
 	strbuf_release(&out);
@@ -631,7 +631,7 @@ static enum step_status check_source(const struct source_req *req,
 	case MANIFEST_NONE:
 		/* A cache from before manifests: record what is there. */
 		if (manifest_record(out->src, man, &err)) {
-			strbuf_addf(&r->reason, "; %s", strbuf_str(&err));
+			strbuf_addf(&r->reason, "; %s", err.buf);
 			st = STEP_FAIL;
 		} else {
 			strbuf_addstr(&r->reason, "; recorded its manifest");
@@ -639,15 +639,15 @@ static enum step_status check_source(const struct source_req *req,
 		break;
 	case MANIFEST_CHANGED:
 		fprintf(stderr, "kverify: %s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again\n",
-			req->t->name, out->src, strbuf_str(&bad));
+			req->t->name, out->src, bad.buf);
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "ERROR: the cached source %s changed since it was fetched: %s; fetched again: ",
-			    out->src_key, strbuf_str(&bad));
+			    out->src_key, bad.buf);
 		st = refetch(req, out, r);
 		break;
 	default:
 		strbuf_addf(&r->reason, "; cannot check the cached source: %s",
-			    strbuf_str(&err));
+			    err.buf);
 		st = STEP_FAIL;
 	}
 	strbuf_release(&bad);
@@ -698,7 +698,7 @@ out:
 int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail)
 {
-	struct step_result r = { .name = "fetch" };
+	struct step_result r = STEP_RESULT_INIT("fetch");
 	char *locks = xstrfmt("%s/locks", req->cache);
 	enum step_status st = STEP_FAIL;
 
@@ -711,8 +711,8 @@ int source_get(const struct source_req *req, struct source *out,
 
 	if (st == STEP_PASS && req->t->kind != SRC_DIR)
 		st = check_source(req, out, &r);
-	strbuf_addstr(reason, strbuf_str(&r.reason));
-	strbuf_addstr(detail, strbuf_str(&r.detail));
+	strbuf_addstr(reason, r.reason.buf);
+	strbuf_addstr(detail, r.detail.buf);
 	strbuf_release(&r.reason);
 	strbuf_release(&r.detail);
 	return st == STEP_PASS ? 0 : -1;

@@ -20,7 +20,7 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	return sb.buf;
+	return strbuf_detach(&sb, NULL);
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
@@ -94,7 +94,7 @@ int new_warnings(const struct verify_ctx *ctx, struct step_result *r)
 
 	series_files(series_of(ctx), &files, 0);
 	strbuf_read_file(&log, ctx->log, 64 << 20);
-	for (p = strbuf_str(&log); *p; ) {
+	for (p = log.buf; *p; ) {
 		size_t len = strcspn(p, "\n");
 
 		for (i = 0; i < files.nr; i++) {
@@ -178,7 +178,7 @@ int tree_is_current(const struct verify_ctx *ctx)
 	int ok;
 
 	ok = is_dir(ctx->tree) && !strbuf_read_file(&sb, path, 4096) &&
-	     !strcmp(strbuf_str(&sb), want);
+	     !strcmp(sb.buf, want);
 	strbuf_release(&sb);
 	free(path);
 	free(want);

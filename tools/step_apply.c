@@ -31,7 +31,7 @@ static void describe_failure(const char *log, struct strbuf *why)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (strbuf_read_file(&sb, log, 16 << 20) >= 0)
-		quilt_failure(strbuf_str(&sb), why);
+		quilt_failure(sb.buf, why);
 	strbuf_release(&sb);
 }
 
@@ -80,7 +80,7 @@ static void refresh_unpatched(const struct verify_ctx *ctx, const char *old,
 			continue;
 		path = xstrfmt("%s/%s", ctx->tree, line);
 		if (!strbuf_read_file(&sb, path, 64 << 20))
-			write_file_atomic(path, strbuf_str(&sb), sb.len);
+			write_file_atomic(path, sb.buf, sb.len);
 		strbuf_release(&sb);
 		free(path);
 	}
@@ -97,7 +97,7 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 
 	strbuf_read_file(&old, manifest, 1 << 20);
 	series_files(series_of(ctx), &files, 0);
-	refresh_unpatched(ctx, strbuf_str(&old), &files);
+	refresh_unpatched(ctx, old.buf, &files);
 	for (i = 0; i < files.nr; i++) {
 		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
 		uint64_t h = HASH_INIT;
@@ -110,7 +110,7 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 			continue;
 		}
 		key = xstrfmt("%s %016llx ", files.v[i], (unsigned long long)h);
-		hit = strstr(strbuf_str(&old), key);
+		hit = strstr(old.buf, key);
 		if (hit && (hit == old.buf || hit[-1] == '\n') &&
 		    sscanf(hit + strlen(key), "%ld.%ld", &ts[1].tv_sec,
 			   &ts[1].tv_nsec) == 2) {
@@ -124,7 +124,7 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 		free(key);
 		free(path);
 	}
-	write_file_atomic(manifest, strbuf_str(&out), out.len);
+	write_file_atomic(manifest, out.buf, out.len);
 	strvec_clear(&files);
 	strbuf_release(&old);
 	strbuf_release(&out);

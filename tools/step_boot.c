@@ -105,26 +105,24 @@ static int check_busybox(const struct verify_ctx *ctx, struct step_result *r)
 	return 0;
 }
 
-/* The gen_init_cpio list; @init is the guest's /init. */
-static char *cpio_list(const struct verify_ctx *ctx, const char *dir,
-		       const char *init)
+/* The gen_init_cpio list, into @sb; @init is the guest's /init. */
+static void cpio_list(const struct verify_ctx *ctx, const char *dir,
+		      const char *init, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addstr(&sb, "dir /dev 755 0 0\nnod /dev/console 600 0 0 c 5 1\n"
+	strbuf_addstr(sb, "dir /dev 755 0 0\nnod /dev/console 600 0 0 c 5 1\n"
 		      "dir /proc 755 0 0\ndir /sys 755 0 0\ndir /tmp 1777 0 0\n"
 		      "dir /bin 755 0 0\ndir /tests 755 0 0\n");
-	strbuf_addf(&sb, "file /bin/busybox %s 755 0 0\n", busybox_path(ctx));
-	strbuf_addstr(&sb, "slink /bin/sh busybox 777 0 0\n");
-	strbuf_addf(&sb, "file /init %s 755 0 0\n", init);
-	strbuf_addf(&sb, "file /tests/plan %s/plan 644 0 0\n", dir);
-	strbuf_addf(&sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
+	strbuf_addf(sb, "file /bin/busybox %s 755 0 0\n", busybox_path(ctx));
+	strbuf_addstr(sb, "slink /bin/sh busybox 777 0 0\n");
+	strbuf_addf(sb, "file /init %s 755 0 0\n", init);
+	strbuf_addf(sb, "file /tests/plan %s/plan 644 0 0\n", dir);
+	strbuf_addf(sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
 	for (i = 0; i < ctx->selftests.bins.nr; i++)
-		strbuf_addf(&sb, "file /tests/%s %s 755 0 0\n",
+		strbuf_addf(sb, "file /tests/%s %s 755 0 0\n",
 			    patch_name(ctx->selftests.bins.v[i]),
 			    ctx->selftests.bins.v[i]);
-	return sb.buf;
 }
 
 static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
@@ -136,8 +134,7 @@ static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	int ret = -1;
 
-	list.buf = cpio_list(ctx, dir, init);
-	list.len = list.alloc = strlen(list.buf);
+	cpio_list(ctx, dir, init, &list);
 	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
@@ -216,7 +213,7 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	c.timeout = PROBE_TIMEOUT;
 	c.log = ctx->log;
 	run_child(&c);
-	answer = strstr(strbuf_str(&out), "KVERIFY-PROBE-OK") ?
+	answer = strstr(out.buf, "KVERIFY-PROBE-OK") ?
 		 xstrdup("kvm (probe booted)") :
 		 xstrdup("tcg (a KVM-accelerated probe did not boot)");
 	if (boot_id) {
@@ -368,10 +365,10 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	if (run_guest(ctx, r, out->accel, initrd, console_path))
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
-	ktap_parse(strbuf_str(&console), console.len, &out->tests);
+	ktap_parse(console.buf, console.len, &out->tests);
 	free(out->kernel_release);
-	out->kernel_release = booted_release(strbuf_str(&console));
-	st = verdict(out, r, strbuf_str(&console));
+	out->kernel_release = booted_release(console.buf);
+	st = verdict(out, r, console.buf);
 	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
 			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);

@@ -35,7 +35,7 @@ static int ccache_counts(long *hits, long *misses)
 		strbuf_release(&out);
 		return -1;
 	}
-	for (p = strbuf_str(&out); *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+	for (p = out.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		if (starts_with(p, "direct_cache_hit\t") ||
 		    starts_with(p, "preprocessed_cache_hit\t"))
 			*hits += atol(strchr(p, '\t') + 1);

@@ -32,7 +32,7 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 		child_describe_failure(&c, &r->reason);
 		ret = -1;
 	} else {
-		checkpatch_count(strbuf_str(&out), allow, n, &r->detail,
+		checkpatch_count(out.buf, allow, n, &r->detail,
 			     patch_name(patch));
 	}
 	child_clear(&c);
@@ -60,7 +60,7 @@ enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result
 	}
 	strbuf_read_file(&allow, allow_file, 1 << 20);
 	for (i = 0; i < series_of(ctx)->patches.nr; i++)
-		if (check_one(ctx, r, series_of(ctx)->patches.v[i], strbuf_str(&allow),
+		if (check_one(ctx, r, series_of(ctx)->patches.v[i], allow.buf,
 			      &n))
 			goto out;
 	strbuf_addf(&r->reason, "%zu patches: %d errors, %d warnings, %d checks",

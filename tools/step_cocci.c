@@ -38,7 +38,7 @@ static int compare(const struct verify_ctx *ctx, struct step_result *r,
 	run_child(&c);
 	if (c.status)
 		strbuf_addf(&r->detail, "%s differs:\n%s", file,
-			    strbuf_str(&out));
+			    out.buf);
 	strbuf_release(&out);
 	child_clear(&c);
 	free(a);

@@ -113,12 +113,12 @@ static int check_survived(const struct verify_ctx *ctx, struct step_result *r,
 				       (int)(eq - want->v[i]), want->v[i]);
 		else
 			line = xstrfmt("CONFIG_%s\n", want->v[i]);
-		ok = strstr(strbuf_str(&cfg), line) != NULL;
+		ok = strstr(cfg.buf, line) != NULL;
 		if (!ok && !strcmp(eq + 1, "n")) {
 			free(line);
 			line = xstrfmt("CONFIG_%.*s=",
 				       (int)(eq - want->v[i]), want->v[i]);
-			ok = !strstr(strbuf_str(&cfg), line);
+			ok = !strstr(cfg.buf, line);
 		}
 		if (!ok) {
 			strbuf_addf(&r->detail, "CONFIG_%s was not kept by olddefconfig\n",
@@ -314,7 +314,7 @@ enum step_status configure_kernel(const struct verify_ctx *ctx,
 			    fragment_path(ctx));
 		goto out;
 	}
-	if (parse_fragment(ctx, r, strbuf_str(&frag), &base, &args, &want))
+	if (parse_fragment(ctx, r, frag.buf, &base, &args, &want))
 		goto out;
 	claim_build_dir(ctx);
 	h = hash_bytes(HASH_INIT, frag.buf, frag.len);

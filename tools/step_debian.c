@@ -94,7 +94,7 @@ static int find_image(const struct verify_ctx *ctx,
 		goto out;
 	strvec_clear(&args);
 	strvec_push(&args, "show");
-	for (p = out.buf ? out.buf : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+	for (p = out.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		char *name = xstrfmt("%.*s", (int)strcspn(p, "\n "), p);
 
 		if (!strstr(name, "-cloud-") && !strstr(name, "-rt-")) {
@@ -106,7 +106,7 @@ static int find_image(const struct verify_ctx *ctx,
 	strbuf_reset(&out);
 	if (nnames && apt_query(ctx, r, as, &args, &out))
 		goto out;
-	for (p = out.buf ? out.buf : ""; *p; ) {
+	for (p = out.buf; *p; ) {
 		const char *end = strstr(p, "\n\n");
 		char *pkg, *ver;
 
@@ -371,8 +371,8 @@ static int check_compiler(const struct config_out *cfg, struct step_result *r,
 	free(hdr);
 	*cc = NULL;
 	strbuf_read_file(&sb, path, 1 << 16);
-	v = kernel_variable(strbuf_str(&sb), "CC");
-	cross = kernel_variable(strbuf_str(&sb), "CROSS_COMPILE");
+	v = kernel_variable(sb.buf, "CC");
+	cross = kernel_variable(sb.buf, "CROSS_COMPILE");
 	/* 6.1 sets it only when cross-building: "$(DEB_HOST_GNU_TYPE)-". */
 	if (cross && strstr(cross, "$(")) {
 		free(cross);

@@ -39,7 +39,7 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 		.debug = ctx->opt->sim_debug,
 		.timeout = ctx->timeout,
 	};
-	struct sim_result res = { 0 };
+	struct sim_result res = SIM_RESULT_INIT;
 	enum step_status st = STEP_FAIL;
 	char *work = cache_path(ctx, "sim/%s", ctx->t->name);
 
@@ -51,7 +51,7 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 	}
 	rm_rf(work);
 	if (sim_run(&o, &res)) {
-		strbuf_addf(&r->reason, "sim: %s", strbuf_str(&res.reason));
+		strbuf_addf(&r->reason, "sim: %s", res.reason.buf);
 		step_fail_tail(r, ctx->log, 20);
 		goto out;
 	}
@@ -59,22 +59,22 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 		FILE *f = fopen(ctx->log, "a");
 
 		if (f) {
-			fputs(strbuf_str(&res.output), f);
+			fputs(res.output.buf, f);
 			fclose(f);
 		}
 	}
 	out->era = xstrdup(sim_era_name(res.era));
 	out->traces = res.passed ? res.traces : o.traces;
 	out->seed = o.seed;
-	strbuf_addstr(&out->figures, strbuf_str(&res.figures));
+	strbuf_addstr(&out->figures, res.figures.buf);
 	if (res.passed) {
 		strbuf_addf(&r->reason, "%s era, %ld traces (seed %llu), every invariant holds; reprograms per million emulated instructions: %s",
 			    sim_era_name(res.era), res.traces, o.seed,
-			    strbuf_str(&res.figures));
+			    res.figures.buf);
 		st = STEP_PASS;
 	} else {
-		strbuf_addf(&r->reason, "%s", strbuf_str(&res.reason));
-		counterexample(strbuf_str(&res.output), &r->detail);
+		strbuf_addf(&r->reason, "%s", res.reason.buf);
+		counterexample(res.output.buf, &r->detail);
 	}
 out:
 	sim_result_clear(&res);

@@ -9,7 +9,7 @@
 #include "exitcode.h"
 #include "strbuf.h"
 
-static char strbuf_empty[1];
+char strbuf_slopbuf[1];
 
 void *xmalloc(size_t n)
 {
@@ -47,19 +47,37 @@ char *xstrfmt(const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	return sb.buf ? sb.buf : xstrdup("");
+	return strbuf_detach(&sb, NULL);
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_slopbuf;
+	sb->len = 0;
+	sb->alloc = 0;
 }
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t want = sb->len + extra + 1;
+	int fresh;
 
+	if (!sb->buf) {
+		/* zeroed, not initialised: a bug, wherever it is read */
+		fputs("kverify: BUG: a strbuf used without STRBUF_INIT\n", stderr);
+		abort();
+	}
 	if (want <= sb->alloc)
 		return;
+	fresh = !sb->alloc;
+	if (fresh)
+		sb->buf = NULL;	/* never realloc() the slopbuf */
 	sb->alloc = sb->alloc ? sb->alloc : 64;
 	while (sb->alloc < want)
 		sb->alloc *= 2;
 	sb->buf = xrealloc(sb->buf, sb->alloc);
+	if (fresh)
+		sb->buf[0] = '\0';
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
@@ -107,16 +125,28 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;
-	if (sb->buf)
+	if (sb->alloc)
 		sb->buf[0] = '\0';
 }
 
 void strbuf_release(struct strbuf *sb)
 {
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = 0;
-	sb->alloc = 0;
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+/* The string, the caller's to free (never the slopbuf); @sb is empty again. */
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *s;
+
+	strbuf_grow(sb, 0);
+	s = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb);
+	return s;
 }
 
 void strbuf_trim_trailing(struct strbuf *sb)
@@ -126,11 +156,6 @@ void strbuf_trim_trailing(struct strbuf *sb)
 			   sb->buf[sb->len - 1] == '\t' ||
 			   sb->buf[sb->len - 1] == '\r'))
 		sb->buf[--sb->len] = '\0';
-}
-
-const char *strbuf_str(const struct strbuf *sb)
-{
-	return sb->buf ? sb->buf : strbuf_empty;
 }
 
 /* Read at most @max bytes of @path; returns 0, or -1 with errno set. */
@@ -178,7 +203,7 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	strvec_push(sv, strbuf_str(&sb));
+	strvec_push(sv, sb.buf);
 	strbuf_release(&sb);
 }
 

@@ -11,14 +11,22 @@
 	__format__(__printf__, a, b)))
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 
-/* One growable, always NUL-terminated buffer (after git's strbuf). */
+/*
+ * One growable, always NUL-terminated buffer (after git's strbuf).  Until
+ * the first byte is added, buf is strbuf_slopbuf, an empty string that is
+ * never written or freed: buf can always be read, and alloc == 0 says
+ * nothing is allocated.
+ */
 struct strbuf {
 	char *buf;
 	size_t len;
 	size_t alloc;
 };
 
-#define STRBUF_INIT { NULL, 0, 0 }
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { strbuf_slopbuf, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
 
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
@@ -30,7 +38,7 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_trim_trailing(struct strbuf *sb);
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
-const char *strbuf_str(const struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
 
 /* A NULL-terminated vector of strings, for argv and envp. */
 struct strvec {

@@ -509,7 +509,7 @@ static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
 	strbuf_reset(&out);
 	ret = apt_tool(&as, "apt-cache", log, &args, &out, why);
 	if (!ret)
-		parse_madison(sw, suite, strbuf_str(&out));
+		parse_madison(sw, suite, out.buf);
 out:
 	unlock_file(lockfd);
 	apt_suite_clear(&as);
@@ -588,7 +588,7 @@ static int list_versions(struct sweep *sw)
 			fprintf(stderr, "kverify: sweep: listing %s ...\n", s);
 			if (list_suite(sw, s, &why))
 				strvec_pushf(&sw->missing, "%s: %s", s,
-					     strbuf_str(&why));
+					     why.buf);
 			strbuf_release(&why);
 		}
 	}
@@ -762,14 +762,14 @@ static void record(const struct verify_ctx *ctx, const struct step_result *res,
 	v->kept = ctx->fetch.source.src && is_dir(ctx->fetch.source.src) ? disk_usage(ctx->fetch.source.src) : 0;
 	/* apt's "Failed to fetch URI  404  Not Found" */
 	v->gone = res[0].status != STEP_PASS &&
-		  strstr(strbuf_str(&res[0].detail), "Failed to fetch") &&
-		  strstr(strbuf_str(&res[0].detail), " 404 ");
+		  strstr(res[0].detail.buf, "Failed to fetch") &&
+		  strstr(res[0].detail.buf, " 404 ");
 	for (i = 0; i < n; i++) {
 		j = step_index(res[i].name);
 		if (j < 0)
 			continue;
 		v->status[j] = xstrdup(step_status_name(res[i].status));
-		v->reason[j] = xstrdup(strbuf_str(&res[i].reason));
+		v->reason[j] = xstrdup(res[i].reason.buf);
 		one_line(v->reason[j]);
 		v->seconds[j] = res[i].seconds;
 	}
@@ -802,7 +802,7 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 			    v->version, v->suites.v[0]);
 	if (targets_parse("(sweep)", line.buf, line.len, &list, &err)) {
 		fprintf(stderr, "kverify: sweep: %s %s: %s", v->package,
-			v->version, strbuf_str(&err));
+			v->version, err.buf);
 		goto out;
 	}
 	o.skip = SWEEP_SKIP;

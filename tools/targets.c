@@ -453,7 +453,7 @@ int targets_load(const char *file, struct target_list *out,
 		strbuf_release(&sb);
 		return -1;
 	}
-	ret = targets_parse(file, strbuf_str(&sb), sb.len, out, err);
+	ret = targets_parse(file, sb.buf, sb.len, out, err);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -60,7 +60,7 @@ static void machine_apt_options(struct strvec *args)
 		     "Acquire::Check-Valid-Until", NULL);
 	c.out = &out;
 	c.timeout = 60;
-	if (!run_child(&c) && !strcmp(strbuf_str(&out), "V='false'\n"))
+	if (!run_child(&c) && !strcmp(out.buf, "V='false'\n"))
 		strvec_push(args, "--aptopt=Acquire::Check-Valid-Until \"false\"");
 	child_clear(&c);
 	strbuf_release(&out);

@@ -153,7 +153,7 @@ static int skipped_by_option(const struct options *opt, const char *name)
  */
 static int is_error(int idx, const struct step_result *r)
 {
-	const char *why = strbuf_str(&r->reason);
+	const char *why = r->reason.buf;
 
 	return run_interrupted() || idx == STEP_IDX_tree ||
 	       strstr(why, " not found: install it with ") ||
@@ -432,7 +432,7 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 	    report_junit(ctx, res, nr_verify_steps, &err) ||
 	    (ctx->opt->kcidb &&
 	     report_kcidb(ctx, res, nr_verify_steps, &err))) {
-		fprintf(stderr, "kverify: %s\n", strbuf_str(&err));
+		fprintf(stderr, "kverify: %s\n", err.buf);
 		ret = 1;
 	}
 	strbuf_release(&err);
@@ -446,15 +446,17 @@ int verify_target(const struct target *t, const struct options *opt)
 		.t = t, .opt = opt,
 		/* nothing built yet, and no ccache */
 		.built = { .ccache_hits = -1, .ccache_misses = -1 },
+		.sim = { .figures = STRBUF_INIT },
 	};
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, fail = 0, error = 0;
 	enum exit_code ret = EXIT_USAGE;
 	char *lock;
 
-	memset(res, 0, sizeof(res));
+	for (i = 0; i < (int)ARRAY_SIZE(res); i++)
+		res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
 	if (setup(&ctx, &err)) {
-		fputs(strbuf_str(&err), stderr);
+		fputs(err.buf, stderr);
 		goto out;
 	}
 	/* A bundle leaves the machine: no placeholder identity goes along. */
@@ -462,14 +464,14 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
-		fprintf(stderr, "kverify: %s: %s\n", t->name, strbuf_str(&err));
+		fprintf(stderr, "kverify: %s: %s\n", t->name, err.buf);
 		free(lock);
 		ret = EXIT_TOOL;
 		goto out;
 	}
 	free(lock);
 	if (fresh_results(&ctx, &err)) {
-		fputs(strbuf_str(&err), stderr);
+		fputs(err.buf, stderr);
 		goto out;
 	}
 	/* Every process the run starts holds the lock too. */

@@ -53,7 +53,7 @@ static long decode(const unsigned char *s, size_t n, size_t *len)
 
 static void utf8_only(const struct strbuf *sb)
 {
-	const unsigned char *s = (const unsigned char *)strbuf_str(sb);
+	const unsigned char *s = (const unsigned char *)sb->buf;
 	size_t i = 0, len;
 
 	while (i < sb->len) {
@@ -65,7 +65,7 @@ static void utf8_only(const struct strbuf *sb)
 
 static void json_string(const struct strbuf *sb)
 {
-	const char *s = strbuf_str(sb);
+	const char *s = sb->buf;
 	size_t i;
 
 	utf8_only(sb);
@@ -95,7 +95,7 @@ static void xml_text(const struct strbuf *sb)
 	static const char *const entities[] = {
 		"&amp;", "&lt;", "&gt;", "&quot;", "&apos;",
 	};
-	const unsigned char *s = (const unsigned char *)strbuf_str(sb);
+	const unsigned char *s = (const unsigned char *)sb->buf;
 	size_t i = 0, k, len;
 
 	utf8_only(sb);
@@ -120,7 +120,7 @@ static void xml_text(const struct strbuf *sb)
 
 static void terminal_text(const struct strbuf *sb)
 {
-	const unsigned char *s = (const unsigned char *)strbuf_str(sb);
+	const unsigned char *s = (const unsigned char *)sb->buf;
 	size_t i = 0, len;
 
 	utf8_only(sb);

@@ -17,7 +17,7 @@ static const char *esc(void (*fn)(struct strbuf *, const char *),
 
 	strbuf_reset(&sb);
 	fn(&sb, s);
-	return strbuf_str(&sb);
+	return sb.buf;
 }
 
 static void json(void **state)

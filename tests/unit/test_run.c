@@ -22,7 +22,7 @@ static void argv_is_data(void **state)
 		     "$(id)", "`id`", NULL);
 	c.out = &out;
 	assert_int_equal(run_child(&c), 0);
-	assert_string_equal(strbuf_str(&out),
+	assert_string_equal(out.buf,
 			    "a; touch /tmp/kverify-canary|$(id)|`id`|");
 	assert_int_not_equal(access("/tmp/kverify-canary", F_OK), 0);
 	child_clear(&c);
@@ -61,11 +61,11 @@ static void close_fds(void **state)
 	strvec_pushl(&c.args, "sh", "-c", "ls /proc/$$/fd", NULL);
 	c.out = &out;
 	assert_int_equal(run_child(&c), 0);
-	assert_non_null(strstr(strbuf_str(&out), "\n3\n"));
+	assert_non_null(strstr(out.buf, "\n3\n"));
 	strbuf_reset(&out);
 	c.close_fds = 1;
 	assert_int_equal(run_child(&c), 0);
-	assert_string_equal(strbuf_str(&out), "0\n1\n2\n");
+	assert_string_equal(out.buf, "0\n1\n2\n");
 	/* an exec that fails is still reported */
 	strvec_clear(&c.args);
 	strvec_push(&c.args, "quilt-that-is-not-there");
@@ -85,7 +85,7 @@ static void pipeline(void **state)
 	strvec_pushl(&cs[1].args, "sort", NULL);
 	cs[1].out = &out;
 	assert_int_equal(run_pipeline(cs, 2), 0);
-	assert_string_equal(strbuf_str(&out), "a\nb\n");
+	assert_string_equal(out.buf, "a\nb\n");
 	child_clear(&cs[0]);
 	child_clear(&cs[1]);
 	strbuf_reset(&out);
@@ -137,7 +137,7 @@ static void timeout_kills_the_group(void **state)
 		int pid;
 
 		strbuf_read_file(&sb, pidfile, 64);
-		pid = atoi(strbuf_str(&sb));
+		pid = atoi(sb.buf);
 		assert_true(pid > 0);
 		usleep(200000);
 		assert_false(process_alive(pid));

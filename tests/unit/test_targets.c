@@ -23,8 +23,8 @@ static void expect_error(const char *text, size_t len, const char *what)
 	struct target_list l;
 
 	assert_int_equal(parse(text, len, &l, &err), -1);
-	if (!strstr(strbuf_str(&err), what))
-		fail_msg("error \"%s\" does not say \"%s\"", strbuf_str(&err),
+	if (!strstr(err.buf, what))
+		fail_msg("error \"%s\" does not say \"%s\"", err.buf,
 			 what);
 	targets_clear(&l);
 	strbuf_release(&err);
@@ -158,7 +158,7 @@ static void many_targets(void **state)
 	targets_clear(&l);
 	strbuf_addstr(&text, "t4711 dir:/ n/a: x\n");
 	assert_int_equal(parse(text.buf, text.len, &l, &err), -1);
-	assert_non_null(strstr(strbuf_str(&err),
+	assert_non_null(strstr(err.buf,
 			       "k.list:20001: duplicate target name 't4711' (first defined at line 4712)"));
 	targets_clear(&l);
 	strbuf_release(&text);
@@ -176,10 +176,10 @@ static void find_by_prefix(void **state)
 	assert_string_equal(targets_find(&l, "6.1", &err)->name, "6.1");
 	assert_string_equal(targets_find(&l, "7", &err)->name, "7.3");
 	assert_null(targets_find(&l, "6", &err));
-	assert_non_null(strstr(strbuf_str(&err), "ambiguous target '6'"));
+	assert_non_null(strstr(err.buf, "ambiguous target '6'"));
 	strbuf_reset(&err);
 	assert_null(targets_find(&l, "9.9", &err));
-	assert_non_null(strstr(strbuf_str(&err),
+	assert_non_null(strstr(err.buf,
 			       "unknown target '9.9'; known targets: 6.1 6.12 7.3"));
 	targets_clear(&l);
 	strbuf_release(&err);

@@ -128,7 +128,7 @@ static void made_once(void **state)
 	free(want);
 	want = xstrfmt("--variant=minbase --mode=root --dpkgopt=force-unsafe-io --include=gcc-14-for-host,make,binutils,libc6-dev,libelf-dev,dwarves trixie %s/toolchains/trixie-gcc-14-for-host.tmp http://mirror.invalid/debian\n",
 		       cache);
-	assert_string_equal(strbuf_str(&args), want);
+	assert_string_equal(args.buf, want);
 	/* the cache's mount point inside */
 	at = xstrfmt("%s%s", root, cache);
 	assert_int_equal(stat(at, &st), 0);
@@ -159,7 +159,7 @@ static void machine_valid_until_passed_on(void **state)
 	assert_int_equal(get(&root, &why), 0);
 	unsetenv("NO_VALID_UNTIL");
 	strbuf_read_file(&args, calls, 1 << 16);
-	assert_non_null(strstr(strbuf_str(&args),
+	assert_non_null(strstr(args.buf,
 			       " --dpkgopt=force-unsafe-io --aptopt=Acquire::Check-Valid-Until \"false\" --include="));
 	free(root);
 	strbuf_release(&args);
@@ -177,7 +177,7 @@ static void failure_leaves_nothing(void **state)
 	setenv("FAKE", "fail", 1);
 	assert_int_equal(get(&root, &why), -1);
 	assert_null(root);
-	assert_non_null(strstr(strbuf_str(&why), "mmdebstrap"));
+	assert_non_null(strstr(why.buf, "mmdebstrap"));
 	made = xstrfmt("%s/toolchains/trixie-gcc-14-for-host", cache);
 	tmp = xstrfmt("%s.tmp", made);
 	assert_int_not_equal(access(made, F_OK), 0);
@@ -226,7 +226,7 @@ static void mounts_go_with_mmdebstrap(void **state)
 	setenv("FAKE", "mount", 1);
 	assert_int_equal(get(&root, &why), 0);
 	strbuf_read_file(&mounts, "/proc/self/mounts", 1 << 20);
-	assert_null(strstr(strbuf_str(&mounts), "kverify-fake"));
+	assert_null(strstr(mounts.buf, "kverify-fake"));
 	free(root);
 	strbuf_release(&mounts);
 	strbuf_release(&why);

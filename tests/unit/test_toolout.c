@@ -33,9 +33,9 @@ static void checkpatch_findings(void **state)
 	assert_int_equal(n.warnings, 2);
 	assert_int_equal(n.checks, 1);
 	assert_int_equal(n.allowed, 2);
-	assert_string_equal(strbuf_str(&n.allowed_types),
+	assert_string_equal(n.allowed_types.buf,
 			    " LONG_LINE COMMIT_LOG_LONG_LINE");
-	assert_string_equal(strbuf_str(&detail),
+	assert_string_equal(detail.buf,
 			    "0001-x.patch: ERROR:SPACING: space required\n"
 			    "0001-x.patch: WARNING:LONG_LINE_COMMENT: a type with a listed prefix\n"
 			    "0001-x.patch: CHECK:PARENTHESIS_ALIGNMENT: align\n"
@@ -55,7 +55,7 @@ static void checkpatch_clean(void **state)
 	checkpatch_count("total: 0 errors, 0 warnings, 0 checks, 40 lines checked\n",
 			 "", &n, &detail, "p");
 	assert_int_equal(n.errors + n.warnings + n.checks + n.allowed, 0);
-	assert_string_equal(strbuf_str(&detail), "");
+	assert_string_equal(detail.buf, "");
 	strbuf_release(&n.allowed_types);
 	strbuf_release(&detail);
 }
@@ -77,7 +77,7 @@ static void quilt_hunk(void **state)
 		      "2 out of 3 hunks FAILED -- rejects in file arch/x86/kvm/x86.c\n"
 		      "Patch 0002-b.patch does not apply (enforce with -f)\n",
 		      &why);
-	assert_string_equal(strbuf_str(&why),
+	assert_string_equal(why.buf,
 			    "patch 0002-b.patch does not apply: arch/x86/kvm/x86.c: Hunk #2 FAILED at 8861.");
 	strbuf_release(&why);
 }
@@ -89,14 +89,14 @@ static void quilt_other_failures(void **state)
 	(void)state;
 	quilt_failure("Applying patch 0001-a.patch\n"
 		      "can't find file to patch at input line 5\n", &why);
-	assert_string_equal(strbuf_str(&why),
+	assert_string_equal(why.buf,
 			    "patch 0001-a.patch does not apply");
 	strbuf_reset(&why);
 	quilt_failure("quilt: No series file found\n", &why);
-	assert_string_equal(strbuf_str(&why), "quilt push failed");
+	assert_string_equal(why.buf, "quilt push failed");
 	strbuf_reset(&why);
 	quilt_failure("", &why);
-	assert_string_equal(strbuf_str(&why), "quilt push failed");
+	assert_string_equal(why.buf, "quilt push failed");
 	strbuf_release(&why);
 }
 

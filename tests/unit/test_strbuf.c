@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* strbuf: the slopbuf (buf is always a string) and strbuf_detach(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../tools/strbuf.h"
+
+static void empty_is_a_string(void **state)
+{
+	struct strbuf sb = STRBUF_INIT, other;
+
+	(void)state;
+	assert_non_null(sb.buf);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.alloc, 0);
+	strbuf_reset(&sb);
+	strbuf_trim_trailing(&sb);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	strbuf_release(&sb);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	strbuf_init(&other);
+	assert_ptr_equal(other.buf, strbuf_slopbuf);
+	assert_string_equal(strbuf_slopbuf, "");
+}
+
+static void grows_away_from_the_slopbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_addstr(&sb, "");
+	assert_string_equal(sb.buf, "");
+	strbuf_addf(&sb, "%s=%d", "T", 3);
+	assert_ptr_not_equal(sb.buf, strbuf_slopbuf);
+	assert_string_equal(sb.buf, "T=3");
+	assert_true(sb.alloc > sb.len);
+	strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	strbuf_release(&sb);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(strbuf_slopbuf, "");
+}
+
+static void detach(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = 99;
+	char *s;
+
+	(void)state;
+	/* an empty buffer gives an allocated "", never the slopbuf */
+	s = strbuf_detach(&sb, &len);
+	assert_ptr_not_equal(s, strbuf_slopbuf);
+	assert_string_equal(s, "");
+	assert_int_equal(len, 0);
+	free(s);
+
+	strbuf_addstr(&sb, "kvm");
+	s = strbuf_detach(&sb, &len);
+	assert_string_equal(s, "kvm");
+	assert_int_equal(len, 3);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(sb.alloc, 0);
+	free(s);
+
+	s = xstrfmt("%s", "");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void read_file(void **state)
+{
+	char path[] = "/tmp/test_strbuf.XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(strbuf_read_file(&sb, path, 100), 0);
+	assert_string_equal(sb.buf, "");
+	assert_int_equal(sb.len, 0);
+	strbuf_release(&sb);
+	unlink(path);
+	assert_int_equal(strbuf_read_file(&sb, path, 100), -1);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(empty_is_a_string),
+		cmocka_unit_test(grows_away_from_the_slopbuf),
+		cmocka_unit_test(detach),
+		cmocka_unit_test(read_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
