@@ -9,6 +9,8 @@ KVERIFY=$REPO/build/kverify
 # it (tests/lanes names one per lane with KVERIFY_TESTS_CACHE).
 export KVERIFY_CACHE=${KVERIFY_TESTS_CACHE:-${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}/tests/default}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
+# What the tools a script runs itself leave goes with $TMP.
+export TMPDIR=$TMP
 trap 'rm -rf "$TMP"' EXIT
 cd "$REPO" || exit 1
 _n=0

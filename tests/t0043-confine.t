@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 17
+plan 19
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -196,4 +196,27 @@ for s in series backports/*/; do
 done
 [ -z "$bad" ]
 ok $? "the repository's own series pass the check${bad:+ (not:$bad)}"
+
+# 5. quilt and patch write their temporary files in $TMPDIR: kverify's is
+# the cache's (quilt's mktemp fails on a $TMPDIR that names a file, and
+# quilt goes on without), and what a process that is gone left there is
+# removed: its lock is free (a live one's is held, here by this shell).
+mkdir -p "$KVERIFY_CACHE/tmp/gone" "$KVERIFY_CACHE/tmp/live" "$copy/backports/fix2"
+touch "$KVERIFY_CACHE/tmp/gone/lock" "$KVERIFY_CACHE/tmp/gone/quilt.x"
+exec 9> "$KVERIFY_CACHE/tmp/live/lock"
+flock 9
+sed 's/^+patched$/+patched again/' "$copy/backports/fix/0001-fix.patch" > "$copy/backports/fix2/0001-fix.patch"
+echo 0001-fix.patch > "$copy/backports/fix2/series"
+touch "$TMP/not-a-dir"
+TMPDIR=$TMP/not-a-dir verify "x tar:$TMP/inside.tar backports/fix2"
+rc=$?
+[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
+	grep -qx "patched again" "$KVERIFY_CACHE/trees/x/README" &&
+	! grep "not-a-dir" "$copy"/results/x/logs/*-apply.log
+ok $? "with TMPDIR naming a file, the series applies and no tool tried it: quilt's files go to the cache (exit $rc)"
+[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+left=$(ls -A "$KVERIFY_CACHE/tmp" | tr '\n' ' ')
+exec 9>&-
+[ "$left" = "live lock " ]
+ok $? "the run's temporary directory is gone, and a dead process's (a live one's stays): $left"
 done_testing

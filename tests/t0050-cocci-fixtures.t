@@ -13,7 +13,7 @@ plan 18
 
 # spatch_on DIR: the semantic patch in place on DIR's copies; prints stdout
 spatch_on() {
-	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
+	(cd "$1" && spatch --temp-files "$TMP" --sp-file "$SMPL" --no-includes --include-headers \
 		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h 2>/dev/null))
 }
 

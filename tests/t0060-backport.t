@@ -10,7 +10,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 15
+plan 16
 export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
 copy=$TMP/repo
 mkdir -p "$copy"
@@ -92,4 +92,19 @@ ok $? "a pre-5.19 tree gets an n/a kernels.list line and no variant (exit $rc)"
 rc=$?
 [ $rc = 2 ] && grep -q "backports/6.6 exists" "$TMP/out"
 ok $? "an existing variant is never overwritten (exit $rc)"
+
+# A known shape whose surroundings a hunk does not find: spatch exits with
+# UNKNOWN (make: exit 2) and, left to itself, leaves its 13 output files
+# in /tmp.
+mkdir -p "$TMP/linux-7.9/arch/x86/include/asm"
+fixture_tree partial "$TMP/linux-7.9" 7 9
+mv "$TMP/linux-7.9/arch/x86/kvm/kvm_host.h" "$TMP/linux-7.9/arch/x86/include/asm/"
+touch "$TMP/marker"
+(cd "$copy" && KVERIFY_CACHE=$TMP/bpcache make --no-print-directory backport TREE="$TMP/linux-7.9" NAME=7.9) > "$TMP/out" 2>&1
+rc=$?
+left=$(find /tmp -maxdepth 1 -newer "$TMP/marker" -name 'cocci*' | wc -l)
+[ $rc = 2 ] && grep -q "nothing to generate (UNKNOWN emulated_counter shape, but no match for" "$TMP/out" &&
+	[ "$left" = 0 ] && [ "$(ls -A "$TMP/bpcache/tmp")" = lock ]
+ok $? "UNKNOWN: spatch's files stay in the cache and go (exit $rc, $left new in /tmp)"
+[ $rc = 2 ] || diag < "$TMP/out"
 done_testing

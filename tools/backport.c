@@ -232,9 +232,8 @@ static int valid_name(const char *s)
 
 int cmd_backport(const struct backport_args *a)
 {
-	char tmpl[] = "/tmp/kverify-backport.XXXXXX";
 	struct strbuf diff = STRBUF_INIT;
-	char *work, *outcome = NULL, *dir = NULL, *tree = NULL, *branch = NULL;
+	char *work = NULL, *outcome = NULL, *dir = NULL, *tree = NULL, *branch = NULL;
 	enum cocci_outcome kind;
 	const char *rest;
 	struct strbuf dep3 = STRBUF_INIT, err = STRBUF_INIT;
@@ -264,8 +263,9 @@ int cmd_backport(const struct backport_args *a)
 			dir);
 		goto out;
 	}
-	work = mkdtemp(tmpl);
-	outcome = work ? spatch_outcome(tree, work) : NULL;
+	/* the process's own $TMPDIR, in the cache */
+	work = a->tmp ? xstrfmt("%s/backport", a->tmp) : NULL;
+	outcome = work && !mkdir_p(work) ? spatch_outcome(tree, work) : NULL;
 	if (!outcome) {
 		fprintf(stderr, "kverify: the semantic patch printed no outcome for %s\n",
 			tree);
@@ -294,6 +294,7 @@ clean:
 	if (work)
 		rm_rf(work);
 out:
+	free(work);
 	strbuf_release(&diff);
 	strbuf_release(&dep3);
 	strbuf_release(&err);

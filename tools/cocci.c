@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The semantic patch on copies of a tree's files, and its outcome line. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,10 +70,21 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	char *smpl = xstrfmt("%s/%s", repo, COCCI_SMPL);
+	char *tmp = xstrfmt("%s/tmp", work);
 
+	/*
+	 * spatch does not heed $TMPDIR: its output files go to /tmp, and
+	 * some stay there (the sync shape's, a partial shape's), unless
+	 * --temp-files names a directory.
+	 */
 	*outcome = NULL;
 	strvec_pushl(&c.args, "spatch", "--sp-file", smpl, "--no-includes",
-		     "--include-headers", "--in-place", "--very-quiet", NULL);
+		     "--include-headers", "--in-place", "--very-quiet",
+		     "--temp-files", tmp, NULL);
+	if (mkdir_p(tmp)) {
+		strbuf_addf(why, "cannot create %s: %s", tmp, strerror(errno));
+		goto out;
+	}
 	if (!stage(tree, work, keep_pristine, &c)) {
 		strbuf_addf(why, "%s has no arch/x86/kvm/pmu.c", tree);
 		goto out;
@@ -88,8 +100,10 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 		strbuf_addf(why, "spatch printed no outcome line (status %d)",
 			    c.status);
 out:
+	rm_rf(tmp);
 	strbuf_release(&out);
 	child_clear(&c);
 	free(smpl);
+	free(tmp);
 	return *outcome ? 0 : -1;
 }

@@ -493,3 +493,74 @@ int tree_confined(const char *root, struct strbuf *err)
 	free(real);
 	return ret ? -1 : 0;
 }
+
+/*
+ * $TMPDIR for this process and every tool it runs (quilt, patch, gcc, ...
+ * write there, and leave files behind when they are stopped): a directory
+ * of its own under <cache>/tmp, locked while it lives, so that nothing is
+ * written outside the cache.  A directory whose lock nobody holds is what
+ * a process that is gone left, and is removed first (a lock, not a pid: a
+ * cache may be shared by processes of other pid namespaces).  <cache>/tmp/lock
+ * keeps that sweep from a directory made but not locked yet.
+ */
+int tmpdir_enter(struct tmpdir *td, const char *cache)
+{
+	char *base = xstrfmt("%s/tmp", cache), *lock;
+	struct dirent *e;
+	int sweep = -1;
+	DIR *d;
+
+	td->path = NULL;
+	td->lockfd = -1;
+	lock = xstrfmt("%s/lock", base);
+	if (!mkdir_p(base))
+		sweep = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (sweep < 0 || flock(sweep, LOCK_EX) < 0)
+		goto out;
+	d = opendir(base);
+	while (d && (e = readdir(d))) {
+		char *stale = xstrfmt("%s/%s", base, e->d_name);
+		char *its = xstrfmt("%s/lock", stale);
+		int fd = *e->d_name == '.' ? -1 : open(its, O_RDWR | O_CLOEXEC);
+
+		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB))
+			rm_rf(stale);
+		if (fd >= 0)
+			close(fd);
+		free(its);
+		free(stale);
+	}
+	if (d)
+		closedir(d);
+	free(lock);
+	td->path = xstrfmt("%s/XXXXXX", base);
+	lock = NULL;
+	if (!mkdtemp(td->path)) {
+		free(td->path);
+		td->path = NULL;
+		goto out;
+	}
+	lock = xstrfmt("%s/lock", td->path);
+	td->lockfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (td->lockfd < 0 || flock(td->lockfd, LOCK_EX) < 0 ||
+	    setenv("TMPDIR", td->path, 1) < 0)
+		goto fail;
+out:
+	unlock_file(sweep);
+	free(lock);
+	free(base);
+	return td->path ? 0 : -1;
+fail:
+	tmpdir_leave(td);
+	goto out;
+}
+
+void tmpdir_leave(struct tmpdir *td)
+{
+	if (td->path)
+		rm_rf(td->path);
+	unlock_file(td->lockfd);
+	free(td->path);
+	td->path = NULL;
+	td->lockfd = -1;
+}

@@ -28,6 +28,15 @@ uint64_t hash_fast(uint64_t seed, const void *data, size_t len);
 int hash_file_fast(uint64_t *h, const char *path);
 #define HASH_INIT 0xcbf29ce484222325ULL
 
+/* The process's $TMPDIR, in the cache. */
+struct tmpdir {
+	char *path;
+	int lockfd;
+};
+
+int tmpdir_enter(struct tmpdir *td, const char *cache);
+void tmpdir_leave(struct tmpdir *td);
+
 int lock_file(const char *path, int wait, int *fd, struct strbuf *err);
 void unlock_file(int fd);
 void lock_inherit(int fd);

@@ -608,6 +608,7 @@ static int run_command(struct options *opt, int argc, char **argv)
 			bp.name = env("KVERIFY_BACKPORT_NAME");
 			bp.bug = env("KVERIFY_BUG_DEBIAN");
 		}
+		bp.tmp = opt->tmp;
 		return cmd_backport(&bp);
 	}
 	if (!strcmp(argv[0], "sweep")) {
@@ -631,6 +632,7 @@ int main(int argc, char **argv)
 		.list = "kernels.list", .results = "results",
 		.mode = BUILD_KERNEL,
 	};
+	struct tmpdir tmp;
 	char *cache;
 	int ret;
 
@@ -638,14 +640,20 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (argc > 1 && !strcmp(argv[1], "sim")) {
 		opt.cache = cache = cache_dir(NULL);
+		tmpdir_enter(&tmp, cache);
+		opt.tmp = tmp.path;
 		ret = cmd_sim(argc - 1, argv + 1, &opt);
+		tmpdir_leave(&tmp);
 		free(cache);
 		return ret;
 	}
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	opt.cache = cache = cache_dir(opt.cache);
+	tmpdir_enter(&tmp, cache);
+	opt.tmp = tmp.path;
 	ret = run_command(&opt, argc - optind, argv + optind);
+	tmpdir_leave(&tmp);
 	free(cache);
 	return ret;
 }

@@ -22,6 +22,7 @@ struct options {
 	const char *list;	/* kernels.list */
 	const char *results;	/* results directory */
 	const char *cache;	/* cache directory */
+	const char *tmp;	/* $TMPDIR: in <cache>/tmp, or NULL */
 	const char *skip;	/* comma-separated steps to skip */
 	const char *config;	/* "distro", or a fragment overriding the list */
 	enum build_mode mode;
