@@ -98,6 +98,14 @@ static void json_str(struct strbuf *sb, const char *s)
 	json_escape(sb, s);
 }
 
+/* ,@sep"@key": "@value" (a NULL value is ""); @sep is "\n  " or " " */
+static void json_field(struct strbuf *sb, const char *sep, const char *key,
+		       const char *value)
+{
+	strbuf_addf(sb, ",%s\"%s\": ", sep, key);
+	json_escape(sb, value ? value : "");
+}
+
 /* "T=0:1000000 T=1:500000": the sim step's figures, one callback each. */
 static void sim_figures(const struct verify_ctx *ctx,
 			void (*fn)(struct strbuf *, const char *, const char *,
@@ -147,8 +155,7 @@ static void json_tests(struct strbuf *sb, const struct ktap_result *k)
 	for (i = 0; i < k->nr; i++) {
 		strbuf_addstr(sb, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
 		json_str(sb, k->v[i].name);
-		strbuf_addstr(sb, ", \"status\": ");
-		json_str(sb, test_status_names[k->v[i].status]);
+		json_field(sb, " ", "status", test_status_names[k->v[i].status]);
 		strbuf_addf(sb, ", \"seconds\": %.2f, \"reason\": ",
 			    k->v[i].seconds);
 		json_str(sb, k->v[i].reason ? k->v[i].reason : "");
@@ -219,8 +226,7 @@ static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 	}
 	strbuf_addstr(sb, "{\"name\": ");
 	json_str(sb, ctx->t->deb_package);
-	strbuf_addstr(sb, ", \"version\": ");
-	json_str(sb, ctx->fetch.source.deb_version);
+	json_field(sb, " ", "version", ctx->fetch.source.deb_version);
 	strbuf_addstr(sb, "}");
 }
 
@@ -260,19 +266,13 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	iso_time(t1, sizeof(t1), ctx->finished);
 	strbuf_addf(&sb, "{\n  \"schema\": %d,\n  \"target\": ", REPORT_SCHEMA);
 	json_str(&sb, ctx->t->name);
-	strbuf_addstr(&sb, ",\n  \"source\": ");
-	json_str(&sb, ctx->t->source);
+	json_field(&sb, "\n  ", "source", ctx->t->source);
 	json_package(&sb, ctx);
-	strbuf_addstr(&sb, ",\n  \"series\": ");
-	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
-	strbuf_addstr(&sb, ",\n  \"na_reason\": ");
-	json_str(&sb, series_of(ctx)->na_reason ? series_of(ctx)->na_reason : "");
-	strbuf_addstr(&sb, ",\n  \"source_key\": ");
-	json_str(&sb, ctx->fetch.source.src_key ? ctx->fetch.source.src_key : "");
-	strbuf_addstr(&sb, ",\n  \"started\": ");
-	json_str(&sb, t0);
-	strbuf_addstr(&sb, ",\n  \"finished\": ");
-	json_str(&sb, t1);
+	json_field(&sb, "\n  ", "series", series_of(ctx)->rel);
+	json_field(&sb, "\n  ", "na_reason", series_of(ctx)->na_reason);
+	json_field(&sb, "\n  ", "source_key", ctx->fetch.source.src_key);
+	json_field(&sb, "\n  ", "started", t0);
+	json_field(&sb, "\n  ", "finished", t1);
 	strbuf_addf(&sb, ",\n  \"seconds\": %ld",
 		    ctx->finished && ctx->started ?
 		    (long)(ctx->finished - ctx->started) : 0L);
@@ -281,21 +281,15 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_str(&sb, ctx->boot.kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
-	strbuf_addstr(&sb, ",\n  \"boot\": ");
-	json_str(&sb, distro_boot(ctx) ? "distro" : "own");
-	if (ctx->config.boot_why) {
-		strbuf_addstr(&sb, ",\n  \"boot_why\": ");
-		json_str(&sb, ctx->config.boot_why);
-	}
+	json_field(&sb, "\n  ", "boot", distro_boot(ctx) ? "distro" : "own");
+	if (ctx->config.boot_why)
+		json_field(&sb, "\n  ", "boot_why", ctx->config.boot_why);
 	if (ctx->config.kernel && ctx->built.kernel_built) {
 		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->config.deb_abi);
-		strbuf_addstr(&sb, ",\n  \"image\": ");
-		json_str(&sb, ctx->config.deb_image);
-		strbuf_addstr(&sb, ",\n  \"image_version\": ");
-		json_str(&sb, ctx->fetch.source.deb_version);
+		json_field(&sb, "\n  ", "image", ctx->config.deb_image);
+		json_field(&sb, "\n  ", "image_version", ctx->fetch.source.deb_version);
 	}
-	strbuf_addstr(&sb, ",\n  \"accel\": ");
-	json_str(&sb, ctx->boot.accel ? ctx->boot.accel : "");
+	json_field(&sb, "\n  ", "accel", ctx->boot.accel);
 	strbuf_addstr(&sb, ",\n  \"console\": ");
 	if (is_file(console))
 		json_str(&sb, "console.log");
@@ -319,15 +313,13 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	for (s = 0; s < n; s++) {
 		strbuf_addstr(&sb, s ? ",\n    {\"name\": " : "\n    {\"name\": ");
 		json_str(&sb, res[s].name);
-		strbuf_addstr(&sb, ", \"status\": ");
-		json_str(&sb, step_status_name(res[s].status));
+		json_field(&sb, " ", "status", step_status_name(res[s].status));
 		strbuf_addf(&sb, ", \"seconds\": %.3f, \"reason\": ",
 			    res[s].seconds);
 		json_str(&sb, res[s].reason.buf);
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_rel(&sb, ctx->results, res[s].log);
-		strbuf_addstr(&sb, ", \"detail\": ");
-		json_str(&sb, res[s].detail.buf);
+		json_field(&sb, " ", "detail", res[s].detail.buf);
 		strbuf_addstr(&sb, "}");
 	}
 	strbuf_addstr(&sb, "\n  ]");
@@ -475,8 +467,7 @@ static void kcidb_excerpt(struct strbuf *sb, const char *detail)
 			detail++;
 	}
 	cut = xstrdup(detail);
-	strbuf_addstr(sb, ", \"log_excerpt\": ");
-	json_str(sb, cut);
+	json_field(sb, " ", "log_excerpt", cut);
 	free(cut);
 }
 
@@ -519,10 +510,8 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 	strbuf_addf(sb, "\", \"status\": \"%s\", \"duration\": %.3f",
 		    kcidb_status(status), secs);
 	kcidb_time(sb, "start_time", ctx->started);
-	if (reason && *reason) {
-		strbuf_addstr(sb, ", \"comment\": ");
-		json_str(sb, reason);
-	}
+	if (reason && *reason)
+		json_field(sb, " ", "comment", reason);
 	if (detail)
 		kcidb_excerpt(sb, detail);
 	if (ctx->boot.accel && *ctx->boot.accel) {
@@ -564,16 +553,14 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	json_str(&sb, id.buf);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
 	json_str(&sb, ctx->t->name);
-	strbuf_addstr(&sb, ", \"comment\": ");
-	json_str(&sb, ctx->t->source);
+	json_field(&sb, " ", "comment", ctx->t->source);
 	kcidb_time(&sb, "start_time", ctx->started);
 	if (a >= 0 && (res[a].status == STEP_PASS || res[a].status == STEP_FAIL))
 		strbuf_addf(&sb, ", \"valid\": %s",
 			    res[a].status == STEP_PASS ? "true" : "false");
 	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
 	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
-	strbuf_addstr(&sb, ", \"source_key\": ");
-	json_str(&sb, ctx->fetch.source.src_key ? ctx->fetch.source.src_key : "");
+	json_field(&sb, " ", "source_key", ctx->fetch.source.src_key);
 	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
 	json_str(&sb, build_id);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
@@ -581,10 +568,8 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
 	json_str(&sb, ctx->opt->config ? ctx->opt->config :
 		 ctx->t->config ? ctx->t->config : "configs/kvm-guest.config");
-	if (cc) {
-		strbuf_addstr(&sb, ", \"compiler\": ");
-		json_str(&sb, cc);
-	}
+	if (cc)
+		json_field(&sb, " ", "compiler", cc);
 	kcidb_time(&sb, "start_time", ctx->started);
 	if (b >= 0 && (res[b].status == STEP_PASS || res[b].status == STEP_FAIL)) {
 		strbuf_addf(&sb, ", \"duration\": %.3f, \"valid\": %s",
