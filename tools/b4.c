@@ -547,7 +547,7 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 	struct strbuf sb = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	char *gm = xstrfmt("%s/scripts/get_maintainer.pl", b->source.src);
-	const char *p;
+	struct line l;
 	size_t i;
 	int ret = -1;
 
@@ -572,12 +572,9 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 			gm, b->log);
 		goto out;
 	}
-	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		size_t n = strcspn(p, "\n");
-
-		if (n && *p != '-')
-			strvec_pushf(out, "%.*s", (int)n, p);
-	}
+	for_each_line(l, sb.buf)
+		if (l.len && *l.s != '-')
+			strvec_pushf(out, "%.*s", (int)l.len, l.s);
 	ret = 0;
 out:
 	child_clear(&c);

@@ -49,17 +49,13 @@ static char *outcome_line(const char *out)
 	static const char *const words[] = {
 		"APPLIED ", "ALREADY", "NOT-APPLICABLE", "UNKNOWN",
 	};
-	const char *p = out;
+	struct line l;
 	size_t i;
 
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
+	for_each_line(l, out)
 		for (i = 0; i < ARRAY_SIZE(words); i++)
-			if (starts_with(p, words[i]))
-				return xstrfmt("%.*s", (int)n, p);
-		p = p[n] ? p + n + 1 : NULL;
-	}
+			if (starts_with(l.s, words[i]))
+				return xstrfmt("%.*s", (int)l.len, l.s);
 	return NULL;
 }
 

@@ -336,17 +336,17 @@ char *kernel_release(const char *src, int full)
 	};
 	char *mk = xstrfmt("%s/Makefile", src), *val[4] = { 0 }, *ret = NULL;
 	struct strbuf sb = STRBUF_INIT;
-	const char *p;
+	struct line l;
 	size_t i;
 
 	if (strbuf_read_file(&sb, mk, 1 << 20) < 0)
 		goto out;
-	for (p = sb.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+	for_each_line(l, sb.buf)
 		for (i = 0; i < ARRAY_SIZE(keys); i++) {
 			size_t n = strlen(keys[i]);
-			const char *v = p + n;
+			const char *v = l.s + n;
 
-			if (val[i] || strncmp(p, keys[i], n))
+			if (val[i] || strncmp(l.s, keys[i], n))
 				continue;
 			v += strspn(v, " \t");
 			if (*v != '=')

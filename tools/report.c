@@ -36,6 +36,7 @@ static void print_tail(const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = text + strlen(text);
+	struct line l;
 	int n = 0;
 
 	while (p > text && n <= TAIL_LINES)
@@ -43,13 +44,11 @@ static void print_tail(const char *text)
 			n++;
 	if (p != text)
 		p++;
-	for (; *p; ) {
-		size_t len = strcspn(p, "\n");
-		char *line = xstrfmt("%.*s", (int)len, p);
+	for_each_line(l, p) {
+		char *line = xstrfmt("%.*s", (int)l.len, l.s);
 
 		printf("      | %s\n", term(&sb, line));
 		free(line);
-		p += len + !!p[len];
 	}
 	strbuf_release(&sb);
 }

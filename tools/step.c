@@ -88,28 +88,26 @@ int new_warnings(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strvec files = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
-	const char *p;
+	struct line l;
 	size_t i;
 	int n = 0;
 
 	series_files(series_of(ctx), &files, 0);
 	strbuf_read_file(&log, ctx->log, 64 << 20);
-	for (p = log.buf; *p; ) {
-		size_t len = strcspn(p, "\n");
-
+	for_each_line(l, log.buf) {
 		for (i = 0; i < files.nr; i++) {
 			size_t fl = strlen(files.v[i]);
-			const char *at = strstr(p, files.v[i]);
+			const char *at = strstr(l.s, files.v[i]);
 
-			if (at && at < p + len && at[fl] == ':' &&
+			if (at && at < l.s + l.len && at[fl] == ':' &&
 			    strstr(at, ": warning:") &&
-			    strstr(at, ": warning:") < p + len) {
-				strbuf_addf(&r->detail, "%.*s\n", (int)len, p);
+			    strstr(at, ": warning:") < l.s + l.len) {
+				strbuf_addf(&r->detail, "%.*s\n", (int)l.len,
+					    l.s);
 				n++;
 				break;
 			}
 		}
-		p += len + !!p[len];
 	}
 	if (n)
 		strbuf_addf(&r->reason, "%d compiler warning(s) in files the series touches",

@@ -24,7 +24,7 @@ static int ccache_counts(long *hits, long *misses)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	const char *p;
+	struct line l;
 
 	*hits = *misses = 0;
 	strvec_pushl(&c.args, "ccache", "--print-stats", NULL);
@@ -35,12 +35,12 @@ static int ccache_counts(long *hits, long *misses)
 		strbuf_release(&out);
 		return -1;
 	}
-	for (p = out.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		if (starts_with(p, "direct_cache_hit\t") ||
-		    starts_with(p, "preprocessed_cache_hit\t"))
-			*hits += atol(strchr(p, '\t') + 1);
-		else if (starts_with(p, "cache_miss\t"))
-			*misses += atol(strchr(p, '\t') + 1);
+	for_each_line(l, out.buf) {
+		if (starts_with(l.s, "direct_cache_hit\t") ||
+		    starts_with(l.s, "preprocessed_cache_hit\t"))
+			*hits += atol(strchr(l.s, '\t') + 1);
+		else if (starts_with(l.s, "cache_miss\t"))
+			*misses += atol(strchr(l.s, '\t') + 1);
 	}
 	child_clear(&c);
 	strbuf_release(&out);

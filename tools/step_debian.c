@@ -85,6 +85,7 @@ static int find_image(const struct verify_ctx *ctx,
 	struct strbuf out = STRBUF_INIT;
 	const char *xy = source_xy(ctx), *p;
 	char *unsigned_pkg = NULL, *signed_pkg = NULL;
+	struct line l;
 	size_t i, nnames = 0;
 	int ret = -1;
 
@@ -94,8 +95,8 @@ static int find_image(const struct verify_ctx *ctx,
 		goto out;
 	strvec_clear(&args);
 	strvec_push(&args, "show");
-	for (p = out.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		char *name = xstrfmt("%.*s", (int)strcspn(p, "\n "), p);
+	for_each_line(l, out.buf) {
+		char *name = xstrfmt("%.*s", (int)strcspn(l.s, "\n "), l.s);
 
 		if (!strstr(name, "-cloud-") && !strstr(name, "-rt-")) {
 			strvec_push(&args, name);

@@ -82,6 +82,25 @@ static inline int ends_with(const char *s, const char *suffix)
 	return n >= m && !memcmp(s + n - m, suffix, m);
 }
 
+/* One line of a string: @len bytes at @s, without the '\n'; @next follows. */
+struct line {
+	const char *s, *next;
+	size_t len;
+};
+
+static inline int next_line(struct line *l)
+{
+	if (!*l->next)
+		return 0;
+	l->s = l->next;
+	l->len = strcspn(l->s, "\n");
+	l->next = l->s + l->len + !!l->s[l->len];
+	return 1;
+}
+
+/* Each line of @text in turn, as the struct line @l. */
+#define for_each_line(l, text) for ((l).next = (text); next_line(&(l));)
+
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -132,19 +132,18 @@ static void add_dir_of(struct strvec *sv, const char *file)
 static void patch_files(const char *path, struct strvec *files)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *p;
+	struct line l;
 
 	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
 		return;
-	for (p = sb.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 :
-						    NULL) {
-		size_t n = strcspn(p, "\t\n");
+	for_each_line(l, sb.buf) {
+		size_t n = strcspn(l.s, "\t\n");
 		const char *name;
 		char *f;
 
-		if (!skip_prefix(p, "+++ b/", &name) || p + n <= name)
+		if (!skip_prefix(l.s, "+++ b/", &name) || l.s + n <= name)
 			continue;
-		f = xstrfmt("%.*s", (int)(p + n - name), name);
+		f = xstrfmt("%.*s", (int)(l.s + n - name), name);
 		if (!strvec_has(files, f))
 			strvec_push(files, f);
 		free(f);

@@ -65,19 +65,20 @@ void checkpatch_count(const char *out, const char *allow,
  */
 void quilt_failure(const char *log, struct strbuf *why)
 {
-	const char *p, *patch = NULL, *hunk = NULL, *file = NULL;
+	const char *patch = NULL, *hunk = NULL, *file = NULL;
+	struct line l;
 	int pn = 0, hn = 0, fn = 0;
 
-	for (p = log; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		int n = strcspn(p, "\n");
+	for_each_line(l, log) {
+		int n = l.len;
 
-		if (skip_prefix(p, "Applying patch ", &patch)) {
-			pn = n - (patch - p);
-		} else if (skip_prefix(p, "patching file ", &file)) {
-			fn = n - (file - p);
-		} else if (starts_with(p, "Hunk #") &&
-			   memmem(p, n, "FAILED", 6)) {
-			hunk = p;
+		if (skip_prefix(l.s, "Applying patch ", &patch)) {
+			pn = n - (patch - l.s);
+		} else if (skip_prefix(l.s, "patching file ", &file)) {
+			fn = n - (file - l.s);
+		} else if (starts_with(l.s, "Hunk #") &&
+			   memmem(l.s, n, "FAILED", 6)) {
+			hunk = l.s;
 			hn = n;
 			break;
 		}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* strbuf: the slopbuf (buf is always a string) and strbuf_detach(). */
+/* strbuf: the slopbuf (buf is always a string), strbuf_detach(), lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,12 +86,34 @@ static void read_file(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(strbuf_read_file(&sb, path, 100), 0);
+	unlink(path);
 	assert_string_equal(sb.buf, "");
 	assert_int_equal(sb.len, 0);
 	strbuf_release(&sb);
-	unlink(path);
 	assert_int_equal(strbuf_read_file(&sb, path, 100), -1);
 	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+}
+
+static const char *lines_of(const char *text)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	struct line l;
+
+	strbuf_reset(&sb);
+	for_each_line(l, text)
+		strbuf_addf(&sb, "[%.*s]%zu", (int)l.len, l.s, l.len);
+	return sb.buf;
+}
+
+static void lines(void **state)
+{
+	(void)state;
+	assert_string_equal(lines_of(""), "");
+	assert_string_equal(lines_of("\n"), "[]0");
+	assert_string_equal(lines_of("a"), "[a]1");
+	assert_string_equal(lines_of("a\n"), "[a]1");
+	assert_string_equal(lines_of("a\n\nbc"), "[a]1[]0[bc]2");
+	assert_string_equal(lines_of("a\r\n b\n\n"), "[a\r]2[ b]2[]0");
 }
 
 int main(void)
@@ -101,6 +123,7 @@ int main(void)
 		cmocka_unit_test(grows_away_from_the_slopbuf),
 		cmocka_unit_test(detach),
 		cmocka_unit_test(read_file),
+		cmocka_unit_test(lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
