@@ -201,7 +201,8 @@ ok $? "the repository's own series pass the check${bad:+ (not:$bad)}"
 # the cache's (quilt's mktemp fails on a $TMPDIR that names a file, and
 # quilt goes on without), and what a process that is gone left there is
 # removed: its lock is free (a live one's is held, here by this shell).
-mkdir -p "$KVERIFY_CACHE/tmp/gone" "$KVERIFY_CACHE/tmp/live" "$copy/backports/fix2"
+mkdir -p "$KVERIFY_CACHE/tmp/gone" "$KVERIFY_CACHE/tmp/nolock" "$KVERIFY_CACHE/tmp/live" \
+	"$copy/backports/fix2"
 touch "$KVERIFY_CACHE/tmp/gone/lock" "$KVERIFY_CACHE/tmp/gone/quilt.x"
 exec 9> "$KVERIFY_CACHE/tmp/live/lock"
 flock 9
@@ -218,5 +219,5 @@ ok $? "with TMPDIR naming a file, the series applies and no tool tried it: quilt
 left=$(ls -A "$KVERIFY_CACHE/tmp" | tr '\n' ' ')
 exec 9>&-
 [ "$left" = "live lock " ]
-ok $? "the run's temporary directory is gone, and a dead process's (a live one's stays): $left"
+ok $? "the run's temporary directory is gone, and a dead process's, and one without a lock (a live one's stays): $left"
 done_testing

@@ -15,7 +15,7 @@ want_for() {
 	esac
 }
 spatch_on() {
-	(cd "$1" && spatch --sp-file "$SMPL" --no-includes --include-headers \
+	(cd "$1" && spatch --temp-files "$TMP" --sp-file "$SMPL" --no-includes --include-headers \
 		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h 2>/dev/null)) |
 		grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)'
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cocci.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
 #include "probe.h"
@@ -263,9 +264,14 @@ int cmd_backport(const struct backport_args *a)
 			dir);
 		goto out;
 	}
+	if (!a->tmp) {
+		fprintf(stderr, "kverify: backport works in a temporary directory in the cache, and there is none (above)\n");
+		ret = EXIT_TOOL;
+		goto out;
+	}
 	/* the process's own $TMPDIR, in the cache */
-	work = a->tmp ? xstrfmt("%s/backport", a->tmp) : NULL;
-	outcome = work && !mkdir_p(work) ? spatch_outcome(tree, work) : NULL;
+	work = xstrfmt("%s/backport", a->tmp);
+	outcome = !mkdir_p(work) ? spatch_outcome(tree, work) : NULL;
 	if (!outcome) {
 		fprintf(stderr, "kverify: the semantic patch printed no outcome for %s\n",
 			tree);

@@ -500,8 +500,9 @@ int tree_confined(const char *root, struct strbuf *err)
  * of its own under <cache>/tmp, locked while it lives, so that nothing is
  * written outside the cache.  A directory whose lock nobody holds is what
  * a process that is gone left, and is removed first (a lock, not a pid: a
- * cache may be shared by processes of other pid namespaces).  <cache>/tmp/lock
- * keeps that sweep from a directory made but not locked yet.
+ * cache may be shared by processes of other pid namespaces), as is one
+ * without a lock file.  <cache>/tmp/lock keeps that sweep from a directory
+ * made but not locked yet.
  */
 int tmpdir_enter(struct tmpdir *td, const char *cache)
 {
@@ -521,9 +522,12 @@ int tmpdir_enter(struct tmpdir *td, const char *cache)
 	while (d && (e = readdir(d))) {
 		char *stale = xstrfmt("%s/%s", base, e->d_name);
 		char *its = xstrfmt("%s/lock", stale);
-		int fd = *e->d_name == '.' ? -1 : open(its, O_RDWR | O_CLOEXEC);
+		int fd = *e->d_name == '.' || !strcmp(e->d_name, "lock") ? -2 :
+			 open(its, O_RDWR | O_CLOEXEC);
 
-		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB))
+		/* no lock file: its process died before making it, or mid-rm_rf */
+		if ((fd == -1 && errno == ENOENT) ||
+		    (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)))
 			rm_rf(stale);
 		if (fd >= 0)
 			close(fd);
@@ -545,6 +549,8 @@ int tmpdir_enter(struct tmpdir *td, const char *cache)
 	if (td->lockfd < 0 || flock(td->lockfd, LOCK_EX) < 0 ||
 	    setenv("TMPDIR", td->path, 1) < 0)
 		goto fail;
+	/* what outlives a killed kverify (make's compilers) holds it too */
+	lock_inherit(td->lockfd);
 out:
 	unlock_file(sweep);
 	free(lock);

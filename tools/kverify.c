@@ -650,7 +650,9 @@ int main(int argc, char **argv)
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	opt.cache = cache = cache_dir(opt.cache);
-	tmpdir_enter(&tmp, cache);
+	if (tmpdir_enter(&tmp, cache))
+		fprintf(stderr, "kverify: warning: cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp\n",
+			cache);
 	opt.tmp = tmp.path;
 	ret = run_command(&opt, argc - optind, argv + optind);
 	tmpdir_leave(&tmp);

@@ -293,6 +293,7 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 
 		if (optional && !is_file(p)) {
 			memset(&files[i], 0, sizeof(files[i]));
+			strbuf_init(&files[i].text);
 			free(p);
 			continue;
 		}

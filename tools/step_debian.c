@@ -345,16 +345,14 @@ static char *headers_dir(const struct config_out *cfg)
 /* A variable of the headers' .kernelvariables ("NAME = value"). */
 static char *kernel_variable(const char *text, const char *name)
 {
-	const char *p = text;
+	struct line l;
 
-	while (p && *p) {
-		const char *q = p, *val;
+	for_each_line(l, text) {
+		const char *q = l.s, *val;
 
 		skip_prefix(q, "override ", &q);
 		if (skip_prefix(q, name, &q) && skip_prefix(q, " = ", &val))
 			return xstrfmt("%.*s", (int)strcspn(val, "\n"), val);
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
 	}
 	return NULL;
 }

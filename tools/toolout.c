@@ -10,14 +10,11 @@
 /* Is TYPE (@n bytes) listed in checkpatch.allow ("TYPE reason" lines)? */
 static int type_allowed(const char *allow, const char *type, size_t n)
 {
-	const char *p = allow;
+	struct line l;
 
-	while (p && *p) {
-		if (!strncmp(p, type, n) && (p[n] == ' ' || p[n] == '\t'))
+	for_each_line(l, allow)
+		if (!strncmp(l.s, type, n) && (l.s[n] == ' ' || l.s[n] == '\t'))
 			return 1;
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
-	}
 	return 0;
 }
 

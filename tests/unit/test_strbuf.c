@@ -78,7 +78,8 @@ static void detach(void **state)
 
 static void read_file(void **state)
 {
-	char path[] = "/tmp/test_strbuf.XXXXXX";
+	const char *dir = getenv("TMPDIR");
+	char *path = xstrfmt("%s/test_strbuf.XXXXXX", dir ? dir : "/tmp");
 	struct strbuf sb = STRBUF_INIT;
 	int fd = mkstemp(path);
 
@@ -92,6 +93,7 @@ static void read_file(void **state)
 	strbuf_release(&sb);
 	assert_int_equal(strbuf_read_file(&sb, path, 100), -1);
 	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	free(path);
 }
 
 static const char *lines_of(const char *text)
