@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 UNITS="strbuf targets ktap run escape ident toolchain toolout apt"
-LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c"
+LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
 plan $((2 * $(echo $UNITS | wc -w)))
 

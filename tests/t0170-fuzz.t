@@ -10,7 +10,7 @@ SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-20}
 plan 6
 for h in targets ktap escape; do
 	case $h in
-	escape) sources="tools/escape.c tools/ident.c tools/strbuf.c tools/run.c tools/fsutil.c" ;;
+	escape) sources="tools/escape.c tools/ident.c tools/strbuf.c tools/run.c tools/fsutil.c tools/usage.c" ;;
 	*) sources="tools/targets.c tools/ktap.c tools/strbuf.c" ;;
 	esac
 	bin=$TMP/fuzz_$h

@@ -35,6 +35,7 @@
 #include "run.h"
 #include "series.h"
 #include "source.h"
+#include "usage.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"
 #define BASE_TAG "kverify-base"
@@ -67,7 +68,7 @@ static int run_logged(struct b4 *b, struct child *c)
 		struct strbuf why = STRBUF_INIT;
 
 		child_describe_failure(c, &why);
-		fprintf(stderr, "kverify: %s (log: %s)\n", why.buf, b->log);
+		error("%s (log: %s)", why.buf, b->log);
 		strbuf_release(&why);
 	}
 	child_clear(c);
@@ -170,7 +171,7 @@ static int import_tree(struct b4 *b)
 
 	if (is_dir(git_dir))
 		goto out;
-	fprintf(stderr, "kverify: importing %s into git (once)\n", b->source.src);
+	note("importing %s into git (once)", b->source.src);
 	rm_rf(tmp);	/* abandoned by a killed run */
 	*strrchr(tmp, '/') = '\0';
 	mkdir_p(tmp);
@@ -188,8 +189,8 @@ static int import_tree(struct b4 *b)
 	if (!ret && rename(tmp, real) < 0)
 		ret = -1;
 	if (ret) {
-		fprintf(stderr, "kverify: could not import the tree into %s\n",
-			real);
+		error("could not import the tree into %s",
+		      real);
 		rm_rf(tmp);
 	}
 out:
@@ -279,28 +280,28 @@ static int cover_commit(struct b4 *b)
 	int ret = -1, n;
 
 	if (!cover || !rev || !id) {
-		fprintf(stderr, "kverify: series/cover-letter, series/revision and series/change-id are needed\n");
+		error("series/cover-letter, series/revision and series/change-id are needed");
 		goto out;
 	}
 	if (strstr(cover, "EDITME")) {
-		fprintf(stderr, "kverify: series/cover-letter still says EDITME: write the cover letter first\n");
+		error("series/cover-letter still says EDITME: write the cover letter first");
 		goto out;
 	}
 	n = parse_revision(rev);
 	if (!n) {
-		fprintf(stderr, "kverify: series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision to send\n",
-			rev, MAX_REVISION);
+		error("series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision to send",
+		      rev, MAX_REVISION);
 		goto out;
 	}
 	/* It goes into b4's JSON as it is: only what b4 itself makes. */
 	if (!valid_change_id(id)) {
-		fprintf(stderr, "kverify: series/change-id:1: '%s' is not a change-id (letters, digits, '.', '_' and '-' only): write the one b4 made for the series\n",
-			id);
+		error("series/change-id:1: '%s' is not a change-id (letters, digits, '.', '_' and '-' only): write the one b4 made for the series",
+		      id);
 		goto out;
 	}
 	bc = strstr(cover, "\nbase-commit:");
 	if (bc) {
-		fprintf(stderr, "kverify: series/cover-letter: a base-commit: line of its own: remove it (make send writes the base, or none)\n");
+		error("series/cover-letter: a base-commit: line of its own: remove it (make send writes the base, or none)");
 		goto out;
 	}
 	strbuf_addstr(&msg, cover);
@@ -351,8 +352,8 @@ static void am_abort(struct b4 *b)
 		child_clear(&c);
 		if (is_dir(ra))
 			rm_rf(ra);
-		fprintf(stderr, "kverify: aborted the half-applied git am in %s\n",
-			b->repo);
+		note("aborted the half-applied git am in %s",
+		     b->repo);
 	}
 	free(ra);
 }
@@ -361,8 +362,8 @@ static int git_am(struct b4 *b, const char *file, const char *what)
 {
 	if (!git(b, NULL, "am", "-q", "--keep-cr", file, NULL))
 		return 0;
-	fprintf(stderr, "kverify: %s does not apply to the tree of %s (see the log); nothing was changed\n",
-		what, b->t->name);
+	error("%s does not apply to the tree of %s (see the log); nothing was changed",
+	      what, b->t->name);
 	am_abort(b);
 	return -1;
 }
@@ -496,8 +497,8 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 		struct strbuf why = STRBUF_INIT;
 
 		child_describe_failure(&c, &why);
-		fprintf(stderr, "kverify: %s (b4's messages above; log: %s)\n",
-			why.buf, b->log);
+		error("%s (b4's messages above; log: %s)",
+		      why.buf, b->log);
 		strbuf_release(&why);
 	}
 	child_clear(&c);
@@ -552,8 +553,8 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 	int ret = -1;
 
 	if (!is_file(gm)) {
-		fprintf(stderr, "kverify: %s is missing: give the recipients with TO= and CC=\n",
-			gm);
+		error("%s is missing: give the recipients with TO= and CC=",
+		      gm);
 		goto out;
 	}
 	strvec_pushl(&c.args, "perl", gm, "--nogit", "--nogit-fallback",
@@ -568,8 +569,8 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 	c.out = &sb;
 	c.log = b->log;
 	if (run_child(&c)) {
-		fprintf(stderr, "kverify: %s failed (log: %s): give the recipients with TO= and CC=\n",
-			gm, b->log);
+		error("%s failed (log: %s): give the recipients with TO= and CC=",
+		      gm, b->log);
 		goto out;
 	}
 	for_each_line(l, sb.buf)
@@ -595,7 +596,7 @@ static int recipients(struct b4 *b, struct strvec *to, struct strvec *cc)
 		       maintainers_of(b, "--nom", cc))
 		return -1;
 	if (!to->nr) {
-		fprintf(stderr, "kverify: nobody to send to: give TO=\n");
+		error("nobody to send to: give TO=");
 		return -1;
 	}
 	for (i = 0; i < cc->nr; ) {	/* b4 sends To first, so does the list */
@@ -756,8 +757,8 @@ static int do_send(struct b4 *b)
 	int ret = 2;
 
 	if (!rev) {
-		fprintf(stderr, "kverify: series/revision:1: not a revision (1 to %d): write the number of the revision to send\n",
-			MAX_REVISION);
+		error("series/revision:1: not a revision (1 to %d): write the number of the revision to send",
+		      MAX_REVISION);
 		goto out;
 	}
 	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name))
@@ -828,7 +829,7 @@ static int range_diff(struct b4 *b, const char *old, const char *new)
 	if (!ret) {
 		fputs(out.buf, stdout);
 		write_file(path, out.buf, out.len);
-		fprintf(stderr, "kverify: range-diff saved in %s\n", path);
+		note("range-diff saved in %s", path);
 	}
 	strbuf_release(&out);
 	free(a);
@@ -1119,8 +1120,8 @@ static int read_posting(const char *cover, const char *mbx,
 	po->rev = revision_of(sb.buf);
 	if (!po->rev) {
 		p = strstr(sb.buf, "[PATCH v");
-		fprintf(stderr, "kverify: the posting says '[PATCH v%.*s': not a revision (1 to %d); nothing was imported\n",
-			(int)strspn(p + 8, "0123456789"), p + 8, MAX_REVISION);
+		error("the posting says '[PATCH v%.*s': not a revision (1 to %d); nothing was imported",
+		      (int)strspn(p + 8, "0123456789"), p + 8, MAX_REVISION);
 		goto out;
 	}
 	if (cover) {
@@ -1133,8 +1134,8 @@ static int read_posting(const char *cover, const char *mbx,
 		p += 12;
 		po->change_id = xstrfmt("%.*s", (int)strcspn(p, "\n"), p);
 		if (!valid_change_id(po->change_id)) {
-			fprintf(stderr, "kverify: the posting's cover has change-id: '%s': not a change-id (letters, digits, '.', '_' and '-'); nothing was imported\n",
-				po->change_id);
+			error("the posting's cover has change-id: '%s': not a change-id (letters, digits, '.', '_' and '-'); nothing was imported",
+			      po->change_id);
 			goto out;
 		}
 	}
@@ -1146,8 +1147,8 @@ static int read_posting(const char *cover, const char *mbx,
 		po->msgid = xstrfmt("%.*s", (int)n, s);
 		free(m);
 		if (!valid_msgid(po->msgid) || strpbrk(po->msgid, "\"\\<>()[],;")) {
-			fprintf(stderr, "kverify: the posting's Message-Id <%s> is not one: nothing was imported\n",
-				po->msgid);
+			error("the posting's Message-Id <%s> is not one: nothing was imported",
+			      po->msgid);
 			goto out;
 		}
 	}
@@ -1167,20 +1168,20 @@ static int do_am(struct b4 *b)
 	int ret = 1, old_rev, n;
 
 	if (!b->a->mbox && !b->a->msgid) {
-		fprintf(stderr, "kverify: am needs MBOX=<file> or MSGID=<message-id>\n");
+		error("am needs MBOX=<file> or MSGID=<message-id>");
 		ret = 2;
 		goto out;
 	}
 	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
-		fprintf(stderr, "kverify: MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run\n",
-			b->a->msgid);
+		error("MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run",
+		      b->a->msgid);
 		ret = 2;
 		goto out;
 	}
 	old_rev = rev_s ? parse_revision(rev_s) : 0;
 	if (!old_rev) {
-		fprintf(stderr, "kverify: series/revision:1: not a revision (1 to %d): write the number of the revision series/ holds\n",
-			MAX_REVISION);
+		error("series/revision:1: not a revision (1 to %d): write the number of the revision series/ holds",
+		      MAX_REVISION);
 		ret = 2;
 		goto out;
 	}
@@ -1202,7 +1203,7 @@ static int do_am(struct b4 *b)
 	list_dir(dir, ".mbx", &mbx);
 	list_dir(dir, ".cover", &cover);
 	if (mbx.nr != 1) {
-		fprintf(stderr, "kverify: b4 am wrote no series mbox in %s\n", dir);
+		error("b4 am wrote no series mbox in %s", dir);
 		goto out;
 	}
 	if (read_posting(cover.nr ? cover.v[0] : NULL, mbx.v[0], &po)) {
@@ -1279,12 +1280,12 @@ static int do_trailers(struct b4 *b)
 	int ret = 1;
 
 	if (!b->a->mbox) {
-		fprintf(stderr, "kverify: trailers needs MBOX=<file with the review replies>\n");
+		error("trailers needs MBOX=<file with the review replies>");
 		return 2;
 	}
 	if (!mbox_has_patch(b->a->mbox)) {
-		fprintf(stderr, "kverify: MBOX=%s holds no patch, only replies: b4 finds a reply's patch in the same mailbox, so give the whole thread (the posted messages, e.g. results/send/vN/*.eml or 'b4 mbox <message-id>', and the replies)\n",
-			b->a->mbox);
+		error("MBOX=%s holds no patch, only replies: b4 finds a reply's patch in the same mailbox, so give the whole thread (the posted messages, e.g. results/send/vN/*.eml or 'b4 mbox <message-id>', and the replies)",
+		      b->a->mbox);
 		ret = 2;
 		goto out;
 	}
@@ -1341,8 +1342,8 @@ static int do_range_diff(struct b4 *b)
 	if (b->a->from) {
 		from = parse_revision(b->a->from);
 		if (!from) {
-			fprintf(stderr, "kverify: FROM='%s' is not a revision (vN, 1 to %d)\n",
-				b->a->from, MAX_REVISION);
+			error("FROM='%s' is not a revision (vN, 1 to %d)",
+			      b->a->from, MAX_REVISION);
 			strbuf_release(&kept);
 			return 2;
 		}
@@ -1361,13 +1362,13 @@ static int do_range_diff(struct b4 *b)
 	}
 	if (!from) {
 		if (nr)
-			fprintf(stderr, "kverify: series/old/%s%s does not exist; series/old/ keeps%s: give FROM=vN\n",
-				b->a->from ? "v" : "",
-				b->a->from ? b->a->from + (b->a->from[0] == 'v') :
-				"(a revision before this one)", kept.buf);
+			error("series/old/%s%s does not exist; series/old/ keeps%s: give FROM=vN",
+			      b->a->from ? "v" : "",
+			      b->a->from ? b->a->from + (b->a->from[0] == 'v') :
+			      "(a revision before this one)", kept.buf);
 		else
-			fprintf(stderr, "kverify: nothing to compare series/ (v%d) with: series/old/ keeps no revision (make am keeps the previous one there when it imports a posting)\n",
-				rev);
+			error("nothing to compare series/ (v%d) with: series/old/ keeps no revision (make am keeps the previous one there when it imports a posting)",
+			      rev);
 		strbuf_release(&kept);
 		return 1;
 	}
@@ -1433,7 +1434,7 @@ int cmd_b4(const char *what, const struct target *t,
 
 	if (!path_has("b4")) {
 		missing_tool(&why, "b4", NULL);
-		fprintf(stderr, "kverify: %s\n", why.buf);
+		error("%s", why.buf);
 		ret = EXIT_TOOL;
 		goto out;
 	}
@@ -1452,7 +1453,7 @@ int cmd_b4(const char *what, const struct target *t,
 	locks = xstrfmt("%s/locks", a->cache);
 	lock = xstrfmt("%s/b4.lock", locks);
 	if (mkdir_p(locks) || lock_file(lock, 1, &lockfd, &why)) {
-		fprintf(stderr, "kverify: %s\n", why.len ? why.buf : strerror(errno));
+		error("%s", why.len ? why.buf : strerror(errno));
 		ret = EXIT_TOOL;
 		goto out;
 	}

@@ -27,6 +27,7 @@
 #include "run.h"
 #include "backport.h"
 #include "toolout.h"
+#include "usage.h"
 
 #define SMPL COCCI_SMPL
 #define UPSTREAM_PATCH "series/0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
@@ -39,7 +40,7 @@ static char *spatch_outcome(const char *tree, const char *work)
 	char *repo = abspath("."), *outcome = NULL;
 
 	if (cocci_run(repo, tree, work, 1, "/dev/null", 600, &outcome, &why))
-		fprintf(stderr, "kverify: %s\n", why.buf);
+		error("%s", why.buf);
 	strbuf_release(&why);
 	free(repo);
 	return outcome;
@@ -135,12 +136,12 @@ static int dep3_origin(struct strbuf *out)
 	int ret = -1;
 
 	if (!rev || !id || !*rev || strspn(rev, "0123456789") != strlen(rev)) {
-		fprintf(stderr, "kverify: series/revision and series/change-id are needed (the revision the variant comes from)\n");
+		error("series/revision and series/change-id are needed (the revision the variant comes from)");
 		goto out;
 	}
 	if (msgid && (strpbrk(msgid, " \t<>\"") || !strchr(msgid, '@'))) {
-		fprintf(stderr, "kverify: series/message-id:1: '%s' is not a message-id: write the posting's, without <>\n",
-			msgid);
+		error("series/message-id:1: '%s' is not a message-id: write the posting's, without <>",
+		      msgid);
 		goto out;
 	}
 	if (msgid)
@@ -168,8 +169,8 @@ static int dep3_bug(const char *bug, struct strbuf *out)
 	    !skip_prefix(bug, "#", &n))
 		n = bug;
 	if (!*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9) {
-		fprintf(stderr, "kverify: BUG='%s' is not a Debian bug: give its number, e.g. BUG=1234567\n",
-			bug);
+		error("BUG='%s' is not a Debian bug: give its number, e.g. BUG=1234567",
+		      bug);
 		return -1;
 	}
 	strbuf_addf(out, "Bug-Debian: https://bugs.debian.org/%s\n", n);
@@ -188,7 +189,7 @@ static int write_variant(const struct backport_args *a, const char *branch,
 	int ret = -1;
 
 	if (upstream_message(&from, &subj, &body)) {
-		fprintf(stderr, "kverify: cannot read %s\n", UPSTREAM_PATCH);
+		error("cannot read %s", UPSTREAM_PATCH);
 		goto out;
 	}
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
@@ -242,7 +243,7 @@ int cmd_backport(const struct backport_args *a)
 	int ret = 2;
 
 	if (!a->tree || !a->name || !valid_name(a->name)) {
-		fprintf(stderr, "kverify: backport needs TREE=<kernel tree> and NAME=<X.Y> (letters, digits, ._-)\n");
+		error("backport needs TREE=<kernel tree> and NAME=<X.Y> (letters, digits, ._-)");
 		return 2;
 	}
 	tree = abspath(a->tree);
@@ -252,20 +253,20 @@ int cmd_backport(const struct backport_args *a)
 	}
 	branch = kernel_release(tree, 0);
 	if (!branch) {
-		fprintf(stderr, "kverify: %s/Makefile names no VERSION and PATCHLEVEL: TREE= must be a kernel tree (its stable branch names the variant)\n",
-			tree);
+		error("%s/Makefile names no VERSION and PATCHLEVEL: TREE= must be a kernel tree (its stable branch names the variant)",
+		      tree);
 		goto out;
 	}
 	if (dep3_origin(&dep3) || dep3_bug(a->bug, &dep3))
 		goto out;
 	dir = xstrfmt("backports/%s", a->name);
 	if (is_dir(dir)) {
-		fprintf(stderr, "kverify: %s exists: remove it or pick another NAME\n",
-			dir);
+		error("%s exists: remove it or pick another NAME",
+		      dir);
 		goto out;
 	}
 	if (!a->tmp) {
-		fprintf(stderr, "kverify: backport works in a temporary directory in the cache, and there is none (above)\n");
+		error("backport works in a temporary directory in the cache, and there is none (above)");
 		ret = EXIT_TOOL;
 		goto out;
 	}
@@ -273,8 +274,8 @@ int cmd_backport(const struct backport_args *a)
 	work = xstrfmt("%s/backport", a->tmp);
 	outcome = !mkdir_p(work) ? spatch_outcome(tree, work) : NULL;
 	if (!outcome) {
-		fprintf(stderr, "kverify: the semantic patch printed no outcome for %s\n",
-			tree);
+		error("the semantic patch printed no outcome for %s",
+		      tree);
 		goto clean;
 	}
 	printf("semantic patch: %s\n", outcome);
@@ -284,12 +285,12 @@ int cmd_backport(const struct backport_args *a)
 		       tree, rest);
 		ret = 0;
 	} else if (kind != COCCI_APPLIED) {
-		fprintf(stderr, "kverify: %s: nothing to generate (%s)\n", tree,
-			outcome);
+		error("%s: nothing to generate (%s)", tree,
+		      outcome);
 		ret = 1;
 	} else if (make_diff(work, &diff) ||
 		   write_variant(a, branch, &me, dep3.buf, rest, diff.buf)) {
-		fprintf(stderr, "kverify: could not write %s\n", dir);
+		error("could not write %s", dir);
 		ret = 1;
 	} else {
 		printf("wrote %s/series and %s/%s\nkernels.list line:\n%s\tdir:%s\t%s\n",

@@ -11,14 +11,15 @@
 
 #include "fsutil.h"
 #include "bundle.h"
+#include "usage.h"
 
 static int copy(const char *from, const char *to)
 {
 	int ret = copy_file(from, to);
 
 	if (ret)
-		fprintf(stderr, "kverify: bundle: %s: %s\n", from,
-			strerror(errno));
+		error("bundle: %s: %s", from,
+		      strerror(errno));
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 
 #include "fsutil.h"
 #include "run.h"
+#include "usage.h"
 
 int mkdir_p(const char *path)
 {
@@ -273,8 +274,8 @@ int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 			    path);
 		goto fail;
 	}
-	fprintf(stderr, "kverify: waiting for another run (or what is left of a killed one) holding %s\n",
-		path);
+	note("waiting for another run (or what is left of a killed one) holding %s",
+	     path);
 	while (flock(*fd, LOCK_EX) < 0) {
 		if (errno != EINTR || run_interrupted()) {
 			strbuf_addf(err, "flock %s: %s", path, strerror(errno));

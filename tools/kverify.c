@@ -17,6 +17,7 @@
 #include "run.h"
 #include "sim.h"
 #include "sweep.h"
+#include "usage.h"
 #include "verify.h"
 #include "version.h"
 
@@ -235,8 +236,8 @@ static int env_number(const char *name, long min, long max, long *n)
 	errno = 0;
 	x = strtol(v, &end, 0);
 	if (errno || *end || x < min || x > max) {
-		fprintf(stderr, "kverify: %s is a number from %ld to %ld, not '%s'\n",
-			name, min, max, v);
+		error("%s is a number from %ld to %ld, not '%s'",
+		      name, min, max, v);
 		return EXIT_USAGE;
 	}
 	*n = x;
@@ -651,7 +652,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	opt.cache = cache = cache_dir(opt.cache);
 	if (tmpdir_enter(&tmp, cache))
-		fprintf(stderr, "kverify: warning: cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp\n",
+		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);
 	opt.tmp = tmp.path;
 	ret = run_command(&opt, argc - optind, argv + optind);

@@ -20,6 +20,7 @@
 
 #include "fsutil.h"
 #include "matrix.h"
+#include "usage.h"
 
 #define SHARDS_MAX 1000
 
@@ -159,13 +160,13 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	if (!jobs)
 		abort();
 	if (format && strcmp(format, "github") && strcmp(format, "gitlab")) {
-		fprintf(stderr, "kverify: --format is github or gitlab, not '%s'\n",
-			format);
+		error("--format is github or gitlab, not '%s'",
+		      format);
 		goto out;
 	}
 	if (shard_spec && parse_shard(shard_spec, &shard, &n)) {
-		fprintf(stderr, "kverify: --shard wants I/N with 1 <= I <= N <= %d, not '%s'\n",
-			SHARDS_MAX, shard_spec);
+		error("--shard wants I/N with 1 <= I <= N <= %d, not '%s'",
+		      SHARDS_MAX, shard_spec);
 		goto out;
 	}
 	for (i = 0; i < l->nr; i++) {
@@ -176,16 +177,16 @@ int cmd_matrix(const struct target_list *l, const char *format,
 		nr++;
 	}
 	if (!nr) {
-		fprintf(stderr, "kverify: matrix: no target of %s applies: nothing to run\n",
-			l->file ? l->file : "kernels.list");
+		error("matrix: no target of %s applies: nothing to run",
+		      l->file ? l->file : "kernels.list");
 		goto out;
 	}
 	if ((size_t)n > nr) {
-		fprintf(stderr, "kverify: matrix: note: %d shards asked for %zu targets: %zu shards, one target each\n",
-			n, nr, nr);
+		note("matrix: note: %d shards asked for %zu targets: %zu shards, one target each",
+		     n, nr, nr);
 		if ((size_t)shard > nr) {
-			fprintf(stderr, "kverify: matrix: shard %d/%d would be empty; use --shard I/%zu\n",
-				shard, n, nr);
+			error("matrix: shard %d/%d would be empty; use --shard I/%zu",
+			      shard, n, nr);
 			goto out;
 		}
 		n = nr;
@@ -230,8 +231,8 @@ int cmd_matrix_sweep(const struct strvec *jobs, const char *format)
 			       "    reports:\n      junit: results/sweep/sweep-*/junit.xml\n",
 			       jobs->v[i], jobs->v[i]);
 	} else {
-		fprintf(stderr, "kverify: --format is github or gitlab, not '%s'\n",
-			format);
+		error("--format is github or gitlab, not '%s'",
+		      format);
 		return 2;
 	}
 	return 0;

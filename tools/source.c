@@ -23,6 +23,7 @@
 #include "manifest.h"
 #include "result.h"
 #include "source.h"
+#include "usage.h"
 
 /* The one directory inside @tmp, moved to @dest. */
 static int install_tree(const char *tmp, const char *dest,
@@ -638,8 +639,8 @@ static enum step_status check_source(const struct source_req *req,
 		}
 		break;
 	case MANIFEST_CHANGED:
-		fprintf(stderr, "kverify: %s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again\n",
-			req->t->name, out->src, bad.buf);
+		error("%s: ERROR: the cached source %s changed since it was fetched: %s; fetching it again",
+		      req->t->name, out->src, bad.buf);
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "ERROR: the cached source %s changed since it was fetched: %s; fetched again: ",
 			    out->src_key, bad.buf);

@@ -34,6 +34,7 @@
 #include "sim.h"
 #include "step.h"
 #include "sweep.h"
+#include "usage.h"
 #include "verify.h"
 
 /* The suites the sweep asks, unless the test hook names others. */
@@ -391,8 +392,8 @@ static void add_version(struct sweep *sw, const char *suite, const char *pkg,
 		return;
 	if (strspn(version, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+~:-") !=
 	    strlen(version) || !isalnum(*version)) {
-		fprintf(stderr, "kverify: sweep: %s: %s version '%s' is not a Debian version, left out\n",
-			suite, pkg, version);
+		error("sweep: %s: %s version '%s' is not a Debian version, left out",
+		      suite, pkg, version);
 		return;
 	}
 	v = find_version(sw, pkg, version);
@@ -527,8 +528,8 @@ static int list_from_file(struct sweep *sw, const char *file)
 	int n = 0, ret = 0;
 
 	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
-		fprintf(stderr, "kverify: %s=%s: cannot read it: %s\n",
-			TEST_LIST_ENV, file, strerror(errno));
+		error("%s=%s: cannot read it: %s",
+		      TEST_LIST_ENV, file, strerror(errno));
 		return 2;
 	}
 	for (line = sb.buf; line && *line && !ret; line = save) {
@@ -554,8 +555,8 @@ static int list_from_file(struct sweep *sw, const char *file)
 		if (eq)
 			*eq = '\0';
 		if (!f[2] || tok || !eq || !valid_package(f[1])) {
-			fprintf(stderr, "kverify: %s:%d: expected \"SUITE linux-source-X.Y=VERSION SOURCE\" or \"SUITE -\"\n",
-				file, n);
+			error("%s:%d: expected \"SUITE linux-source-X.Y=VERSION SOURCE\" or \"SUITE -\"",
+			      file, n);
 			ret = 2;
 			break;
 		}
@@ -584,7 +585,7 @@ static int list_versions(struct sweep *sw)
 			if (only_suite && strcmp(only_suite + 1, s))
 				continue;
 			strvec_push(&sw->suites, s);
-			fprintf(stderr, "kverify: sweep: listing %s ...\n", s);
+			note("sweep: listing %s ...", s);
 			if (list_suite(sw, s, &why))
 				strvec_pushf(&sw->missing, "%s: %s", s,
 					     why.buf);
@@ -861,11 +862,11 @@ static void run_versions(struct sweep *sw)
 		if (!read_row(sw, v) && !strcmp(v->hash, sw->hash)) {
 			v->have_row = v->reused = 1;
 			sw->reused++;
-			fprintf(stderr, "kverify: sweep: %s %s: unchanged since %s, row reused\n",
-				v->package, v->version, v->checked);
+			note("sweep: %s %s: unchanged since %s, row reused",
+			     v->package, v->version, v->checked);
 		} else {
-			fprintf(stderr, "kverify: sweep: %s %s (%zu/%zu) ...\n",
-				v->package, v->version, i + 1, sw->nr);
+			note("sweep: %s %s (%zu/%zu) ...",
+			      v->package, v->version, i + 1, sw->nr);
 			if (!check_version(sw, v)) {
 				sw->checked++;
 				/*
@@ -874,8 +875,8 @@ static void run_versions(struct sweep *sw)
 				 */
 				if (v->kept > 0 && !run_interrupted() &&
 				    write_row(sw, v))
-					fprintf(stderr, "kverify: sweep: cannot record %s: %s\n",
-						v->version, strerror(errno));
+					error("sweep: cannot record %s: %s",
+					      v->version, strerror(errno));
 			}
 		}
 		judge(v);
@@ -1123,8 +1124,8 @@ static int write_json(const struct sweep *sw, const char *head, double secs)
 	strbuf_addstr(&sb, "\n  ]\n}\n");
 	ret = write_file_atomic(sw->a->json, sb.buf, sb.len);
 	if (ret)
-		fprintf(stderr, "kverify: cannot write %s: %s\n", sw->a->json,
-			strerror(errno));
+		error("cannot write %s: %s", sw->a->json,
+		      strerror(errno));
 	strbuf_release(&sb);
 	return ret;
 }
@@ -1153,8 +1154,8 @@ static int write_md(const struct sweep *sw, const char *head,
 		strbuf_addstr(&sb, e + strlen(MD_END));
 	ret = write_file_atomic(sw->a->md, sb.buf, sb.len);
 	if (ret)
-		fprintf(stderr, "kverify: cannot write %s: %s\n", sw->a->md,
-			strerror(errno));
+		error("cannot write %s: %s", sw->a->md,
+		      strerror(errno));
 	strbuf_release(&old);
 	strbuf_release(&sb);
 	return ret;
@@ -1192,7 +1193,7 @@ static int sweep_matrix(struct sweep *sw)
 		strvec_pushf(&jobs, "%s=%s@%s", sw->v[i].package,
 			     sw->v[i].version, sw->v[i].suites.v[0]);
 	for (i = 0; i < sw->missing.nr; i++)
-		fprintf(stderr, "kverify: sweep: suite %s\n", sw->missing.v[i]);
+		note("sweep: suite %s", sw->missing.v[i]);
 	ret = cmd_matrix_sweep(&jobs, sw->a->matrix);
 	strvec_clear(&jobs);
 	return ret;
@@ -1212,8 +1213,8 @@ static int check_only(const char *only)
 	if (ok)
 		return 0;
 bad:
-	fprintf(stderr, "kverify: --only (make sweep ONLY=) wants linux-source-X.Y=VERSION[@SUITE], not '%s'\n",
-		only);
+	error("--only (make sweep ONLY=) wants linux-source-X.Y=VERSION[@SUITE], not '%s'",
+	      only);
 	return 2;
 }
 
@@ -1243,8 +1244,8 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	free(p);
 	p = xstrfmt("%s/locks", sw.cache);
 	if (mkdir_p(p) || mkdir_p(sw.results)) {
-		fprintf(stderr, "kverify: cannot create %s or %s: %s\n", p,
-			sw.results, strerror(errno));
+		error("cannot create %s or %s: %s", p,
+		      sw.results, strerror(errno));
 		free(p);
 		goto out;
 	}
@@ -1257,9 +1258,9 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 		goto out;
 	}
 	if (a->only && !sw.nr) {
-		fprintf(stderr, "kverify: sweep: %s is not in the archive%s%s\n",
-			a->only, sw.missing.nr ? ": " : "",
-			sw.missing.nr ? sw.missing.v[0] : "");
+		error("sweep: %s is not in the archive%s%s",
+		      a->only, sw.missing.nr ? ": " : "",
+		      sw.missing.nr ? sw.missing.v[0] : "");
 		ret = 1;
 		goto out;
 	}

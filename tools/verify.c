@@ -20,6 +20,7 @@
 #include "report.h"
 #include "series.h"
 #include "steps.h"
+#include "usage.h"
 #include "verify.h"
 
 /*
@@ -307,8 +308,8 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 			ctx->timeout = s->timeout;
 			ctx->log = r->log;
 			if (!ctx->opt->quiet)
-				fprintf(stderr, "kverify: %s: %s ...\n",
-					ctx->t->name, s->name);
+				note("%s: %s ...",
+				     ctx->t->name, s->name);
 			progress_start(&prog, ctx, s->name);
 			r->status = s->run(ctx, r);
 			progress_end(&prog, r->status);
@@ -432,7 +433,7 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 	    report_junit(ctx, res, nr_verify_steps, &err) ||
 	    (ctx->opt->kcidb &&
 	     report_kcidb(ctx, res, nr_verify_steps, &err))) {
-		fprintf(stderr, "kverify: %s\n", err.buf);
+		error("%s", err.buf);
 		ret = 1;
 	}
 	strbuf_release(&err);
@@ -449,7 +450,7 @@ int verify_target(const struct target *t, const struct options *opt)
 		.sim = { .figures = STRBUF_INIT },
 	};
 	struct strbuf err = STRBUF_INIT;
-	int i, lockfd = -1, fail = 0, error = 0;
+	int i, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;
 	char *lock;
 
@@ -464,7 +465,7 @@ int verify_target(const struct target *t, const struct options *opt)
 		goto out;
 	lock = cache_path(&ctx, "locks/%s.lock", t->name);
 	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
-		fprintf(stderr, "kverify: %s: %s\n", t->name, err.buf);
+		error("%s: %s", t->name, err.buf);
 		free(lock);
 		ret = EXIT_TOOL;
 		goto out;
@@ -481,9 +482,9 @@ int verify_target(const struct target *t, const struct options *opt)
 	ctx.finished = time(NULL);
 	for (i = 0; i < nr_verify_steps; i++) {
 		fail |= res[i].status == STEP_FAIL;
-		error |= res[i].status == STEP_ERROR;
+		errored |= res[i].status == STEP_ERROR;
 	}
-	ret = fail ? EXIT_FAIL : error ? EXIT_TOOL : EXIT_PASS;
+	ret = fail ? EXIT_FAIL : errored ? EXIT_TOOL : EXIT_PASS;
 	if (write_reports(&ctx, res))
 		ret = exit_worse(ret, EXIT_TOOL);
 	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.bins.nr &&
