@@ -189,8 +189,7 @@ static int import_tree(struct b4 *b)
 	if (!ret && rename(tmp, real) < 0)
 		ret = -1;
 	if (ret) {
-		error("could not import the tree into %s",
-		      real);
+		error("could not import the tree into %s", real);
 		rm_rf(tmp);
 	}
 out:
@@ -352,8 +351,7 @@ static void am_abort(struct b4 *b)
 		child_clear(&c);
 		if (is_dir(ra))
 			rm_rf(ra);
-		note("aborted the half-applied git am in %s",
-		     b->repo);
+		note("aborted the half-applied git am in %s", b->repo);
 	}
 	free(ra);
 }
@@ -497,8 +495,7 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 		struct strbuf why = STRBUF_INIT;
 
 		child_describe_failure(&c, &why);
-		error("%s (b4's messages above; log: %s)",
-		      why.buf, b->log);
+		error("%s (b4's messages above; log: %s)", why.buf, b->log);
 		strbuf_release(&why);
 	}
 	child_clear(&c);
@@ -553,8 +550,7 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 	int ret = -1;
 
 	if (!is_file(gm)) {
-		error("%s is missing: give the recipients with TO= and CC=",
-		      gm);
+		error("%s is missing: give the recipients with TO= and CC=", gm);
 		goto out;
 	}
 	strvec_pushl(&c.args, "perl", gm, "--nogit", "--nogit-fallback",
@@ -569,8 +565,7 @@ static int maintainers_of(struct b4 *b, const char *which, struct strvec *out)
 	c.out = &sb;
 	c.log = b->log;
 	if (run_child(&c)) {
-		error("%s failed (log: %s): give the recipients with TO= and CC=",
-		      gm, b->log);
+		error("%s failed (log: %s): give the recipients with TO= and CC=", gm, b->log);
 		goto out;
 	}
 	for_each_line(l, sb.buf)

@@ -169,8 +169,7 @@ static int dep3_bug(const char *bug, struct strbuf *out)
 	    !skip_prefix(bug, "#", &n))
 		n = bug;
 	if (!*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9) {
-		error("BUG='%s' is not a Debian bug: give its number, e.g. BUG=1234567",
-		      bug);
+		error("BUG='%s' is not a Debian bug: give its number, e.g. BUG=1234567", bug);
 		return -1;
 	}
 	strbuf_addf(out, "Bug-Debian: https://bugs.debian.org/%s\n", n);
@@ -261,8 +260,7 @@ int cmd_backport(const struct backport_args *a)
 		goto out;
 	dir = xstrfmt("backports/%s", a->name);
 	if (is_dir(dir)) {
-		error("%s exists: remove it or pick another NAME",
-		      dir);
+		error("%s exists: remove it or pick another NAME", dir);
 		goto out;
 	}
 	if (!a->tmp) {
@@ -274,8 +272,7 @@ int cmd_backport(const struct backport_args *a)
 	work = xstrfmt("%s/backport", a->tmp);
 	outcome = !mkdir_p(work) ? spatch_outcome(tree, work) : NULL;
 	if (!outcome) {
-		error("the semantic patch printed no outcome for %s",
-		      tree);
+		error("the semantic patch printed no outcome for %s", tree);
 		goto clean;
 	}
 	printf("semantic patch: %s\n", outcome);
@@ -285,8 +282,7 @@ int cmd_backport(const struct backport_args *a)
 		       tree, rest);
 		ret = 0;
 	} else if (kind != COCCI_APPLIED) {
-		error("%s: nothing to generate (%s)", tree,
-		      outcome);
+		error("%s: nothing to generate (%s)", tree, outcome);
 		ret = 1;
 	} else if (make_diff(work, &diff) ||
 		   write_variant(a, branch, &me, dep3.buf, rest, diff.buf)) {

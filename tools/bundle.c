@@ -18,8 +18,7 @@ static int copy(const char *from, const char *to)
 	int ret = copy_file(from, to);
 
 	if (ret)
-		error("bundle: %s: %s", from,
-		      strerror(errno));
+		error("bundle: %s: %s", from, strerror(errno));
 	return ret;
 }
 

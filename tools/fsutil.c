@@ -274,8 +274,7 @@ int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 			    path);
 		goto fail;
 	}
-	note("waiting for another run (or what is left of a killed one) holding %s",
-	     path);
+	note("waiting for another run (or what is left of a killed one) holding %s", path);
 	while (flock(*fd, LOCK_EX) < 0) {
 		if (errno != EINTR || run_interrupted()) {
 			strbuf_addf(err, "flock %s: %s", path, strerror(errno));

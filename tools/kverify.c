@@ -236,8 +236,7 @@ static int env_number(const char *name, long min, long max, long *n)
 	errno = 0;
 	x = strtol(v, &end, 0);
 	if (errno || *end || x < min || x > max) {
-		error("%s is a number from %ld to %ld, not '%s'",
-		      name, min, max, v);
+		error("%s is a number from %ld to %ld, not '%s'", name, min, max, v);
 		return EXIT_USAGE;
 	}
 	*n = x;

@@ -160,13 +160,11 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	if (!jobs)
 		abort();
 	if (format && strcmp(format, "github") && strcmp(format, "gitlab")) {
-		error("--format is github or gitlab, not '%s'",
-		      format);
+		error("--format is github or gitlab, not '%s'", format);
 		goto out;
 	}
 	if (shard_spec && parse_shard(shard_spec, &shard, &n)) {
-		error("--shard wants I/N with 1 <= I <= N <= %d, not '%s'",
-		      SHARDS_MAX, shard_spec);
+		error("--shard wants I/N with 1 <= I <= N <= %d, not '%s'", SHARDS_MAX, shard_spec);
 		goto out;
 	}
 	for (i = 0; i < l->nr; i++) {
@@ -231,8 +229,7 @@ int cmd_matrix_sweep(const struct strvec *jobs, const char *format)
 			       "    reports:\n      junit: results/sweep/sweep-*/junit.xml\n",
 			       jobs->v[i], jobs->v[i]);
 	} else {
-		error("--format is github or gitlab, not '%s'",
-		      format);
+		error("--format is github or gitlab, not '%s'", format);
 		return 2;
 	}
 	return 0;

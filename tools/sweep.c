@@ -528,8 +528,7 @@ static int list_from_file(struct sweep *sw, const char *file)
 	int n = 0, ret = 0;
 
 	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
-		error("%s=%s: cannot read it: %s",
-		      TEST_LIST_ENV, file, strerror(errno));
+		error("%s=%s: cannot read it: %s", TEST_LIST_ENV, file, strerror(errno));
 		return 2;
 	}
 	for (line = sb.buf; line && *line && !ret; line = save) {
@@ -865,8 +864,7 @@ static void run_versions(struct sweep *sw)
 			note("sweep: %s %s: unchanged since %s, row reused",
 			     v->package, v->version, v->checked);
 		} else {
-			note("sweep: %s %s (%zu/%zu) ...",
-			      v->package, v->version, i + 1, sw->nr);
+			note("sweep: %s %s (%zu/%zu) ...", v->package, v->version, i + 1, sw->nr);
 			if (!check_version(sw, v)) {
 				sw->checked++;
 				/*
@@ -1124,8 +1122,7 @@ static int write_json(const struct sweep *sw, const char *head, double secs)
 	strbuf_addstr(&sb, "\n  ]\n}\n");
 	ret = write_file_atomic(sw->a->json, sb.buf, sb.len);
 	if (ret)
-		error("cannot write %s: %s", sw->a->json,
-		      strerror(errno));
+		error("cannot write %s: %s", sw->a->json, strerror(errno));
 	strbuf_release(&sb);
 	return ret;
 }
@@ -1154,8 +1151,7 @@ static int write_md(const struct sweep *sw, const char *head,
 		strbuf_addstr(&sb, e + strlen(MD_END));
 	ret = write_file_atomic(sw->a->md, sb.buf, sb.len);
 	if (ret)
-		error("cannot write %s: %s", sw->a->md,
-		      strerror(errno));
+		error("cannot write %s: %s", sw->a->md, strerror(errno));
 	strbuf_release(&old);
 	strbuf_release(&sb);
 	return ret;
@@ -1213,8 +1209,7 @@ static int check_only(const char *only)
 	if (ok)
 		return 0;
 bad:
-	error("--only (make sweep ONLY=) wants linux-source-X.Y=VERSION[@SUITE], not '%s'",
-	      only);
+	error("--only (make sweep ONLY=) wants linux-source-X.Y=VERSION[@SUITE], not '%s'", only);
 	return 2;
 }
 
@@ -1244,8 +1239,7 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	free(p);
 	p = xstrfmt("%s/locks", sw.cache);
 	if (mkdir_p(p) || mkdir_p(sw.results)) {
-		error("cannot create %s or %s: %s", p,
-		      sw.results, strerror(errno));
+		error("cannot create %s or %s: %s", p, sw.results, strerror(errno));
 		free(p);
 		goto out;
 	}

@@ -308,8 +308,7 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 			ctx->timeout = s->timeout;
 			ctx->log = r->log;
 			if (!ctx->opt->quiet)
-				note("%s: %s ...",
-				     ctx->t->name, s->name);
+				note("%s: %s ...", ctx->t->name, s->name);
 			progress_start(&prog, ctx, s->name);
 			r->status = s->run(ctx, r);
 			progress_end(&prog, r->status);
