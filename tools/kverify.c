@@ -159,9 +159,8 @@ static void print_help(const char *cmd)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("kverify: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n\n", stderr);
+	error(fmt, arg);
+	fputs("\n", stderr);
 	fputs(usage, stderr);
 	return EXIT_USAGE;
 }
