@@ -2,8 +2,8 @@
 # The driver's unit tests (cmocka), built plain and with ASan+UBSan.
 . "$(dirname "$0")/lib.sh"
 
-UNITS="strbuf targets ktap run escape ident toolchain toolout apt"
-LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c"
+UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers"
+LIBS="tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
 plan $((2 * $(echo $UNITS | wc -w)))
 

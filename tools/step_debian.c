@@ -33,6 +33,7 @@
 #include "series.h"
 #include "debian.h"
 #include "steps.h"
+#include "symvers.h"
 
 #define KVM_DIR "arch/x86/kvm"
 
@@ -908,29 +909,6 @@ out:
 	return st;
 }
 
-/* One Module.symvers line: CRC, symbol, module path, ... */
-struct symver {
-	char *crc, *sym, *mod;
-};
-
-struct symvers {
-	struct symver *v;
-	size_t nr, alloc;
-};
-
-static void symvers_clear(struct symvers *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++) {
-		free(s->v[i].crc);
-		free(s->v[i].sym);
-		free(s->v[i].mod);
-	}
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 /* Is @mod (a Module.symvers module path) one arch/x86/kvm builds? */
 static int kvm_module(const char *mod)
 {
@@ -944,46 +922,34 @@ static int kvm_module(const char *mod)
 	return 0;
 }
 
-/* The lines of @path whose module is one of arch/x86/kvm's. */
-static int symvers_load(const char *path, struct symvers *out)
+/* What the kabi step tells of the symbols whose CRC is not Debian's. */
+struct kabi_diff {
+	struct strvec changed, removed, added;
+	struct strbuf log;
+};
+
+static void kabi_note(enum symver_change change, const struct symver *theirs,
+		      const struct symver *ours, void *data)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
+	struct kabi_diff *d = data;
 
-	if (strbuf_read_file(&sb, path, 64 << 20) < 0)
-		return -1;
-	for (line = strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[3], *fs = NULL;
-		int i;
-
-		f[0] = strtok_r(line, "\t", &fs);
-		for (i = 1; i < 3; i++)
-			f[i] = f[i - 1] ? strtok_r(NULL, "\t", &fs) : NULL;
-		if (!f[2] || !kvm_module(f[2]))
-			continue;
-		if (out->nr == out->alloc) {
-			out->alloc = out->alloc ? 2 * out->alloc : 512;
-			out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
-		}
-		out->v[out->nr].crc = xstrdup(f[0]);
-		out->v[out->nr].sym = xstrdup(f[1]);
-		out->v[out->nr].mod = xstrdup(f[2]);
-		out->nr++;
+	switch (change) {
+	case SYMVER_REMOVED:
+		strvec_push(&d->removed, theirs->sym);
+		strbuf_addf(&d->log, "removed %s (%s %s)\n", theirs->sym,
+			    theirs->mod, theirs->crc);
+		break;
+	case SYMVER_CHANGED:
+		strvec_push(&d->changed, theirs->sym);
+		strbuf_addf(&d->log, "changed %s: Debian %s, ours %s (%s)\n",
+			    theirs->sym, theirs->crc, ours->crc, theirs->mod);
+		break;
+	case SYMVER_ADDED:
+		strvec_push(&d->added, ours->sym);
+		strbuf_addf(&d->log, "added %s (%s %s)\n", ours->sym,
+			    ours->mod, ours->crc);
+		break;
 	}
-	strbuf_release(&sb);
-	return 0;
-}
-
-static const struct symver *symvers_find(const struct symvers *s,
-					 const char *sym)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr; i++)
-		if (!strcmp(s->v[i].sym, sym))
-			return &s->v[i];
-	return NULL;
 }
 
 static void name_some(struct strbuf *sb, const struct strvec *names)
@@ -998,13 +964,12 @@ static void name_some(struct strbuf *sb, const struct strvec *names)
 
 enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 {
-	struct strvec changed = STRVEC_INIT, removed = STRVEC_INIT;
-	struct strvec added = STRVEC_INIT;
-	struct symvers ours = { 0 }, theirs = { 0 };
+	struct kabi_diff d = {
+		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT
+	};
+	struct symvers ours = SYMVERS_INIT, theirs = SYMVERS_INIT;
 	char *mine = NULL, *debian = NULL, *hdr;
-	struct strbuf log = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
-	size_t i;
 
 	if (!distro_boot(ctx)) {
 		if (ctx->t->kind != SRC_DEB)
@@ -1025,7 +990,8 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 	debian = xstrfmt("%s/Module.symvers", hdr);
 	free(hdr);
 	mine = xstrfmt("%s/%s/Module.symvers", ctx->tree, KVM_DIR);
-	if (symvers_load(debian, &theirs) || symvers_load(mine, &ours)) {
+	if (symvers_read(&theirs, debian, kvm_module) ||
+	    symvers_read(&ours, mine, kvm_module)) {
 		strbuf_addf(&r->reason, "cannot read %s or %s", debian, mine);
 		goto out;
 	}
@@ -1034,60 +1000,40 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 			    debian, KVM_DIR);
 		goto out;
 	}
-	for (i = 0; i < theirs.nr; i++) {
-		const struct symver *o = symvers_find(&ours, theirs.v[i].sym);
-
-		if (!o) {
-			strvec_push(&removed, theirs.v[i].sym);
-			strbuf_addf(&log, "removed %s (%s %s)\n",
-				    theirs.v[i].sym, theirs.v[i].mod,
-				    theirs.v[i].crc);
-		} else if (strcmp(o->crc, theirs.v[i].crc)) {
-			strvec_push(&changed, theirs.v[i].sym);
-			strbuf_addf(&log, "changed %s: Debian %s, ours %s (%s)\n",
-				    theirs.v[i].sym, theirs.v[i].crc, o->crc,
-				    theirs.v[i].mod);
-		}
-	}
-	for (i = 0; i < ours.nr; i++)
-		if (!symvers_find(&theirs, ours.v[i].sym)) {
-			strvec_push(&added, ours.v[i].sym);
-			strbuf_addf(&log, "added %s (%s %s)\n", ours.v[i].sym,
-				    ours.v[i].mod, ours.v[i].crc);
-		}
-	strbuf_addf(&log, "%zu symbols in Debian's %s, %zu in ours\n",
+	symvers_diff(&theirs, &ours, kabi_note, &d);
+	strbuf_addf(&d.log, "%zu symbols in Debian's %s, %zu in ours\n",
 		    theirs.nr, debian, ours.nr);
-	write_file(ctx->log, log.buf, log.len);
-	if (changed.nr || removed.nr) {
+	write_file(ctx->log, d.log.buf, d.log.len);
+	if (d.changed.nr || d.removed.nr) {
 		strbuf_addf(&r->reason, "kABI broken against Debian's %s-amd64 Module.symvers:",
 			    ctx->config.deb_abi);
-		if (changed.nr) {
+		if (d.changed.nr) {
 			strbuf_addf(&r->reason, " %zu changed CRC(s):",
-				    changed.nr);
-			name_some(&r->reason, &changed);
+				    d.changed.nr);
+			name_some(&r->reason, &d.changed);
 		}
-		if (removed.nr) {
+		if (d.removed.nr) {
 			strbuf_addf(&r->reason, "%s %zu removed:",
-				    changed.nr ? ";" : "", removed.nr);
-			name_some(&r->reason, &removed);
+				    d.changed.nr ? ";" : "", d.removed.nr);
+			name_some(&r->reason, &d.removed);
 		}
-		strbuf_addstr(&r->detail, log.buf);
+		strbuf_addstr(&r->detail, d.log.buf);
 	} else {
 		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s-amd64 Module.symvers",
 			    theirs.nr, KVM_DIR, ctx->config.deb_abi);
 		st = STEP_PASS;
 	}
-	if (added.nr) {
-		strbuf_addf(&r->reason, "; %zu added:", added.nr);
-		name_some(&r->reason, &added);
+	if (d.added.nr) {
+		strbuf_addf(&r->reason, "; %zu added:", d.added.nr);
+		name_some(&r->reason, &d.added);
 	}
 out:
 	symvers_clear(&ours);
 	symvers_clear(&theirs);
-	strvec_clear(&changed);
-	strvec_clear(&removed);
-	strvec_clear(&added);
-	strbuf_release(&log);
+	strvec_clear(&d.changed);
+	strvec_clear(&d.removed);
+	strvec_clear(&d.added);
+	strbuf_release(&d.log);
 	free(mine);
 	free(debian);
 	return st;

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Module.symvers: kept lines sorted by symbol, and two of them compared. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../tools/symvers.h"
+
+static int kvm_only(const char *mod)
+{
+	return !strcmp(mod, "arch/x86/kvm/kvm");
+}
+
+static void parse(struct symvers *s, const char *text,
+		  int (*keep)(const char *mod))
+{
+	strbuf_addstr(&s->text, text);
+	symvers_parse(s, keep);
+}
+
+static void kept_and_sorted(void **state)
+{
+	struct symvers s = SYMVERS_INIT;
+
+	(void)state;
+	parse(&s,
+	      "0x2\tkvm_zap\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\tKVM\n"
+	      "0x9\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n"
+	      "malformed line without tabs\n"
+	      "0x3\tonly_two\n"
+	      "\n"
+	      "0x1\tkvm_apic\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\n",
+	      kvm_only);
+	assert_int_equal(s.nr, 2);
+	assert_string_equal(s.v[0].sym, "kvm_apic");
+	assert_string_equal(s.v[0].crc, "0x1");
+	assert_string_equal(s.v[0].mod, "arch/x86/kvm/kvm");
+	assert_string_equal(s.v[1].sym, "kvm_zap");
+	symvers_clear(&s);
+	assert_int_equal(s.nr, 0);
+	/* cleared, it parses again */
+	parse(&s, "0x4\ta\tvmlinux\n", NULL);
+	assert_int_equal(s.nr, 1);
+	symvers_clear(&s);
+}
+
+static void empty_and_missing(void **state)
+{
+	struct symvers s = SYMVERS_INIT;
+
+	(void)state;
+	symvers_parse(&s, NULL);
+	assert_int_equal(s.nr, 0);
+	assert_int_equal(symvers_read(&s, "/nonexistent/Module.symvers",
+				      NULL), -1);
+	symvers_clear(&s);
+}
+
+struct seen {
+	char text[512];
+};
+
+static void note(enum symver_change change, const struct symver *o,
+		 const struct symver *n, void *data)
+{
+	static const char *const what[] = { "removed", "changed", "added" };
+	struct seen *seen = data;
+	size_t len = strlen(seen->text);
+
+	snprintf(seen->text + len, sizeof(seen->text) - len, "%s %s %s %s\n",
+		 what[change], o ? o->crc : "-", n ? n->crc : "-",
+		 o ? o->sym : n->sym);
+}
+
+static void diff_in_symbol_order(void **state)
+{
+	struct symvers old = SYMVERS_INIT, new = SYMVERS_INIT;
+	struct seen seen = { "" };
+
+	(void)state;
+	parse(&old,
+	      "0x5\tzz_gone\tm\n"
+	      "0x1\tsame\tm\n"
+	      "0x2\tbumped\tm\n"
+	      "0x7\taa_gone\tm\n", NULL);
+	parse(&new,
+	      "0x3\tbumped\tm\n"
+	      "0x1\tsame\tm\n"
+	      "0x8\tnew_one\tm\n"
+	      "0x9\tzzz_last\tm\n", NULL);
+	symvers_diff(&old, &new, note, &seen);
+	assert_string_equal(seen.text,
+			    "removed 0x7 - aa_gone\n"
+			    "changed 0x2 0x3 bumped\n"
+			    "added - 0x8 new_one\n"
+			    "removed 0x5 - zz_gone\n"
+			    "added - 0x9 zzz_last\n");
+	symvers_clear(&old);
+	symvers_clear(&new);
+}
+
+static void diff_of_equal_and_empty(void **state)
+{
+	struct symvers a = SYMVERS_INIT, b = SYMVERS_INIT, none = SYMVERS_INIT;
+	struct seen seen = { "" };
+
+	(void)state;
+	parse(&a, "0x1\tx\tm\n0x2\ty\tm\n", NULL);
+	parse(&b, "0x2\ty\tm\n0x1\tx\tm\n", NULL);
+	symvers_diff(&a, &b, note, &seen);
+	assert_string_equal(seen.text, "");
+	symvers_diff(&a, &none, note, &seen);
+	assert_string_equal(seen.text, "removed 0x1 - x\nremoved 0x2 - y\n");
+	seen.text[0] = '\0';
+	symvers_diff(&none, &b, note, &seen);
+	assert_string_equal(seen.text, "added - 0x1 x\nadded - 0x2 y\n");
+	symvers_clear(&a);
+	symvers_clear(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kept_and_sorted),
+		cmocka_unit_test(empty_and_missing),
+		cmocka_unit_test(diff_in_symbol_order),
+		cmocka_unit_test(diff_of_equal_and_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

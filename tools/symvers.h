@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_SYMVERS_H
+#define KVERIFY_SYMVERS_H
+
+#include "strbuf.h"
+
+/* One Module.symvers line: "CRC<tab>symbol<tab>module path<tab>...". */
+struct symver {
+	const char *crc, *sym, *mod;
+};
+
+/*
+ * The lines of a Module.symvers, sorted by symbol.  Their fields point
+ * into @text, which the struct owns.
+ */
+struct symvers {
+	struct strbuf text;
+	struct symver *v;
+	size_t nr, alloc;
+};
+
+#define SYMVERS_INIT { STRBUF_INIT, NULL, 0, 0 }
+
+/* The lines of @path whose module @keep accepts; -1 if it cannot be read. */
+int symvers_read(struct symvers *s, const char *path,
+		 int (*keep)(const char *mod));
+/* The same for the text already in s->text, which it splits in place. */
+void symvers_parse(struct symvers *s, int (*keep)(const char *mod));
+void symvers_clear(struct symvers *s);
+
+enum symver_change { SYMVER_REMOVED, SYMVER_CHANGED, SYMVER_ADDED };
+
+/*
+ * @fn for each symbol of @old that @new lacks (@n NULL), that both export
+ * with different CRCs, or that only @new has (@o NULL), in symbol order.
+ */
+void symvers_diff(const struct symvers *old, const struct symvers *new,
+		  void (*fn)(enum symver_change change, const struct symver *o,
+			     const struct symver *n, void *data),
+		  void *data);
+
+#endif
