@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 19
+plan 20
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -220,4 +220,15 @@ left=$(ls -A "$KVERIFY_CACHE/tmp" | tr '\n' ' ')
 exec 9>&-
 [ "$left" = "live lock " ]
 ok $? "the run's temporary directory is gone, and a dead process's, and one without a lock (a live one's stays): $left"
+
+# 6. The cache's default: a relative $XDG_CACHE_HOME is invalid (the XDG
+# base directory spec) and ignored, not a directory under wherever kverify
+# happens to run.
+mkdir -p "$TMP/home" "$TMP/cwd"
+test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '
+	(cd "$TMP/cwd" && env -u KVERIFY_CACHE HOME=$TMP/home XDG_CACHE_HOME=rel \
+		"$KVERIFY" --list "$copy/kernels.list" list) &&
+	[ -d "$TMP/home/.cache/kverify/tmp" ] &&
+	[ -z "$(ls -A "$TMP/cwd")" ]
+'
 done_testing

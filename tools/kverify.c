@@ -285,14 +285,18 @@ static int options_from_make(struct options *opt)
 	return 0;
 }
 
-/* --cache, else $KVERIFY_CACHE, else the XDG cache: absolute. */
+/*
+ * --cache, else $KVERIFY_CACHE, else the XDG cache: absolute.  A relative
+ * $XDG_CACHE_HOME is invalid and ignored, as the XDG base directory spec
+ * says.
+ */
 static char *cache_dir(const char *given)
 {
 	const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
 
 	if (given || env("KVERIFY_CACHE"))
 		return abspath(given ? given : env("KVERIFY_CACHE"));
-	if (xdg)
+	if (xdg && xdg[0] == '/')
 		return xstrfmt("%s/kverify", xdg);
 	return xstrfmt("%s/.cache/kverify", home ? home : "/tmp");
 }
