@@ -9,11 +9,13 @@
 
 #include "symvers.h"
 
+/* By symbol; a symbol listed twice by its CRC, so that the order is fixed. */
 static int by_symbol(const void *a, const void *b)
 {
 	const struct symver *x = a, *y = b;
+	int cmp = strcmp(x->sym, y->sym);
 
-	return strcmp(x->sym, y->sym);
+	return cmp ? cmp : strcmp(x->crc, y->crc);
 }
 
 void symvers_parse(struct symvers *s, int (*keep)(const char *mod))

@@ -21,10 +21,13 @@ struct symvers {
 
 #define SYMVERS_INIT { STRBUF_INIT, NULL, 0, 0 }
 
-/* The lines of @path whose module @keep accepts; -1 if it cannot be read. */
+/*
+ * Into an empty @s (SYMVERS_INIT, or cleared): the lines of @path whose
+ * module @keep accepts (every line for NULL); -1 if it cannot be read.
+ */
 int symvers_read(struct symvers *s, const char *path,
 		 int (*keep)(const char *mod));
-/* The same for the text already in s->text, which it splits in place. */
+/* The same for the text in s->text, which it splits in place, once. */
 void symvers_parse(struct symvers *s, int (*keep)(const char *mod));
 void symvers_clear(struct symvers *s);
 
@@ -33,6 +36,9 @@ enum symver_change { SYMVER_REMOVED, SYMVER_CHANGED, SYMVER_ADDED };
 /*
  * @fn for each symbol of @old that @new lacks (@n NULL), that both export
  * with different CRCs, or that only @new has (@o NULL), in symbol order.
+ * A symbol listed twice in one file (modpost refuses to write that) is
+ * paired with the other file's in CRC order; one left over is removed or
+ * added.
  */
 void symvers_diff(const struct symvers *old, const struct symvers *new,
 		  void (*fn)(enum symver_change change, const struct symver *o,

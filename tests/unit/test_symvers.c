@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tools/symvers.h"
@@ -122,6 +124,41 @@ static void diff_of_equal_and_empty(void **state)
 	symvers_clear(&b);
 }
 
+static void duplicates_paired_in_crc_order(void **state)
+{
+	struct symvers old = SYMVERS_INIT, new = SYMVERS_INIT;
+	struct seen seen = { "" };
+
+	(void)state;
+	parse(&old, "0x2\tdup\tm\n0x1\tdup\tm\n", NULL);
+	parse(&new, "0x1\tdup\tm\n", NULL);
+	symvers_diff(&old, &new, note, &seen);
+	assert_string_equal(seen.text, "removed 0x2 - dup\n");
+	symvers_clear(&old);
+	symvers_clear(&new);
+}
+
+static void read_a_file(void **state)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = xstrfmt("%s/test_symvers.XXXXXX", dir ? dir : "/tmp");
+	struct symvers s = SYMVERS_INIT;
+	int fd = mkstemp(path);
+	static const char text[] = "0x1\tb\tm\n0x2\ta\tm\n";
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(symvers_read(&s, path, NULL), 0);
+	unlink(path);
+	free(path);
+	assert_int_equal(s.nr, 2);
+	assert_string_equal(s.v[0].sym, "a");
+	assert_string_equal(s.v[1].crc, "0x1");
+	symvers_clear(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +166,8 @@ int main(void)
 		cmocka_unit_test(empty_and_missing),
 		cmocka_unit_test(diff_in_symbol_order),
 		cmocka_unit_test(diff_of_equal_and_empty),
+		cmocka_unit_test(duplicates_paired_in_crc_order),
+		cmocka_unit_test(read_a_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
