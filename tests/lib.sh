@@ -7,6 +7,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 KVERIFY=$REPO/build/kverify
 # The tests' cache is never the one make verify uses, but tests/default in
 # it (tests/lanes names one per lane with KVERIFY_TESTS_CACHE).
+case ${XDG_CACHE_HOME-} in /*) ;; *) unset XDG_CACHE_HOME ;; esac	# a relative one is invalid (XDG spec): ignored, as by kverify
 export KVERIFY_CACHE=${KVERIFY_TESTS_CACHE:-${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}/tests/default}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
 # What the tools a script runs itself leave goes with $TMP.

@@ -12,6 +12,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 T=${1:-6.12}
 N=${2:-10}
+case ${XDG_CACHE_HOME-} in /*) ;; *) unset XDG_CACHE_HOME ;; esac	# a relative one is invalid (XDG spec): ignored, as by kverify
 cache=${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}
 [ -d "$cache/src" ] || { echo "progress-tmux: no $cache/src: run make verify KERNEL=$T first" >&2; exit 2; }
 command -v tmux > /dev/null || { echo "progress-tmux: tmux not found: apt-get install tmux" >&2; exit 2; }
