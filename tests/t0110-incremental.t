@@ -5,6 +5,7 @@
 # tier: kernels
 # lane: 1
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
 plan 14
@@ -31,9 +32,7 @@ ok $? "the build log has no make command"
 series=$(target_series $T)
 p1=$(sed -n 1p "$series/series")
 between=$TMP/between
-mkdir -p "$between"
-git ls-files -z | xargs -0 cp --parents -t "$between"
-cp -a build "$between/"
+repo_copy "$between"
 sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events (applied, never built) whose reprogram/' "$between/$series/$p1"
 test_expect_success 'another series applied and not built' '
 	grep -q "applied, never built" "$between/$series/$p1" &&
@@ -55,9 +54,7 @@ ok $? "make ran again, made the bzImage and compiled nothing"
 
 # Edit one patch (a comment line of patch 1) in a copy of the repository.
 copy=$TMP/repo
-mkdir -p "$copy"
-git ls-files -z | xargs -0 cp --parents -t "$copy"
-cp -a build "$copy/"
+repo_copy "$copy"
 sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events of which the reprogram/' "$copy/$series/$p1"
 grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"
