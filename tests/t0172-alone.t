@@ -4,11 +4,11 @@
 # one shared cache, as in a lane, and fails alone; a script that passes
 # alone leaves only its output behind, one that fails keeps its clone and
 # cache; a name that is no script exits 2; a shared test cache in the
-# environment is not used.
+# environment is not used; the scripts CI runs alone (.ci/alone) exist.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 5
+plan 6
 copy=$TMP/repo
 repo_copy "$copy"
 (cd "$copy" && git init -q && git add -A &&
@@ -73,5 +73,17 @@ test_expect_success 'a shared test cache in KVERIFY_TESTS_CACHE does not reach t
 	rc=$? && cat "$TMP/rel.out" &&
 	[ $rc = 1 ] && grep -q "^t0002-needs FAIL .*$copy/rel-cache/tests/alone/t0002-needs.out" "$TMP/rel.out" &&
 	grep -q "^not ok 1 - found what t0001 left" "$copy/rel-cache/tests/alone/t0002-needs.out"
+'
+
+# CI reads .ci/alone only after `make check-all`, half an hour in, with
+# the same `tests/alone --list`: a name there that is no script (renamed,
+# say), or one named twice, is caught here first.
+test_expect_success 'the scripts .ci/alone names are scripts, each once; a list with a bad name or a name twice exits 2' '
+	tests/alone -n --list .ci/alone > "$TMP/ci-alone" &&
+	cat "$TMP/ci-alone" &&
+	{ cat .ci/alone && echo tests/t9999-gone.t; } > "$TMP/gone.list" &&
+	{ tests/alone -n --list "$TMP/gone.list"; [ $? = 2 ]; } &&
+	{ cat .ci/alone && head -n 1 "$TMP/ci-alone"; } > "$TMP/twice.list" &&
+	{ tests/alone -n --list "$TMP/twice.list"; [ $? = 2 ]; }
 '
 done_testing
