@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 24
+plan 26
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -36,8 +36,32 @@ for j in 99999999999 0 4x -3 ''; do
 done
 [ -z "$bad" ]
 ok $? "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2${bad:+; taken:$bad}"
-"$KVERIFY" -j 4096 list > /dev/null 2>&1
+"$KVERIFY" -j 4096 sweep --members > /dev/null 2>&1
 ok $? "-j 4096 is taken"
+
+# Each command takes its own options (kverify.c's commands[]) and --list,
+# --results, --cache: another is refused, not ignored.
+test_expect_success "an option the command does not take: exit 2, naming both, with the command's usage" '
+	bad= &&
+	for a in "list --shard 1/2" "-j 2 list" "verify --names 6.12" "send --skip sim --env" "matrix -k"; do
+		read -ra args <<< "$a"
+		"$KVERIFY" "${args[@]}" > "$TMP/opt.out" 2>&1
+		rc=$?
+		cat "$TMP/opt.out"
+		opt=$(echo "$a" | grep -o -- "-[-a-z]*" | head -n 1)
+		cmd=$(echo "$a" | grep -oE "(list|verify|send|matrix)")
+		[ "$opt" = -k ] && opt=--keep-going
+		[ $rc = 2 ] && grep -q "^kverify: $cmd takes no $opt\$" "$TMP/opt.out" &&
+			grep -q "^usage: kverify.* $cmd" "$TMP/opt.out" || bad="$bad [$a: exit $rc]"
+	done
+	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
+'
+test_expect_success 'list needs no cache: it makes none' '
+	KVERIFY_CACHE=$TMP/list-cache "$KVERIFY" list > /dev/null &&
+	[ ! -e "$TMP/list-cache" ] &&
+	KVERIFY_CACHE=$TMP/list-cache "$KVERIFY" backport --help > /dev/null &&
+	[ ! -e "$TMP/list-cache" ]
+'
 
 test_expect_success 'an empty --results, --cache or --list is refused with exit 2, before anything is written' '
 	taken= &&

@@ -68,11 +68,7 @@ static const char usage[] =
 "the patch); 130 interrupted.\n";
 
 /* "kverify COMMAND --help": that command's usage alone. */
-static const struct {
-	const char *cmd;
-	const char *text;
-} cmd_usage[] = {
-	{ "verify",
+static const char usage_verify[] =
 "usage: kverify [options] verify TARGET...\n"
 "       kverify [options] verify --env\n"
 "\n"
@@ -90,13 +86,15 @@ static const struct {
 "                       KernelCI KCIDB I/O schema v4.3 data (origin kverify)\n"
 "  --env                targets from $KVERIFY_TARGETS, options from\n"
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG,\n"
-"                       $KVERIFY_BOOT\n" },
-	{ "list",
+"                       $KVERIFY_BOOT\n";
+
+static const char usage_list[] =
 "usage: kverify [--list FILE] list [--names]\n"
 "\n"
 "Print the targets of kernels.list: name, source and series (or the n/a\n"
-"reason); with --names only the names, one a line.\n" },
-	{ "matrix",
+"reason); with --names only the names, one a line.\n";
+
+static const char usage_matrix[] =
 "usage: kverify [--list FILE] [--results DIR] matrix [--format github|gitlab]\n"
 "                                                     [--shard I/N]\n"
 "\n"
@@ -108,8 +106,9 @@ static const struct {
 "with fewer targets than N, there are as many shards as targets (a note\n"
 "says so on stderr) and a shard I beyond them is refused with exit 2.\n"
 "  --sweep              one job per Debian linux-source version instead\n"
-"                       (see 'kverify sweep --help'); no --shard\n" },
-	{ "sweep",
+"                       (see 'kverify sweep --help'); no --shard\n";
+
+static const char usage_sweep[] =
 "usage: kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
 "                     [--json FILE] [--members] [--env]   (make sweep)\n"
 "\n"
@@ -120,43 +119,37 @@ static const struct {
 "checkpatch.allow is not checked again.  The table goes to stdout and\n"
 "--md (docs/sweep.md), the rows to --json (results/sweep/sweep.json).\n"
 "Exit 1 when a version fails (it is the first line), 2 on bad input, 3 when\n"
-"the table cannot be written.\n" },
-	{ "backport",
+"the table cannot be written.  -j N, --no-wait and -q/--quiet are as for\n"
+"verify.\n";
+
+static const char usage_backport[] =
 "usage: kverify backport --tree PATH --name X.Y\n"
 "       kverify backport --env   ($KVERIFY_BACKPORT_TREE, $KVERIFY_BACKPORT_NAME)\n"
 "\n"
 "Run the semantic patch on copies of the tree's arch/x86/kvm/ files and\n"
-"write backports/X.Y/ with the series it generates.\n" },
-	{ "send",
+"write backports/X.Y/ with the series it generates.\n";
+
+static const char usage_send[] =
 "usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
 "\n"
-"series/ through b4 send -o into <results>/send/vN/, checked.\n" },
-	{ "am",
+"series/ through b4 send -o into <results>/send/vN/, checked.\n";
+
+static const char usage_am[] =
 "usage: kverify am --env   (make am MBOX=<file> | MSGID=<id>)\n"
 "\n"
-"A posted revision into series/, the old one into series/old/vN/.\n" },
-	{ "trailers",
+"A posted revision into series/, the old one into series/old/vN/.\n";
+
+static const char usage_trailers[] =
 "usage: kverify trailers --env   (make trailers MBOX=<replies>)\n"
 "\n"
-"Reviewed-by/Tested-by trailers from replies onto the right patches.\n" },
-	{ "range-diff",
+"Reviewed-by/Tested-by trailers from replies onto the right patches.\n";
+
+static const char usage_range_diff[] =
 "usage: kverify range-diff --env   (make range-diff [FROM=vN])\n"
 "\n"
-"series/old/vN against series/.\n" },
-};
+"series/old/vN against series/.\n";
 
-static void print_help(const char *cmd)
-{
-	size_t i;
-
-	for (i = 0; cmd && i < ARRAY_SIZE(cmd_usage); i++) {
-		if (!strcmp(cmd, cmd_usage[i].cmd)) {
-			fputs(cmd_usage[i].text, stdout);
-			return;
-		}
-	}
-	fputs(usage, stdout);
-}
+static void print_help(const char *cmd);
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -181,6 +174,8 @@ static int check_skip(const char *skip)
 }
 
 static int from_env, names_only, want_help;
+/* The options on the command line ("--skip", "-j"), for check_options() */
+static struct strvec given = STRVEC_INIT;
 static struct backport_args bp;
 static const char *matrix_format, *matrix_shard;
 static struct sweep_args sweep = {
@@ -391,6 +386,12 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	}
 	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
 		v = value_option(values, ARRAY_SIZE(values), c, VALUE);
+		if (v)
+			strvec_pushf(&given, "--%s", v->name);
+		else if (c == 'j')
+			strvec_push(&given, "-j");
+		else if (c == BUILD || c == BOOT)
+			strvec_pushf(&given, "--%s", c == BUILD ? "build" : "boot");
 		if (v) {
 			/* "" would make paths at / of --results, --cache ... */
 			if (v->str && !*optarg)
@@ -579,55 +580,144 @@ out:
 	return ret;
 }
 
-/* COMMAND [ARGS]: what the command line asks for, with @opt read. */
-static int run_command(struct options *opt, int argc, char **argv)
+static int run_list(struct options *opt, int argc, char **argv)
 {
-	if (!argc)
-		return usage_error("%s", "no command: verify or list");
-	if (!strcmp(argv[0], "list"))
-		return cmd_list(opt);
-	if (!strcmp(argv[0], "send") || !strcmp(argv[0], "am") ||
-	    !strcmp(argv[0], "trailers") || !strcmp(argv[0], "range-diff"))
-		return cmd_b4_env(opt, argv[0]);
-	if (!strcmp(argv[0], "matrix")) {
-		struct target_list list = { 0 };
-		int ret;
+	(void)argc;
+	(void)argv;
+	return cmd_list(opt);
+}
 
-		if (matrix_sweep) {
-			if (matrix_shard)
-				return usage_error("%s", "matrix --sweep has one job per version: no --shard");
-			sweep.matrix = matrix_format ? matrix_format : "github";
-			return cmd_sweep(opt, &sweep);
-		}
-		if (load(opt, &list))
-			return EXIT_USAGE;
-		ret = cmd_matrix(&list, matrix_format, matrix_shard,
-				 opt->results);
-		targets_clear(&list);
-		return ret;
-	}
-	if (!strcmp(argv[0], "backport")) {
-		if (from_env) {
-			bp.tree = env("KVERIFY_BACKPORT_TREE");
-			bp.name = env("KVERIFY_BACKPORT_NAME");
-			bp.bug = env("KVERIFY_BUG_DEBIAN");
-		}
-		bp.tmp = opt->tmp;
-		return cmd_backport(&bp);
-	}
-	if (!strcmp(argv[0], "sweep")) {
-		if (from_env && env("KVERIFY_SWEEP_ONLY"))
-			sweep.only = env("KVERIFY_SWEEP_ONLY");
+static int run_b4(struct options *opt, int argc, char **argv)
+{
+	(void)argc;
+	return cmd_b4_env(opt, argv[0]);
+}
+
+static int run_matrix(struct options *opt, int argc, char **argv)
+{
+	struct target_list list = { 0 };
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	if (matrix_sweep) {
+		if (matrix_shard)
+			return usage_error("%s", "matrix --sweep has one job per version: no --shard");
+		sweep.matrix = matrix_format ? matrix_format : "github";
 		return cmd_sweep(opt, &sweep);
 	}
-	if (!strcmp(argv[0], "verify")) {
-		if (matrix_format && strcmp(matrix_format, "kcidb"))
-			return usage_error("verify --format is kcidb, not '%s'",
-					   matrix_format);
-		opt->kcidb = !!matrix_format;
-		return cmd_verify(opt, argc - 1, argv + 1);
+	if (load(opt, &list))
+		return EXIT_USAGE;
+	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results);
+	targets_clear(&list);
+	return ret;
+}
+
+static int run_backport(struct options *opt, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (from_env) {
+		bp.tree = env("KVERIFY_BACKPORT_TREE");
+		bp.name = env("KVERIFY_BACKPORT_NAME");
+		bp.bug = env("KVERIFY_BUG_DEBIAN");
 	}
-	return usage_error("unknown command '%s'", argv[0]);
+	bp.tmp = opt->tmp;
+	return cmd_backport(&bp);
+}
+
+static int run_sweep(struct options *opt, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (from_env && env("KVERIFY_SWEEP_ONLY"))
+		sweep.only = env("KVERIFY_SWEEP_ONLY");
+	return cmd_sweep(opt, &sweep);
+}
+
+static int run_verify(struct options *opt, int argc, char **argv)
+{
+	if (matrix_format && strcmp(matrix_format, "kcidb"))
+		return usage_error("verify --format is kcidb, not '%s'",
+				   matrix_format);
+	opt->kcidb = !!matrix_format;
+	return cmd_verify(opt, argc - 1, argv + 1);
+}
+
+/*
+ * The commands (sim, with a parser of its own, aside): what runs each, its
+ * --help, the options it takes besides --list, --results and --cache, and
+ * whether it runs tools, which then get a $TMPDIR in the cache.
+ */
+static const struct command {
+	const char *name;
+	int (*run)(struct options *opt, int argc, char **argv);
+	const char *usage;
+	const char *const *takes;	/* NULL after the last */
+	int runs_tools;
+} commands[] = {
+	{ "verify", run_verify, usage_verify,
+	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
+		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
+		"--quiet", "--env", NULL }, 1 },
+	{ "list", run_list, usage_list,
+	  (const char *const[]){ "--names", NULL }, 0 },
+	{ "matrix", run_matrix, usage_matrix,
+	  (const char *const[]){ "--format", "--shard", "--sweep", NULL }, 1 },
+	{ "sweep", run_sweep, usage_sweep,
+	  (const char *const[]){ "--only", "--md", "--json", "--members",
+		"--env", "-j", "--no-wait", "--quiet", NULL }, 1 },
+	{ "backport", run_backport, usage_backport,
+	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1 },
+	{ "send", run_b4, usage_send,
+	  (const char *const[]){ "--env", NULL }, 1 },
+	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1 },
+	{ "trailers", run_b4, usage_trailers,
+	  (const char *const[]){ "--env", NULL }, 1 },
+	{ "range-diff", run_b4, usage_range_diff,
+	  (const char *const[]){ "--env", NULL }, 1 },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_help(const char *cmd)
+{
+	const struct command *c = find_command(cmd);
+
+	fputs(c ? c->usage : usage, stdout);
+}
+
+/* Every option given is one that @c takes, or one every command takes. */
+static int check_options(const struct command *c)
+{
+	static const char *const everyone[] = {
+		"--list", "--results", "--cache", NULL
+	};
+	const char *const *lists[] = { everyone, c->takes };
+	size_t i, l, k;
+
+	for (i = 0; i < given.nr; i++) {
+		int known = 0;
+
+		for (l = 0; l < ARRAY_SIZE(lists) && !known; l++)
+			for (k = 0; lists[l][k] && !known; k++)
+				known = !strcmp(given.v[i], lists[l][k]);
+		if (!known) {
+			error("%s takes no %s", c->name, given.v[i]);
+			fputs("\n", stderr);
+			fputs(c->usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -636,6 +726,7 @@ int main(int argc, char **argv)
 		.list = "kernels.list", .results = "results",
 		.mode = BUILD_KERNEL,
 	};
+	const struct command *cmd;
 	struct tmpdir tmp;
 	char *cache;
 	int ret;
@@ -653,13 +744,23 @@ int main(int argc, char **argv)
 	}
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
+	if (optind == argc)
+		return usage_error("%s", "no command: verify or list");
+	cmd = find_command(argv[optind]);
+	if (!cmd)
+		return usage_error("unknown command '%s'", argv[optind]);
+	if (check_options(cmd))
+		return EXIT_USAGE;
 	opt.cache = cache = cache_dir(opt.cache);
-	if (tmpdir_enter(&tmp, cache))
+	tmp.path = NULL;
+	tmp.lockfd = -1;
+	if (cmd->runs_tools && tmpdir_enter(&tmp, cache))
 		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);
 	opt.tmp = tmp.path;
-	ret = run_command(&opt, argc - optind, argv + optind);
+	ret = cmd->run(&opt, argc - optind, argv + optind);
 	tmpdir_leave(&tmp);
+	strvec_clear(&given);
 	free(cache);
 	return ret;
 }
