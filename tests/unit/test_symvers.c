@@ -78,64 +78,66 @@ static void note(enum symver_change change, const struct symver *o,
 		 o ? o->sym : n->sym);
 }
 
-static void diff_in_symbol_order(void **state)
+/* What symvers_diff() reports of two files' text, a line a change. */
+static const char *diff_of(const char *old_text, const char *new_text,
+			   struct seen *seen)
 {
 	struct symvers old = SYMVERS_INIT, new = SYMVERS_INIT;
-	struct seen seen = { "" };
+
+	seen->text[0] = '\0';
+	parse(&old, old_text, NULL);
+	parse(&new, new_text, NULL);
+	symvers_diff(&old, &new, note, seen);
+	symvers_clear(&old);
+	symvers_clear(&new);
+	return seen->text;
+}
+
+static void diff_in_symbol_order(void **state)
+{
+	struct seen seen;
 
 	(void)state;
-	parse(&old,
-	      "0x5\tzz_gone\tm\n"
-	      "0x1\tsame\tm\n"
-	      "0x2\tbumped\tm\n"
-	      "0x7\taa_gone\tm\n", NULL);
-	parse(&new,
-	      "0x3\tbumped\tm\n"
-	      "0x1\tsame\tm\n"
-	      "0x8\tnew_one\tm\n"
-	      "0x9\tzzz_last\tm\n", NULL);
-	symvers_diff(&old, &new, note, &seen);
-	assert_string_equal(seen.text,
+	assert_string_equal(diff_of("0x5\tzz_gone\tm\n"
+				    "0x1\tsame\tm\n"
+				    "0x2\tbumped\tm\n"
+				    "0x7\taa_gone\tm\n",
+				    "0x3\tbumped\tm\n"
+				    "0x1\tsame\tm\n"
+				    "0x8\tnew_one\tm\n"
+				    "0x9\tzzz_last\tm\n", &seen),
 			    "removed 0x7 - aa_gone\n"
 			    "changed 0x2 0x3 bumped\n"
 			    "added - 0x8 new_one\n"
 			    "removed 0x5 - zz_gone\n"
 			    "added - 0x9 zzz_last\n");
-	symvers_clear(&old);
-	symvers_clear(&new);
 }
 
 static void diff_of_equal_and_empty(void **state)
 {
-	struct symvers a = SYMVERS_INIT, b = SYMVERS_INIT, none = SYMVERS_INIT;
-	struct seen seen = { "" };
+	static const char xy[] = "0x1\tx\tm\n0x2\ty\tm\n";
+	struct seen seen;
 
 	(void)state;
-	parse(&a, "0x1\tx\tm\n0x2\ty\tm\n", NULL);
-	parse(&b, "0x2\ty\tm\n0x1\tx\tm\n", NULL);
-	symvers_diff(&a, &b, note, &seen);
-	assert_string_equal(seen.text, "");
-	symvers_diff(&a, &none, note, &seen);
-	assert_string_equal(seen.text, "removed 0x1 - x\nremoved 0x2 - y\n");
-	seen.text[0] = '\0';
-	symvers_diff(&none, &b, note, &seen);
-	assert_string_equal(seen.text, "added - 0x1 x\nadded - 0x2 y\n");
-	symvers_clear(&a);
-	symvers_clear(&b);
+	assert_string_equal(diff_of(xy, "0x2\ty\tm\n0x1\tx\tm\n", &seen), "");
+	assert_string_equal(diff_of(xy, "", &seen),
+			    "removed 0x1 - x\nremoved 0x2 - y\n");
+	assert_string_equal(diff_of("", xy, &seen),
+			    "added - 0x1 x\nadded - 0x2 y\n");
 }
 
+/* A symbol listed twice (modpost refuses to) is paired in CRC order. */
 static void duplicates_paired_in_crc_order(void **state)
 {
-	struct symvers old = SYMVERS_INIT, new = SYMVERS_INIT;
-	struct seen seen = { "" };
+	struct seen seen;
 
 	(void)state;
-	parse(&old, "0x2\tdup\tm\n0x1\tdup\tm\n", NULL);
-	parse(&new, "0x1\tdup\tm\n", NULL);
-	symvers_diff(&old, &new, note, &seen);
-	assert_string_equal(seen.text, "removed 0x2 - dup\n");
-	symvers_clear(&old);
-	symvers_clear(&new);
+	assert_string_equal(diff_of("0x2\tdup\tm\n0x1\tdup\tm\n",
+				    "0x1\tdup\tm\n", &seen),
+			    "removed 0x2 - dup\n");
+	assert_string_equal(diff_of("0x1\tdup\tm\n",
+				    "0x2\tdup\tm\n0x1\tdup\tm\n", &seen),
+			    "added - 0x2 dup\n");
 }
 
 static void read_a_file(void **state)
