@@ -175,7 +175,7 @@ static int check_skip(const char *skip)
 
 static int from_env, names_only, want_help;
 /* The options on the command line ("--skip", "-j"), for check_options() */
-static struct strvec given = STRVEC_INIT;
+static struct strvec given_options = STRVEC_INIT;
 static struct backport_args bp;
 static const char *matrix_format, *matrix_shard;
 static struct sweep_args sweep = {
@@ -387,11 +387,11 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
 		v = value_option(values, ARRAY_SIZE(values), c, VALUE);
 		if (v)
-			strvec_pushf(&given, "--%s", v->name);
+			strvec_pushf(&given_options, "--%s", v->name);
 		else if (c == 'j')
-			strvec_push(&given, "-j");
+			strvec_push(&given_options, "-j");
 		else if (c == BUILD || c == BOOT)
-			strvec_pushf(&given, "--%s", c == BUILD ? "build" : "boot");
+			strvec_pushf(&given_options, "--%s", c == BUILD ? "build" : "boot");
 		if (v) {
 			/* "" would make paths at / of --results, --cache ... */
 			if (v->str && !*optarg)
@@ -704,14 +704,14 @@ static int check_options(const struct command *c)
 	const char *const *lists[] = { everyone, c->takes };
 	size_t i, l, k;
 
-	for (i = 0; i < given.nr; i++) {
+	for (i = 0; i < given_options.nr; i++) {
 		int known = 0;
 
 		for (l = 0; l < ARRAY_SIZE(lists) && !known; l++)
 			for (k = 0; lists[l][k] && !known; k++)
-				known = !strcmp(given.v[i], lists[l][k]);
+				known = !strcmp(given_options.v[i], lists[l][k]);
 		if (!known) {
-			error("%s takes no %s", c->name, given.v[i]);
+			error("%s takes no %s", c->name, given_options.v[i]);
 			fputs("\n", stderr);
 			fputs(c->usage, stderr);
 			return EXIT_USAGE;
@@ -760,7 +760,7 @@ int main(int argc, char **argv)
 	opt.tmp = tmp.path;
 	ret = cmd->run(&opt, argc - optind, argv + optind);
 	tmpdir_leave(&tmp);
-	strvec_clear(&given);
+	strvec_clear(&given_options);
 	free(cache);
 	return ret;
 }
