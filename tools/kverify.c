@@ -635,6 +635,11 @@ static int run_sweep(struct options *opt, int argc, char **argv)
 	return cmd_sweep(opt, &sweep);
 }
 
+static int run_sim(struct options *opt, int argc, char **argv)
+{
+	return cmd_sim(argc, argv, opt);
+}
+
 static int run_verify(struct options *opt, int argc, char **argv)
 {
 	if (matrix_format && strcmp(matrix_format, "kcidb"))
@@ -645,9 +650,10 @@ static int run_verify(struct options *opt, int argc, char **argv)
 }
 
 /*
- * The commands (sim, with a parser of its own, aside): what runs each, its
- * --help, the options it takes besides --list, --results and --cache, and
- * whether it runs tools, which then get a $TMPDIR in the cache.
+ * The commands: what runs each, its --help, the options it takes besides
+ * --list, --results and --cache, and whether it runs tools, which then get
+ * a $TMPDIR in the cache.  sim parses its own options and prints its own
+ * --help.
  */
 static const struct command {
 	const char *name;
@@ -655,27 +661,29 @@ static const struct command {
 	const char *usage;
 	const char *const *takes;	/* NULL after the last */
 	int runs_tools;
+	int own_options;
 } commands[] = {
+	{ "sim", run_sim, NULL, (const char *const[]){ NULL }, 1, 1 },
 	{ "verify", run_verify, usage_verify,
 	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
 		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
-		"--quiet", "--env", NULL }, 1 },
+		"--quiet", "--env", NULL }, 1, 0 },
 	{ "list", run_list, usage_list,
-	  (const char *const[]){ "--names", NULL }, 0 },
+	  (const char *const[]){ "--names", NULL }, 0, 0 },
 	{ "matrix", run_matrix, usage_matrix,
-	  (const char *const[]){ "--format", "--shard", "--sweep", NULL }, 1 },
+	  (const char *const[]){ "--format", "--shard", "--sweep", NULL }, 1, 0 },
 	{ "sweep", run_sweep, usage_sweep,
 	  (const char *const[]){ "--only", "--md", "--json", "--members",
-		"--env", "-j", "--no-wait", "--quiet", NULL }, 1 },
+		"--env", "-j", "--no-wait", "--quiet", NULL }, 1, 0 },
 	{ "backport", run_backport, usage_backport,
-	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1 },
+	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1, 0 },
 	{ "send", run_b4, usage_send,
-	  (const char *const[]){ "--env", NULL }, 1 },
-	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1 },
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "trailers", run_b4, usage_trailers,
-	  (const char *const[]){ "--env", NULL }, 1 },
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "range-diff", run_b4, usage_range_diff,
-	  (const char *const[]){ "--env", NULL }, 1 },
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
 };
 
 static const struct command *find_command(const char *name)
@@ -692,7 +700,7 @@ static void print_help(const char *cmd)
 {
 	const struct command *c = find_command(cmd);
 
-	fputs(c ? c->usage : usage, stdout);
+	fputs(c && c->usage ? c->usage : usage, stdout);
 }
 
 /* Every option given is one that @c takes, or one every command takes. */
@@ -713,11 +721,30 @@ static int check_options(const struct command *c)
 		if (!known) {
 			error("%s takes no %s", c->name, given_options.v[i]);
 			fputs("\n", stderr);
-			fputs(c->usage, stderr);
+			fputs(c->usage ? c->usage : usage, stderr);
 			return EXIT_USAGE;
 		}
 	}
 	return 0;
+}
+
+/* @cmd in its cache, with a $TMPDIR of its own there if it runs tools. */
+static int run_in_cache(const struct command *cmd, struct options *opt,
+			int argc, char **argv)
+{
+	struct tmpdir tmp = { .path = NULL, .lockfd = -1 };
+	char *cache = cache_dir(opt->cache);
+	int ret;
+
+	opt->cache = cache;
+	if (cmd->runs_tools && tmpdir_enter(&tmp, cache))
+		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
+			cache);
+	opt->tmp = tmp.path;
+	ret = cmd->run(opt, argc, argv);
+	tmpdir_leave(&tmp);
+	free(cache);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -727,21 +754,13 @@ int main(int argc, char **argv)
 		.mode = BUILD_KERNEL,
 	};
 	const struct command *cmd;
-	struct tmpdir tmp;
-	char *cache;
 	int ret;
 
 	if (options_from_make(&opt))
 		return EXIT_USAGE;
-	if (argc > 1 && !strcmp(argv[1], "sim")) {
-		opt.cache = cache = cache_dir(NULL);
-		tmpdir_enter(&tmp, cache);
-		opt.tmp = tmp.path;
-		ret = cmd_sim(argc - 1, argv + 1, &opt);
-		tmpdir_leave(&tmp);
-		free(cache);
-		return ret;
-	}
+	cmd = argc > 1 ? find_command(argv[1]) : NULL;
+	if (cmd && cmd->own_options)
+		return run_in_cache(cmd, &opt, argc - 1, argv + 1);
 	if (parse_options(argc, argv, &opt))
 		return EXIT_USAGE;
 	if (optind == argc)
@@ -751,16 +770,7 @@ int main(int argc, char **argv)
 		return usage_error("unknown command '%s'", argv[optind]);
 	if (check_options(cmd))
 		return EXIT_USAGE;
-	opt.cache = cache = cache_dir(opt.cache);
-	tmp.path = NULL;
-	tmp.lockfd = -1;
-	if (cmd->runs_tools && tmpdir_enter(&tmp, cache))
-		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
-			cache);
-	opt.tmp = tmp.path;
-	ret = cmd->run(&opt, argc - optind, argv + optind);
-	tmpdir_leave(&tmp);
+	ret = run_in_cache(cmd, &opt, argc - optind, argv + optind);
 	strvec_clear(&given_options);
-	free(cache);
 	return ret;
 }
