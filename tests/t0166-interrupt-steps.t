@@ -14,9 +14,12 @@ plan 20
 copy=$TMP/repo
 repo_copy "$copy"
 
-start() {	# start NAME ARGS...: the driver in the copy, in the background
+# start NAME ARGS...: the driver in the copy, in the background; the last
+# run's results go first, so that what the waits read is this run's
+start() {
 	local name=$1
 	shift
+	rm -rf "$copy/results/$T"
 	(cd "$copy" && exec ./build/kverify --boot own verify "$@") > "$TMP/$name.out" 2>&1 &
 	pid=$!
 }
@@ -59,6 +62,18 @@ done
 n=$(grep -c . "$series/series")
 src=$(cached_source $T) || exit 1
 before=$(pristine_sum "$src" before)
+tree=$KVERIFY_CACHE/trees/$T
+# in_tree [PATTERN]: the live processes working in the tree (whose command
+# line matches PATTERN), a "PID ARGS" line each; a zombie has no cwd
+in_tree() {
+	local p d args
+	for p in /proc/[0-9]*; do
+		d=$(readlink "$p/cwd" 2> /dev/null) || continue
+		case $d in "$tree" | "$tree"/*) ;; *) continue ;; esac
+		args=$(tr '\0' ' ' < "$p/cmdline" 2> /dev/null)
+		[[ $args =~ ${1:-.} ]] && echo "${p#/proc/} $args"
+	done
+}
 applied() {
 	local n
 	n=$(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log" 2> /dev/null)
@@ -73,23 +88,25 @@ rc=$?
 [ $rc = 130 ] && [ "$(step_status $R apply)" = ERROR ] && reason $R apply | grep -q interrupted
 ok $? "SIGINT mid-apply (after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches): exit 130, apply ERROR 'interrupted' (exit $rc)"
 sleep 1
-! pgrep -f "quilt.*$KVERIFY_CACHE/trees/$T" > /dev/null && ! pgrep -x quilt > /dev/null
-ok $? "no quilt is left"
+[ -z "$(in_tree)" ]
+ok $? "no process is left working in the tree"
+in_tree | diag
 start apply-kill $only
 wait_for 60 applied 20
 kill -KILL $pid
 wait $pid 2> /dev/null
 # quilt runs its push loop as its own child, which outlives the driver and
 # goes on patching the tree; it holds the run's lock until it is done.
-pgrep -x quilt > /dev/null || pgrep -x patch > /dev/null
+[ -n "$(in_tree 'quilt/push')" ]
 ok $? "SIGKILL mid-apply: quilt's push loop outlives the driver"
 (cd "$copy" && ./build/kverify --boot own verify $only) > "$TMP/apply-again.out" 2>&1
 ok $? "the next run waits for it, makes the tree again and applies all $n patches"
 grep_ok "it says it waits for what is left of the killed run" "waiting for another run (or what is left of a killed one)" "$TMP/apply-again.out"
 grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP/apply-again.out"
 grep_ok "apply: all $n patches" "$n patches applied" "$TMP/apply-again.out"
-! pgrep -x quilt > /dev/null
-ok $? "no quilt is left"
+[ -z "$(in_tree)" ]
+ok $? "no process is left working in the tree"
+in_tree | diag
 [ "$(pristine_sum "$src" after)" = "$before" ]
 ok $? "the pristine source is untouched"
 [ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
