@@ -19,7 +19,9 @@ _failed=0
 
 plan() { echo "1..$1"; }
 
-ok() {	# ok STATUS NAME: STATUS 0 is a pass
+# ok STATUS NAME: STATUS 0 is a pass; returns 0 for a pass, 1 for a failure,
+# so that `ok $? NAME; [ $? = 0 ] || ... | diag` shows what failed
+ok() {
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $_n - $2"
@@ -29,6 +31,7 @@ ok() {	# ok STATUS NAME: STATUS 0 is a pass
 		[ -n "${_expect_cmds:-}" ] || _show_check
 	fi
 	_ok_line=$(_script_line)
+	[ "$1" = 0 ]
 }
 
 # The line of the test script (not of lib.sh) that is running a helper.
