@@ -721,7 +721,7 @@ static int check_options(const struct command *c)
 		if (!known) {
 			error("%s takes no %s", c->name, given_options.v[i]);
 			fputs("\n", stderr);
-			fputs(c->usage ? c->usage : usage, stderr);
+			fputs(c->usage, stderr);
 			return EXIT_USAGE;
 		}
 	}
