@@ -1,5 +1,6 @@
 #!/bin/bash
 # The driver's unit tests (cmocka), built plain and with ASan+UBSan.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers"

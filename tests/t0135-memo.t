@@ -4,6 +4,7 @@
 # nor spatch; a change to any input (checkpatch.allow, the semantic patch,
 # a patch) runs the tool again; a FAIL is never kept; a kept file whose
 # hash is not the inputs' is not trusted.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

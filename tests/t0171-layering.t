@@ -10,6 +10,7 @@
 # no step and include no step's header.  Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
 # what they call, as a compiler that refuses implicit declarations wants).
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 plan 11

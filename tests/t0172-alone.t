@@ -75,9 +75,9 @@ test_expect_success 'a shared test cache in KVERIFY_TESTS_CACHE does not reach t
 	grep -q "^not ok 1 - found what t0001 left" "$copy/rel-cache/tests/alone/t0002-needs.out"
 '
 
-# CI reads .ci/alone only after `make check-all`, half an hour in, with
-# the same `tests/alone --list`: a name there that is no script (renamed,
-# say), or one named twice, is caught here first.
+# CI reads .ci/alone with the same `tests/alone --list`: a name there
+# that is no script (renamed, say), or one named twice, is caught here
+# first.
 test_expect_success 'the scripts .ci/alone names are scripts, each once; a list with a bad name or a name twice exits 2' '
 	tests/alone -n --list .ci/alone > "$TMP/ci-alone" &&
 	cat "$TMP/ci-alone" &&
