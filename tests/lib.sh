@@ -135,6 +135,20 @@ wait_for() {
 	return 1
 }
 
+# working_in DIR [PATTERN]: the live processes working in DIR or below
+# (their cwd; a zombie has none) whose command line matches PATTERN, a
+# "PID ARGS" line each
+working_in() {
+	local p d args
+	for p in /proc/[0-9]*; do
+		d=$(readlink "$p/cwd" 2> /dev/null) || continue
+		case $d in "$1" | "$1"/*) ;; *) continue ;; esac
+		args=$(tr '\0' ' ' < "$p/cmdline" 2> /dev/null)
+		[[ $args =~ ${2:-.} ]] && echo "${p#/proc/} $args"
+	done
+	return 0
+}
+
 done_testing() { exit $((_failed > 0)); }
 
 # cached_source NAME: the pristine tree of kernels.list's NAME, fetched into

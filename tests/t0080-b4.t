@@ -9,17 +9,27 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 11
+plan 12
 export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
 sender='Test Sender <sender@kverify.test>'
 copy=$TMP/repo
 repo_copy "$copy"
 cd "$copy" || exit 1
 
+# The first b4 command imports the kernel tree into a git repository in the
+# cache (~80,000 loose objects); gone, so that this one does.
+rm -rf "$KVERIFY_CACHE/b4"
 make --no-print-directory send > "$TMP/send" 2>&1
 rc=$?
 ok $rc "make send writes the v3 set and passes its own checks"
 [ $rc = 0 ] || tail -n 20 "$TMP/send" | diag
+# git commit and git am start "git gc --auto" as a daemon past such a
+# number of objects, which would pack the cache's repository for minutes
+# after the command, outside its process group, timeout and lock.
+test_expect_success 'after make send, nothing works on in the repository it imported (no git gc --auto)' '
+	left=$(working_in "$KVERIFY_CACHE/b4") &&
+	echo "$left" && [ -z "$left" ] && [ ! -e "$(echo "$KVERIFY_CACHE"/b4/*/.git/gc.pid)" ]
+'
 n=$(ls results/send/v3/*.eml 2>/dev/null | wc -l)
 [ "$n" = 3 ] && grep -q '^Subject: \[PATCH v3 0/2\]' results/send/v3/0000-*.eml &&
 	grep -q '^Subject: \[PATCH v3 2/2\]' results/send/v3/0002-*.eml &&

@@ -63,17 +63,7 @@ n=$(grep -c . "$series/series")
 src=$(cached_source $T) || exit 1
 before=$(pristine_sum "$src" before)
 tree=$KVERIFY_CACHE/trees/$T
-# in_tree [PATTERN]: the live processes working in the tree (whose command
-# line matches PATTERN), a "PID ARGS" line each; a zombie has no cwd
-in_tree() {
-	local p d args
-	for p in /proc/[0-9]*; do
-		d=$(readlink "$p/cwd" 2> /dev/null) || continue
-		case $d in "$tree" | "$tree"/*) ;; *) continue ;; esac
-		args=$(tr '\0' ' ' < "$p/cmdline" 2> /dev/null)
-		[[ $args =~ ${1:-.} ]] && echo "${p#/proc/} $args"
-	done
-}
+in_tree() { working_in "$tree" "$@"; }
 applied() {
 	local n
 	n=$(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log" 2> /dev/null)

@@ -75,13 +75,31 @@ static int run_logged(struct b4 *b, struct child *c)
 	return ret;
 }
 
+/*
+ * git commit and git am start "git gc --auto" once the repository holds
+ * more loose objects than gc.auto, and the import of a kernel tree makes
+ * ~80,000: a daemon, out of the run's process group, timeout and lock,
+ * that packs the cache's repository for minutes after the run.  Off for
+ * every git here and every git b4 runs.
+ */
+static const char *const no_auto_gc[] = {
+	"gc.auto", "0",
+	"maintenance.auto", "false",
+};
+
 static int git(struct b4 *b, struct strbuf *out, ...)
 {
 	struct child c = CHILD_INIT;
 	const char *arg;
 	va_list ap;
+	size_t i;
 
-	strvec_pushl(&c.args, "git", "-C", b->repo, "-c", NULL);
+	strvec_pushl(&c.args, "git", "-C", b->repo, NULL);
+	for (i = 0; i < ARRAY_SIZE(no_auto_gc); i += 2) {
+		strvec_push(&c.args, "-c");
+		strvec_pushf(&c.args, "%s=%s", no_auto_gc[i], no_auto_gc[i + 1]);
+	}
+	strvec_push(&c.args, "-c");
 	strvec_pushf(&c.args, "user.name=%s", b->id.name);
 	strvec_push(&c.args, "-c");
 	strvec_pushf(&c.args, "user.email=%s", b->id.email);
@@ -475,6 +493,8 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 	 */
 	if (!b->a->send)
 		strvec_pushl(&cfg, "sendemail.smtpserver", "/bin/false", NULL);
+	for (i = 0; i < ARRAY_SIZE(no_auto_gc); i++)
+		strvec_push(&cfg, no_auto_gc[i]);
 	strvec_pushf(&c.env, "GIT_CONFIG_COUNT=%zu", cfg.nr / 2);
 	for (i = 0; i < cfg.nr; i += 2) {
 		strvec_pushf(&c.env, "GIT_CONFIG_KEY_%zu=%s", i / 2, cfg.v[i]);
