@@ -1,6 +1,7 @@
 #!/bin/bash
 # The driver under valgrind for one verify (an n/a target: fetch and the
 # semantic patch), and our own C passing 6.12's checkpatch --no-tree -f.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_VALGRIND_TARGET:-5.10}
