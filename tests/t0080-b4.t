@@ -5,7 +5,8 @@
 # the time it was sent, and the sender's Signed-off-by, which make send
 # adds); make trailers puts a Reviewed-by on the right patch; a folded
 # Subject imports; a cover saying EDITME is refused; --results moves what
-# send writes.
+# send writes; no git works on in the cache's repository after a command
+# (no "git gc --auto" daemon).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
