@@ -87,22 +87,37 @@ static const char *const no_auto_gc[] = {
 	"maintenance.auto", "false",
 };
 
+/*
+ * @cfg (key, value, ...) and no_auto_gc as the git configuration of @c and
+ * of every git it runs (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, ..._VALUE_n).
+ * Clears @cfg.
+ */
+static void git_config_env(struct child *c, struct strvec *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(no_auto_gc); i++)
+		strvec_push(cfg, no_auto_gc[i]);
+	strvec_pushf(&c->env, "GIT_CONFIG_COUNT=%zu", cfg->nr / 2);
+	for (i = 0; i < cfg->nr; i += 2) {
+		strvec_pushf(&c->env, "GIT_CONFIG_KEY_%zu=%s", i / 2, cfg->v[i]);
+		strvec_pushf(&c->env, "GIT_CONFIG_VALUE_%zu=%s", i / 2,
+			     cfg->v[i + 1]);
+	}
+	strvec_clear(cfg);
+}
+
 static int git(struct b4 *b, struct strbuf *out, ...)
 {
 	struct child c = CHILD_INIT;
+	struct strvec cfg = STRVEC_INIT;
 	const char *arg;
 	va_list ap;
-	size_t i;
 
+	strvec_pushl(&cfg, "user.name", b->id.name,
+		     "user.email", b->id.email, NULL);
+	git_config_env(&c, &cfg);
 	strvec_pushl(&c.args, "git", "-C", b->repo, NULL);
-	for (i = 0; i < ARRAY_SIZE(no_auto_gc); i += 2) {
-		strvec_push(&c.args, "-c");
-		strvec_pushf(&c.args, "%s=%s", no_auto_gc[i], no_auto_gc[i + 1]);
-	}
-	strvec_push(&c.args, "-c");
-	strvec_pushf(&c.args, "user.name=%s", b->id.name);
-	strvec_push(&c.args, "-c");
-	strvec_pushf(&c.args, "user.email=%s", b->id.email);
 	va_start(ap, out);
 	while ((arg = va_arg(ap, const char *)))
 		strvec_push(&c.args, arg);
@@ -493,15 +508,7 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 	 */
 	if (!b->a->send)
 		strvec_pushl(&cfg, "sendemail.smtpserver", "/bin/false", NULL);
-	for (i = 0; i < ARRAY_SIZE(no_auto_gc); i++)
-		strvec_push(&cfg, no_auto_gc[i]);
-	strvec_pushf(&c.env, "GIT_CONFIG_COUNT=%zu", cfg.nr / 2);
-	for (i = 0; i < cfg.nr; i += 2) {
-		strvec_pushf(&c.env, "GIT_CONFIG_KEY_%zu=%s", i / 2, cfg.v[i]);
-		strvec_pushf(&c.env, "GIT_CONFIG_VALUE_%zu=%s", i / 2,
-			     cfg.v[i + 1]);
-	}
-	strvec_clear(&cfg);
+	git_config_env(&c, &cfg);
 	strvec_push(&c.args, "b4");
 	for (i = 0; i < args->nr; i++)
 		strvec_push(&c.args, args->v[i]);
