@@ -52,8 +52,10 @@ ok $? "SIGKILL mid-boot: QEMU dies with the driver"
 ok $? "the next run boots and passes"
 
 # --- apply --------------------------------------------------------------
+# 100 patches: the interrupts come once 20 are applied, with 80 to go (400
+# made this script the longest of its lane: 376 s warm, now ~95 s).
 series=$copy/$(json $R 'r["series"]')
-for i in $(seq -w 1 400); do
+for i in $(seq -w 1 100); do
 	f=9$i-kverify-interrupt-$i.patch
 	printf -- '--- /dev/null\n+++ b/Documentation/kverify-interrupt/%s.txt\n@@ -0,0 +1 @@\n+%s\n' \
 		"$i" "$i" > "$series/$f"
