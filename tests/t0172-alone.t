@@ -4,11 +4,12 @@
 # one shared cache, as in a lane, and fails alone; a script that passes
 # alone leaves only its output behind, one that fails keeps its clone and
 # cache; a name that is no script exits 2; a shared test cache in the
-# environment is not used; the scripts CI runs alone (.ci/alone) exist.
+# environment is not used; the scripts CI runs alone (.ci/alone) exist;
+# tests/lanes refuses to run over lane caches another run is using.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 6
+plan 7
 copy=$TMP/repo
 repo_copy "$copy"
 (cd "$copy" && git init -q && git add -A &&
@@ -87,5 +88,23 @@ test_expect_success 'the scripts .ci/alone names are scripts, each once; a list 
 	{ tests/alone -n --list "$TMP/gone.list"; [ $? = 2 ]; } &&
 	{ cat .ci/alone && head -n 1 "$TMP/ci-alone"; } > "$TMP/twice.list" &&
 	{ tests/alone -n --list "$TMP/twice.list"; [ $? = 2 ]; }
+'
+
+lock_held() { ! flock -n "$1" true; }
+# Two runs of tests/lanes over one cache would share lane caches and the
+# copy of the repository; the second waits for nothing and changes nothing.
+# (the relative cache above, a clone inside, is no file of the repository)
+rm -rf "$copy/rel-cache"
+mkdir -p "$TMP/lanes/tests/lane-2.repo" && touch "$TMP/lanes/tests/lane-2.repo/in-use"
+test_expect_success 'tests/lanes while another run holds the lanes: exit 2, naming the lock; lane 2 untouched' '
+	(exec 8> "$TMP/lanes/tests/lanes.lock" && flock 8 && exec sleep 60) & holder=$!
+	wait_for 10 lock_held "$TMP/lanes/tests/lanes.lock" &&
+	(cd "$copy" && KVERIFY_CACHE=$TMP/lanes KVERIFY_TESTS=tests/t0001-leaves.t tests/lanes) > "$TMP/lanes.out" 2>&1
+	rc=$? && kill $holder && { wait $holder; :; } && cat "$TMP/lanes.out" &&
+	[ $rc = 2 ] && grep -q "^tests/lanes: another make check-all uses $TMP/lanes/tests (it holds $TMP/lanes/tests/lanes.lock)" "$TMP/lanes.out" &&
+	[ -e "$TMP/lanes/tests/lane-2.repo/in-use" ] &&
+	(cd "$copy" && KVERIFY_CACHE=$TMP/lanes KVERIFY_TESTS=tests/t0001-leaves.t tests/lanes) > "$TMP/lanes2.out" 2>&1
+	rc=$? && tail -n 3 "$TMP/lanes2.out" &&
+	[ $rc = 0 ] && grep -q "^lane 1: exit 0" "$TMP/lanes2.out"
 '
 done_testing
