@@ -5,11 +5,13 @@
 # alone leaves only its output behind, one that fails keeps its clone and
 # cache; a name that is no script exits 2; a shared test cache in the
 # environment is not used; the scripts CI runs alone (.ci/alone) exist;
-# tests/lanes refuses to run over lane caches another run is using.
+# tests/lanes refuses to run over lane caches another run is using; the
+# copies of the checkout (tests/copy-checkout) take its edits and
+# deletions, and leave out a repository nested in it and a cache inside.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 7
+plan 8
 copy=$TMP/repo
 repo_copy "$copy"
 (cd "$copy" && git init -q && git add -A &&
@@ -106,5 +108,18 @@ test_expect_success 'tests/lanes while another run holds the lanes: exit 2, nami
 	(cd "$copy" && KVERIFY_CACHE=$TMP/lanes KVERIFY_TESTS=tests/t0001-leaves.t tests/lanes) > "$TMP/lanes2.out" 2>&1
 	rc=$? && tail -n 3 "$TMP/lanes2.out" &&
 	[ $rc = 0 ] && grep -q "^lane 1: exit 0" "$TMP/lanes2.out"
+'
+
+# A checkout with an edit, a deleted file, a new file, a repository nested
+# in it and the cache inside: lane 2's copy as tests/lanes makes it.
+test_expect_success 'the copy of the checkout: its edits, deletions and new files; a nested repository named and left out, and the cache inside' '
+	echo "an edit" >> "$copy/tests/README" && rm "$copy/docs/benchmarks.md" &&
+	echo new > "$copy/new-file" && git init -q "$copy/nested" && touch "$copy/nested/f" &&
+	(cd "$copy" && KVERIFY_CACHE=in-cache KVERIFY_TESTS=tests/t0001-leaves.t tests/lanes) > "$TMP/copy.out" 2>&1
+	rc=$? && cat "$TMP/copy.out" && l2=$copy/in-cache/tests/lane-2.repo &&
+	[ $rc = 0 ] && tail -n 1 "$l2/tests/README" | grep -qx "an edit" &&
+	[ ! -e "$l2/docs/benchmarks.md" ] && [ -e "$l2/docs/sim.md" ] && grep -qx new "$l2/new-file" &&
+	[ ! -e "$l2/nested" ] && [ ! -e "$l2/in-cache" ] &&
+	grep -q "^tests/copy-checkout: $copy/nested/: a repository nested in the checkout, not copied$" "$TMP/copy.out"
 '
 done_testing
