@@ -1,8 +1,9 @@
 #!/bin/bash
 # tools/deps, which make runs before every verify and check: the packages
 # dpkg has installed pass; any other (unknown, removed with its config
-# files kept, half-installed) is named in the apt-get line it prints for a user who is not root, exit 2.
-# A status file of our own (DPKG_ADMINDIR), so nothing is installed.
+# files kept, half-installed) is named in the apt-get line it prints for a
+# user who is not root, exit 2.  A status file of our own (DPKG_ADMINDIR),
+# so nothing is installed.
 . "$(dirname "$0")/lib.sh"
 
 plan 5
@@ -26,15 +27,17 @@ printf '#!/bin/sh\necho run >> "%s"\nexec %s "$@"\n' "$TMP/log/queries" \
 	"$(command -v dpkg-query)" > "$TMP/bin/dpkg-query"
 chmod +x "$TMP/bin/dpkg-query"
 # deps PACKAGE...: tools/deps as a user who is not root, which prints the
-# apt-get line instead of running it.
+# apt-get line instead of running it.  A copy in $TMP: that user may not
+# reach the checkout (a clone under /root).
+cp "$REPO/tools/deps" "$TMP/bin/deps"
 deps() {
 	rm -f "$TMP/log/queries"
 	if [ "$(id -u)" = 0 ]; then
 		chmod -R a+rX "$TMP"
 		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-			env PATH="$TMP/bin:$PATH" DPKG_ADMINDIR="$admin" "$REPO/tools/deps" "$@"
+			env PATH="$TMP/bin:$PATH" DPKG_ADMINDIR="$admin" "$TMP/bin/deps" "$@"
 	else
-		PATH="$TMP/bin:$PATH" DPKG_ADMINDIR="$admin" "$REPO/tools/deps" "$@"
+		PATH="$TMP/bin:$PATH" DPKG_ADMINDIR="$admin" "$TMP/bin/deps" "$@"
 	fi
 }
 
