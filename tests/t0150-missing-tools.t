@@ -11,8 +11,8 @@ copy=$TMP/repo
 repo_copy "$copy"
 
 # path_without TOOL...: a directory of links to everything on $PATH but
-# TOOL, the first of each name as $PATH finds it.  One ln for all: one a
-# file took ~20 CPU-s a call for ~2,400 programs.
+# TOOL, the first of each name as $PATH finds it.  One ln for all: an ln
+# a program took ~20 CPU-s a call (~2,400 programs).
 path_without() {
 	local bin=$TMP/bin-$1 d f
 	local -A seen=()
