@@ -29,11 +29,10 @@ chmod +x "$TMP/bin/dpkg-query"
 # deps PACKAGE...: tools/deps as a user who is not root, which prints the
 # apt-get line instead of running it.  A copy in $TMP: that user may not
 # reach the checkout (a clone under /root).
-cp "$REPO/tools/deps" "$TMP/bin/deps"
+cp "$REPO/tools/deps" "$TMP/bin/deps" && chmod -R a+rX "$TMP"
 deps() {
 	rm -f "$TMP/log/queries"
 	if [ "$(id -u)" = 0 ]; then
-		chmod -R a+rX "$TMP"
 		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
 			env PATH="$TMP/bin:$PATH" DPKG_ADMINDIR="$admin" "$TMP/bin/deps" "$@"
 	else
