@@ -77,21 +77,25 @@ export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 
 all: $(KVERIFY)
 
+# Two makes may run in one checkout at once (two make am, a make check
+# beside a make verify): each writes its outputs under a name of its own
+# (the shell's $$, its pid) and renames them into place, so neither reads the
+# other's half-written file, nor removes the other's temporary one.
 $(KVERIFY): $(OBJS)
-	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@ $(OBJS)
+	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@.$$$$ $(OBJS) && mv -f $@.$$$$ $@
 
 build/obj/%.o: tools/%.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -c -o $@ $<
+	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
 
 build/obj/version.o: build/version.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -Itools -c -o $@ $<
+	$(HOSTCC) $(KVERIFY_CFLAGS) -Itools -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
 
 # Rewritten only when the description changes, so that a commit relinks
 # kverify without recompiling it.
 build/version.c: FORCE | build/obj
 	@printf '#include "version.h"\nconst char kverify_version[] = "%s";\n' \
-		'$(or $(KVERIFY_VERSION),unknown)' > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+		'$(or $(KVERIFY_VERSION),unknown)' > $@.$$$$ && \
+	if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv -f $@.$$$$ $@; fi
 
 build/obj: | deps-build
 	@mkdir -p $@
