@@ -200,6 +200,8 @@ int apt_suite_init(struct apt_suite *as, const struct options *opt,
 	memset(as, 0, sizeof(*as));
 	as->suite = xstrdup(suite);
 	as->dir = xstrfmt("%s/apt/%s", opt->cache, suite);
+	as->cache = opt->cache;
+	as->lockfd = -1;
 	as->max_age = opt->test_apt_max_age >= 0 ? opt->test_apt_max_age :
 		      APT_LISTS_MAX_AGE;
 	if (apt_mirror_for_suite(opt, suite, &as->mirror, err))
@@ -278,8 +280,24 @@ void apt_lists_touch(const struct apt_suite *as)
 	free(stamp);
 }
 
+/* Targets of one suite share its apt state: one apt at a time (waits). */
+int apt_suite_lock(struct apt_suite *as, struct strbuf *err)
+{
+	return lock_in_cache(as->cache, 1, &as->lockfd, err, "apt-%s.lock",
+			     as->suite);
+}
+
+/* Also on an apt_suite that is all zeroes, never initialised. */
+void apt_suite_unlock(struct apt_suite *as)
+{
+	if (as->suite)
+		unlock_file(as->lockfd);
+	as->lockfd = -1;
+}
+
 void apt_suite_clear(struct apt_suite *as)
 {
+	apt_suite_unlock(as);
 	free(as->suite);
 	free(as->dir);
 	free(as->mirror);

@@ -12,6 +12,8 @@ struct apt_suite {
 	char *dir;		/* <cache>/apt/<suite> */
 	char *mirror;		/* from this machine's own apt sources */
 	long max_age;		/* seconds before the lists are fetched again */
+	const char *cache;	/* where locks/apt-<suite>.lock is */
+	int lockfd;		/* -1 unless apt_suite_lock() holds it */
 };
 
 int apt_mirror_for_suite(const struct options *opt, const char *suite,
@@ -25,6 +27,8 @@ void apt_show_args(const struct apt_suite *as, struct child *c,
 char *deb822_field(const char *para, const char *end, const char *name);
 int apt_lists_fresh(const struct apt_suite *as);
 void apt_lists_touch(const struct apt_suite *as);
+int apt_suite_lock(struct apt_suite *as, struct strbuf *err);
+void apt_suite_unlock(struct apt_suite *as);
 void apt_suite_clear(struct apt_suite *as);
 
 #endif

@@ -35,6 +35,7 @@
 #include "run.h"
 #include "series.h"
 #include "source.h"
+#include "targets.h"
 #include "usage.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"
@@ -154,9 +155,7 @@ static int identities(struct b4 *b, int need)
 /* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
 static int valid_change_id(const char *s)
 {
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-
-	return n && n <= 128 && !s[n] && *s != '-' && *s != '.';
+	return plain_name(s) && strlen(s) <= 128;
 }
 
 /*
@@ -243,6 +242,25 @@ static char *read_trim(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The revision series/revision holds; 0 when it holds none, after an error
+ * that ends in "write the number of the revision @what".
+ */
+static int series_revision(const char *what)
+{
+	char *s = read_trim("series/revision");
+	int n = s ? parse_revision(s) : 0;
+
+	if (!s)
+		error("series/revision: cannot read it: write the number of the revision %s there",
+		      what);
+	else if (!n)
+		error("series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision %s",
+		      s, MAX_REVISION, what);
+	free(s);
+	return n;
+}
+
 static int is_commit_id(const char *s)
 {
 	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
@@ -305,34 +323,29 @@ static char *cover_template(struct b4 *b)
 static int cover_commit(struct b4 *b)
 {
 	char *cover = read_trim("series/cover-letter");
-	char *rev = read_trim("series/revision"), *id = read_trim("series/change-id");
+	char *id = read_trim("series/change-id");
 	char *msg_path = xstrfmt("%s/cover.msg", b->a->work);
 	struct strbuf msg = STRBUF_INIT;
-	const char *bc;
 	int ret = -1, n;
 
-	if (!cover || !rev || !id) {
-		error("series/cover-letter, series/revision and series/change-id are needed");
+	if (!cover || !id) {
+		error("series/cover-letter and series/change-id are needed");
 		goto out;
 	}
 	if (strstr(cover, "EDITME")) {
 		error("series/cover-letter still says EDITME: write the cover letter first");
 		goto out;
 	}
-	n = parse_revision(rev);
-	if (!n) {
-		error("series/revision:1: '%s' is not a revision (1 to %d): write the number of the revision to send",
-		      rev, MAX_REVISION);
+	n = series_revision("to send");
+	if (!n)
 		goto out;
-	}
 	/* It goes into b4's JSON as it is: only what b4 itself makes. */
 	if (!valid_change_id(id)) {
 		error("series/change-id:1: '%s' is not a change-id (letters, digits, '.', '_' and '-' only): write the one b4 made for the series",
 		      id);
 		goto out;
 	}
-	bc = strstr(cover, "\nbase-commit:");
-	if (bc) {
+	if (strstr(cover, "\nbase-commit:")) {
 		error("series/cover-letter: a base-commit: line of its own: remove it (make send writes the base, or none)");
 		goto out;
 	}
@@ -346,7 +359,6 @@ static int cover_commit(struct b4 *b)
 out:
 	strbuf_release(&msg);
 	free(cover);
-	free(rev);
 	free(id);
 	free(msg_path);
 	return ret;
@@ -399,6 +411,18 @@ static int git_am(struct b4 *b, const char *file, const char *what)
 	return -1;
 }
 
+/* A line "Signed-off-by: @ident" in @text, before @end unless NULL? */
+static int has_signoff(const char *text, const char *end, const char *ident)
+{
+	const char *p, *v;
+
+	for (p = text; (p = strchr(p, '\n')) && (!end || p < end); p++)
+		if (skip_prefix(p, "\nSigned-off-by: ", &v) &&
+		    starts_with(v, ident) && v[strlen(ident)] == '\n')
+			return 1;
+	return 0;
+}
+
 /*
  * The sender's Signed-off-by at the end of @sb's commit message, as "git
  * format-patch -s" adds it; not when the message has it already (a
@@ -407,29 +431,25 @@ static int git_am(struct b4 *b, const char *file, const char *what)
 static void add_signoff(struct strbuf *sb, const char *ident)
 {
 	struct strbuf out = STRBUF_INIT;
-	char *sob = xstrfmt("Signed-off-by: %s\n", ident);
-	const char *body = strstr(sb->buf, "\n\n"), *end, *last, *p;
+	const char *body = strstr(sb->buf, "\n\n"), *end, *last;
 
 	end = body ? strstr(body, "\n---\n") : NULL;
 	if (!end)
-		goto out;
+		return;
 	end++;
 	for (last = end - 1; last > body && last[-1] != '\n'; last--)
 		;
-	for (p = body; p && p < end; p = strstr(p + 1, sob))
-		if (p[-1] == '\n' && starts_with(p, sob))
-			goto out;
+	if (has_signoff(body, end, ident))
+		return;
 	strbuf_add(&out, sb->buf, end - sb->buf);
 	/* A message whose last paragraph is no trailer block gets a blank line. */
 	if (!strchr(last, ':') || strchr(last, ':') > strchr(last, '\n') ||
 	    strchr(last, ' ') < strchr(last, ':'))
 		strbuf_addch(&out, '\n');
-	strbuf_addstr(&out, sob);
+	strbuf_addf(&out, "Signed-off-by: %s\n", ident);
 	strbuf_addstr(&out, end);
 	strbuf_release(sb);
 	*sb = out;
-out:
-	free(sob);
 }
 
 /* git am each patch of series/, with the sender's Signed-off-by. */
@@ -645,7 +665,10 @@ static int recipients(struct b4 *b, struct strvec *to, struct strvec *cc)
 	return 0;
 }
 
-/* The commit id of the local import: it must appear in no mail. */
+/*
+ * The local import's commit id, cut to 12 digits: no mail may name it,
+ * even abbreviated.
+ */
 static char *local_base(struct b4 *b)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -655,6 +678,8 @@ static char *local_base(struct b4 *b)
 		return NULL;
 	}
 	strbuf_trim_trailing(&out);
+	if (out.len > 12)
+		strbuf_setlen(&out, 12);
 	return strbuf_detach(&out, NULL);
 }
 
@@ -708,8 +733,6 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 {
 	int i, n = emls->nr - 1, bad = 0;
 	char *allow = read_trim("checkpatch.allow"), *local = local_base(b);
-	char *local_short = local ? xstrfmt("%.12s", local) : NULL;
-	char *sob = xstrfmt("\nSigned-off-by: %s\n", b->id.full);
 	struct strbuf err = STRBUF_INIT;
 
 	for (i = 0; i <= n; i++) {
@@ -733,12 +756,12 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 				emls->v[i]);
 			bad++;
 		}
-		if (local && strstr(sb.buf, local_short)) {
-			fprintf(stderr, "check: %s names the local import commit %.12s\n",
+		if (local && strstr(sb.buf, local)) {
+			fprintf(stderr, "check: %s names the local import commit %s\n",
 				emls->v[i], local);
 			bad++;
 		}
-		if (i && !strstr(sb.buf, sob)) {
+		if (i && !has_signoff(sb.buf, NULL, b->id.full)) {
 			fprintf(stderr, "check: %s lacks the sender's Signed-off-by: %s\n",
 				emls->v[i], b->id.full);
 			bad++;
@@ -761,28 +784,22 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 	if (err.len)
 		fprintf(stderr, "check: placeholder identities:\n%s", err.buf);
 	strbuf_release(&err);
-	free(sob);
 	free(local);
-	free(local_short);
 	free(allow);
 	return bad;
 }
 
 static int do_send(struct b4 *b)
 {
-	char *rev_s = read_trim("series/revision");
-	int rev = rev_s ? parse_revision(rev_s) : 0;
+	int rev = series_revision("to send");
 	char *rel = xstrfmt("%s/send/v%d", b->a->results, rev), *out = abspath(rel);
 	struct strvec emls = STRVEC_INIT, to = STRVEC_INIT, cc = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	size_t i;
 	int ret = 2;
 
-	if (!rev) {
-		error("series/revision:1: not a revision (1 to %d): write the number of the revision to send",
-		      MAX_REVISION);
+	if (!rev)
 		goto out;
-	}
 	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name))
 		goto out;
 	ret = 1;
@@ -815,7 +832,6 @@ out:
 	strvec_clear(&emls);
 	strvec_clear(&to);
 	strvec_clear(&cc);
-	free(rev_s);
 	free(rel);
 	free(out);
 	return ret;
@@ -843,10 +859,9 @@ static int branch_from(struct b4 *b, const char *name,
 static int range_diff(struct b4 *b, const char *old, const char *new)
 {
 	struct strbuf out = STRBUF_INIT;
-	char *a = xstrfmt("%s..%s", BASE_TAG, old);
-	char *n = xstrfmt("%s..%s", BASE_TAG, new);
 	char *path = xstrfmt("%s/range-diff.txt", b->a->work);
-	int ret = git(b, &out, "range-diff", "--no-color", a, n, NULL);
+	int ret = git(b, &out, "range-diff", "--no-color", BASE_TAG, old, new,
+		      NULL);
 
 	if (!ret) {
 		fputs(out.buf, stdout);
@@ -854,8 +869,6 @@ static int range_diff(struct b4 *b, const char *old, const char *new)
 		note("range-diff saved in %s", path);
 	}
 	strbuf_release(&out);
-	free(a);
-	free(n);
 	free(path);
 	return ret;
 }
@@ -1183,7 +1196,6 @@ out:
 static int do_am(struct b4 *b)
 {
 	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
-	char *rev_s = read_trim("series/revision");
 	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT, before = STRVEC_INIT;
 	struct posting po = { 0 };
 	char *mbox = NULL, *v;
@@ -1200,10 +1212,8 @@ static int do_am(struct b4 *b)
 		ret = 2;
 		goto out;
 	}
-	old_rev = rev_s ? parse_revision(rev_s) : 0;
+	old_rev = series_revision("series/ holds");
 	if (!old_rev) {
-		error("series/revision:1: not a revision (1 to %d): write the number of the revision series/ holds",
-		      MAX_REVISION);
 		ret = 2;
 		goto out;
 	}
@@ -1270,7 +1280,6 @@ out:
 	free(mbox);
 	free(dir);
 	free(out);
-	free(rev_s);
 	return ret;
 }
 
@@ -1353,11 +1362,11 @@ static int old_revisions(int *revs, int max)
 
 static int do_range_diff(struct b4 *b)
 {
-	char *rev_s = read_trim("series/revision");
-	int rev = rev_s ? parse_revision(rev_s) : 0, revs[64], nr, i, from = 0;
+	int rev = series_revision("series/ holds"), revs[64], nr, i, from = 0;
 	struct strbuf kept = STRBUF_INIT;
 
-	free(rev_s);
+	if (!rev)
+		return 2;
 	nr = old_revisions(revs, ARRAY_SIZE(revs));
 	for (i = 0; i < nr; i++)
 		strbuf_addf(&kept, " v%d", revs[i]);
@@ -1425,10 +1434,9 @@ static int check_series(const struct target *t, const struct options *opt)
 /* The source the series is based on, fetched as make verify fetches it. */
 static int fetch_base(struct b4 *b, const struct options *opt)
 {
-	char *cache = abspath(opt->cache);
 	char *log = xstrfmt("%s/fetch.log", b->a->work);
 	const struct source_req req = {
-		.t = b->t, .opt = opt, .cache = cache, .log = log,
+		.t = b->t, .opt = opt, .cache = opt->cache, .log = log,
 		.timeout = SOURCE_TIMEOUT,
 	};
 	struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
@@ -1442,7 +1450,6 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 	strbuf_release(&why);
 	strbuf_release(&detail);
 	free(log);
-	free(cache);
 	return ret;
 }
 
@@ -1451,7 +1458,6 @@ int cmd_b4(const char *what, const struct target *t,
 {
 	struct b4 b = { .a = a, .t = t };
 	struct strbuf why = STRBUF_INIT;
-	char *lock = NULL, *locks = NULL;
 	int ret = 2, lockfd = -1;
 
 	if (!path_has("b4")) {
@@ -1472,10 +1478,8 @@ int cmd_b4(const char *what, const struct target *t,
 	 * inherited: git detaches "gc --auto" into the background, which
 	 * would hold the lock for minutes after the workflow ended.
 	 */
-	locks = xstrfmt("%s/locks", a->cache);
-	lock = xstrfmt("%s/b4.lock", locks);
-	if (mkdir_p(locks) || lock_file(lock, 1, &lockfd, &why)) {
-		error("%s", why.len ? why.buf : strerror(errno));
+	if (lock_in_cache(a->cache, 1, &lockfd, &why, "b4.lock")) {
+		error("%s", why.buf);
 		ret = EXIT_TOOL;
 		goto out;
 	}
@@ -1499,8 +1503,6 @@ int cmd_b4(const char *what, const struct target *t,
 out:
 	unlock_file(lockfd);
 	strbuf_release(&why);
-	free(lock);
-	free(locks);
 	source_clear(&b.source);
 	free(b.repo);
 	free(b.log);

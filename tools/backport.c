@@ -26,6 +26,7 @@
 #include "probe.h"
 #include "run.h"
 #include "backport.h"
+#include "targets.h"
 #include "toolout.h"
 #include "usage.h"
 
@@ -221,16 +222,6 @@ out:
 	return ret;
 }
 
-static int valid_name(const char *s)
-{
-	if (!*s || *s == '.' || *s == '-')
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
-			return 0;
-	return 1;
-}
-
 int cmd_backport(const struct backport_args *a)
 {
 	struct strbuf diff = STRBUF_INIT;
@@ -241,7 +232,7 @@ int cmd_backport(const struct backport_args *a)
 	struct ident me = { 0 };
 	int ret = 2;
 
-	if (!a->tree || !a->name || !valid_name(a->name)) {
+	if (!a->tree || !a->name || !plain_name(a->name)) {
 		error("backport needs TREE=<kernel tree> and NAME=<X.Y> (letters, digits, ._-)");
 		return 2;
 	}

@@ -260,7 +260,7 @@ int hash_file(uint64_t *h, const char *path)
 }
 
 /* flock(@path); with @wait, say so on stderr and block. */
-int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
+static int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 {
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (*fd < 0) {
@@ -286,6 +286,34 @@ fail:
 	close(*fd);
 	*fd = -1;
 	return -1;
+}
+
+/*
+ * lock_file() of <@cache>/locks/<name>, @fmt making the name; locks/ is
+ * made first when it is not there.
+ */
+int lock_in_cache(const char *cache, int wait, int *fd, struct strbuf *err,
+		  const char *fmt, ...)
+{
+	struct strbuf path = STRBUF_INIT;
+	va_list ap;
+	int ret = -1;
+
+	*fd = -1;
+	strbuf_addf(&path, "%s/locks", cache);
+	if (mkdir_p(path.buf)) {
+		strbuf_addf(err, "cannot create %s: %s", path.buf,
+			    strerror(errno));
+		goto out;
+	}
+	strbuf_addch(&path, '/');
+	va_start(ap, fmt);
+	strbuf_vaddf(&path, fmt, ap);
+	va_end(ap);
+	ret = lock_file(path.buf, wait, fd, err);
+out:
+	strbuf_release(&path);
+	return ret;
 }
 
 void unlock_file(int fd)

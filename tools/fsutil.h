@@ -37,7 +37,8 @@ struct tmpdir {
 int tmpdir_enter(struct tmpdir *td, const char *cache);
 void tmpdir_leave(struct tmpdir *td);
 
-int lock_file(const char *path, int wait, int *fd, struct strbuf *err);
+__printf(5, 6) int lock_in_cache(const char *cache, int wait, int *fd,
+				 struct strbuf *err, const char *fmt, ...);
 void unlock_file(int fd);
 void lock_inherit(int fd);
 

@@ -282,19 +282,23 @@ static int options_from_make(struct options *opt)
 }
 
 /*
- * --cache, else $KVERIFY_CACHE, else the XDG cache: absolute.  A relative
- * $XDG_CACHE_HOME is invalid and ignored, as the XDG base directory spec
- * says.
+ * --cache, else $KVERIFY_CACHE, else the XDG cache: absolute, so that
+ * every command can take opt->cache as it is.  A relative $XDG_CACHE_HOME
+ * is invalid and ignored, as the XDG base directory spec says.
  */
 static char *cache_dir(const char *given)
 {
 	const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
+	char *dir, *abs;
 
 	if (given || env("KVERIFY_CACHE"))
 		return abspath(given ? given : env("KVERIFY_CACHE"));
 	if (xdg && xdg[0] == '/')
 		return xstrfmt("%s/kverify", xdg);
-	return xstrfmt("%s/.cache/kverify", home ? home : "/tmp");
+	dir = xstrfmt("%s/.cache/kverify", home ? home : "/tmp");
+	abs = abspath(dir);
+	free(dir);
+	return abs;
 }
 
 /* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */

@@ -21,7 +21,7 @@ enum boot_mode { BOOT_AUTO, BOOT_OWN, BOOT_DISTRO };
 struct options {
 	const char *list;	/* kernels.list */
 	const char *results;	/* results directory */
-	const char *cache;	/* cache directory */
+	const char *cache;	/* cache directory, absolute */
 	const char *tmp;	/* $TMPDIR: in <cache>/tmp, or NULL */
 	const char *skip;	/* comma-separated steps to skip */
 	const char *config;	/* "distro", or a fragment overriding the list */

@@ -236,7 +236,6 @@ static enum step_status fetch_distro_config(const struct source_req *req,
 	const char *xy = req->t->deb_package + strlen("linux-source-");
 	char *dest = xstrfmt("%s/src/%s.config-amd64", req->cache, key);
 	char *tmp = xstrfmt("%s/src/.tmp-config-%s", req->cache, key);
-	char *lock = xstrfmt("%s/locks/config-%s.lock", req->cache, key);
 	char *file = xstrfmt("%s.partial", dest), *deb = NULL;
 	struct child cs[3] = { CHILD_INIT, CHILD_INIT, CHILD_INIT };
 	struct child c = CHILD_INIT;
@@ -244,7 +243,8 @@ static enum step_status fetch_distro_config(const struct source_req *req,
 	int i, lockfd = -1;
 
 	/* The lock owns @tmp and @file: what it finds there is abandoned. */
-	if (lock_file(lock, 1, &lockfd, &r->reason))
+	if (lock_in_cache(req->cache, 1, &lockfd, &r->reason, "config-%s.lock",
+			  key))
 		goto out;
 	if (is_file(dest)) {
 		st = STEP_PASS;
@@ -285,7 +285,6 @@ out:
 		rm_rf(tmp);
 	}
 	unlock_file(lockfd);
-	free(lock);
 	free(deb);
 	free(file);
 	free(tmp);
@@ -299,13 +298,10 @@ static enum step_status fetch_deb(const struct source_req *req,
 				  char **version)
 {
 	enum step_status st = STEP_FAIL;
-	char *lock = xstrfmt("%s/locks/apt-%s.lock", req->cache, req->t->deb_suite);
 	struct apt_suite as;
-	int lockfd = -1;
 
-	/* Targets of one suite share its apt state: one apt at a time. */
 	if (apt_suite_init(&as, req->opt, req->t->deb_suite, &r->reason) ||
-	    lock_file(lock, 1, &lockfd, &r->reason))
+	    apt_suite_lock(&as, &r->reason))
 		goto out;
 	if (apt_update(req, r, &as))
 		goto out;
@@ -320,8 +316,6 @@ static enum step_status fetch_deb(const struct source_req *req,
 	if (distro_config(req->opt))
 		st = fetch_distro_config(req, r, &as, *key, *version);
 out:
-	unlock_file(lockfd);
-	free(lock);
 	apt_suite_clear(&as);
 	return st;
 }
@@ -332,14 +326,9 @@ static int unpack_deb(const struct source_req *req, struct step_result *r,
 	struct apt_suite as;
 	int ret;
 
-	char *lock = xstrfmt("%s/locks/apt-%s.lock", req->cache, req->t->deb_suite);
-	int lockfd = -1;
-
 	ret = apt_suite_init(&as, req->opt, req->t->deb_suite, &r->reason) ||
-	      lock_file(lock, 1, &lockfd, &r->reason) ||
+	      apt_suite_lock(&as, &r->reason) ||
 	      download_deb(req, r, &as, version, tmp);
-	unlock_file(lockfd);
-	free(lock);
 	apt_suite_clear(&as);
 	return ret;
 }
@@ -388,7 +377,7 @@ static char *git_repo(const struct source_req *req, struct step_result *r)
 {
 	const char *url = req->t->value;
 	struct child c = CHILD_INIT;
-	char *repo, *tmp, *lock;
+	char *repo, *tmp;
 	int lockfd = -1;
 	uint64_t h;
 
@@ -397,8 +386,8 @@ static char *git_repo(const struct source_req *req, struct step_result *r)
 	h = hash_bytes(HASH_INIT, url, strlen(url));
 	repo = xstrfmt("%s/git/%016llx.git", req->cache, (unsigned long long)h);
 	tmp = xstrfmt("%s/git/.tmp-%016llx", req->cache, (unsigned long long)h);
-	lock = xstrfmt("%s/locks/git-%016llx.lock", req->cache, (unsigned long long)h);
-	if (lock_file(lock, 1, &lockfd, &r->reason)) {
+	if (lock_in_cache(req->cache, 1, &lockfd, &r->reason, "git-%016llx.lock",
+			  (unsigned long long)h)) {
 		free(repo);
 		repo = NULL;
 		goto out;
@@ -419,7 +408,6 @@ static char *git_repo(const struct source_req *req, struct step_result *r)
 out:
 	unlock_file(lockfd);
 	child_clear(&c);
-	free(lock);
 	free(tmp);
 	return repo;
 }
@@ -512,10 +500,10 @@ static enum step_status unpack_into_cache(const struct source_req *req,
 					  const char *commit)
 {
 	char *tmp = xstrfmt("%s/src/.tmp-%s", req->cache, out->src_key);
-	char *lock = xstrfmt("%s/locks/src-%s.lock", req->cache, out->src_key);
 	int lockfd, ret;
 
-	ret = lock_file(lock, 1, &lockfd, &r->reason);
+	ret = lock_in_cache(req->cache, 1, &lockfd, &r->reason, "src-%s.lock",
+			    out->src_key);
 	if (ret)
 		goto out;
 	if (is_dir(out->src))
@@ -535,7 +523,6 @@ static enum step_status unpack_into_cache(const struct source_req *req,
 unlock:
 	unlock_file(lockfd);
 out:
-	free(lock);
 	free(tmp);
 	return ret ? STEP_FAIL : STEP_PASS;
 }
@@ -581,12 +568,12 @@ static enum step_status refetch(const struct source_req *req,
 				struct source *out, struct step_result *r)
 {
 	char *tmp = xstrfmt("%s/src/.tmp-%s", req->cache, out->src_key);
-	char *lock = xstrfmt("%s/locks/src-%s.lock", req->cache, out->src_key);
 	char *man = xstrfmt("%s/src/%s.manifest", req->cache, out->src_key);
 	enum step_status st = STEP_FAIL;
 	int lockfd;
 
-	if (lock_file(lock, 1, &lockfd, &r->reason))
+	if (lock_in_cache(req->cache, 1, &lockfd, &r->reason, "src-%s.lock",
+			  out->src_key))
 		goto out;
 	rm_rf(tmp);
 	if (rename(out->src, tmp) < 0 && errno != ENOENT) {
@@ -605,7 +592,6 @@ static enum step_status refetch(const struct source_req *req,
 	out->refetched = st == STEP_PASS;
 out:
 	free(man);
-	free(lock);
 	free(tmp);
 	return st;
 }
@@ -662,7 +648,7 @@ static enum step_status fetch_tree(const struct source_req *req,
 				   struct step_result *r)
 {
 	const struct target *t = req->t;
-	char *key = NULL, *what = NULL, *commit = NULL, *srcdir;
+	char *key = NULL, *what = NULL, *commit = NULL;
 	enum step_status st = STEP_PASS;
 
 	if (t->kind == SRC_DIR)
@@ -682,9 +668,7 @@ static enum step_status fetch_tree(const struct source_req *req,
 		strbuf_addf(&r->reason, "cached %s", key);
 		goto out;
 	}
-	srcdir = xstrfmt("%s/src", req->cache);
-	mkdir_p(srcdir);
-	free(srcdir);
+	/* it makes src/.tmp-<key>, and so src/ */
 	st = unpack_into_cache(req, out, r, what, commit);
 	if (st == STEP_PASS)
 		strbuf_addf(&r->reason, "fetched and unpacked %s", key);
@@ -700,15 +684,7 @@ int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail)
 {
 	struct step_result r = STEP_RESULT_INIT("fetch");
-	char *locks = xstrfmt("%s/locks", req->cache);
-	enum step_status st = STEP_FAIL;
-
-	if (mkdir_p(locks))
-		strbuf_addf(&r.reason, "cannot create %s: %s", locks,
-			    strerror(errno));
-	else
-		st = fetch_tree(req, out, &r);
-	free(locks);
+	enum step_status st = fetch_tree(req, out, &r);
 
 	if (st == STEP_PASS && req->t->kind != SRC_DIR)
 		st = check_source(req, out, &r);

@@ -75,7 +75,7 @@ struct verify_ctx {
 	const struct target *t;
 	const struct options *opt;
 	char *repo;		/* this repository, absolute */
-	char *cache;		/* cache root, absolute */
+	const char *cache;	/* cache root, absolute: opt->cache */
 	char *results;		/* results/<target> */
 	char *tree;		/* this run's tree: hard links to src */
 	char *build;		/* O= directory of the boot mode wanted */

@@ -248,16 +248,15 @@ static int download_unpack(const struct verify_ctx *ctx, struct step_result *r,
 			   const char *tmp)
 {
 	char *debs = xstrfmt("%s/debs", tmp), *root = xstrfmt("%s/root", tmp);
-	char *lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
 	struct child c = CHILD_INIT;
 	struct dirent *de;
-	int lockfd = -1, ret = -1;
+	int ret = -1;
 	size_t i;
 	DIR *d;
 
 	mkdir_p(debs);
 	mkdir_p(root);
-	if (lock_file(lock, 1, &lockfd, &r->reason))
+	if (apt_suite_lock(as, &r->reason))
 		goto out;
 	apt_suite_args(as, &c, "apt-get");
 	strvec_push(&c.args, "download");
@@ -266,7 +265,7 @@ static int download_unpack(const struct verify_ctx *ctx, struct step_result *r,
 	c.dir = debs;
 	ret = step_run(ctx, r, &c);
 	child_clear(&c);
-	unlock_file(lockfd);
+	apt_suite_unlock(as);
 	d = ret ? NULL : opendir(debs);
 	while (d && (de = readdir(d)) && !ret) {
 		if (!ends_with(de->d_name, ".deb"))
@@ -283,7 +282,6 @@ out:
 	rm_rf(debs);
 	free(debs);
 	free(root);
-	free(lock);
 	return ret;
 }
 
@@ -296,7 +294,6 @@ static int fetch_packages(const struct verify_ctx *ctx,
 			  struct config_out *cfg, struct step_result *r,
 			  struct apt_suite *as, const struct strvec *pkgs)
 {
-	char *lock = cache_path(ctx, "locks/debian-%s.lock", cfg->deb_abi);
 	char *tmp = cache_path(ctx, "debian/.tmp-%s", cfg->deb_abi);
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
 	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
@@ -307,7 +304,8 @@ static int fetch_packages(const struct verify_ctx *ctx,
 	/* What was unpacked: a list that changed is unpacked again. */
 	for (i = 0; i < pkgs->nr; i++)
 		strbuf_addf(&want, "%s%s", i ? " " : "", pkgs->v[i]);
-	ret = lock_file(lock, 1, &lockfd, &r->reason);
+	ret = lock_in_cache(ctx->cache, 1, &lockfd, &r->reason, "debian-%s.lock",
+			    cfg->deb_abi);
 	had = ret ? NULL : read_first_line(marker);
 	if (ret || (had && !strcmp(had, want.buf)))
 		goto out;
@@ -332,7 +330,6 @@ out:
 	free(had);
 	free(marker);
 	free(name);
-	free(lock);
 	free(tmp);
 	return ret;
 }
@@ -537,11 +534,11 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 {
 	struct strbuf headers = STRBUF_INIT;
 	struct strvec pkgs = STRVEC_INIT;
-	char *lock = NULL, *dir, *ver, *cc = NULL, *cc_pkg = NULL, *found = NULL;
+	char *dir, *ver, *cc = NULL, *cc_pkg = NULL, *found = NULL;
 	struct strbuf no_toolchain = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 	struct apt_suite as = { 0 };
-	int lockfd = -1, ret, toolchain = 0;
+	int ret, toolchain = 0;
 
 	if (ctx->t->kind != SRC_DEB || !ctx->fetch.source.deb_version) {
 		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
@@ -550,14 +547,13 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	}
 	if (check_series_files(ctx, r, &headers))
 		goto out;
-	lock = cache_path(ctx, "locks/apt-%s.lock", ctx->t->deb_suite);
 	if (apt_suite_init(&as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
-	    lock_file(lock, 1, &lockfd, &r->reason))
+	    apt_suite_lock(&as, &r->reason))
 		goto out;
 	ret = find_image(ctx, cfg, r, &as) ||
 	      find_headers(ctx, cfg, r, &as, &pkgs, &cc_pkg) ||
 	      find_image_parts(ctx, cfg, r, &as, &pkgs);
-	unlock_file(lockfd);
+	apt_suite_unlock(&as);
 	if (ret)
 		goto out;
 	/* gcc-14-for-host: the compiler gcc-14, for the machine it runs on */
@@ -633,7 +629,6 @@ out:
 	strvec_clear(&pkgs);
 	strbuf_release(&headers);
 	strbuf_release(&no_toolchain);
-	free(lock);
 	free(cc);
 	free(cc_pkg);
 	return st;
@@ -672,8 +667,8 @@ out:
 	return ret;
 }
 
-/* The value of "key=" in a module's .modinfo, or NULL. */
-static char *modinfo_get(const struct strbuf *info, const char *key)
+/* The value of "key=" in a module's .modinfo (a string in @info), or NULL. */
+static const char *modinfo_get(const struct strbuf *info, const char *key)
 {
 	size_t n = strlen(key), off = 0;
 
@@ -682,7 +677,7 @@ static char *modinfo_get(const struct strbuf *info, const char *key)
 		size_t len = strnlen(s, info->len - off);
 
 		if (len > n && !strncmp(s, key, n) && s[n] == '=')
-			return xstrfmt("%.*s", (int)(len - n - 1), s + n + 1);
+			return s + n + 1;
 		off += len + 1;
 	}
 	return NULL;
@@ -697,7 +692,8 @@ static char *module_path(const struct verify_ctx *ctx, const char *name)
 static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct strbuf info = STRBUF_INIT;
-	char *ko = module_path(ctx, "kvm"), *magic = NULL;
+	char *ko = module_path(ctx, "kvm");
+	const char *magic = NULL;
 	char *want = xstrfmt("%s-amd64 ", ctx->config.deb_abi);
 	int ret = -1;
 
@@ -715,7 +711,6 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 		strbuf_trim_trailing(&r->reason);
 	}
 	strbuf_release(&info);
-	free(magic);
 	free(want);
 	free(ko);
 	return ret;
@@ -1077,10 +1072,15 @@ struct mod_set {
 	const char *stage;
 };
 
-/* @from into @to: decompressed (the image's .ko.xz), or without debug info. */
+/*
+ * @from as @stage/@name.ko, decompressed (the image's .ko.xz) or without
+ * debug info; its .modinfo in @info.
+ */
 static int stage_module(const struct verify_ctx *ctx, struct step_result *r,
-			const char *from, const char *to)
+			const char *stage, const char *name, const char *from,
+			struct strbuf *info)
 {
+	char *to = xstrfmt("%s/%s.ko", stage, name);
 	struct child c = CHILD_INIT;
 	int ret;
 
@@ -1092,8 +1092,33 @@ static int stage_module(const struct verify_ctx *ctx, struct step_result *r,
 			     NULL);
 	}
 	ret = step_run(ctx, r, &c);
+	if (!ret && read_modinfo(to, info)) {
+		strbuf_addf(&r->reason, "%s has no .modinfo section", from);
+		ret = -1;
+	}
 	child_clear(&c);
+	free(to);
 	return ret;
+}
+
+static int add_module(const struct verify_ctx *ctx, struct step_result *r,
+		      struct mod_set *ms, const char *name, const char *by);
+
+/* What @deps, a module's "depends=kvm,irqbypass", names; for @name. */
+static int add_depends(const struct verify_ctx *ctx, struct step_result *r,
+		       struct mod_set *ms, const char *deps, const char *name)
+{
+	while (deps && *deps) {
+		size_t len = strcspn(deps, ",");
+		char *n = mod_name(deps, len);
+		int ret = len ? add_module(ctx, r, ms, n, name) : 0;
+
+		free(n);
+		if (ret)
+			return ret;
+		deps += len + (deps[len] == ',');
+	}
+	return 0;
 }
 
 /* @name and, first, what its depends= names, from the rebuilt or the image. */
@@ -1101,13 +1126,12 @@ static int add_module(const struct verify_ctx *ctx, struct step_result *r,
 		      struct mod_set *ms, const char *name, const char *by)
 {
 	struct strbuf info = STRBUF_INIT;
-	char *from = NULL, *to = NULL, *deps = NULL, *tok, *save = NULL;
+	char *from = NULL;
 	size_t i;
 	int ret = -1;
 
-	for (i = 0; i < ms->seen.nr; i++)
-		if (!strcmp(ms->seen.v[i], name))
-			return 0;
+	if (strvec_has(&ms->seen, name))
+		return 0;
 	strvec_push(&ms->seen, name);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !from; i++) {
 		char *n = mod_name(kvm_modules[i], strlen(kvm_modules[i]));
@@ -1124,30 +1148,13 @@ static int add_module(const struct verify_ctx *ctx, struct step_result *r,
 			    name, by, ctx->config.deb_image);
 		goto out;
 	}
-	to = xstrfmt("%s/%s.ko", ms->stage, name);
-	if (stage_module(ctx, r, from, to))
-		goto out;
-	if (read_modinfo(to, &info)) {
-		strbuf_addf(&r->reason, "%s has no .modinfo section", from);
-		goto out;
-	}
-	deps = modinfo_get(&info, "depends");
-	for (tok = deps ? strtok_r(deps, ",", &save) : NULL; tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *n = mod_name(tok, strlen(tok));
-
-		ret = add_module(ctx, r, ms, n, name);
-		free(n);
-		if (ret)
-			goto out;
-	}
-	strvec_push(&ms->order, name);
-	ret = 0;
+	ret = stage_module(ctx, r, ms->stage, name, from, &info) ||
+	      add_depends(ctx, r, ms, modinfo_get(&info, "depends"), name);
+	if (!ret)
+		strvec_push(&ms->order, name);
 out:
 	strbuf_release(&info);
 	free(from);
-	free(to);
-	free(deps);
 	return ret;
 }
 

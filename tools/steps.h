@@ -8,25 +8,28 @@
  */
 #include "step.h"
 
-enum step_status fetch_source(const struct verify_ctx *ctx,
-			      struct fetch_out *out, struct step_result *r);
+/* Steps that read the context only. */
 enum step_status prepare_tree(const struct verify_ctx *ctx,
 			      struct step_result *r);
 enum step_status apply_series(const struct verify_ctx *ctx,
 			      struct step_result *r);
-enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
-			 struct step_result *r);
 enum step_status run_checkpatch(const struct verify_ctx *ctx,
 				struct step_result *r);
 enum step_status check_cocci(const struct verify_ctx *ctx,
 			     struct step_result *r);
+enum step_status check_kabi(const struct verify_ctx *ctx,
+			    struct step_result *r);
+
+/* Steps that write an output of their own, in the context. */
+enum step_status fetch_source(const struct verify_ctx *ctx,
+			      struct fetch_out *out, struct step_result *r);
+enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
+			 struct step_result *r);
 enum step_status configure_kernel(const struct verify_ctx *ctx,
 				  struct config_out *out,
 				  struct step_result *r);
 enum step_status build_kernel(const struct verify_ctx *ctx,
 			      struct build_out *out, struct step_result *r);
-enum step_status check_kabi(const struct verify_ctx *ctx,
-			    struct step_result *r);
 enum step_status build_selftests(const struct verify_ctx *ctx,
 				 struct selftests_out *out,
 				 struct step_result *r);

@@ -122,11 +122,21 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Cut @sb to its first @len bytes (git's strbuf_setlen); never longer. */
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > sb->len) {
+		fprintf(stderr, "kverify: BUG: %s() beyond the string\n", __func__);
+		abort();
+	}
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+}
+
 void strbuf_reset(struct strbuf *sb)
 {
-	sb->len = 0;
-	if (sb->alloc)
-		sb->buf[0] = '\0';
+	strbuf_setlen(sb, 0);
 }
 
 void strbuf_release(struct strbuf *sb)

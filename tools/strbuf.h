@@ -34,6 +34,7 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 __printf(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_trim_trailing(struct strbuf *sb);

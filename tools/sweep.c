@@ -34,6 +34,7 @@
 #include "sim.h"
 #include "step.h"
 #include "sweep.h"
+#include "targets.h"
 #include "usage.h"
 #include "verify.h"
 
@@ -91,7 +92,8 @@ struct sweep_version {
 struct sweep {
 	const struct options *opt;
 	const struct sweep_args *a;
-	char *repo, *cache, *results;
+	char *repo, *results;
+	const char *cache;	/* opt->cache */
 	char *hash;		/* series/, backports/, cocci/, checkpatch.allow */
 	struct strvec members;
 	struct strvec suites, missing;	/* missing: "suite: why" */
@@ -390,8 +392,7 @@ static void add_version(struct sweep *sw, const char *suite, const char *pkg,
 
 	if (!wanted(sw, pkg, version, suite))
 		return;
-	if (strspn(version, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+~:-") !=
-	    strlen(version) || !isalnum(*version)) {
+	if (!plain_chars(version, ".+~:-") || !isalnum(*version)) {
 		error("sweep: %s: %s version '%s' is not a Debian version, left out",
 		      suite, pkg, version);
 		return;
@@ -473,17 +474,16 @@ static int apt_tool(struct apt_suite *as, const char *tool,
 /* One suite's linux-source-X.Y versions, through its private apt state. */
 static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
 {
-	char *lock = xstrfmt("%s/locks/apt-%s.lock", sw->cache, suite);
 	char *log = xstrfmt("%s/apt-%s.log", sw->results, suite);
 	struct strbuf out = STRBUF_INIT;
 	struct strvec args = STRVEC_INIT;
 	struct apt_suite as;
-	int lockfd = -1, ret = -1;
+	int ret = -1;
 	char *line, *save = NULL;
 
 	unlink(log);
 	if (apt_suite_init(&as, sw->opt, suite, why) ||
-	    lock_file(lock, 1, &lockfd, why))
+	    apt_suite_lock(&as, why))
 		goto out;
 	if (!apt_lists_fresh(&as)) {
 		strvec_push(&args, "update");
@@ -511,12 +511,10 @@ static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
 	if (!ret)
 		parse_madison(sw, suite, out.buf);
 out:
-	unlock_file(lockfd);
 	apt_suite_clear(&as);
 	strvec_clear(&args);
 	strbuf_release(&out);
 	free(log);
-	free(lock);
 	return ret;
 }
 
@@ -1170,7 +1168,6 @@ static void sweep_clear(struct sweep *sw)
 	}
 	free(sw->v);
 	free(sw->repo);
-	free(sw->cache);
 	free(sw->results);
 	free(sw->hash);
 	strvec_clear(&sw->members);
@@ -1226,7 +1223,7 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	if (a->only && check_only(a->only))
 		return 2;
 	sw.repo = abspath(".");
-	sw.cache = abspath(opt->cache);
+	sw.cache = opt->cache;
 	sweep_members(sw.repo, &sw.members);
 	if (a->print_members) {
 		for (i = 0; i < sw.members.nr; i++)
@@ -1237,13 +1234,10 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	p = abspath(opt->results);
 	sw.results = xstrfmt("%s/sweep", p);
 	free(p);
-	p = xstrfmt("%s/locks", sw.cache);
-	if (mkdir_p(p) || mkdir_p(sw.results)) {
-		error("cannot create %s or %s: %s", p, sw.results, strerror(errno));
-		free(p);
+	if (mkdir_p(sw.results)) {
+		error("cannot create %s: %s", sw.results, strerror(errno));
 		goto out;
 	}
-	free(p);
 	sw.hash = content_hash(sw.repo);
 	if (list_versions(&sw))
 		goto out;

@@ -107,12 +107,22 @@ static int plain_char(char c, const char *extra)
 	       (c >= '0' && c <= '9') || (c && strchr(extra, c));
 }
 
-static int allowed(const char *s, const char *extra)
+/* Every character of @s a letter, a digit or one of @extra. */
+int plain_chars(const char *s, const char *extra)
 {
 	for (; *s; s++)
 		if (!plain_char(*s, extra))
 			return 0;
 	return 1;
+}
+
+/*
+ * A name that is one file name and one argument, whatever takes it:
+ * letters, digits and ._-, not empty, not starting with '.' or '-'.
+ */
+int plain_name(const char *s)
+{
+	return *s && *s != '.' && *s != '-' && plain_chars(s, "._-");
 }
 
 /* A path inside this repository: relative, no "..", plain characters. */
@@ -121,7 +131,7 @@ static int check_repo_path(struct line_ctx *lc, const char *what,
 {
 	const char *c;
 
-	if (!*p || *p == '/' || *p == '-' || !allowed(p, "._/+-"))
+	if (!*p || *p == '/' || *p == '-' || !plain_chars(p, "._/+-"))
 		return fail(lc, "%s '%s' must be a relative path in this repository made of letters, digits and ._/+-",
 			    what, p);
 	for (c = p; c; c = strchr(c, '/')) {
@@ -153,14 +163,14 @@ static int parse_deb(struct line_ctx *lc, struct target *t)
 	if (eq)
 		*eq = '=';
 	if (!skip_prefix(t->deb_package, "linux-source-", &x_y) || !*x_y ||
-	    !allowed(t->deb_package, ".+-"))
+	    !plain_chars(t->deb_package, ".+-"))
 		return fail(lc, "deb package '%s' is not a linux-source-X.Y package name",
 			    t->deb_package);
-	if (!allowed(t->deb_suite, "-") || t->deb_suite[0] == '-')
+	if (!plain_chars(t->deb_suite, "-") || t->deb_suite[0] == '-')
 		return fail(lc, "deb suite '%s' is not a Debian suite name (letters, digits, '-')",
 			    t->deb_suite);
 	if (t->deb_version && (!*t->deb_version ||
-			       !allowed(t->deb_version, ".+~:-") ||
+			       !plain_chars(t->deb_version, ".+~:-") ||
 			       t->deb_version[0] == '-'))
 		return fail(lc, "deb version '%s' is not a Debian version",
 			    t->deb_version);
@@ -232,7 +242,7 @@ static int parse_source(struct line_ctx *lc, struct target *t)
 			*hash = '\0';
 			t->git_ref = xstrdup(hash + 1);
 			if (!*t->git_ref || t->git_ref[0] == '-' ||
-			    !allowed(t->git_ref, "._/+-"))
+			    !plain_chars(t->git_ref, "._/+-"))
 				return fail(lc, "git ref '%s' is not a plain ref name",
 					    t->git_ref);
 		}
@@ -288,8 +298,7 @@ static int parse_fields(struct line_ctx *lc, struct target *t, char **f,
 		return fail(lc, "missing %s field: expected NAME SOURCE SERIES [CONFIG]",
 			    names[n]);
 	t->name = xstrdup(f[0]);
-	if (!allowed(t->name, "._-") || t->name[0] == '-' ||
-	    t->name[0] == '.')
+	if (!plain_name(t->name))
 		return fail(lc, "target name '%s' may only hold letters, digits and ._- (and not start with . or -)",
 			    t->name);
 	t->source = xstrdup(f[1]);

@@ -42,5 +42,7 @@ const struct target *targets_find(const struct target_list *list,
 				  const char *name, struct strbuf *err);
 void targets_clear(struct target_list *list);
 const char *source_kind_name(enum source_kind kind);
+int plain_chars(const char *s, const char *extra);
+int plain_name(const char *s);
 
 #endif

@@ -117,9 +117,7 @@ int toolchain_get(const struct options *opt, const char *suite,
 	char *dir = xstrfmt("%s/toolchains/%s-%s", cache, release, pkg);
 	char *stamp = xstrfmt("%s/.kverify-toolchain", dir);
 	char *want = xstrfmt("%s %s,%s", release, pkg, KBUILD_PACKAGES);
-	char *lock = xstrfmt("%s/locks/toolchain-%s-%s.lock", cache, release,
-			     pkg);
-	/* Only the holder of @lock makes or removes it. */
+	/* Made and removed only under locks/toolchain-<release>-<pkg>.lock. */
 	char *tmp = xstrfmt("%s.tmp", dir), *had, *at;
 	int fd = -1, ret = -1;
 
@@ -129,10 +127,8 @@ int toolchain_get(const struct options *opt, const char *suite,
 		goto done;
 	free(had);
 	had = NULL;
-	at = xstrfmt("%s/locks", cache);
-	mkdir_p(at);
-	free(at);
-	if (lock_file(lock, 1, &fd, why))
+	if (lock_in_cache(cache, 1, &fd, why, "toolchain-%s-%s.lock", release,
+			  pkg))
 		goto out;
 	had = read_first_line(stamp);
 	if (had && !strcmp(had, want))
@@ -167,7 +163,6 @@ out:
 	free(dir);
 	free(stamp);
 	free(want);
-	free(lock);
 	free(tmp);
 	free(had);
 	return ret;

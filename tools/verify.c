@@ -335,7 +335,6 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 static void ctx_clear(struct verify_ctx *ctx)
 {
 	free(ctx->repo);
-	free(ctx->cache);
 	free(ctx->results);
 	free(ctx->tree);
 	free(ctx->build);
@@ -371,7 +370,7 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	int ret = 0;
 
 	ctx->repo = abspath(".");
-	ctx->cache = abspath(ctx->opt->cache);
+	ctx->cache = ctx->opt->cache;
 	p = abspath(ctx->opt->results);
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
@@ -391,13 +390,7 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	}
 	if (ctx->t->na_reason)
 		ctx->listed.na_reason = xstrdup(ctx->t->na_reason);
-	p = cache_path(ctx, "locks");
-	ret = mkdir_p(p);
-	free(p);
-	if (ret)
-		strbuf_addf(err, "cannot create %s/locks: %s\n", ctx->cache,
-			    strerror(errno));
-	return ret;
+	return 0;
 }
 
 /*
@@ -451,7 +444,6 @@ int verify_target(const struct target *t, const struct options *opt)
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;
-	char *lock;
 
 	for (i = 0; i < (int)ARRAY_SIZE(res); i++)
 		res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
@@ -462,14 +454,12 @@ int verify_target(const struct target *t, const struct options *opt)
 	/* A bundle leaves the machine: no placeholder identity goes along. */
 	if (opt->bundle && ident_refuse_patches(&ctx.listed.patches, t->name))
 		goto out;
-	lock = cache_path(&ctx, "locks/%s.lock", t->name);
-	if (lock_file(lock, !opt->no_wait, &lockfd, &err)) {
+	if (lock_in_cache(ctx.cache, !opt->no_wait, &lockfd, &err, "%s.lock",
+			  t->name)) {
 		error("%s: %s", t->name, err.buf);
-		free(lock);
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	free(lock);
 	if (fresh_results(&ctx, &err)) {
 		fputs(err.buf, stderr);
 		goto out;

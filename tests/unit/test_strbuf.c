@@ -48,6 +48,22 @@ static void grows_away_from_the_slopbuf(void **state)
 	assert_string_equal(strbuf_slopbuf, "");
 }
 
+static void setlen(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_setlen(&sb, 0);
+	assert_ptr_equal(sb.buf, strbuf_slopbuf);
+	strbuf_addstr(&sb, "0123456789abcdef");
+	strbuf_setlen(&sb, 12);
+	assert_int_equal(sb.len, 12);
+	assert_string_equal(sb.buf, "0123456789ab");
+	strbuf_addch(&sb, '!');
+	assert_string_equal(sb.buf, "0123456789ab!");
+	strbuf_release(&sb);
+}
+
 static void detach(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -123,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_is_a_string),
 		cmocka_unit_test(grows_away_from_the_slopbuf),
+		cmocka_unit_test(setlen),
 		cmocka_unit_test(detach),
 		cmocka_unit_test(read_file),
 		cmocka_unit_test(lines),

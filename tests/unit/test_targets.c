@@ -165,6 +165,27 @@ static void many_targets(void **state)
 	strbuf_release(&err);
 }
 
+/* The one rule for names (targets, backport variants, b4's change-ids). */
+static void plain_names(void **state)
+{
+	static const char *const good[] = { "6.12", "a", "sweep-7.2_1", "X.Y" };
+	static const char *const bad[] = {
+		"", ".hidden", "-opt", "6 12", "a/b", "..", "x;y", "n\xc3\xa9",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		if (!plain_name(good[i]))
+			fail_msg("'%s' refused as a name", good[i]);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		if (plain_name(bad[i]))
+			fail_msg("'%s' taken as a name", bad[i]);
+	assert_true(plain_chars("7.3.4-1~bpo13+1", ".+~:-"));
+	assert_true(plain_chars("", "-"));
+	assert_false(plain_chars("1:2", ".+~-"));
+}
+
 static void find_by_prefix(void **state)
 {
 	static const char text[] = "6.1 dir:/ s\n6.12 dir:/ s\n7.3 dir:/ s\n";
@@ -191,6 +212,7 @@ int main(void)
 		cmocka_unit_test(good_lines),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(good_utf8_in_reason),
+		cmocka_unit_test(plain_names),
 		cmocka_unit_test(find_by_prefix),
 		cmocka_unit_test(git_transports),
 		cmocka_unit_test(many_targets),
