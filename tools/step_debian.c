@@ -1110,12 +1110,15 @@ static int add_depends(const struct verify_ctx *ctx, struct step_result *r,
 {
 	while (deps && *deps) {
 		size_t len = strcspn(deps, ",");
-		char *n = mod_name(deps, len);
-		int ret = len ? add_module(ctx, r, ms, n, name) : 0;
 
-		free(n);
-		if (ret)
-			return ret;
+		if (len) {
+			char *n = mod_name(deps, len);
+			int ret = add_module(ctx, r, ms, n, name);
+
+			free(n);
+			if (ret)
+				return ret;
+		}
 		deps += len + (deps[len] == ',');
 	}
 	return 0;
