@@ -398,12 +398,12 @@ out:
 	return ret;
 }
 
-/* Is @path @root or below it?  Both are resolved (realpath). */
-static int under(const char *root, const char *path)
+/* Is @path @dir or below it?  As strings: resolve both first if need be. */
+int path_under(const char *path, const char *dir)
 {
-	size_t n = strlen(root);
+	size_t n = strlen(dir);
 
-	return !strncmp(path, root, n) && (!path[n] || path[n] == '/');
+	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
 }
 
 /*
@@ -464,7 +464,7 @@ static int link_confined(const char *root, const char *link,
 	}
 	free(dir);
 outside:
-	inside = cur && under(root, cur);
+	inside = cur && path_under(cur, root);
 	free(cur);
 	if (inside)
 		return 0;

@@ -19,6 +19,7 @@ int sync_tree(const char *dir);
 int copy_file(const char *from, const char *to);
 char *read_first_line(const char *path);
 char *abspath(const char *path);
+int path_under(const char *path, const char *dir);
 void cache_name(char *s);
 char *kernel_release(const char *src, int full);
 

@@ -210,14 +210,6 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Is @path @dir or under it? */
-static int under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (!path[n] || path[n] == '/');
-}
-
 /*
  * The one list of what a sweep unpacks of a source: what checkpatch reads,
  * and the directories of the sim's files, the semantic patch's inputs and
@@ -240,7 +232,7 @@ static void sweep_members(const char *repo, struct strvec *out)
 	qsort(all.v, all.nr, sizeof(*all.v), by_name);
 	for (i = 0; i < all.nr; i++) {
 		for (j = 0; j < all.nr; j++)
-			if (j != i && under(all.v[i], all.v[j]) &&
+			if (j != i && path_under(all.v[i], all.v[j]) &&
 			    strcmp(all.v[i], all.v[j]))
 				break;
 		if (j == all.nr && !strvec_has(out, all.v[i]))
