@@ -49,8 +49,11 @@ KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
+# The git description above, or one given on the command line (a tree
+# without git): made safe for C by build/version.c's recipe, in any case.
+KV_VERSION := $(value KVERIFY_VERSION)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE
+	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -92,9 +95,11 @@ build/obj/version.o: build/version.c | build/obj
 
 # Rewritten only when the description changes, so that a commit relinks
 # kverify without recompiling it.
+build/version.c: export KVERIFY_VERSION_TEXT := $(KV_VERSION)
 build/version.c: FORCE | build/obj
-	@printf '#include "version.h"\nconst char kverify_version[] = "%s";\n' \
-		'$(or $(KVERIFY_VERSION),unknown)' > $@.$$$$ && \
+	@v=$$(printf '%s' "$$KVERIFY_VERSION_TEXT" | tr -cd 'A-Za-z0-9._+-') && \
+	printf '#include "version.h"\nconst char kverify_version[] = "%s";\n' \
+		"$${v:-unknown}" > $@.$$$$ && \
 	if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv -f $@.$$$$ $@; fi
 
 build/obj: | deps-build

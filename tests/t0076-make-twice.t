@@ -4,10 +4,11 @@
 # or kverify of the other's, nor removes the other's temporary file.  With
 # one build/version.c.tmp for both, the second failed about one time in two
 # ("mv: cannot stat 'build/version.c.tmp'").  Built at -O0: the race is in
-# the Makefile, not the compiler.
+# the Makefile, not the compiler.  And a version given on make's command
+# line is data, as the values of README's commands are.
 . "$(dirname "$0")/lib.sh"
 
-plan 3
+plan 4
 export GIT_AUTHOR_NAME='Test Builder' GIT_AUTHOR_EMAIL=builder@kverify.test
 export GIT_COMMITTER_NAME='Test Builder' GIT_COMMITTER_EMAIL=builder@kverify.test
 copy=$TMP/repo
@@ -61,5 +62,31 @@ test_expect_success 'nothing to rebuild, 20 times: both succeed every time' '
 '
 test_expect_success 'a commit before each round, 5 times: both relink, and kverify names the new commit' '
 	rounds 5 commit
+'
+
+# version_given: make build/kverify with a KVERIFY_VERSION that would run
+# commands were make to expand it or a shell to parse it (the Makefile put
+# it between single quotes in a recipe, expanded); none may run.
+version_given() {
+	local v
+	v=$(cat <<-'EOF'
+	v9$(shell touch RAN1)';touch RAN2;'$$(touch RAN3)
+	EOF
+	)
+	v=${v//RAN/$TMP\/ran}
+	make --no-print-directory CFLAGS=-O0 "KVERIFY_VERSION=$v" build/kverify > "$TMP/make.v" 2>&1 || {
+		tail -n 5 "$TMP/make.v"
+		return 1
+	}
+	ls "$TMP"/ran? 2> /dev/null && return 1
+	build/kverify --version > "$TMP/version" 2>&1
+	grep -qx 'kverify v9shelltouch[A-Za-z0-9._+-]*ran3' "$TMP/version" || {
+		cat "$TMP/version"
+		return 1
+	}
+}
+
+test_expect_success 'KVERIFY_VERSION=... on the command line is data: nothing in it runs, kverify prints what is safe of it' '
+	version_given && make --no-print-directory CFLAGS=-O0 build/kverify > /dev/null 2>&1 && kverify_is
 '
 done_testing
