@@ -12,8 +12,8 @@
 KVERIFY := build/kverify
 HOSTCC ?= cc
 CFLAGS ?= -O2 -g
-# Only the characters a git description can hold that are safe in C.
-KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
+# Made safe for C by build/version.c's recipe, as one given on the command line is.
+KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null)
 KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
 SRCS := $(wildcard tools/*.c)
 # An object per source file, and the headers each one read (-MMD), so an
@@ -50,7 +50,7 @@ KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
 # The git description above, or one given on the command line (a tree
-# without git): made safe for C by build/version.c's recipe, in any case.
+# without git).
 KV_VERSION := $(value KVERIFY_VERSION)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
 	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION
