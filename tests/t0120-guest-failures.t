@@ -10,14 +10,15 @@
 T=${KVERIFY_GUEST_TARGET:-6.12}
 plan 6
 series=$(target_series $T)
-p1=$(sed -n 1p "$series/series")
-p2=$(sed -n 2p "$series/series")
+# the patch that adds the parameter and the one that adds the selftest
+pk=$(cd "$series" && grep -l '^+static \(uint\|unsigned int\) __read_mostly emulated_counter_reprogram_tolerance;$' $(cat series) | head -n 1)
+ps=$(cd "$series" && grep -l '^+++ b/tools/testing/selftests/kvm/.*pmu_emulated_batching_test\.c$' $(cat series) | head -n 1)
 
 copy=$TMP/broken-test
 repo_copy "$copy"
-sed -i 's/^+\tTEST_REQUIRE(kvm_is_pmu_enabled());$/+\tTEST_ASSERT(0, "deliberately broken assertion");/' "$copy/$series/$p2"
-grep -q "deliberately broken" "$copy/$series/$p2"
-ok $? "broke an assertion of the new selftest ($p2)"
+sed -i 's/^+\tTEST_REQUIRE(kvm_is_pmu_enabled());$/+\tTEST_ASSERT(0, "deliberately broken assertion");/' "$copy/$series/$ps"
+grep -q "deliberately broken" "$copy/$series/$ps"
+ok $? "broke an assertion of the new selftest ($ps)"
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
@@ -30,9 +31,9 @@ tail -n 30 "$TMP/out" | diag
 
 copy=$TMP/panic
 repo_copy "$copy"
-sed -i 's/^+static uint __read_mostly emulated_counter_reprogram_tolerance;$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); static uint __read_mostly emulated_counter_reprogram_tolerance;/' "$copy/$series/$p1"
-grep -q "deliberate panic" "$copy/$series/$p1"
-ok $? "made the kernel panic at boot ($p1)"
+sed -i -E 's/^\+(static (uint|unsigned int) __read_mostly emulated_counter_reprogram_tolerance;)$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); \1/' "$copy/$series/$pk"
+grep -q "deliberate panic" "$copy/$series/$pk"
+ok $? "made the kernel panic at boot ($pk)"
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json

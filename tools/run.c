@@ -210,6 +210,8 @@ static void exec_child(const struct child *c, int in, int out, int errfd,
 	dup2(out, 1);
 	if (logfd >= 0)
 		dup2(logfd, 2);
+	if (c->err_to_out)
+		dup2(1, 2);
 	for (i = 0; i < c->env.nr; i++)
 		putenv(c->env.v[i]);
 	if ((c->private_mounts || c->root) && enter_mounts(c) < 0)
@@ -313,6 +315,23 @@ void run_set_tick(void (*fn)(void *), void *arg)
 	tick_arg = arg;
 }
 
+/* The string of @c->stop_at that its output holds from @from on, or NULL. */
+static const char *stop_string(const struct child *c, size_t from)
+{
+	const char *const *s;
+
+	if (!c->stop_at || !c->out)
+		return NULL;
+	for (s = c->stop_at; *s; s++) {
+		size_t n = strlen(*s), at = from > n ? from - n : 0;
+
+		if (c->out->len >= at &&
+		    memmem(c->out->buf + at, c->out->len - at, *s, n))
+			return *s;
+	}
+	return NULL;
+}
+
 /* Wait for @n pids of group @pgid; the last child's status is the result. */
 static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 		     int outfd)
@@ -321,12 +340,21 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 	double deadline = last->timeout ? now() + last->timeout : 0;
 	double killed_at = 0;
 	int left = n, i, ws;
+	size_t seen = 0;
 
 	while (left) {
 		if (outfd >= 0)
 			drain(outfd, last->out, 20);
 		else
 			poll(NULL, 0, 20);
+		if (!killed_at && last->out && last->out->len > seen) {
+			last->stopped_at = stop_string(last, seen);
+			seen = last->out->len;
+			if (last->stopped_at) {
+				kill_group(pgid, SIGTERM);
+				killed_at = now();
+			}
+		}
 		for (i = 0; i < n; i++) {
 			if (pids[i] <= 0 || waitpid(pids[i], &ws, WNOHANG) <= 0)
 				continue;
@@ -371,6 +399,7 @@ int run_pipeline(struct child *cs, int n)
 		int p[2] = { -1, -1 }, out = -1;
 
 		cs[i].status = -1;
+		cs[i].stopped_at = NULL;
 		if (i < n - 1) {
 			if (pipe2(p, O_CLOEXEC) < 0)
 				goto fail;

@@ -33,16 +33,25 @@ struct child {
 	 * tool that hands its own to dash as "cat >&N", which reads one digit.
 	 */
 	unsigned int close_fds;
+	/*
+	 * Stop it (its whole group) as soon as what @out captured holds one
+	 * of these strings (NULL-terminated): for a tool that reports a fatal
+	 * error and then hangs instead of exiting.  @err_to_out captures its
+	 * stderr in @out too.
+	 */
+	const char *const *stop_at;
+	unsigned int err_to_out;
 
 	/* results */
 	int status;		/* exit code, 128 + signal, or -1 */
 	int timed_out;
 	int interrupted;
 	int spawn_errno;	/* the exec failed with this errno */
+	const char *stopped_at;	/* the string of @stop_at that stopped it */
 };
 
 #define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
-		     NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0 }
+		     NULL, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL }
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int run_interrupted(void);

@@ -185,6 +185,30 @@ static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 }
 
 /*
+ * What QEMU prints when KVM cannot run the guest: it then stops the VM and
+ * waits (for a monitor that is not there) instead of exiting.
+ */
+static const char *const kvm_failed[] = {
+	"KVM internal error", "KVM: entry failed", NULL,
+};
+
+/* The probe's console and QEMU's messages, kept in the step's log. */
+static int append_log(const char *log, const struct strbuf *out)
+{
+	ssize_t n;
+	int fd;
+
+	if (!log || !out->len)
+		return 0;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	n = write(fd, out->buf, out->len);
+	close(fd);
+	return n == (ssize_t)out->len ? 0 : -1;
+}
+
+/*
  * Can the host boot this kernel with KVM?  /dev/kvm alone does not say:
  * nested or broken KVM hangs or aborts a guest.  Boot a probe once per
  * host boot and remember the answer.
@@ -193,15 +217,19 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 {
 	char *boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
 	char *memo = cache_path(ctx, "accel-probe");
-	char *had = read_first_line(memo), *answer;
+	char *had = NULL, *answer;
 	const char *rest;
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct child c = CHILD_INIT;
+	int lockfd = -1;
 
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		answer = xstrdup("tcg (no usable /dev/kvm)");
 		goto out;
 	}
+	/* Targets booting side by side (verify-all -jN) probe once. */
+	lock_in_cache(ctx->cache, 1, &lockfd, &err, "accel-probe");
+	had = read_first_line(memo);
 	if (had && boot_id && skip_prefix(had, boot_id, &rest) &&
 	    skip_prefix(rest, " ", &rest)) {
 		answer = xstrdup(rest);
@@ -210,12 +238,19 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	qemu_args(ctx, &c, "kvm", initrd,
 		  "console=ttyS0 panic=-1 rdinit=/init kverify.probe=1");
 	c.out = &out;
+	c.err_to_out = 1;
+	c.stop_at = kvm_failed;
 	c.timeout = PROBE_TIMEOUT;
 	c.log = ctx->log;
 	run_child(&c);
-	answer = strstr(out.buf, "KVERIFY-PROBE-OK") ?
-		 xstrdup("kvm (probe booted)") :
-		 xstrdup("tcg (a KVM-accelerated probe did not boot)");
+	append_log(ctx->log, &out);
+	if (strstr(out.buf, "KVERIFY-PROBE-OK"))
+		answer = xstrdup("kvm (probe booted)");
+	else if (c.stopped_at)
+		answer = xstrfmt("tcg (a KVM-accelerated probe failed: QEMU said \"%s\")",
+				 c.stopped_at);
+	else
+		answer = xstrdup("tcg (a KVM-accelerated probe did not boot)");
 	if (boot_id) {
 		char *line = xstrfmt("%s %s\n", boot_id, answer);
 
@@ -224,7 +259,9 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	}
 	child_clear(&c);
 out:
+	unlock_file(lockfd);
 	strbuf_release(&out);
+	strbuf_release(&err);
 	free(boot_id);
 	free(memo);
 	free(had);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -147,6 +148,48 @@ static void timeout_kills_the_group(void **state)
 	child_clear(&c);
 }
 
+/*
+ * stop_at: a tool that reports a fatal error on stderr and then hangs (QEMU
+ * after a KVM internal error) is stopped as soon as it says so, not at
+ * its timeout; output without the string runs to the end as before.
+ */
+static void stop_at_a_string(void **state)
+{
+	static const char *const fatal[] = { "KVM internal error", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct timespec t0, t1;
+
+	(void)state;
+	strvec_pushl(&c.args, "sh", "-c",
+		     "echo booting; sleep 0.2; echo 'KVM internal error. Suberror: 1' >&2; exec sleep 30",
+		     NULL);
+	c.out = &out;
+	c.err_to_out = 1;
+	c.stop_at = fatal;
+	c.timeout = 20;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_child(&c);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 5);
+	assert_non_null(c.stopped_at);
+	assert_string_equal(c.stopped_at, "KVM internal error");
+	assert_false(c.timed_out);
+	assert_non_null(strstr(out.buf, "booting\nKVM internal error"));
+	child_clear(&c);
+	strbuf_reset(&out);
+
+	strvec_pushl(&c.args, "sh", "-c", "echo all fine >&2", NULL);
+	c.out = &out;
+	c.err_to_out = 1;
+	c.stop_at = fatal;
+	assert_int_equal(run_child(&c), 0);
+	assert_null(c.stopped_at);
+	assert_string_equal(out.buf, "all fine\n");
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +198,7 @@ int main(void)
 		cmocka_unit_test(close_fds),
 		cmocka_unit_test(pipeline),
 		cmocka_unit_test(timeout_kills_the_group),
+		cmocka_unit_test(stop_at_a_string),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
