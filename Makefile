@@ -28,7 +28,24 @@ DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
 	lava-common lava-dispatcher b4 git-filter-repo
 
-# Command-line values, as data.
+# Command-line values are data, whatever their names.  make would expand
+# a command-line variable to put it in a recipe's environment, and would
+# pass it on in MAKEFLAGS, where the kernel's make that kverify runs would
+# define and expand it: so none is exported as given, MAKEFLAGS carries
+# none, and the driver gets each as the raw text of a KVERIFY_* variable.
+# KVERIFY_* and BENCH_* given on the command line are passed on as they
+# are, as data too.
+KV_GIVEN := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+KV_PASSED := $(filter KVERIFY_% BENCH_%,$(KV_GIVEN))
+$(foreach v,$(KV_PASSED),$(eval override export $(v) := $$(value $(v))))
+unexport $(filter-out $(KV_PASSED),$(KV_GIVEN))
+MAKEOVERRIDES :=
+
+# The git description above, or one given on the command line (a tree
+# without git).
+KV_VERSION := $(value KVERIFY_VERSION)
+# verify-all's own sub-make (KV_INHERIT=1) finds them in its environment.
+ifneq ($(origin KV_INHERIT),command line)
 KV_TARGETS := $(value KERNEL)
 KV_BUILD := $(value BUILD)
 KV_SKIP := $(value SKIP)
@@ -49,11 +66,9 @@ KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
-# The git description above, or one given on the command line (a tree
-# without git).
-KV_VERSION := $(value KVERIFY_VERSION)
+KV_ONLY := $(value ONLY)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION
+	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -73,6 +88,8 @@ export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
+export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
+endif
 
 .PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
@@ -136,7 +153,7 @@ verify: deps-verify $(KVERIFY)
 
 ## make verify-all [-jN]      every kernel of kernels.list, N side by side
 verify-all: deps-verify $(KVERIFY)
-	+@$(MAKE) --no-print-directory -k verify-each \
+	+@$(MAKE) --no-print-directory -k verify-each KV_INHERIT=1 \
 		VERIFY_NAMES="$$($(KVERIFY) list --names)"
 
 verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
@@ -191,7 +208,6 @@ bench: deps-verify $(KVERIFY)
 
 ## make sweep [ONLY=linux-source-X.Y=VERSION[@SUITE]]
 ##                            fetch..cocci on every linux-source version of the archive (docs/sweep.md)
-sweep: export KVERIFY_SWEEP_ONLY := $(value ONLY)
 sweep: deps-verify $(KVERIFY)
 	@$(KVERIFY) sweep --env
 

@@ -4,7 +4,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 25
+plan 27
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -101,5 +101,29 @@ test_expect_success 'KVERIFY_TEST_BOOT_TIMEOUT=0 is out of range (exit 2); 30 is
 	KVERIFY_TEST_BOOT_TIMEOUT=0 "$KVERIFY" list > "$TMP/out" 2>&1; rc=$?
 	[ $rc = 2 ] && grep "KVERIFY_TEST_BOOT_TIMEOUT is a number from 1 to 86400" "$TMP/out" &&
 	KVERIFY_TEST_BOOT_TIMEOUT=30 "$KVERIFY" list > /dev/null
+'
+# Every variable README names for make, and any other name, is data: given
+# as $(shell ...) on the command line it runs nothing, neither in our make
+# nor in a make below it (MAKEFLAGS carries no definition), and the
+# driver gets the raw text.
+test_expect_success 'make help with every README variable, and an unknown one, as $(shell touch ...): nothing runs' '
+	names=$(grep -ohE "\b[A-Z][A-Z0-9_]*=" README.md docs/*.md | tr -d = | sort -u | grep -vx "KVERIFY_CACHE\|KVERIFY_TESTS_CACHE") &&
+	[ -n "$names" ] && echo "$names" | grep -qx ONLY && echo "$names" | grep -qx CC &&
+	args=() && for n in $names FOO_NOBODY_NAMED; do args+=("$n=\$(shell touch $TMP/ran-$n)"); done &&
+	make --no-print-directory help "${args[@]}" > "$TMP/out" 2>&1 &&
+	! ls "$TMP"/ran-* 2> /dev/null
+'
+test_expect_success 'what kverify and its children get: the raw KVERIFY_* value, no command-line definition in MAKEFLAGS or the environment' '
+	printf "#!/bin/sh\nenv > %s\n" "$TMP/env" > "$TMP/kverify-env" && chmod +x "$TMP/kverify-env" &&
+	make --no-print-directory -j2 list KVERIFY="$TMP/kverify-env" "KERNEL=\$(shell touch $canary)" \
+		"CC=\$(shell touch $canary)" "FOO_NOBODY_NAMED=\$(shell touch $canary)" \
+		"KVERIFY_TESTS=\$(shell touch $canary) x" > "$TMP/out" 2>&1 &&
+	cat "$TMP/env" | grep -E "^(MAKEFLAGS|KVERIFY_TARGETS|KVERIFY_TESTS|CC|KERNEL|FOO_NOBODY_NAMED)=" &&
+	[ ! -e "$canary" ] &&
+	grep -qxF "KVERIFY_TARGETS=\$(shell touch $canary)" "$TMP/env" &&
+	grep -qxF "KVERIFY_TESTS=\$(shell touch $canary) x" "$TMP/env" &&
+	! grep -qE "^(CC|KERNEL|FOO_NOBODY_NAMED)=" "$TMP/env" &&
+	grep -q "^MAKEFLAGS=" "$TMP/env" && ! grep -q "^MAKEFLAGS=.* -- " "$TMP/env" &&
+	! grep "^MAKEFLAGS=" "$TMP/env" | grep -q "FOO_NOBODY_NAMED\|KERNEL\|CC="
 '
 done_testing
