@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * checkpatch: the target tree's own scripts/checkpatch.pl --strict on each
- * patch.  Errors fail; a warning or check fails unless its type is listed,
- * with the reason it must stay, in checkpatch.allow at the top of this
- * repository.
+ * checkpatch: the target's own scripts/checkpatch.pl --strict on each
+ * patch, from the pristine source and run there, as a patch is checked
+ * before it is applied: a series that edits scripts/checkpatch.pl cannot
+ * write its own verdict.  Errors fail; a warning or check fails unless its
+ * type is listed, with the reason it must stay, in checkpatch.allow at the
+ * top of this repository.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,7 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	int ret = 0;
 
-	checkpatch_child(&c, ctx->tree, patch);
+	checkpatch_child(&c, ctx->fetch.source.src, patch);
 	c.out = &out;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
@@ -45,7 +47,8 @@ enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result
 	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf allow = STRBUF_INIT;
 	char *allow_file = xstrfmt("%s/checkpatch.allow", ctx->repo);
-	char *script = xstrfmt("%s/scripts/checkpatch.pl", ctx->tree);
+	char *script = xstrfmt("%s/scripts/checkpatch.pl",
+			       ctx->fetch.source.src);
 	enum step_status st = STEP_FAIL;
 	struct memo memo;
 	size_t i;

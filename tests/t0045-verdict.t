@@ -1,0 +1,42 @@
+#!/bin/bash
+# What is verified does not write its own verdict: the checkpatch step
+# runs the pristine source's scripts/checkpatch.pl, so a series that
+# edits checkpatch.pl (to exit 0 at once, and run a command while at it)
+# is still checked, and fails, and the command it planted never runs.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=6.12
+plan 3
+P=$(cached_source $T) || exit 1
+copy=$TMP/repo
+repo_copy "$copy"
+series=$(target_series $T)
+canary=$TMP/canary
+
+# A third patch: checkpatch.pl that passes everything, planting a command.
+mkdir -p "$TMP/a/scripts" "$TMP/b/scripts"
+cp "$P/scripts/checkpatch.pl" "$TMP/a/scripts/"
+{ sed -n 1p "$P/scripts/checkpatch.pl"
+  echo "BEGIN { system('touch', '$canary'); exit 0; }"
+  sed -n '2,$p' "$P/scripts/checkpatch.pl"; } > "$TMP/b/scripts/checkpatch.pl"
+{ printf 'From: nobody\nSubject: [PATCH 3/3] scripts: quiet\n\n---\n'
+  (cd "$TMP" && diff -u a/scripts/checkpatch.pl b/scripts/checkpatch.pl) ; } \
+	> "$copy/$series/0003-quiet.patch"
+echo 0003-quiet.patch >> "$copy/$series/series"
+
+(cd "$copy" && ./build/kverify verify --skip sim,cocci,config,build,kabi,selftests,boot $T) \
+	> "$TMP/out" 2>&1
+vrc=$?
+R=$copy/results/$T/report.json
+test_expect_success 'the series applies, checkpatch.pl edit and all' '
+	[ "$(step_status $R apply)" = PASS ]
+'
+test_expect_success 'checkpatch FAILs the patch that edits checkpatch.pl (the pristine script checked it)' '
+	[ $vrc = 1 ] && [ "$(step_status $R checkpatch)" = FAIL ] &&
+	json $R "[s[\"detail\"] for s in r[\"steps\"] if s[\"name\"] == \"checkpatch\"][0]" | grep -q "0003-quiet.patch"
+'
+test_expect_success 'and the command the patch planted in checkpatch.pl never ran' '
+	[ ! -e "$canary" ]
+'
+done_testing
