@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 20
+plan 21
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -226,6 +226,35 @@ ok $? "the run's temporary directory is gone, and a dead process's, and one with
 # happens to run.  (sweep --members only prints, but like every command
 # that runs tools it makes its $TMPDIR in the cache.)
 mkdir -p "$TMP/home" "$TMP/cwd"
+# 5. what a patch may create: regular files by unified hunks, nothing else
+# (a symlink, a setuid file, a binary patch, an ed script or a normal or
+# context diff would reach the tree past checkpatch and the cocci step).
+bad_patch() {	# bad_patch NAME: write one kind of patch as 0001-escape.patch
+	local f="$copy/backports/escape/0001-escape.patch"
+	printf 'Subject: [PATCH] %s\n\n---\n' "$1" > "$f"
+	case $1 in
+	symlink) printf 'diff --git a/leak b/leak\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/leak\n@@ -0,0 +1 @@\n+/etc/shadow\n\\ No newline at end of file\n' ;;
+	setuid) printf 'diff --git a/tool b/tool\nold mode 100755\nnew mode 104755\n' ;;
+	binary) printf 'diff --git a/blob b/blob\nnew file mode 100644\nindex 0000000..1111111\nGIT binary patch\nliteral 4\nLcmZ?d00001\n\nliteral 0\nHcmV?d00001\n' ;;
+	ed) printf 'diff -e a/README b/README\n1a\nowned\n.\n' ;;
+	context) printf '*** a/README\n--- b/README\n***************\n*** 1 ****\n--- 1,2 ----\n  fixture\n+ owned\n' ;;
+	esac >> "$f"
+}
+test_expect_success 'a patch that makes a symlink, a setuid file, a binary, or uses ed or context hunks: exit 2 with file:line, the tree untouched' '
+	bad= &&
+	for kind in symlink setuid binary ed context; do
+		bad_patch $kind
+		verify "x dir:$TMP/linux-real backports/escape"
+		vrc=$?
+		echo "$kind: exit $vrc: $(grep -m1 "0001-escape.patch:[0-9]*: " "$TMP/out")"
+		[ $vrc = 2 ] &&
+		grep -q "backports/escape/0001-escape.patch:[0-9]*: .*a patch of the series may only change regular files with unified hunks" "$TMP/out" &&
+		[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$KVERIFY_CACHE/trees/x/leak" ] ||
+			bad="$bad $kind"
+	done &&
+	[ -z "$bad" ]
+'
+
 test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '
 	(cd "$TMP/cwd" && env -u KVERIFY_CACHE HOME=$TMP/home XDG_CACHE_HOME=rel \
 		"$KVERIFY" sweep --members > /dev/null) &&

@@ -156,7 +156,87 @@ static int check_name(const char *name, size_t len, int strip, int line,
 	return -1;
 }
 
-/* Before anything touches a file: every name @patch gives stays inside. */
+/* "12a", "3,5c", "7d": an ed-script command, as GNU patch detects one. */
+static int is_ed_command(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	if (!i)
+		return 0;
+	if (i < n && p[i] == ',') {
+		size_t j = ++i;
+
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++;
+		if (i == j)
+			return 0;
+	}
+	return i < n && (p[i] == 'a' || p[i] == 'c' || p[i] == 'd') &&
+	       (i + 1 == n || (p[i + 1] >= '0' && p[i + 1] <= '9'));
+}
+
+/*
+ * What GNU patch or git would apply besides unified hunks of regular
+ * files: a symlink or a setuid file created, a binary patch, an ed-script
+ * or a normal or context diff (which checkpatch and the cocci step never
+ * see).  Only the diff part is read, from the first diff header on.
+ */
+static const char *check_line(const char *p, size_t n)
+{
+	const char *mode;
+
+	if (skip_prefix(p, "new file mode ", &mode) ||
+	    skip_prefix(p, "new mode ", &mode) ||
+	    skip_prefix(p, "old mode ", &mode) ||
+	    skip_prefix(p, "deleted file mode ", &mode)) {
+		size_t len = n - (mode - p);
+
+		if (!(len == 6 && (starts_with(mode, "100644") ||
+				   starts_with(mode, "100755"))))
+			return "a file mode other than 100644 or 100755 (a symlink, a setuid file, a device)";
+	} else if (starts_with(p, "GIT binary patch") ||
+		   (starts_with(p, "Binary files ") && n > 7 &&
+		    !memcmp(p + n - 7, " differ", 7))) {
+		return "a binary patch";
+	} else if (starts_with(p, "***************") || starts_with(p, "*** ")) {
+		return "a context-diff hunk";
+	} else if (is_ed_command(p, n)) {
+		return "an ed-script or normal-diff hunk";
+	}
+	return NULL;
+}
+
+static int check_body(const char *patch, const char *text, struct strbuf *err)
+{
+	const char *p = text;
+	int line = 0, in_diff = 0;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n'), *why;
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		line++;
+		if (starts_with(p, "diff ") || starts_with(p, "--- ") ||
+		    starts_with(p, "*** ") || starts_with(p, "Index: "))
+			in_diff = 1;
+		why = in_diff && !starts_with(p, "+") && !starts_with(p, "-") &&
+		      !starts_with(p, " ") ? check_line(p, n) : NULL;
+		if (why) {
+			strbuf_addf(err, "%s:%d: %s: a patch of the series may only change regular files with unified hunks; make it a unified diff of text files (git format-patch without --binary)\n",
+				    patch, line, why);
+			return -1;
+		}
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/*
+ * Before anything touches a file: every name @patch gives stays inside,
+ * and it is made of nothing but unified hunks of regular files.
+ */
 int series_check_names(const char *patch, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -167,7 +247,8 @@ int series_check_names(const char *patch, struct strbuf *err)
 	if (ret)
 		strbuf_addf(err, "%s: cannot read the patch\n", patch);
 	else
-		ret = scan_names(sb.buf, check_name, &nc);
+		ret = scan_names(sb.buf, check_name, &nc) ||
+		      check_body(patch, sb.buf, err) ? -1 : 0;
 	strbuf_release(&sb);
 	return ret;
 }

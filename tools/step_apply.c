@@ -46,7 +46,8 @@ static void collect_rejects(const struct verify_ctx *ctx, struct step_result *r)
 		char *rej = xstrfmt("%s/%s.rej", ctx->tree, files.v[i]);
 		struct strbuf sb = STRBUF_INIT;
 
-		if (!strbuf_read_file(&sb, rej, 1 << 20) && sb.len)
+		/* a .rej the series made a symlink or FIFO is not read */
+		if (!strbuf_read_regular(&sb, rej, 1 << 20) && sb.len)
 			strbuf_addf(&r->detail, "--- reject: %s.rej\n%s",
 				    files.v[i], sb.buf);
 		strbuf_release(&sb);

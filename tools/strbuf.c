@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,15 +170,11 @@ void strbuf_trim_trailing(struct strbuf *sb)
 }
 
 /* Read at most @max bytes of @path; returns 0, or -1 with errno set. */
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+static int read_fd(struct strbuf *sb, int fd, size_t max)
 {
 	char chunk[8192];
 	ssize_t n = 0;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	while (sb->len < max) {
 		size_t want = sizeof(chunk);
 
@@ -193,6 +190,28 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 	close(fd);
 	strbuf_grow(sb, 0);
 	return n < 0 ? -1 : 0;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -1 : read_fd(sb, fd, max);
+}
+
+/* Only a regular file, never through a symlink, a FIFO or a device. */
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return read_fd(sb, fd, max);
 }
 
 void strvec_push(struct strvec *sv, const char *s)

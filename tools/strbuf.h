@@ -39,6 +39,7 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 void strbuf_trim_trailing(struct strbuf *sb);
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max);
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 
 /* A NULL-terminated vector of strings, for argv and envp. */

@@ -6,10 +6,21 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tools/strbuf.h"
+
+static int write_file_plain(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
 
 static void empty_is_a_string(void **state)
 {
@@ -123,6 +134,44 @@ static const char *lines_of(const char *text)
 	return sb.buf;
 }
 
+/*
+ * strbuf_read_regular(): a regular file is read; a symlink (even to a
+ * regular file), a FIFO (without blocking) and a directory are not.
+ */
+static void read_regular(void **state)
+{
+	char dir[] = "/tmp/kverify-strbuf-XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	char *file, *link, *fifo;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	file = xstrfmt("%s/file", dir);
+	link = xstrfmt("%s/link", dir);
+	fifo = xstrfmt("%s/fifo", dir);
+	assert_int_equal(write_file_plain(file, "secret\n"), 0);
+	assert_int_equal(symlink(file, link), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(strbuf_read_regular(&sb, file, 64), 0);
+	assert_string_equal(sb.buf, "secret\n");
+	strbuf_reset(&sb);
+	assert_int_equal(strbuf_read_regular(&sb, link, 64), -1);
+	assert_int_equal(strbuf_read_regular(&sb, fifo, 64), -1);
+	assert_int_equal(strbuf_read_regular(&sb, dir, 64), -1);
+	assert_int_equal(sb.len, 0);
+	/* strbuf_read_file() follows the link, as it always did */
+	assert_int_equal(strbuf_read_file(&sb, link, 64), 0);
+	assert_string_equal(sb.buf, "secret\n");
+	unlink(file);
+	unlink(link);
+	unlink(fifo);
+	rmdir(dir);
+	free(file);
+	free(link);
+	free(fifo);
+	strbuf_release(&sb);
+}
+
 static void lines(void **state)
 {
 	(void)state;
@@ -142,6 +191,7 @@ int main(void)
 		cmocka_unit_test(setlen),
 		cmocka_unit_test(detach),
 		cmocka_unit_test(read_file),
+		cmocka_unit_test(read_regular),
 		cmocka_unit_test(lines),
 	};
 
