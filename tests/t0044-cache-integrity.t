@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 15
+plan 18
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -126,4 +126,29 @@ grep -qx 'int x87;' "$KVERIFY_CACHE/src/$key2/arch/x86/x86.c"
 ok $? "and its own content in the cache"
 [ -z "$(ls -A "$KVERIFY_CACHE/src" | grep '^\.tmp-')" ]
 ok $? "no temporary directory is left"
+# A dir: source is the owner's to edit: an edit anywhere below its top is
+# noticed by its manifest, and one that keeps a touched file's size and
+# mtime by the tree's stamp (the pristine contents of the files the series
+# touches); neither reuses the tree made from the old contents.
+mkdir -p "$TMP/d" && cp -a "$TMP/t/linux" "$TMP/d/linux"
+printf 'x dir:%s backports/fix\n' "$TMP/d/linux" > "$copy/kernels.list"
+test_expect_success 'dir: a second run reuses the tree' '
+	verify && verify && reason tree | grep -q "^reused" &&
+	reason fetch | grep -q "using .* in place"
+'
+test_expect_success 'dir: an edit below its top (lib/data.c) is named and the tree made again' '
+	echo 2001 >> "$TMP/d/linux/lib/data.c" &&
+	verify && reason fetch | grep "changed since its last run (lib/data.c" &&
+	reason tree | grep -q "^fresh tree" &&
+	grep -qx 2001 "$KVERIFY_CACHE/trees/x/lib/data.c" &&
+	verify && reason tree | grep -q "^reused"
+'
+test_expect_success 'dir: a same-size, same-mtime edit of a file the series touches: no stale tree, the series no longer applies' '
+	f=$TMP/d/linux/arch/x86/kvm/pmu.c && cp -p "$f" "$TMP/stamp" &&
+	printf "int pmv;\n" > "$f" && touch -r "$TMP/stamp" "$f" &&
+	{ verify; vrc=$?; } ; reason fetch &&
+	! reason fetch | grep -q "changed since" &&
+	! reason tree | grep -q "^reused" && [ $vrc = 1 ] &&
+	[ "$(step_status "$R" apply)" = FAIL ]
+'
 done_testing

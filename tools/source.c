@@ -680,13 +680,54 @@ out:
 	return st;
 }
 
+/*
+ * A dir: source is never written, but its owner may edit it: its manifest
+ * (recorded at its first use, checked each run like a cached source's)
+ * notices an edit anywhere below its top, and then nothing made from the
+ * old contents is reused (the tree step links a fresh tree, O= is emptied).
+ */
+static enum step_status check_dir(const struct source_req *req,
+				  struct source *out, struct step_result *r)
+{
+	char *dir = xstrfmt("%s/src", req->cache);
+	char *man = xstrfmt("%s/%s.manifest", dir, out->src_key);
+	struct strbuf bad = STRBUF_INIT, err = STRBUF_INIT;
+	enum step_status st = STEP_PASS;
+	enum manifest_state state;
+
+	state = manifest_check(out->src, man, req->opt->verify_cache, &bad,
+			       &err);
+	if (state == MANIFEST_CHANGED) {
+		strbuf_addf(&r->reason, "; it changed since its last run (%s): nothing made from it before is reused",
+			    bad.buf);
+		out->refetched = 1;
+	}
+	if (state == MANIFEST_ERROR) {
+		strbuf_addf(&r->reason, "; cannot check it: %s", err.buf);
+		st = STEP_FAIL;
+	} else if (state != MANIFEST_OK &&
+		   (mkdir_p(dir) || manifest_record(out->src, man, &err))) {
+		/* what is there now is the baseline of the next run */
+		strbuf_addf(&r->reason, "; cannot record its manifest: %s",
+			    err.buf);
+		st = STEP_FAIL;
+	}
+	strbuf_release(&bad);
+	strbuf_release(&err);
+	free(man);
+	free(dir);
+	return st;
+}
+
 int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail)
 {
 	struct step_result r = STEP_RESULT_INIT("fetch");
 	enum step_status st = fetch_tree(req, out, &r);
 
-	if (st == STEP_PASS && req->t->kind != SRC_DIR)
+	if (st == STEP_PASS && req->t->kind == SRC_DIR)
+		st = check_dir(req, out, &r);
+	else if (st == STEP_PASS)
 		st = check_source(req, out, &r);
 	strbuf_addstr(reason, r.reason.buf);
 	strbuf_addstr(detail, r.detail.buf);

@@ -148,6 +148,7 @@ uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h)
  */
 char *tree_stamp(const struct verify_ctx *ctx)
 {
+	struct strvec files = STRVEC_INIT;
 	uint64_t h;
 	size_t i;
 
@@ -161,6 +162,20 @@ char *tree_stamp(const struct verify_ctx *ctx)
 		if (hash_file(&h, series_of(ctx)->patches.v[i]))
 			h = hash_bytes(h, "missing", 7);
 	}
+	/*
+	 * And the pristine contents of the files the series touches (a few):
+	 * an edit that keeps a file's size and mtime is still seen.
+	 */
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < files.nr; i++) {
+		char *path = xstrfmt("%s/%s", ctx->fetch.source.src, files.v[i]);
+
+		h = hash_bytes(h, files.v[i], strlen(files.v[i]) + 1);
+		if (hash_file(&h, path))
+			h = hash_bytes(h, "new", 3);
+		free(path);
+	}
+	strvec_clear(&files);
 	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.source.src_key);
 }
 
