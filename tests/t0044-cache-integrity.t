@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 18
+plan 19
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -150,5 +150,19 @@ test_expect_success 'dir: a same-size, same-mtime edit of a file the series touc
 	! reason fetch | grep -q "changed since" &&
 	! reason tree | grep -q "^reused" && [ $vrc = 1 ] &&
 	[ "$(step_status "$R" apply)" = FAIL ]
+'
+# Modes and owners from a tarball do not survive into the cache.
+test_expect_success 'tar: setuid, world-writable and foreign-owned members are ours, 0755 at most, in the cache' '
+	rm -rf "$TMP/m" && mkdir -p "$TMP/m/linux/arch/x86/kvm" "$TMP/m/linux/tmpdir" &&
+	echo "# fixture" > "$TMP/m/linux/Makefile" && printf "int pmu;\n" > "$TMP/m/linux/arch/x86/kvm/pmu.c" &&
+	echo tool > "$TMP/m/linux/suid" && chmod 4755 "$TMP/m/linux/suid" &&
+	echo open > "$TMP/m/linux/open" && chmod 0666 "$TMP/m/linux/open" && chmod 1777 "$TMP/m/linux/tmpdir" &&
+	tar -C "$TMP/m" --owner=1234 --group=1234 -cf "$TMP/modes.tar" linux &&
+	tar -tvf "$TMP/modes.tar" | grep -q "rwsr-xr-x 1234/1234" &&
+	printf "x tar:%s backports/fix\n" "$TMP/modes.tar" > "$copy/kernels.list" &&
+	verify && m=$(echo "$KVERIFY_CACHE"/src/tar-*/open) && m=${m%/open} && echo "$m" &&
+	[ -f "$m/suid" ] && [ -z "$(find "$m" -perm /7022)" ] &&
+	[ -z "$(find "$m" ! -uid "$(id -u)")" ] && [ "$(stat -c %a "$m/suid")" = 755 ] &&
+	[ "$(stat -c %a "$m/open")" = 644 ] && [ "$(stat -c %a "$m/tmpdir")" = 755 ]
 '
 done_testing

@@ -522,6 +522,41 @@ int tree_confined(const char *root, struct strbuf *err)
 	return ret ? -1 : 0;
 }
 
+static int normalize_one(const char *path, const struct stat *st, int type,
+			 struct FTW *ftw)
+{
+	mode_t want = st->st_mode & 0755;
+
+	(void)ftw;
+	if (st->st_uid != geteuid() || st->st_gid != getegid())
+		if (lchown(path, geteuid(), getegid()) < 0)
+			return -1;
+	if (type == FTW_SL)
+		return 0;
+	if (type == FTW_D || type == FTW_DP)
+		want |= 0700;
+	else
+		want |= 0600;
+	if ((st->st_mode & 07777) != want && chmod(path, want) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * What a tarball or package unpacked into the cache is ours alone: owned
+ * by us, no setuid, setgid or sticky bit, nothing others may write (so no
+ * other user changes a file and restores its mtime behind the manifest).
+ */
+int tree_normalize(const char *root, struct strbuf *err)
+{
+	if (nftw(root, normalize_one, 64, FTW_PHYS) < 0) {
+		strbuf_addf(err, "cannot normalize the modes of %s: %s", root,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * $TMPDIR for this process and every tool it runs (quilt, patch, gcc, ...
  * write there, and leave files behind when they are stopped): a directory

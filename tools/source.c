@@ -59,6 +59,10 @@ static int install_tree(const char *tmp, const char *dest,
 			    why.buf);
 		goto out;
 	}
+	if (tree_normalize(top, &why)) {
+		strbuf_addf(&r->reason, "%s", why.buf);
+		goto out;
+	}
 	/* The manifest first: a tree in place always has one. */
 	man = xstrfmt("%s.manifest", dest);
 	strbuf_reset(&why);
