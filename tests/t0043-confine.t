@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 21
+plan 22
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -253,6 +253,15 @@ test_expect_success 'a patch that makes a symlink, a setuid file, a binary, or u
 			bad="$bad $kind"
 	done &&
 	[ -z "$bad" ]
+'
+
+test_expect_success 'a patch over 16 MiB (a ../ name past the 16th MiB) is refused whole: exit 2' '
+	f="$copy/backports/escape/0001-escape.patch" &&
+	{ printf "Subject: [PATCH] big\n\n" && head -c 17000000 /dev/zero | tr "\0" "x" | fold -w 100 &&
+	  printf "\n---\n--- a/../../../victim/tool\n+++ b/../../../victim/tool\n@@ -1 +1,2 @@\n #!/bin/sh\n+echo owned\n"; } > "$f" &&
+	reset_victim &&
+	{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } ;
+	[ $vrc = 2 ] && grep -q "0001-escape.patch: larger than 16 MiB" "$TMP/out" && victim_untouched
 '
 
 test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '

@@ -233,6 +233,13 @@ static int check_body(const char *patch, const char *text, struct strbuf *err)
 	return 0;
 }
 
+static int too_large(const char *patch, struct strbuf *err)
+{
+	strbuf_addf(err, "%s: larger than 16 MiB: every line of a patch is checked before it is applied; split it\n",
+		    patch);
+	return -1;
+}
+
 /*
  * Before anything touches a file: every name @patch gives stays inside,
  * and it is made of nothing but unified hunks of regular files.
@@ -243,9 +250,11 @@ int series_check_names(const char *patch, struct strbuf *err)
 	struct name_check nc = { patch, err };
 	int ret;
 
-	ret = strbuf_read_file(&sb, patch, 16 << 20);
+	ret = strbuf_read_file(&sb, patch, (16 << 20) + 1);
 	if (ret)
 		strbuf_addf(err, "%s: cannot read the patch\n", patch);
+	else if (sb.len > 16 << 20)
+		ret = too_large(patch, err);
 	else
 		ret = scan_names(sb.buf, check_name, &nc) ||
 		      check_body(patch, sb.buf, err) ? -1 : 0;
