@@ -4,7 +4,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 27
+plan 28
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -125,5 +125,12 @@ test_expect_success 'what kverify and its children get: the raw KVERIFY_* value,
 	! grep -qE "^(CC|KERNEL|FOO_NOBODY_NAMED)=" "$TMP/env" &&
 	grep -q "^MAKEFLAGS=" "$TMP/env" && ! grep -q "^MAKEFLAGS=.* -- " "$TMP/env" &&
 	! grep "^MAKEFLAGS=" "$TMP/env" | grep -q "FOO_NOBODY_NAMED\|KERNEL\|CC="
+'
+test_expect_success '--config outside the repository (.., absolute, through make): exit 2, the file is never read' '
+	echo "first-line-of-a-secret" > "$TMP/secret" &&
+	{ "$KVERIFY" verify --config "../../../../../../..$TMP/secret" 6.12 > "$TMP/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q "must not contain .\.\.." "$TMP/out" && ! grep -q first-line-of-a-secret "$TMP/out" &&
+	{ make --no-print-directory verify KERNEL=6.12 "CONFIG=$TMP/secret" > "$TMP/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q "must be a relative path in this repository" "$TMP/out" && ! grep -q first-line-of-a-secret "$TMP/out"
 '
 done_testing

@@ -173,6 +173,18 @@ static int check_skip(const char *skip)
 	return bad;
 }
 
+/* --config, CONFIG=: a fragment of this repository, as in kernels.list. */
+static int check_config(const char *config)
+{
+	const char *why = repo_path_problem(config);
+
+	if (!why)
+		return 0;
+	error("--config (CONFIG=) '%s' %s (configs/<name>.config, or distro)",
+	      config, why);
+	return EXIT_USAGE;
+}
+
 static int from_env, names_only, want_help;
 /* The options on the command line ("--skip", "-j"), for check_options() */
 static struct strvec given_options = STRVEC_INIT;
@@ -311,8 +323,11 @@ static int options_from_env(struct options *opt)
 		if (check_skip(opt->skip))
 			return EXIT_USAGE;
 	}
-	if (env("KVERIFY_CONFIG"))
+	if (env("KVERIFY_CONFIG")) {
 		opt->config = env("KVERIFY_CONFIG");
+		if (check_config(opt->config))
+			return EXIT_USAGE;
+	}
 	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
 		return EXIT_USAGE;
 	return 0;
@@ -440,6 +455,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		print_help(optind < argc ? argv[optind] : NULL);
 		exit(0);
 	}
+	if (opt->config && check_config(opt->config))
+		return EXIT_USAGE;
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
 

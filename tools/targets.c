@@ -125,22 +125,30 @@ int plain_name(const char *s)
 	return *s && *s != '.' && *s != '-' && plain_chars(s, "._-");
 }
 
-/* A path inside this repository: relative, no "..", plain characters. */
-static int check_repo_path(struct line_ctx *lc, const char *what,
-			   const char *p)
+/*
+ * A path inside this repository: relative, no "..", plain characters.
+ * NULL, or what is wrong with @p.
+ */
+const char *repo_path_problem(const char *p)
 {
 	const char *c;
 
 	if (!*p || *p == '/' || *p == '-' || !plain_chars(p, "._/+-"))
-		return fail(lc, "%s '%s' must be a relative path in this repository made of letters, digits and ._/+-",
-			    what, p);
+		return "must be a relative path in this repository made of letters, digits and ._/+-";
 	for (c = p; c; c = strchr(c, '/')) {
 		c += *c == '/';
 		if (starts_with(c, "..") && (c[2] == '/' || !c[2]))
-			return fail(lc, "%s '%s' must not contain '..'",
-				    what, p);
+			return "must not contain '..'";
 	}
-	return 0;
+	return NULL;
+}
+
+static int check_repo_path(struct line_ctx *lc, const char *what,
+			   const char *p)
+{
+	const char *why = repo_path_problem(p);
+
+	return why ? fail(lc, "%s '%s' %s", what, p, why) : 0;
 }
 
 static int parse_deb(struct line_ctx *lc, struct target *t)

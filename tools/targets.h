@@ -44,5 +44,6 @@ void targets_clear(struct target_list *list);
 const char *source_kind_name(enum source_kind kind);
 int plain_chars(const char *s, const char *extra);
 int plain_name(const char *s);
+const char *repo_path_problem(const char *p);
 
 #endif
