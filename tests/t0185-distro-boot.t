@@ -13,7 +13,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 16
+plan 17
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 
 # 1. A normal run: every step passes, kabi too, on Debian's kernel.
@@ -43,6 +43,16 @@ make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 
 rc=$?
 [ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched"
 ok $? "a warm run passes and rebuilds nothing (exit $rc: $(reason $R build | cut -c1-60))"
+
+# 2b. REQUIRE=pmu, for a lab with PMU hardware: here, with no vPMU, every
+# PMU test SKIPs, so the same green run is a FAIL naming them.
+skipped=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_") and t["status"] == "SKIP"])')
+make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK REQUIRE=pmu > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$skipped" -gt 0 ] && [ "$(step_status $R boot)" = FAIL ] &&
+	reason $R boot | grep -q "^--require pmu: $skipped PMU tests skipped (pmu_" &&
+	[ "$(json $R 'r["passed"]')" = False ]
+ok $? "REQUIRE=pmu turns it into a boot FAIL naming the $skipped skipped PMU tests (exit $rc: $(reason $R boot | cut -c1-100))"
 
 # 3. BOOT=own (our own kernel): kabi is N-A there.
 "$KVERIFY" --boot own verify --skip tree,apply,checkpatch,cocci,config,build,selftests,boot $T > "$TMP/out" 2>&1

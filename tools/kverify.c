@@ -57,6 +57,9 @@ static const char usage[] =
 "  --no-wait            exit instead of waiting for another run's lock\n"
 "  --bundle             also write results/<target>/bundle/ for labs\n"
 "  --format kcidb       verify: also write results/<target>/kcidb.json\n"
+"  --require pmu        a guest PMU test that SKIPs (no PMU, no forced\n"
+"                       emulation) FAILs the boot step: for a lab with PMU\n"
+"                       hardware (also $KVERIFY_REQUIRE=pmu)\n"
 "  -k, --keep-going     after a failure, still run every step that does not\n"
 "                       depend on the failed one (also $KVERIFY_KEEP_GOING=1)\n"
 "  -q, --quiet          no step or progress lines, only the report\n"
@@ -84,9 +87,10 @@ static const char usage_verify[] =
 "  --no-wait, --bundle, -k/--keep-going, -q/--quiet: see 'kverify --help'.\n"
 "  --format kcidb       also write results/<target>/kcidb.json, the run as\n"
 "                       KernelCI KCIDB I/O schema v4.3 data (origin kverify)\n"
+"  --require pmu        a guest PMU test that SKIPs FAILs the boot step\n"
 "  --env                targets from $KVERIFY_TARGETS, options from\n"
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG,\n"
-"                       $KVERIFY_BOOT\n";
+"                       $KVERIFY_BOOT, $KVERIFY_REQUIRE\n";
 
 static const char usage_list[] =
 "usage: kverify [--list FILE] list [--names]\n"
@@ -185,7 +189,32 @@ static int check_config(const char *config)
 	return EXIT_USAGE;
 }
 
+/* Whether @skip names a step the guest's tests need. */
+static int skips_a_test_step(const char *skip)
+{
+	char *copy = xstrdup(skip), *s, *save = NULL;
+	int found = 0;
+
+	for (s = strtok_r(copy, ",", &save); s && !found;
+	     s = strtok_r(NULL, ",", &save))
+		found = !strcmp(s, "build") || !strcmp(s, "selftests") ||
+			!strcmp(s, "boot") || !strcmp(s, "config");
+	free(copy);
+	return found;
+}
+
 static int from_env, names_only, want_help;
+static const char *require;
+
+/* --require pmu (REQUIRE=pmu): the one thing a run can require today. */
+static int check_require(struct options *opt, const char *what)
+{
+	if (strcmp(what, "pmu"))
+		return usage_error("--require (REQUIRE=) takes pmu, not '%s'",
+				   what);
+	opt->require_pmu = 1;
+	return 0;
+}
 /* The options on the command line ("--skip", "-j"), for check_options() */
 static struct strvec given_options = STRVEC_INIT;
 static struct backport_args bp;
@@ -330,6 +359,9 @@ static int options_from_env(struct options *opt)
 	}
 	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
 		return EXIT_USAGE;
+	if (env("KVERIFY_REQUIRE") && *env("KVERIFY_REQUIRE") &&
+	    check_require(opt, env("KVERIFY_REQUIRE")))
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -369,6 +401,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ .name = "skip", .str = &opt->skip },
 		{ .name = "format", .str = &matrix_format },
 		{ .name = "shard", .str = &matrix_shard },
+		{ .name = "require", .str = &require },
 		{ .name = "tree", .str = &bp.tree },
 		{ .name = "name", .str = &bp.name },
 		{ .name = "only", .str = &sweep.only },
@@ -456,6 +489,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		exit(0);
 	}
 	if (opt->config && check_config(opt->config))
+		return EXIT_USAGE;
+	if (require && check_require(opt, require))
 		return EXIT_USAGE;
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
@@ -667,6 +702,9 @@ static int run_verify(struct options *opt, int argc, char **argv)
 		return usage_error("verify --format is kcidb, not '%s'",
 				   matrix_format);
 	opt->kcidb = !!matrix_format;
+	if (opt->require_pmu && (opt->mode == BUILD_OBJECTS ||
+				 (opt->skip && skips_a_test_step(opt->skip))))
+		return usage_error("%s", "--require pmu needs the config, build, selftests and boot steps: not with --build objects or --skip of them");
 	return cmd_verify(opt, argc - 1, argv + 1);
 }
 
@@ -688,7 +726,7 @@ static const struct command {
 	{ "verify", run_verify, usage_verify,
 	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
 		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
-		"--quiet", "--env", NULL }, 1, 0 },
+		"--quiet", "--env", "--require", NULL }, 1, 0 },
 	{ "list", run_list, usage_list,
 	  (const char *const[]){ "--names", NULL }, 0, 0 },
 	{ "matrix", run_matrix, usage_matrix,

@@ -35,6 +35,7 @@ struct options {
 	int keep_going;		/* run what does not depend on a failed step */
 	int quiet;		/* no step or progress lines */
 	int kcidb;		/* also write results/<target>/kcidb.json */
+	int require_pmu;	/* --require pmu: a PMU test that SKIPs fails */
 	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1 (options_from_make) */
 	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
 	const char *kernel_hostcc;

@@ -292,19 +292,29 @@ static void console_excerpt(struct step_result *r, const char *console,
 		    6000, start);
 }
 
+/* A test of the vPMU, which SKIPs where the guest has no PMU to test. */
+static int is_pmu_test(const struct test_case *tc)
+{
+	return starts_with(tc->name, "pmu_");
+}
+
 static enum step_status verdict(const struct boot_out *out,
-				struct step_result *r, const char *console)
+				struct step_result *r, const char *console,
+				int require_pmu)
 {
 	const struct ktap_result *k = &out->tests;
 	size_t i, pass = ktap_count(k, TEST_PASS);
 	size_t fail = ktap_count(k, TEST_FAIL), skip = ktap_count(k, TEST_SKIP);
 	const char *bad = console_trouble(console);
+	struct strbuf unmet = STRBUF_INIT;
 	enum step_status st = STEP_PASS;
+	size_t nr_unmet = 0;
 
 	for (i = 0; i < k->nr; i++) {
 		const struct test_case *tc = &k->v[i];
 		int must_pass = starts_with(tc->name, "param:") ||
-				!strcmp(tc->name, "cpuid_test");
+				!strcmp(tc->name, "cpuid_test") ||
+				(require_pmu && is_pmu_test(tc));
 
 		if (tc->status == TEST_FAIL ||
 		    (must_pass && tc->status != TEST_PASS)) {
@@ -315,7 +325,16 @@ static enum step_status verdict(const struct boot_out *out,
 				    tc->output ? tc->output : "");
 			st = STEP_FAIL;
 		}
+		if (require_pmu && is_pmu_test(tc) && tc->status == TEST_SKIP) {
+			strbuf_addf(&unmet, "%s%s", nr_unmet ? ", " : "",
+				    tc->name);
+			nr_unmet++;
+		}
 	}
+	if (nr_unmet)
+		strbuf_addf(&r->reason, "--require pmu: %zu PMU tests skipped (%s); ",
+			    nr_unmet, unmet.buf);
+	strbuf_release(&unmet);
 	if (bad) {
 		console_excerpt(r, console, strstr(console, bad));
 		strbuf_addf(&r->reason, "guest console shows \"%s\"; ", bad);
@@ -327,6 +346,9 @@ static enum step_status verdict(const struct boot_out *out,
 	} else if (k->planned >= 0 && (size_t)k->planned != k->nr) {
 		strbuf_addf(&r->reason, "KTAP planned %d tests, ran %zu; ",
 			    k->planned, k->nr);
+		st = STEP_FAIL;
+	} else if (require_pmu && !k->nr) {
+		strbuf_addstr(&r->reason, "--require pmu: no test ran; ");
 		st = STEP_FAIL;
 	}
 	strbuf_addf(&r->reason, "%zu passed, %zu failed, %zu skipped; %s",
@@ -393,6 +415,10 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	if (!ctx->built.kernel_built || !ctx->selftests.bins.nr) {
 		strbuf_addstr(&r->reason, "no kernel image or selftests to boot");
 		st = STEP_SKIP;
+		if (ctx->opt->require_pmu) {
+			strbuf_addstr(&r->reason, ", and --require pmu");
+			st = STEP_FAIL;
+		}
 		goto out;
 	}
 	mkdir_p(dir);
@@ -405,7 +431,7 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	ktap_parse(console.buf, console.len, &out->tests);
 	free(out->kernel_release);
 	out->kernel_release = booted_release(console.buf);
-	st = verdict(out, r, console.buf);
+	st = verdict(out, r, console.buf, ctx->opt->require_pmu);
 	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
 			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);

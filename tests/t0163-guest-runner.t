@@ -1,0 +1,52 @@
+#!/bin/bash
+# The guest's KTAP runner (tools/guest/init), its functions run here with
+# tests of our own: a test's exit status becomes its KTAP line; with
+# kverify.require=pmu on the kernel command line (what the bundle's
+# bare-metal LAVA job sets), a PMU test that skips is "not ok", another
+# test's skip stays a skip.
+. "$(dirname "$0")/lib.sh"
+
+plan 5
+mkdir -p "$TMP/tests"
+printf '#!/bin/sh\necho "SKIP no vPMU here"\nexit 4\n' > "$TMP/tests/pmu_fake_test"
+printf '#!/bin/sh\necho "SKIP not this CPU"\nexit 4\n' > "$TMP/tests/cpuid_test"
+printf '#!/bin/sh\nexit 0\n' > "$TMP/tests/pmu_ok_test"
+printf '#!/bin/sh\nexit 1\n' > "$TMP/tests/pmu_broken_test"
+chmod +x "$TMP/tests"/*
+echo Y > "$TMP/enable_pmu"	# a vPMU: the skips give their own reasons
+
+runner() {	# runner KERNEL-ARGS...: each test once, the KTAP lines
+	KVERIFY_GUEST_FUNCTIONS_ONLY=1 sh -c '
+		. tools/guest/init
+		TESTS=$1 OUT=$2/out ENABLE_PMU=$2/enable_pmu; shift 2
+		parse_args "$@"
+		for t in pmu_fake_test cpuid_test pmu_ok_test pmu_broken_test; do
+			run_test $t "$t tolerance=1000"
+		done' runner "$TMP/tests" "$TMP" "$@" | grep -v '^#'
+}
+
+test_expect_success 'each exit status becomes its KTAP line' '
+	runner console=ttyS0 > "$TMP/plain" && cat "$TMP/plain" &&
+	grep -qx "ok 1 pmu_fake_test tolerance=1000 # SKIP no vPMU here" "$TMP/plain" &&
+	grep -qx "ok 2 cpuid_test tolerance=1000 # SKIP not this CPU" "$TMP/plain" &&
+	grep -qx "ok 3 pmu_ok_test tolerance=1000" "$TMP/plain" &&
+	grep -qx "not ok 4 pmu_broken_test tolerance=1000 # exit status 1" "$TMP/plain"
+'
+test_expect_success 'kverify.require=pmu: a PMU test that skips is not ok, with its reason' '
+	runner console=ttyS0 kverify.require=pmu > "$TMP/req" && cat "$TMP/req" &&
+	grep -qx "not ok 1 pmu_fake_test tolerance=1000 # kverify.require=pmu, but it skipped: no vPMU here" "$TMP/req"
+'
+test_expect_success 'kverify.require=pmu: a skip of a test that is no PMU test stays a skip, the rest as before' '
+	grep -qx "ok 2 cpuid_test tolerance=1000 # SKIP not this CPU" "$TMP/req" &&
+	grep -qx "ok 3 pmu_ok_test tolerance=1000" "$TMP/req" &&
+	grep -qx "not ok 4 pmu_broken_test tolerance=1000 # exit status 1" "$TMP/req"
+'
+test_expect_success 'without a vPMU (enable_pmu=N) the reason says so' '
+	echo N > "$TMP/enable_pmu" && runner kverify.require=pmu > "$TMP/nopmu" && cat "$TMP/nopmu" &&
+	grep -qx "not ok 1 pmu_fake_test tolerance=1000 # kverify.require=pmu, but it skipped: no vPMU: enable_pmu=N (no vPMU here)" "$TMP/nopmu"
+'
+test_expect_success 'the bundle'"'"'s bare-metal LAVA job passes the arguments the tests need' '
+	grep -q "^  extra_kernel_args: .*kvm.force_emulation_prefix=1" tools/lava/x86.yaml &&
+	grep -q "^  extra_kernel_args: .*kverify.require=pmu" tools/lava/x86.yaml
+'
+done_testing
