@@ -24,7 +24,7 @@ OBJS := $(SRCS:tools/%.c=build/obj/%.o) build/obj/version.o
 DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
-	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap
+	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
 	lava-common lava-dispatcher b4 git-filter-repo
 

@@ -63,6 +63,8 @@ static const struct {
 	{ "git", "git" },
 	{ "pahole", "dwarves" },
 	{ "objcopy", "binutils" },
+	{ "bwrap", "bubblewrap" },
+	{ "setpriv", "util-linux" },
 };
 
 /* "TOOL not found: install it with 'apt-get install PKG'"; NULL PKG: looked up */

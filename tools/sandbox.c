@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Code from the tree under test (its pmu.c, run by the sim) runs through
+ * bubblewrap: in namespaces of its own (no network, its own PIDs, IPC and
+ * host name), the file system read only, a private /tmp, $HOME hidden, and
+ * writable only the directories its step names.  Under root it runs as
+ * nobody (setpriv, no capabilities, no_new_privs), so what only root may
+ * read stays unread; under another user, in a user namespace of its own.
+ * Without bubblewrap, root refuses to run such code at all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ftw.h>
+
+#include "fsutil.h"
+#include "sandbox.h"
+
+/* @dir under @top: "--perms 0755 --dir" each directory between them. */
+static void make_parents(struct strvec *a, struct strvec *made,
+			 const char *top, const char *dir)
+{
+	size_t n = strlen(top);
+	char *p, *copy;
+
+	if (strncmp(dir, top, n) || (dir[n] != '/' && dir[n]))
+		return;
+	copy = xstrdup(dir);
+	for (p = copy + n + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (!strvec_has(made, copy)) {
+			strvec_pushl(a, "--perms", "0755", "--dir", copy, NULL);
+			strvec_push(made, copy);
+		}
+		*p = '/';
+	}
+	free(copy);
+}
+
+static int chown_one(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return lchown(path, SANDBOX_UID, SANDBOX_UID) < 0 ? -1 : 0;
+}
+
+/*
+ * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
+ * it starts, inside too.  0, or -1 with @why saying what to install.
+ */
+int sandbox_child(struct child *c, const struct sandbox *sb,
+		  struct strbuf *why)
+{
+	struct strvec a = STRVEC_INIT, made = STRVEC_INIT;
+	const char *home = getenv("HOME");
+	int root = !geteuid();
+	size_t i;
+
+	if (!path_has("bwrap") || (root && !path_has("setpriv"))) {
+		missing_tool(why, path_has("bwrap") ? "setpriv" : "bwrap", NULL);
+		strbuf_addstr(why, " (code from the tree under test runs in a sandbox, never with kverify's privileges)");
+		return -1;
+	}
+	strvec_pushl(&a, "bwrap", "--die-with-parent", "--unshare-ipc",
+		     "--unshare-pid", "--unshare-net", "--unshare-uts",
+		     "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+		     "--perms", "1777", "--tmpfs", "/tmp",
+		     "--setenv", "TMPDIR", "/tmp", NULL);
+	if (!root)
+		strvec_push(&a, "--unshare-user");
+	if (home && *home == '/' && strcmp(home, "/") && is_real_dir(home))
+		strvec_pushl(&a, "--perms", "0755", "--tmpfs", home, NULL);
+	else
+		home = NULL;
+	for (i = 0; i < sb->ro.nr + sb->rw.nr; i++) {
+		int rw = i >= sb->ro.nr;
+		const char *p = rw ? sb->rw.v[i - sb->ro.nr] : sb->ro.v[i];
+
+		make_parents(&a, &made, "/tmp", p);
+		if (home)
+			make_parents(&a, &made, home, p);
+		strvec_pushl(&a, rw ? "--bind" : "--ro-bind", p, p, NULL);
+		if (rw && root && nftw(p, chown_one, 32, FTW_PHYS) < 0) {
+			strbuf_addf(why, "cannot hand %s to the sandbox's user: %s",
+				    p, strerror(errno));
+			strvec_clear(&a);
+			strvec_clear(&made);
+			return -1;
+		}
+	}
+	if (c->dir)
+		strvec_pushl(&a, "--chdir", c->dir, NULL);
+	strvec_push(&a, "--");
+	if (root)
+		strvec_pushl(&a, "setpriv", "--reuid=65534", "--regid=65534",
+			     "--clear-groups", "--no-new-privs",
+			     "--inh-caps=-all", "--bounding-set=-all", NULL);
+	for (i = 0; i < c->args.nr; i++)
+		strvec_push(&a, c->args.v[i]);
+	strvec_clear(&c->args);
+	c->args = a;
+	strvec_clear(&made);
+	return 0;
+}
+
+void sandbox_clear(struct sandbox *sb)
+{
+	strvec_clear(&sb->ro);
+	strvec_clear(&sb->rw);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_SANDBOX_H
+#define KVERIFY_SANDBOX_H
+
+#include "run.h"
+#include "strbuf.h"
+
+/*
+ * What code from the tree under test may see: the whole file system read
+ * only, but $HOME and /tmp are empty (a private /tmp), and of what they
+ * hid only @ro comes back, read only, and @rw, writable.
+ */
+struct sandbox {
+	struct strvec ro;
+	struct strvec rw;
+};
+
+#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT }
+
+/* The user code under test runs as, when kverify runs as root. */
+#define SANDBOX_UID 65534
+
+int sandbox_child(struct child *c, const struct sandbox *sb,
+		  struct strbuf *why);
+void sandbox_clear(struct sandbox *sb);
+
+#endif
