@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 22
+plan 24
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -262,6 +262,24 @@ test_expect_success 'a patch over 16 MiB (a ../ name past the 16th MiB) is refus
 	reset_victim &&
 	{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } ;
 	[ $vrc = 2 ] && grep -q "0001-escape.patch: larger than 16 MiB" "$TMP/out" && victim_untouched
+'
+
+# 6. A git: repository's own configuration runs commands at fetch (a smudge
+# filter its .gitattributes names): git runs in the sandbox, as nobody,
+# reading the repository and writing nothing, so the command cannot leave
+# a mark; the tree is still the repository's commit.
+mkdir -p "$TMP/g" && cp -a "$TMP/linux-real" "$TMP/g/linux" &&
+(cd "$TMP/g/linux" && git init -q && printf "* filter=evil\n" > .gitattributes &&
+ git add -A && me="$(id -un)@$(hostname)" &&
+ GIT_AUTHOR_NAME=fixture GIT_AUTHOR_EMAIL=$me GIT_COMMITTER_NAME=fixture GIT_COMMITTER_EMAIL=$me git commit -qm fixture &&
+ git config filter.evil.smudge "sh -c 'id -u > $TMP/smudged; cat'") > /dev/null 2>&1
+test_expect_success 'git: (a local repository): fetch, tree and apply pass; its smudge filter left no mark' '
+	{ verify "x git:$TMP/g/linux backports/fix"; vrc=$?; } ; cat "$TMP/out" | tail -n 5 &&
+	[ $vrc = 0 ] && [ ! -e "$TMP/smudged" ] &&
+	grep -qx patched "$KVERIFY_CACHE/trees/x/README"
+'
+test_expect_success 'without the sandbox, git would have run it as us (the filter is real)' '
+	git -C "$TMP/g/linux" archive --format=tar HEAD > /dev/null && [ -s "$TMP/smudged" ]
 '
 
 test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '

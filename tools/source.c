@@ -21,6 +21,7 @@
 #include "apt.h"
 #include "fsutil.h"
 #include "manifest.h"
+#include "sandbox.h"
 #include "result.h"
 #include "source.h"
 #include "usage.h"
@@ -352,6 +353,32 @@ static int unpack_tar(const struct source_req *req, struct step_result *r,
 	return ret;
 }
 
+/*
+ * "git ARGS" in @repo for @c, whose args are ARGS: the repository's own
+ * configuration and attributes can run commands (a smudge filter, say), so
+ * in a sandbox that reads @repo and writes nothing.  The repository is not
+ * the sandbox user's, hence safe.directory.
+ */
+static int git_args_in(struct child *c, const char *repo, struct strbuf *why)
+{
+	struct strvec args = STRVEC_INIT;
+	struct sandbox sb = SANDBOX_INIT;
+	size_t i;
+	int ret;
+
+	strvec_pushl(&args, "git", "-c", NULL);
+	strvec_pushf(&args, "safe.directory=%s", repo);
+	strvec_pushl(&args, "-C", repo, NULL);
+	for (i = 0; i < c->args.nr; i++)
+		strvec_push(&args, c->args.v[i]);
+	strvec_clear(&c->args);
+	c->args = args;
+	strvec_push(&sb.ro, repo);
+	ret = sandbox_child(c, &sb, why);
+	sandbox_clear(&sb);
+	return ret;
+}
+
 static int unpack_git(const struct source_req *req, struct step_result *r,
 		      const char *tmp, const char *repo, const char *commit)
 {
@@ -360,13 +387,14 @@ static int unpack_git(const struct source_req *req, struct step_result *r,
 	int ret;
 
 	mkdir_p(sub);
-	strvec_pushl(&cs[0].args, "git", "-C", repo, "archive", "--format=tar",
-		     commit, NULL);
+	strvec_pushl(&cs[0].args, "archive", "--format=tar", commit, NULL);
 	strvec_pushl(&cs[1].args, "tar", "-x", "-f", "-", "-C", sub, NULL);
 	cs[0].log = cs[1].log = req->log;
-	ret = run_pipeline(cs, 2);
-	if (ret)
+	ret = git_args_in(&cs[0], repo, &r->reason);
+	if (!ret && run_pipeline(cs, 2)) {
 		pipeline_describe_failure(cs, 2, &r->reason);
+		ret = -1;
+	}
 	child_clear(&cs[0]);
 	child_clear(&cs[1]);
 	free(sub);
@@ -423,12 +451,12 @@ static char *git_commit(const struct source_req *req, struct step_result *r,
 	struct child c = CHILD_INIT;
 	char *commit = NULL;
 
-	strvec_pushl(&c.args, "git", "-C", repo, "rev-parse", "--verify",
-		     "--quiet", NULL);
+	strvec_pushl(&c.args, "rev-parse", "--verify", "--quiet", NULL);
 	strvec_pushf(&c.args, "%s^{commit}",
 		     req->t->git_ref ? req->t->git_ref : "HEAD");
 	c.out = &out;
-	if (!run_tool(req->log, req->timeout, r, &c)) {
+	if (!git_args_in(&c, repo, &r->reason) &&
+	    !run_tool(req->log, req->timeout, r, &c)) {
 		strbuf_trim_trailing(&out);
 		commit = xstrdup(out.buf);
 	}
