@@ -113,6 +113,10 @@ static const char *bad_email(const char *email)
 			return reserved[i].why;
 		}
 	}
+	if (!strchr(domain, '.')) {
+		free(domain);
+		return "an address at a bare host name (no domain: nobody off that machine can write to it)";
+	}
 	free(domain);
 	if (!strncasecmp(email, "patch.author@", 13))
 		return "the placeholder address patch.author@";
