@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 15
+plan 16
 test_identity
 reserved='@[A-Za-z0-9.-]*\.(example|test|invalid|localhost)>'
 
@@ -134,6 +134,14 @@ printf 'Co-developed-by: %s\nSigned-off-by: %s\n' "$sender" "$sender" > "$TMP/wa
 ok $? "make backport of the co-developed patch: Luka's sign-off, the note, the operator's pair last (exit $rc)"
 [ $? = 0 ] || tail_of "$v" 6 | diag
 rm -rf backports/6.6
+sed -i 's/^From: .*/From: Patch Author <patch.author@example.invalid>/' "series/$knob"
+make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6 > "$TMP/out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "^series/$knob:2: From: Patch Author <patch.author@example.invalid>: " "$TMP/out" &&
+	[ ! -e backports/6.6 ]
+ok $? "make backport refuses an upstream patch whose author is a placeholder, naming the line (exit $rc)"
+[ $? = 0 ] || diag < "$TMP/out"
+cp "$TMP/knob" "series/$knob"
 
 # The checkpatch step: as sent with a valid identity; with a refused one,
 # a From-less patch is checked unsigned and the reason says so.

@@ -100,6 +100,25 @@ static char *upstream_name(void)
 }
 
 /*
+ * The variant copies the upstream patch's author and trailers: none may
+ * be a placeholder.  0, or -1 after saying which line is one.
+ */
+static int upstream_checked(void)
+{
+	struct strvec one = STRVEC_INIT;
+	char *name = upstream_name();
+	int bad = 1;
+
+	if (name) {
+		strvec_pushf(&one, "series/%s", name);
+		bad = ident_refuse_patches(&one, "backport");
+	}
+	strvec_clear(&one);
+	free(name);
+	return bad ? -1 : 0;
+}
+
+/*
  * The upstream patch's From: (empty when it has none), Subject: text and
  * message body.
  */
@@ -323,6 +342,8 @@ int cmd_backport(const struct backport_args *a)
 		fprintf(stderr, "kverify: %s", err.buf);
 		goto out;
 	}
+	if (upstream_checked())
+		goto out;
 	branch = kernel_release(tree, 0);
 	if (!branch) {
 		error("%s/Makefile names no VERSION and PATCHLEVEL: TREE= must be a kernel tree (its stable branch names the variant)",
