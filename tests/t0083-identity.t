@@ -158,7 +158,7 @@ ok $? "with the placeholder identity make verify still passes, the reason saying
 sed -i '/^MISSING_SIGN_OFF/d' checkpatch.allow
 placeholder make --no-print-directory verify KERNEL=7.3 SKIP=sim,cocci,config,build,kabi,selftests,boot > "$TMP/v" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q 'checkpatch  *FAIL .* 1 errors' "$TMP/v" &&
+[ $rc != 0 ] && grep -Eq 'checkpatch +FAIL .* [1-9][0-9]* errors' "$TMP/v" &&
 	grep -q "$own: ERROR:MISSING_SIGN_OFF" results/7.3/report.json
 ok $? "without that checkpatch.allow line the unsigned patch fails the step (exit $rc)"
 [ $? = 0 ] || { grep -i 'checkpatch' "$TMP/v"; ls results/7.3/logs; } | head -n 20 | diag
