@@ -33,3 +33,43 @@ esc_fixture() {
 		> "$copy/esc/0001-bad.patch"
 	printf 'esc dir:%s esc\nnotree dir:%s esc\n' "$TMP/tree" "$TMP" > "$copy/k.list"
 }
+
+# test_identity: the operator the tests sign with, made now from this
+# account at this machine (user@host, as git itself would guess it), an
+# address whoever runs the test owns; "+role" for the others of a thread.
+# A host name without a dot gets ".local", its name on its own link (RFC
+# 6762): b4 takes an address without a dot in its domain for no person.
+# Nothing of it is committed: a committed identity would be one nobody
+# owns (the reserved domains kverify refuses) or a real person's.  Sets
+# and exports GIT_COMMITTER_* and GIT_AUTHOR_*; $sender, $reviewer and
+# $tester are "Name <email>".
+test_identity() {
+	local user host
+	user=$(id -un | tr -c 'A-Za-z0-9._\n-' _)
+	host=$(uname -n)
+	case $host in
+	'' | localhost | *.localhost | *.localdomain | *.example | *.test | *.invalid | example | test | invalid)
+		host=$(cut -c1-12 /etc/machine-id) ;;	# this machine's own id
+	esac
+	case $host in *.*) ;; *) host=$host.local ;; esac
+	sender_name='Kverify Test Sender'
+	sender_email=$user@$host
+	sender="$sender_name <$sender_email>"
+	reviewer="Kverify Test Reviewer <$user+reviewer@$host>"
+	tester="Kverify Test Tester <$user+tester@$host>"
+	export GIT_COMMITTER_NAME="$sender_name" GIT_COMMITTER_EMAIL="$sender_email"
+	export GIT_AUTHOR_NAME="$sender_name" GIT_AUTHOR_EMAIL="$sender_email"
+}
+
+# repo_fromless DIR: the patches of series/ and backports/ in the copy DIR
+# as the repository keeps the project's own: a From:, Signed-off-by: or
+# Co-developed-by: naming an address nobody owns goes (and the blank line
+# it leaves before "---"), as the v4 contract has it; a no-op on patches
+# that carry none.
+repo_fromless() {
+	local f
+	for f in "$1"/series/*.patch "$1"/backports/*/*.patch; do
+		[ -f "$f" ] || continue
+		perl -0pi -e 's/^(From|Signed-off-by|Co-developed-by): [^\n]*\@[A-Za-z0-9.-]*\.(example|test|invalid|localhost)>\n//mg; s/\n\n(---\n)/\n$1/' "$f"
+	done
+}

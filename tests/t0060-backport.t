@@ -9,9 +9,10 @@
 # operator's own identity, and a placeholder one is refused.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
 
 plan 16
-export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
+test_identity
 copy=$TMP/repo
 mkdir -p "$copy"
 git ls-files -z | xargs -0 cp --parents -t "$copy"
@@ -36,7 +37,7 @@ grep -q '^Subject: \[PATCH 6.6.y\] KVM: x86/pmu: Batch counter reprograms for em
 	grep -q '^Forwarded: no$' "$p" && ! grep -q '^Bug-Debian:' "$p" &&
 	grep -q "^Last-Update: $(date -u +%Y-%m-%d)$" "$p"
 ok $? "the patch has the backports/ header: subject prefix, note, DEP-3 of an unposted v3"
-sed -n '/^\[ backport to/,/^---$/p' "$p" | tail -n 2 | head -n 1 | grep -q '^Signed-off-by: Test Sender <sender@kverify.test>$' &&
+sed -n '/^\[ backport to/,/^---$/p' "$p" | tail -n 2 | head -n 1 | grep -qxF "Signed-off-by: $sender" &&
 	! grep -q 'example\.invalid\|Patch Author' "$p" &&
 	grep -q '^From: Luka Absandze <absandze@amazon.de>$' "$p"
 ok $? "the author is the upstream patch's; the last Signed-off-by is the operator's"
@@ -77,7 +78,7 @@ rc=$?
 ok $? "a placeholder identity is refused with the fix, nothing written (exit $rc)"
 (cd "$copy" && GIT_COMMITTER_EMAIL=me@example.invalid make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6) > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q 'is a placeholder domain' "$TMP/out" && [ ! -e "$copy/backports/6.6" ]
+[ $rc != 0 ] && grep -q 'is an address in the reserved top-level domain .invalid' "$TMP/out" && [ ! -e "$copy/backports/6.6" ]
 ok $? "an example.invalid address is refused (exit $rc)"
 rm -f "$copy/series/message-id"
 (cd "$copy" && make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6) > /dev/null 2>&1

@@ -13,19 +13,19 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 22
-export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
-sender='Test Sender <sender@kverify.test>'
-sean='Sean Christopherson <seanjc@google.com>'
-tester='Tess Tester <tess@kverify.test>'
+test_identity
+list=${sender_email%@*}+list@${sender_email#*@}
 copy=$TMP/repo
 repo_copy "$copy"
+repo_fromless "$copy"
 cd "$copy" || exit 1
 p1=$(sed -n 1p series/series)
 p2=$(sed -n 2p series/series)
 
 # Identities: none, a placeholder, a placeholder left in a patch.
 mkdir "$TMP/home"
-env -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL HOME="$TMP/home" \
+env -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL -u GIT_AUTHOR_NAME \
+	-u GIT_AUTHOR_EMAIL -u EMAIL HOME="$TMP/home" \
 	XDG_CONFIG_HOME="$TMP/home" GIT_CONFIG_NOSYSTEM=1 \
 	make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
@@ -40,10 +40,10 @@ rc=$?
 ok $? "make send refuses the placeholder identity 'Patch Author' (exit $rc)"
 GIT_COMMITTER_EMAIL=me@example.invalid make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q 'is a placeholder domain' "$TMP/out"
+[ $rc = 2 ] && grep -q 'is an address in the reserved top-level domain .invalid' "$TMP/out"
 ok $? "make send refuses an example.invalid address (exit $rc)"
 cp "series/$p2" "$TMP/p2"
-sed -i 's/^From: .*/From: Patch Author <patch.author@example.invalid>/' "series/$p2"
+sed -i '1a From: Patch Author <patch.author@example.invalid>' "series/$p2"
 make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "^series/$p2:2: From: Patch Author <patch.author@example.invalid>: a placeholder name" "$TMP/out" &&
@@ -53,7 +53,7 @@ ok $? "a placeholder left in a patch of series/ is refused with file:line (exit 
 cp "$TMP/p2" "series/$p2"
 b=$(ls backports/6.12/0002-*.patch)
 cp "$b" "$TMP/b2"
-sed -i 's/^Signed-off-by: Seed .*/Signed-off-by: Patch Author <patch.author@example.invalid>/' "$b"
+sed -i '0,/^\[ backport/s/^\[ backport/Signed-off-by: Patch Author <patch.author@example.invalid>\n&/' "$b"
 make --no-print-directory bundle KERNEL=6.12 > "$TMP/out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q "/$b:[0-9]*: Signed-off-by: Patch Author <patch.author@example.invalid>: a placeholder name" "$TMP/out" &&
@@ -61,17 +61,18 @@ rc=$?
 ok $? "make bundle refuses a series with a placeholder before any step runs (exit $rc)"
 [ $rc != 0 ] || tail -n 5 "$TMP/out" | diag
 cp "$TMP/b2" "$b"
-! grep -rq 'example\.invalid\|Patch Author' series backports && [ ! -e series/IDENTITY ]
-ok $? "no placeholder identity is left in series/ or backports/"
+! grep -rEq 'example\.invalid|Patch Author|@[A-Za-z0-9.-]*\.(example|test|invalid|localhost)>' series backports &&
+	[ ! -e series/IDENTITY ]
+ok $? "no placeholder identity is left in series/ or backports/ of the copy"
 
 # TO= and CC= override get_maintainer.pl.
-make --no-print-directory send TO='Rev Iewer <rev@kverify.test>' CC=list@kverify.test > "$TMP/out" 2>&1
+make --no-print-directory send TO="$reviewer" CC="$list" > "$TMP/out" 2>&1
 rc=$?
 cover=$(ls results/send/v3/0000-*.eml 2>/dev/null)
-[ $rc = 0 ] && grep -q '^To: Rev Iewer <rev@kverify.test>$' "$TMP/out" &&
-	sed -n '/^To:/,/^[A-Z]/p' "$cover" | grep -q 'rev@kverify.test' &&
+[ $rc = 0 ] && grep -q "^To: $reviewer$" "$TMP/out" &&
+	sed -n '/^To:/,/^[A-Z]/p' "$cover" | grep -qF "${reviewer#*<}" &&
 	! sed -n '/^To:/,/^[A-Z]/p' "$cover" | grep -q 'pbonzini' &&
-	grep -q 'list@kverify.test' "$cover"
+	grep -qF "$list" "$cover"
 ok $? "TO=/CC= replace get_maintainer.pl's recipients (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
 
@@ -111,7 +112,7 @@ mid2=$(grep -m1 -i '^Message-Id:' results/send/v3/0002-*.eml | sed 's/^[^:]*: //
 	for f in results/send/v3/*.eml; do echo "From x Mon Sep 17 00:00:00 2001"; cat "$f"; echo; done
 	cat <<MAIL
 From x Mon Sep 17 00:00:00 2001
-From: $sean
+From: $reviewer
 Date: Mon, 30 Nov 2026 09:00:00 -0800
 Subject: Re: [PATCH v3 0/2] KVM: x86/pmu: Batch counter reprograms for emulated instructions
 Message-Id: <kverify-test-cover-reply@kverify.test>
@@ -120,7 +121,7 @@ References: $cmid
 
 For the series:
 
-Reviewed-by: $sean
+Reviewed-by: $reviewer
 
 From x Mon Sep 17 00:00:00 2001
 From: $tester
@@ -136,12 +137,12 @@ MAIL
 } > "$TMP/thread.mbox"
 make --no-print-directory am MBOX="$TMP/thread.mbox" > "$TMP/am" 2>&1
 rc=$?
-grep -q "^Reviewed-by: $sean$" "series/$p1" && grep -q "^Reviewed-by: $sean$" "series/$p2" &&
+grep -q "^Reviewed-by: $reviewer$" "series/$p1" && grep -q "^Reviewed-by: $reviewer$" "series/$p2" &&
 	grep -q "^Tested-by: $tester$" "series/$p2" && ! grep -q '^Tested-by:' "series/$p1"
 ok $? "make am keeps the cover's Reviewed-by on every patch and the Tested-by on patch 2 (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/am" | diag
-grep -q "^  patch 1: + Reviewed-by: $sean$" "$TMP/am" &&
-	grep -q "^  patch 2: + Reviewed-by: $sean$" "$TMP/am" &&
+grep -q "^  patch 1: + Reviewed-by: $reviewer$" "$TMP/am" &&
+	grep -q "^  patch 2: + Reviewed-by: $reviewer$" "$TMP/am" &&
 	grep -q "^  patch 2: + Tested-by: $tester$" "$TMP/am" &&
 	grep -q '^Total patches: 2$' "$TMP/am"
 ok $? "it prints each trailer it added, and b4's own report"
@@ -151,7 +152,7 @@ ok $? "series/message-id records the posting (the cover's Message-Id)"
 make --no-print-directory range-diff > "$TMP/rd" 2>&1
 rc=$?
 [ $rc = 0 ] && grep -q '^range-diff: series/old/v3/ (v3) against series/ (v3)$' "$TMP/rd" &&
-	grep -q "^    +    Reviewed-by: $sean$" "$TMP/rd"
+	grep -q "^    +    Reviewed-by: $reviewer$" "$TMP/rd"
 ok $? "make range-diff compares the revision kept with series/ and says which (exit $rc)"
 [ $rc = 0 ] || diag < "$TMP/rd"
 
@@ -166,7 +167,7 @@ bad=0
 f1=$(ls results/send/v4/0001-*.eml 2>/dev/null)
 f2=$(ls results/send/v4/0002-*.eml 2>/dev/null)
 grep -q '^Subject: \[PATCH v4 0/2\]' results/send/v4/0000-*.eml || bad=1
-for t in "Reviewed-by: $sean" "Signed-off-by: $sender"; do
+for t in "Reviewed-by: $reviewer" "Signed-off-by: $sender"; do
 	for f in "$f1" "$f2"; do
 		[ "$(grep -c "^$t$" "$f")" = 1 ] || { bad=1; echo "# $f: not one '$t'"; }
 	done

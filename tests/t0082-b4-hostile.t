@@ -9,9 +9,10 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 14
-export GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test
+test_identity
 copy=$TMP/repo
 repo_copy "$copy"
+repo_fromless "$copy"
 cd "$copy" || exit 1
 
 make --no-print-directory send > "$TMP/send" 2>&1 || { tail -n 20 "$TMP/send" | diag; }
@@ -80,7 +81,7 @@ cp -r "$TMP/v3" "$TMP/three"
 sed -i 's/^Subject: \[PATCH v3 \([0-2]\)\/2\]/Subject: [PATCH v3 \1\/3]/' "$TMP"/three/*.eml
 cmid=$(grep -m1 -i '^Message-Id:' "$TMP"/three/0000-*.eml | sed 's/^[^:]*: //')
 cat > "$TMP/three/0003-readme.eml" <<MAIL
-From: Test Sender <sender@kverify.test>
+From: $sender
 Date: Mon, 30 Nov 2026 12:00:00 +0000
 Subject: [PATCH v3 3/3] KVM: selftests: Name the batching test in a README
 Message-Id: <kverify-test-3@kverify.test>
@@ -89,7 +90,7 @@ References: $cmid
 
 Name pmu_emulated_batching_test in a README next to it.
 
-Signed-off-by: Test Sender <sender@kverify.test>
+Signed-off-by: $sender
 ---
  tools/testing/selftests/kvm/x86/README.batching | 1 +
  1 file changed, 1 insertion(+)

@@ -10,8 +10,12 @@
  * import commit exists nowhere else, so no mail names it: the cover says
  * which upstream release and Debian version the series was made on
  * instead of a base-commit.  The sender is the operator's git identity;
- * their Signed-off-by goes on every patch they send, as "git format-patch
- * -s" would add it, and a placeholder identity is refused.
+ * a patch of series/ without From: (the project's own) gets theirs, every
+ * patch their Signed-off-by (once, placed by git interpret-trailers), one
+ * that series/co-developed lists their Co-developed-by: before it, and a
+ * placeholder identity is refused.  What make am and make trailers bring
+ * back into series/ has the operator's From:, Co-developed-by: and
+ * Signed-off-by: taken off again, and no placeholder identity.
  *
  * Everything from mail (change-id, revision, message-id, the patches) is
  * checked before it goes into series/, into b4's tracking data or onto a
@@ -43,6 +47,7 @@
 #define MAGIC "--- b4-submit-tracking ---"
 #define MAX_REVISION 999
 #define LORE "https://lore.kernel.org/r/"
+#define CO_DEVELOPED "series/co-developed"
 
 struct b4 {
 	const struct b4_args *a;
@@ -108,6 +113,18 @@ static void git_config_env(struct child *c, struct strvec *cfg)
 	strvec_clear(cfg);
 }
 
+/*
+ * What git commits in the cache repository is the sender's, whatever
+ * GIT_AUTHOR_* or GIT_COMMITTER_* say (git am keeps each patch's author).
+ */
+static void ident_env(struct b4 *b, struct child *c)
+{
+	strvec_pushf(&c->env, "GIT_AUTHOR_NAME=%s", b->id.name);
+	strvec_pushf(&c->env, "GIT_AUTHOR_EMAIL=%s", b->id.email);
+	strvec_pushf(&c->env, "GIT_COMMITTER_NAME=%s", b->id.name);
+	strvec_pushf(&c->env, "GIT_COMMITTER_EMAIL=%s", b->id.email);
+}
+
 static int git(struct b4 *b, struct strbuf *out, ...)
 {
 	struct child c = CHILD_INIT;
@@ -118,6 +135,7 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 	strvec_pushl(&cfg, "user.name", b->id.name,
 		     "user.email", b->id.email, NULL);
 	git_config_env(&c, &cfg);
+	ident_env(b, &c);
 	strvec_pushl(&c.args, "git", "-C", b->repo, NULL);
 	va_start(ap, out);
 	while ((arg = va_arg(ap, const char *)))
@@ -130,7 +148,8 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 /*
  * make send signs with the sender's identity and refuses a placeholder; am,
  * trailers and range-diff only commit in the cache repository, which
- * nobody else sees, and go on without one.
+ * nobody else sees, and go on without one: the stand-in they commit with
+ * there is taken off what they write into series/ (unstamp_dir()).
  */
 static int identities(struct b4 *b, int need)
 {
@@ -424,52 +443,56 @@ static int has_signoff(const char *text, const char *end, const char *ident)
 }
 
 /*
- * The sender's Signed-off-by at the end of @sb's commit message, as "git
- * format-patch -s" adds it; not when the message has it already (a
- * trailer collected after it, as in v4 after a review, adds none again).
+ * Is @patch listed in series/co-developed?  0 or 1; -1 (after an error
+ * naming the line) when the list is not one.
  */
-static void add_signoff(struct strbuf *sb, const char *ident)
+static int co_developed(const char *patch)
 {
-	struct strbuf out = STRBUF_INIT;
-	const char *body = strstr(sb->buf, "\n\n"), *end, *last;
+	struct strbuf err = STRBUF_INIT;
+	int ret = ident_co_developed(CO_DEVELOPED, patch, &err);
 
-	end = body ? strstr(body, "\n---\n") : NULL;
-	if (!end)
-		return;
-	end++;
-	for (last = end - 1; last > body && last[-1] != '\n'; last--)
-		;
-	if (has_signoff(body, end, ident))
-		return;
-	strbuf_add(&out, sb->buf, end - sb->buf);
-	/* A message whose last paragraph is no trailer block gets a blank line. */
-	if (!strchr(last, ':') || strchr(last, ':') > strchr(last, '\n') ||
-	    strchr(last, ' ') < strchr(last, ':'))
-		strbuf_addch(&out, '\n');
-	strbuf_addf(&out, "Signed-off-by: %s\n", ident);
-	strbuf_addstr(&out, end);
-	strbuf_release(sb);
-	*sb = out;
+	if (ret < 0)
+		fprintf(stderr, "kverify: %s", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
-/* git am each patch of series/, with the sender's Signed-off-by. */
-static int am_series(struct b4 *b, int signoff)
+/*
+ * @patch as the sender sends it, in @work/am.patch: their From: if it has
+ * none and, with @signoff, their Signed-off-by (and Co-developed-by: for
+ * a patch series/co-developed lists).  The path, or NULL after an error.
+ */
+static char *stamped_copy(struct b4 *b, const char *patch, int signoff)
 {
 	char *tmp = xstrfmt("%s/am.patch", b->a->work);
+	struct strbuf err = STRBUF_INIT;
+	unsigned int flags = 0;
+	int codev = signoff ? co_developed(patch) : 0;
+
+	if (signoff)
+		flags = STAMP_SIGNOFF | (codev > 0 ? STAMP_CODEV : 0);
+	if (codev < 0 || ident_stamp(patch, tmp, &b->id, flags, &err)) {
+		if (err.len)
+			fprintf(stderr, "kverify: %s", err.buf);
+		free(tmp);
+		tmp = NULL;
+	}
+	strbuf_release(&err);
+	return tmp;
+}
+
+/* git am each patch of series/, stamped (stamped_copy()). */
+static int am_series(struct b4 *b, int signoff)
+{
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < b->patches.nr && !ret; i++) {
-		struct strbuf sb = STRBUF_INIT;
+		char *tmp = stamped_copy(b, b->patches.v[i], signoff);
 
-		ret = strbuf_read_file(&sb, b->patches.v[i], 16 << 20);
-		if (signoff)
-			add_signoff(&sb, b->id.full);
-		ret = ret || write_file(tmp, sb.buf, sb.len) ||
-		      git_am(b, tmp, b->patches.v[i]);
-		strbuf_release(&sb);
+		ret = !tmp || git_am(b, tmp, b->patches.v[i]);
+		free(tmp);
 	}
-	free(tmp);
 	return ret;
 }
 
@@ -529,6 +552,7 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 	if (!b->a->send)
 		strvec_pushl(&cfg, "sendemail.smtpserver", "/bin/false", NULL);
 	git_config_env(&c, &cfg);
+	ident_env(b, &c);
 	strvec_push(&c.args, "b4");
 	for (i = 0; i < args->nr; i++)
 		strvec_push(&c.args, args->v[i]);
@@ -729,6 +753,22 @@ fail:
 	return NULL;
 }
 
+/*
+ * "Co-developed-by: @ident", then "Signed-off-by: @ident", right before
+ * the "---" of mail @text: the submitting co-developer's pair, last.
+ */
+static int codev_pair_last(const char *text, const char *ident)
+{
+	char *want = xstrfmt("\nCo-developed-by: %s\nSigned-off-by: %s\n---\n",
+			     ident, ident);
+	const char *end = strstr(text, "\n---\n");
+	const char *hit = strstr(text, want);
+	int ok = hit && end && hit + strlen(want) - 5 == end;
+
+	free(want);
+	return ok;
+}
+
 static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 {
 	int i, n = emls->nr - 1, bad = 0;
@@ -766,6 +806,13 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 				emls->v[i], b->id.full);
 			bad++;
 		}
+		if (i && (size_t)i <= b->patches.nr &&
+		    co_developed(b->patches.v[i - 1]) > 0 &&
+		    !codev_pair_last(sb.buf, b->id.full)) {
+			fprintf(stderr, "check: %s lacks the sender's Co-developed-by: and Signed-off-by: as the last two trailers (series/co-developed lists %s)\n",
+				emls->v[i], patch_name(b->patches.v[i - 1]));
+			bad++;
+		}
 		bad += ident_check_patch(emls->v[i], &err);
 		if (i) {
 			char *cp = checkpatch_copy(b, emls->v[i]);
@@ -800,7 +847,8 @@ static int do_send(struct b4 *b)
 
 	if (!rev)
 		goto out;
-	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name))
+	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name) ||
+	    co_developed(CO_DEVELOPED) < 0)
 		goto out;
 	ret = 1;
 	describe_base(b);
@@ -837,17 +885,21 @@ out:
 	return ret;
 }
 
-/* Build branch @name from @patches on the base; 0 or -1. */
+/*
+ * Build branch @name from @patches on the base; 0 or -1.  With @stamp,
+ * a patch without From: gets the sender's (git am needs an author).
+ */
 static int branch_from(struct b4 *b, const char *name,
-		       const struct strvec *patches)
+		       const struct strvec *patches, int stamp)
 {
 	size_t i;
 
 	if (git(b, NULL, "checkout", "-q", "-f", "-B", name, BASE_TAG, NULL))
 		return -1;
 	for (i = 0; i < patches->nr; i++) {
-		char *abs = abspath(patches->v[i]);
-		int ret = git_am(b, abs, patches->v[i]);
+		char *abs = stamp ? stamped_copy(b, patches->v[i], 0) :
+			    abspath(patches->v[i]);
+		int ret = !abs || git_am(b, abs, patches->v[i]);
 
 		free(abs);
 		if (ret)
@@ -1025,6 +1077,38 @@ static int install_patches(const char *dir)
 	return ret;
 }
 
+/*
+ * What format-patch wrote in @dir, as series/ keeps it: a folded From:
+ * joined, the sender's From:, Co-developed-by: and Signed-off-by: taken
+ * off (the project's patches carry none in the repository: make send
+ * stamps them), and no identity nobody owns.  0, or -1 after saying which
+ * patch names one (nothing is imported then).
+ */
+static int unstamp_dir(struct b4 *b, const char *dir)
+{
+	struct strvec files = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+	int ret = list_dir(dir, ".patch", &files), bad = 0;
+
+	for (i = 0; i < files.nr && !ret; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		ret = strbuf_read_file(&sb, files.v[i], 16 << 20) < 0;
+		unfold_from(&sb);
+		ident_unstamp(&sb, b->id.email);
+		ret = ret || write_file(files.v[i], sb.buf, sb.len);
+		bad += ident_check_patch(files.v[i], &err);
+		strbuf_release(&sb);
+	}
+	if (bad)
+		fprintf(stderr, "%skverify: the posting names %d identit%s nobody owns (above): nothing was imported; series/ keeps no such identity\n",
+			err.buf, bad, bad == 1 ? "y" : "ies");
+	strvec_clear(&files);
+	strbuf_release(&err);
+	return ret || bad ? -1 : 0;
+}
+
 /* The trailers ("Xxx-by: ...", "Link: ...") of a patch, "N<TAB>line". */
 static void trailers_of(const char *path, int n, struct strvec *out)
 {
@@ -1103,8 +1187,8 @@ static int show_range_diff(struct b4 *b, int old_rev, int new_rev)
 	fflush(stdout);
 	ret = list_dir(dir, ".patch", &old) ||
 	      list_dir("series", ".patch", &new) ||
-	      branch_from(b, "kverify-old", &old) ||
-	      branch_from(b, "kverify-new", &new) ||
+	      branch_from(b, "kverify-old", &old, 1) ||
+	      branch_from(b, "kverify-new", &new, 1) ||
 	      range_diff(b, "kverify-old", "kverify-new");
 	strvec_clear(&old);
 	strvec_clear(&new);
@@ -1242,9 +1326,13 @@ static int do_am(struct b4 *b)
 		ret = 2;
 		goto out;
 	}
-	if (branch_from(b, "kverify-am", &mbx) ||
+	if (branch_from(b, "kverify-am", &mbx, 0) ||
 	    format_patches(b, BASE_TAG "..kverify-am", out))
 		goto out;
+	if (unstamp_dir(b, out)) {
+		ret = 2;
+		goto out;
+	}
 	trailers_of_series(&b->patches, &before);
 	if (archive_series(b, old_rev))
 		goto out;
@@ -1326,7 +1414,8 @@ static int do_trailers(struct b4 *b)
 		goto out;
 	trailers_of_series(&b->patches, &before);
 	range = xstrfmt("%s~%zu..%s", BRANCH, b->patches.nr, BRANCH);
-	ret = format_patches(b, range, out) || install_patches(out) < 0;
+	ret = format_patches(b, range, out) || unstamp_dir(b, out) ||
+	      install_patches(out) < 0;
 	free(range);
 	if (!ret) {
 		printf("trailers collected into series/ (%zu patches)\n",

@@ -10,8 +10,12 @@
  * prefix names the tree's stable branch (from its Makefile, not NAME);
  * Origin: and Forwarded: name the posting of the revision series/ holds
  * (series/message-id, which make am records), or say it is not posted
- * yet; Bug-Debian: when BUG= gives one; Last-Update:.  The last
- * Signed-off-by is the operator's own git identity, never a placeholder.
+ * yet; Bug-Debian: when BUG= gives one; Last-Update:.  The author is the
+ * upstream patch's From:, or the operator when it has none (the project's
+ * own patches carry none in the repository); the last Signed-off-by, after
+ * the backport note, is the operator's own git identity, never a
+ * placeholder, with their Co-developed-by: right before it when
+ * series/co-developed lists the patch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +35,8 @@
 #include "usage.h"
 
 #define SMPL COCCI_SMPL
-#define UPSTREAM_PATCH "series/0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
-#define PATCH_NAME "0001-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
+/* The patch of series/ the variant comes from: NNNN-<this>. */
+#define PATCH_SUFFIX "-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
 #define LORE "https://lore.kernel.org/r/"
 
 static char *spatch_outcome(const char *tree, const char *work)
@@ -74,21 +78,65 @@ static int make_diff(const char *work, struct strbuf *diff)
 	return diff->len ? 0 : -1;
 }
 
-/* The upstream patch's From:, Subject: text and message body. */
-static int upstream_message(struct strbuf *from, struct strbuf *subject,
-			    struct strbuf *body)
+/* The name of the knob's patch in series/series, or NULL after an error. */
+static char *upstream_name(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *name = NULL;
+	struct line l;
+
+	if (strbuf_read_file(&sb, "series/series", 1 << 20) >= 0)
+		for_each_line(l, sb.buf)
+			if (l.len > strlen(PATCH_SUFFIX) && *l.s != '#' &&
+			    !memchr(l.s, '/', l.len) &&
+			    !strncmp(l.s + l.len - strlen(PATCH_SUFFIX),
+				     PATCH_SUFFIX, strlen(PATCH_SUFFIX)))
+				name = xstrfmt("%.*s", (int)l.len, l.s);
+	strbuf_release(&sb);
+	if (!name)
+		error("series/series lists no NNNN%s: the variant is made from it",
+		      PATCH_SUFFIX);
+	return name;
+}
+
+/*
+ * The variant copies the upstream patch's author and trailers: none may
+ * be a placeholder.  0, or -1 after saying which line is one.
+ */
+static int upstream_checked(void)
+{
+	struct strvec one = STRVEC_INIT;
+	char *name = upstream_name();
+	int bad = 1;
+
+	if (name) {
+		strvec_pushf(&one, "series/%s", name);
+		bad = ident_refuse_patches(&one, "backport");
+	}
+	strvec_clear(&one);
+	free(name);
+	return bad ? -1 : 0;
+}
+
+/*
+ * The upstream patch's From: (empty when it has none), Subject: text and
+ * message body.
+ */
+static int upstream_message(const char *path, struct strbuf *from,
+			    struct strbuf *subject, struct strbuf *body)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p, *s, *e;
 
-	if (strbuf_read_file(&sb, UPSTREAM_PATCH, 1 << 20) < 0)
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
 		return -1;
 	p = strstr(sb.buf, "\nFrom: ");
 	s = strstr(sb.buf, "\nSubject: [PATCH");
 	e = strstr(sb.buf, "\n\n");
-	if (!p || !s || !e || !strstr(e, "\n---\n"))
+	if (!s || !e || !strstr(e, "\n---\n"))
 		goto fail;
-	strbuf_add(from, p + 7, strcspn(p + 7, "\n"));
+	if (p && p < e)
+		strbuf_add(from, p + 7, strcspn(p + 7, "\n"));
 	s = strchr(s, ']') + 2;
 	while (*s && s < e) {
 		size_t n = strcspn(s, "\n");
@@ -177,47 +225,100 @@ static int dep3_bug(const char *bug, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * The backporter's trailers, after the note: the operator's Signed-off-by,
+ * with their Co-developed-by: right before it for a patch
+ * series/co-developed lists whose author is someone else
+ * (Documentation/process/submitting-patches.rst: the pair last); none
+ * again when the message has it.  Written here, not by git
+ * interpret-trailers: the note is no trailer, and interpret-trailers
+ * would start a paragraph of its own after it.
+ */
+static int backporter_trailers(const char *name, const char *author,
+			       const char *body, const struct ident *me,
+			       struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *sob = xstrfmt("\nSigned-off-by: %s\n", me->full);
+	int codev = ident_co_developed("series/co-developed", name, &err);
+
+	if (codev < 0) {
+		fprintf(stderr, "kverify: %s", err.buf);
+		strbuf_release(&err);
+		free(sob);
+		return -1;
+	}
+	if (codev > 0 && !strstr(author, me->email))
+		strbuf_addf(out, "Co-developed-by: %s\nSigned-off-by: %s\n",
+			    me->full, me->full);
+	else if (!strstr(body, sob + 1) &&
+		 !starts_with(body, sob + 1))
+		strbuf_addstr(out, sob + 1);
+	strbuf_release(&err);
+	free(sob);
+	return 0;
+}
+
 static int write_variant(const struct backport_args *a, const char *branch,
 			 const struct ident *me, const char *dep3,
 			 const char *shape, const char *diff)
 {
 	struct strbuf from = STRBUF_INIT, subj = STRBUF_INIT, body = STRBUF_INIT;
-	struct strbuf patch = STRBUF_INIT;
+	struct strbuf patch = STRBUF_INIT, trailers = STRBUF_INIT;
 	char *dir = xstrfmt("backports/%s", a->name), *path;
+	char *name = upstream_name(), *upstream, *text;
 	char date[64];
 	time_t now = time(NULL);
 	int ret = -1;
 
-	if (upstream_message(&from, &subj, &body)) {
-		error("cannot read %s", UPSTREAM_PATCH);
+	if (!name)
+		goto out;
+	upstream = xstrfmt("series/%s", name);
+	ret = upstream_message(upstream, &from, &subj, &body);
+	if (ret)
+		error("cannot read %s: a git format-patch file is needed",
+		      upstream);
+	free(upstream);
+	if (ret || backporter_trailers(name, from.buf, body.buf, me,
+				       &trailers)) {
+		ret = -1;
 		goto out;
 	}
+	if (!from.len)	/* the project's own patch: the operator's */
+		strbuf_addstr(&from, me->full);
 	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", gmtime(&now));
 	strbuf_addf(&patch, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
 		    "From: %s\nDate: %s\nSubject: [PATCH %s.y] %s\n%s",
 		    from.buf, date, branch, subj.buf, dep3);
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
 	strbuf_addf(&patch, "Last-Update: %s\n\n%s", date, body.buf);
-	strbuf_addf(&patch, "[ backport to %s.y: generated by the semantic patch\n  %s\n  for the %s shape of kvm_pmu_incr_counter();\n  docs/backports.md says why it is correct and what it does not\n  cover.  The selftest and the documentation entry are not part of\n  this variant. ]\nSigned-off-by: %s\n---\n%s",
-		    branch, SMPL, shape, me->full, diff);
+	strbuf_addf(&patch, "[ backport to %s.y: generated by the semantic patch\n  %s\n  for the %s shape of kvm_pmu_incr_counter();\n  docs/backports.md says why it is correct and what it does not\n  cover.  The selftest and the documentation entry are not part of\n  this variant. ]\n%s---\n%s",
+		    branch, SMPL, shape, trailers.buf, diff);
 	/* The signature separator is "-- " with its trailing blank. */
 	strbuf_addstr(&patch, "--");
 	strbuf_addch(&patch, ' ');
 	strbuf_addstr(&patch, "\nkverify\n");
+	ret = -1;
 	if (mkdir_p(dir))
 		goto out;
-	path = xstrfmt("%s/%s", dir, PATCH_NAME);
+	path = xstrfmt("%s/%s", dir, name);
 	ret = write_file(path, patch.buf, patch.len);
 	free(path);
 	path = xstrfmt("%s/series", dir);
-	ret |= write_file(path, PATCH_NAME "\n", strlen(PATCH_NAME) + 1);
+	text = xstrfmt("%s\n", name);
+	ret |= write_file(path, text, strlen(text));
+	free(text);
 	free(path);
 	ret |= write_variant_file(dir, shape, tree_version(a->tree));
+	if (!ret)
+		printf("wrote %s/series and %s/%s\n", dir, dir, name);
 out:
 	strbuf_release(&from);
 	strbuf_release(&subj);
 	strbuf_release(&body);
 	strbuf_release(&patch);
+	strbuf_release(&trailers);
+	free(name);
 	free(dir);
 	return ret;
 }
@@ -241,6 +342,8 @@ int cmd_backport(const struct backport_args *a)
 		fprintf(stderr, "kverify: %s", err.buf);
 		goto out;
 	}
+	if (upstream_checked())
+		goto out;
 	branch = kernel_release(tree, 0);
 	if (!branch) {
 		error("%s/Makefile names no VERSION and PATCHLEVEL: TREE= must be a kernel tree (its stable branch names the variant)",
@@ -280,8 +383,8 @@ int cmd_backport(const struct backport_args *a)
 		error("could not write %s", dir);
 		ret = 1;
 	} else {
-		printf("wrote %s/series and %s/%s\nkernels.list line:\n%s\tdir:%s\t%s\n",
-		       dir, dir, PATCH_NAME, a->name, tree, dir);
+		printf("kernels.list line:\n%s\tdir:%s\t%s\n", a->name, tree,
+		       dir);
 		ret = 0;
 	}
 clean:

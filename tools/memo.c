@@ -32,6 +32,11 @@ void memo_add_file(struct memo *m, const char *path)
 	free(real);
 }
 
+void memo_add_string(struct memo *m, const char *s)
+{
+	m->hash = hash_bytes(m->hash, s, strlen(s) + 1);
+}
+
 void memo_add_tool(struct memo *m, const char *tool)
 {
 	char *path = path_lookup(tool);

@@ -26,6 +26,8 @@ struct memo {
 
 void memo_init(struct memo *m, const struct verify_ctx *ctx, const char *step);
 void memo_add_file(struct memo *m, const char *path);
+/* A string the outcome depends on (who signs the patches checked). */
+void memo_add_string(struct memo *m, const char *s);
 /* The executable PATH runs for @tool (its bytes). */
 void memo_add_tool(struct memo *m, const char *tool);
 /* 1: @r is the kept PASS, as up to date; 0: run the step. */

@@ -6,19 +6,70 @@
  * write its own verdict.  Errors fail; a warning or check fails unless its
  * type is listed, with the reason it must stay, in checkpatch.allow at the
  * top of this repository.
+ *
+ * Each patch is checked as it would be sent: the patches this project
+ * writes carry no From: and no Signed-off-by: in the repository, and get
+ * the operator's when they leave (ident_stamp(), as make send does), so
+ * with a valid git identity the step checks a copy stamped with it (From:
+ * where there is none, the Signed-off-by, Co-developed-by: for a patch
+ * series/co-developed lists).  A machine whose identity is refused (a
+ * placeholder) cannot make that copy; there a patch without From: is
+ * checked as it is, and its MISSING_SIGN_OFF is allowed only if
+ * checkpatch.allow lists it, which the step's reason says, with why the
+ * identity was refused.  A patch with a From: and no sign-off still fails:
+ * its author's sign-off is the repository's to carry.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checkpatch.h"
+#include "fsutil.h"
+#include "ident.h"
 #include "memo.h"
 #include "series.h"
 #include "steps.h"
 #include "toolout.h"
 
+#define UNSIGNED_TYPE "MISSING_SIGN_OFF"
+
+/* Is @type a line "TYPE reason" of checkpatch.allow @allow? */
+static int allow_lists(const char *allow, const char *type)
+{
+	struct line l;
+	size_t n = strlen(type);
+
+	for_each_line(l, allow)
+		if (l.len > n && !strncmp(l.s, type, n) &&
+		    (l.s[n] == ' ' || l.s[n] == '\t'))
+			return 1;
+	return 0;
+}
+
+/* @out without its "ERROR:MISSING_SIGN_OFF:" lines; how many it had. */
+static int drop_unsigned(struct strbuf *out)
+{
+	struct strbuf keep = STRBUF_INIT;
+	struct line l;
+	int n = 0;
+
+	for_each_line(l, out->buf) {
+		if (starts_with(l.s, "ERROR:" UNSIGNED_TYPE ":")) {
+			n++;
+			continue;
+		}
+		strbuf_add(&keep, l.s, l.len);
+		strbuf_addch(&keep, '\n');
+	}
+	strbuf_release(out);
+	*out = keep;
+	return n;
+}
+
 static int check_one(const struct verify_ctx *ctx, struct step_result *r,
-		     const char *patch, const char *allow,
-		     struct checkpatch_counts *n)
+		     const char *patch, const char *name, const char *allow,
+		     int unsigned_ok, struct checkpatch_counts *n)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
@@ -34,43 +85,110 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 		child_describe_failure(&c, &r->reason);
 		ret = -1;
 	} else {
-		checkpatch_count(out.buf, allow, n, &r->detail,
-			     patch_name(patch));
+		if (unsigned_ok && drop_unsigned(&out)) {
+			n->allowed++;
+			if (!strstr(n->allowed_types.buf, " " UNSIGNED_TYPE))
+				strbuf_addstr(&n->allowed_types,
+					      " " UNSIGNED_TYPE);
+		}
+		checkpatch_count(out.buf, allow, n, &r->detail, name);
 	}
 	child_clear(&c);
 	strbuf_release(&out);
 	return ret;
 }
 
+/* Does the patch @path have a From: header? */
+static int has_from(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = strbuf_read_file(&sb, path, 64 << 20) >= 0 &&
+		  ident_has_from(sb.buf);
+
+	strbuf_release(&sb);
+	return ret;
+}
+
 enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
-	struct strbuf allow = STRBUF_INIT;
+	struct strbuf allow = STRBUF_INIT, iderr = STRBUF_INIT;
 	char *allow_file = xstrfmt("%s/checkpatch.allow", ctx->repo);
+	char *codev = xstrfmt("%s/series/co-developed", ctx->repo);
 	char *script = xstrfmt("%s/scripts/checkpatch.pl",
 			       ctx->fetch.source.src);
+	const char *tmpdir = getenv("TMPDIR");
+	const struct strvec *patches = &series_of(ctx)->patches;
 	enum step_status st = STEP_FAIL;
+	struct ident op = { 0 };
+	int signer = !ident_sender(&op, &iderr), unsigned_nr = 0;
 	struct memo memo;
 	size_t i;
 
 	memo_init(&memo, ctx, "checkpatch");
 	memo_add_file(&memo, script);
 	memo_add_file(&memo, allow_file);
+	if (is_file(codev))
+		memo_add_file(&memo, codev);
+	memo_add_string(&memo, signer ? op.full : "(no valid git identity)");
 	memo_add_tool(&memo, "perl");
+	memo_add_tool(&memo, "git");
 	if (memo_reuse(&memo, r)) {
 		st = STEP_PASS;
 		goto out;
 	}
 	strbuf_read_file(&allow, allow_file, 1 << 20);
-	for (i = 0; i < series_of(ctx)->patches.nr; i++)
-		if (check_one(ctx, r, series_of(ctx)->patches.v[i], allow.buf,
-			      &n))
+	for (i = 0; i < patches->nr; i++) {
+		const char *patch = patches->v[i];
+		char *copy = NULL;
+		int ret, unsigned_ok = 0;
+
+		if (signer) {
+			struct strbuf err = STRBUF_INIT;
+			int cd = ident_co_developed(codev, patch, &err);
+
+			copy = xstrfmt("%s/checkpatch.%s.%s",
+				       tmpdir ? tmpdir : "/tmp", ctx->t->name,
+				       patch_name(patch));
+			if (cd < 0 ||
+			    ident_stamp(patch, copy, &op, STAMP_SIGNOFF |
+					(cd > 0 ? STAMP_CODEV : 0), &err)) {
+				strbuf_addf(&r->reason, "cannot make the copy of %s as it would be sent: %s",
+					    patch_name(patch), err.buf);
+				strbuf_trim_trailing(&r->reason);
+				strbuf_release(&err);
+				unlink(copy);
+				free(copy);
+				st = cd < 0 ? STEP_FAIL : STEP_ERROR;
+				goto out;
+			}
+			strbuf_release(&err);
+		} else if (!has_from(patch) &&
+			   allow_lists(allow.buf, UNSIGNED_TYPE)) {
+			unsigned_ok = 1;
+			unsigned_nr++;
+		}
+		ret = check_one(ctx, r, copy ? copy : patch, patch_name(patch),
+				allow.buf, unsigned_ok, &n);
+		if (copy)
+			unlink(copy);
+		free(copy);
+		if (ret) {
+			st = STEP_ERROR;
 			goto out;
+		}
+	}
 	strbuf_addf(&r->reason, "%zu patches: %d errors, %d warnings, %d checks",
-		    series_of(ctx)->patches.nr, n.errors, n.warnings, n.checks);
+		    patches->nr, n.errors, n.warnings, n.checks);
 	if (n.allowed)
 		strbuf_addf(&r->reason, "; allowed by checkpatch.allow:%s",
 			    n.allowed_types.buf);
+	if (signer)
+		strbuf_addf(&r->reason, "; checked as sent, signed by %s",
+			    op.full);
+	else if (unsigned_nr)
+		strbuf_addf(&r->reason, "; %d without From: checked unsigned: your git identity \"%s\" is refused, so no copy as sent could be made (make send signs them)",
+			    unsigned_nr, op.full);
 	if (!n.errors && !n.warnings && !n.checks)
 		st = STEP_PASS;
 	memo_keep(&memo, st, r);
@@ -78,7 +196,10 @@ out:
 	memo_clear(&memo);
 	strbuf_release(&n.allowed_types);
 	strbuf_release(&allow);
+	strbuf_release(&iderr);
+	ident_clear(&op);
 	free(allow_file);
+	free(codev);
 	free(script);
 	return st;
 }
