@@ -561,6 +561,12 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strvec_pushl(&c.args, "--vendor", o->vendor, NULL);
 	if (o->without)
 		strvec_pushl(&c.args, "--without", o->without, NULL);
+	if (o->trace) {
+		char *abs = abspath(o->trace);
+
+		strvec_pushl(&c.args, "--trace", abs, NULL);
+		free(abs);
+	}
 	if (pe == SIM_ERA_SYNC)
 		strvec_push(&c.args, "--sync");
 	strvec_push(&c.args, "--shrink-seconds");
@@ -605,7 +611,7 @@ static const char sim_usage_text[] =
 	"usage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
 	"                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
-	"                   [--without OP,...]\n";
+	"                   [--without OP,...] [--trace FILE]\n";
 
 __printf(1, 2) static int sim_usage(const char *fmt, ...)
 {
@@ -693,6 +699,8 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 			o.work = val;
 		} else if (!strcmp(a, "--without")) {
 			o.without = val;
+		} else if (!strcmp(a, "--trace")) {
+			o.trace = val;
 		} else if (!strcmp(a, "--vendor")) {
 			if (strcmp(val, "intel") && strcmp(val, "amd"))
 				return sim_usage("--vendor is intel or amd, not '%s'",
@@ -717,6 +725,8 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	if (!is_dir(o.pristine) || !is_dir(o.patched))
 		return sim_usage("no such directory: %s",
 				 is_dir(o.pristine) ? o.patched : o.pristine);
+	if (o.trace && !is_file(o.trace))
+		return sim_usage("--trace: no such file: %s", o.trace);
 	if (!o.work) {
 		work = xstrfmt("%s/sim/standalone-%ld", opt->cache,
 			       (long)getpid());

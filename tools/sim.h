@@ -26,6 +26,7 @@ struct sim_opts {
 	long tolerance;		/* -1: all of them */
 	const char *vendor;	/* NULL: both */
 	const char *without;	/* op types not to generate, or NULL */
+	const char *trace;	/* replay this trace file, or NULL */
 	double shrink_seconds;
 	double max_seconds;	/* stop starting traces after this; 0: none */
 	double total_seconds;	/* the same, counting the compilations too */

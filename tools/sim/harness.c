@@ -18,6 +18,7 @@
  *
  * Exit 0: every trace passed; 1: a counterexample; 2: bad usage.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,15 +60,22 @@ enum op_type {
 	OP_ENTRY, OP_EMUL, OP_NATIVE, OP_RDPMC, OP_RDMSR_CTR, OP_RDMSR_STATUS,
 	OP_WR_CTR, OP_WR_EVSEL, OP_WR_FIXED_CTRL, OP_WR_GLOBAL_CTRL,
 	OP_CLR_STATUS, OP_HOST_RD_CTR, OP_HOST_RD_STATUS, OP_FILTER,
-	OP_PARAM, NR_OPS
+	OP_PARAM, OP_SAVE_RESTORE, OP_HOST_WR_CTR, OP_HOST_WR_EVSEL,
+	OP_HOST_WR_STATUS, OP_SCHED_IN, NR_OPS
 };
 
 static const char *const op_names[] = {
 	"vm-entry", "emulate", "native", "rdpmc", "rdmsr-ctr",
 	"rdmsr-status", "wrmsr-ctr", "wrmsr-evtsel", "wrmsr-fixed-ctrl",
 	"wrmsr-global-ctrl", "clear-status", "host-rdmsr-ctr",
-	"host-rdmsr-status", "set-filter", "set-param",
+	"host-rdmsr-status", "set-filter", "set-param", "save-restore",
+	"host-wrmsr-ctr", "host-wrmsr-evtsel", "host-wrmsr-status",
+	"sched-in",
 };
+
+/* OP_EMUL's flags (op.c) */
+#define EMUL_B2B 1		/* back to back in one exit */
+#define EMUL_AFTER_WRMSR 2	/* in the exit of the WRMSR before it */
 
 struct op {
 	enum op_type type;
@@ -496,7 +504,8 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		do_entry(run, k);
 		break;
 	case OP_EMUL:
-		if (run->msr_dirty)
+		/* after a WRMSR: in its exit (it retires), or after an entry */
+		if (run->msr_dirty && !(o->c & EMUL_AFTER_WRMSR))
 			do_entry(run, k);
 		run->in_guest = 0;
 		run->dirty = 1;
@@ -504,7 +513,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 			uint64_t code = o->b ? ev_branch(cfg) : EV_INSN;
 
 			/* each its own exit, or back to back in one exit */
-			if (n && !o->c)
+			if (n && !(o->c & EMUL_B2B))
 				do_entry(run, k);
 			run->in_guest = 0;
 			run->dirty = 1;
@@ -819,7 +828,8 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		if (r < 35) {
 			o.type = OP_EMUL;
 			o.a = rn(4) ? 1 : 1 + rn(4);
-			o.c = o.a > 1 && rn(2);	/* back to back, one exit */
+			/* back to back, one exit */
+			o.c = o.a > 1 && rn(2) ? EMUL_B2B : 0;
 			/* a batch's worth, or a narrow counter's width */
 			if (!rn(40))
 				o.a = 1 + rn(tol < (1U << 12) ? tol + 2 :
@@ -905,53 +915,357 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 	}
 }
 
+/*
+ * The trace file format (docs/sim.md, "Trace files"): one line per op, as
+ * the parser reads it back; a counterexample is printed this way.
+ */
 static void print_op(FILE *f, const struct op *o, int k)
 {
-	fprintf(f, "  %3d %-18s", k, op_names[o->type]);
+	char line[160];
+	int n = snprintf(line, sizeof(line), "%s", op_names[o->type]);
+
 	switch (o->type) {
 	case OP_EMUL:
-		fprintf(f, "%" PRIu64 " x %s%s", o->a,
-			o->b ? "branch" : "instruction",
-			o->a < 2 ? "" : o->c ? ", back to back in one exit" :
-			", one exit each");
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %s%s%s",
+			      o->a, o->b ? "branch" : "instruction",
+			      o->c & EMUL_B2B ? " b2b" : "",
+			      o->c & EMUL_AFTER_WRMSR ? " after-wrmsr" : "");
 		break;
 	case OP_NATIVE:
-		fprintf(f, "%" PRIu64 " x event %#" PRIx64, o->a, o->b);
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %#" PRIx64,
+			      o->a, o->b);
 		break;
 	case OP_RDPMC:
 	case OP_RDMSR_CTR:
 	case OP_HOST_RD_CTR:
-		fprintf(f, "%s", ctr_name(o->ctr));
+		n += snprintf(line + n, sizeof(line) - n, " %s",
+			      ctr_name(o->ctr));
 		break;
 	case OP_WR_CTR:
 	case OP_WR_EVSEL:
-		fprintf(f, "%s = %#" PRIx64, ctr_name(o->ctr), o->a);
+	case OP_HOST_WR_CTR:
+	case OP_HOST_WR_EVSEL:
+		n += snprintf(line + n, sizeof(line) - n, " %s %#" PRIx64,
+			      ctr_name(o->ctr), o->a);
 		break;
 	case OP_WR_FIXED_CTRL:
 	case OP_WR_GLOBAL_CTRL:
 	case OP_CLR_STATUS:
-		fprintf(f, "%#" PRIx64, o->a);
+	case OP_HOST_WR_STATUS:
+		n += snprintf(line + n, sizeof(line) - n, " %#" PRIx64, o->a);
 		break;
 	case OP_FILTER:
-		fprintf(f, "%s events-mask %#" PRIx64 " fixed %#x",
-			o->a ? "deny" : "allow", o->b, o->c);
+		n += snprintf(line + n, sizeof(line) - n,
+			      " %s events=%#" PRIx64 " fixed=%#x",
+			      o->a ? "deny" : "allow", o->b, o->c);
 		break;
 	case OP_PARAM:
-		fprintf(f, "tolerance = %" PRIu64, o->a);
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64, o->a);
 		break;
 	default:
 		break;
 	}
-	fputc('\n', f);
+	fprintf(f, "  %-44s # op %d\n", line, k);
 }
 
 static void print_cfg(FILE *f, const struct trace *tr)
 {
 	const struct sim_cfg *c = &tr->cfg;
 
-	fprintf(f, "  %s PMU v%d, %d gp counters (%d bits), %d fixed (%d bits), tolerance %u\n",
-		c->amd ? "AMD" : "Intel", c->version, c->nr_gp, c->width_gp,
-		c->nr_fixed, c->nr_fixed ? c->width_fixed : 0, tr->tolerance);
+	fprintf(f, "  vendor %s\n  version %d\n  gp %d %d\n",
+		c->amd ? "amd" : "intel", c->version, c->nr_gp, c->width_gp);
+	if (c->nr_fixed)
+		fprintf(f, "  fixed %d %d\n", c->nr_fixed, c->width_fixed);
+	fprintf(f, "  tolerance %u\n", tr->tolerance);
+}
+
+static void print_trace(FILE *f, const struct trace *tr)
+{
+	int k;
+
+	fprintf(f, "  # a trace file: sim --trace FILE (kverify sim --trace FILE) replays it\n");
+	print_cfg(f, tr);
+	for (k = 0; k < tr->n; k++)
+		print_op(f, &tr->ops[k], k);
+	fprintf(f, "  end\n");
+}
+
+/* ---- reading a trace file ---- */
+
+struct parse {
+	const char *file;
+	int line;
+};
+
+static void __printf(2, 3) parse_die(const struct parse *p,
+				     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sim: %s:%d: ", p->file, p->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (docs/sim.md, \"Trace files\", gives the format)\n");
+	exit(2);
+}
+
+static uint64_t parse_u64(const struct parse *p, const char *tok,
+			  const char *what)
+{
+	char *end;
+	uint64_t v;
+
+	if (!tok)
+		parse_die(p, "%s missing", what);
+	errno = 0;
+	v = strtoull(tok, &end, 0);
+	if (errno || end == tok || *end || *tok == '-')
+		parse_die(p, "%s: '%s' is not a number", what, tok);
+	return v;
+}
+
+static int parse_ctr(const struct parse *p, const struct sim_cfg *cfg,
+		     const char *tok)
+{
+	unsigned int n;
+	char c;
+
+	if (!tok)
+		parse_die(p, "a counter (gpN or fixedN) missing");
+	if (sscanf(tok, "gp%u%c", &n, &c) == 1 && (int)n < cfg->nr_gp)
+		return n;
+	if (sscanf(tok, "fixed%u%c", &n, &c) == 1 && (int)n < cfg->nr_fixed)
+		return FIXED + n;
+	parse_die(p, "'%s' is no counter of this configuration (gp0-gp%d%s)",
+		  tok, cfg->nr_gp - 1, cfg->nr_fixed ? ", fixed0-..." : "");
+	return -1;
+}
+
+static uint64_t parse_event(const struct parse *p, const struct sim_cfg *cfg,
+			    const char *tok)
+{
+	if (tok && !strcmp(tok, "instructions"))
+		return EV_INSN;
+	if (tok && !strcmp(tok, "branches"))
+		return ev_branch(cfg);
+	if (tok && !strcmp(tok, "cycles"))
+		return EV_CYCLES;
+	if (tok && !strcmp(tok, "ref-cycles"))
+		return EV_REF;
+	return parse_u64(p, tok, "the event (instructions, branches, cycles, ref-cycles or an event select)");
+}
+
+/* "vendor", "version", "gp", "fixed", "tolerance" come before the first op. */
+static void parse_trace(const char *file, struct trace *tr)
+{
+	struct parse p = { file, 0 };
+	struct sim_cfg *cfg = &tr->cfg;
+	char buf[1024], *save, *tok, *hash;
+	int alloc = 0, seen_op = 0, have_vendor = 0;
+	FILE *f = fopen(file, "r");
+
+	memset(tr, 0, sizeof(*tr));
+	cfg->version = 2;
+	cfg->nr_gp = 1;
+	cfg->width_gp = 48;
+	cfg->width_fixed = 48;
+	if (!f) {
+		fprintf(stderr, "sim: cannot read %s: %s\n", file,
+			strerror(errno));
+		exit(2);
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		struct op o = { OP_ENTRY, 0, 0, 0, 0 };
+		const char *name;
+		int i;
+
+		p.line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			parse_die(&p, "line longer than %zu characters",
+				  sizeof(buf) - 2);
+		if (!strncmp(buf, "COUNTEREXAMPLE", 14))
+			continue;
+		hash = strchr(buf, '#');
+		if (hash)
+			*hash = '\0';
+		name = strtok_r(buf, " \t\r\n", &save);
+		if (!name)
+			continue;
+		if (!strcmp(name, "end"))
+			break;
+		if (!strcmp(name, "vendor") || !strcmp(name, "version") ||
+		    !strcmp(name, "gp") || !strcmp(name, "fixed") ||
+		    !strcmp(name, "tolerance")) {
+			uint64_t a, b = 0;
+
+			if (seen_op)
+				parse_die(&p, "'%s' after the first op: the configuration comes first",
+					  name);
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!strcmp(name, "vendor")) {
+				if (!tok || (strcmp(tok, "intel") &&
+					     strcmp(tok, "amd")))
+					parse_die(&p, "vendor is intel or amd");
+				cfg->amd = !strcmp(tok, "amd");
+				have_vendor = 1;
+				if (cfg->amd)
+					cfg->nr_fixed = 0;
+			} else if (!strcmp(name, "version")) {
+				a = parse_u64(&p, tok, "the PMU version");
+				if (a < 1 || a > 2)
+					parse_die(&p, "PMU version 1 or 2, not %" PRIu64,
+						  a);
+				cfg->version = a;
+			} else if (!strcmp(name, "tolerance")) {
+				a = parse_u64(&p, tok, "the tolerance");
+				if (a > 4294967295ULL)
+					parse_die(&p, "the tolerance is at most 4294967295");
+				tr->tolerance = a;
+			} else {
+				int gp = !strcmp(name, "gp");
+
+				a = parse_u64(&p, tok, "the number of counters");
+				b = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					      "the counters' width in bits");
+				if (a > (gp ? 8U : 3U) || (gp && !a) ||
+				    b < 8 || b > 48)
+					parse_die(&p, "%s: 1-8 gp or 0-3 fixed counters, 8-48 bits wide",
+						  name);
+				if (gp) {
+					cfg->nr_gp = a;
+					cfg->width_gp = b;
+				} else {
+					cfg->nr_fixed = a;
+					cfg->width_fixed = b;
+				}
+			}
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (tok)
+				parse_die(&p, "'%s' after %s's values", tok,
+					  name);
+			continue;
+		}
+		if (!seen_op) {
+			seen_op = 1;
+			if (!have_vendor)
+				parse_die(&p, "no 'vendor intel' or 'vendor amd' before the first op");
+			if (cfg->amd && cfg->nr_fixed)
+				parse_die(&p, "AMD has no fixed counters");
+			if (cfg->amd && cfg->width_gp != 48)
+				parse_die(&p, "AMD counters are 48 bits wide");
+			if (cfg->amd && cfg->nr_gp != 4 && cfg->nr_gp != 6)
+				parse_die(&p, "AMD has 4 or 6 gp counters");
+			if (!cfg->amd && cfg->version != 2)
+				parse_die(&p, "Intel is PMU version 2 here");
+			if (era_sync && cfg->amd && cfg->version > 1)
+				parse_die(&p, "the sync era has no AMD PerfMonV2: version 1");
+		}
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(name, op_names[i]))
+				break;
+		if (i == NR_OPS)
+			parse_die(&p, "no op '%s'", name);
+		o.type = i;
+		switch (o.type) {
+		case OP_EMUL:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the number of emulated instructions");
+			if (!o.a || o.a > 1000000)
+				parse_die(&p, "1 to 1000000 emulated instructions");
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!tok || (strcmp(tok, "instruction") &&
+				     strcmp(tok, "branch")))
+				parse_die(&p, "emulate N instruction|branch [b2b] [after-wrmsr]");
+			o.b = !strcmp(tok, "branch");
+			while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+				if (!strcmp(tok, "b2b"))
+					o.c |= EMUL_B2B;
+				else if (!strcmp(tok, "after-wrmsr"))
+					o.c |= EMUL_AFTER_WRMSR;
+				else
+					parse_die(&p, "'%s': emulate takes b2b and after-wrmsr",
+						  tok);
+			}
+			break;
+		case OP_NATIVE:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the number of native events");
+			o.b = parse_event(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			break;
+		case OP_RDPMC:
+		case OP_RDMSR_CTR:
+		case OP_HOST_RD_CTR:
+			o.ctr = parse_ctr(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			break;
+		case OP_WR_CTR:
+		case OP_WR_EVSEL:
+		case OP_HOST_WR_CTR:
+		case OP_HOST_WR_EVSEL:
+			o.ctr = parse_ctr(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			if ((o.type == OP_WR_EVSEL || o.type == OP_HOST_WR_EVSEL) &&
+			    o.ctr >= FIXED)
+				parse_die(&p, "fixed counters have no EVENTSEL: wrmsr-fixed-ctrl");
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the value");
+			break;
+		case OP_WR_FIXED_CTRL:
+		case OP_WR_GLOBAL_CTRL:
+		case OP_CLR_STATUS:
+		case OP_HOST_WR_STATUS:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the value");
+			if (o.type != OP_WR_FIXED_CTRL && cfg->version < 2)
+				parse_die(&p, "%s needs PMU version 2", name);
+			if (o.type == OP_WR_FIXED_CTRL && !cfg->nr_fixed)
+				parse_die(&p, "no fixed counters");
+			break;
+		case OP_FILTER: {
+			uint64_t ev = 0, fx = 0;
+
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!tok || (strcmp(tok, "allow") && strcmp(tok, "deny")))
+				parse_die(&p, "set-filter allow|deny events=MASK fixed=MASK");
+			o.a = !strcmp(tok, "deny");
+			while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+				if (!strncmp(tok, "events=", 7))
+					ev = parse_u64(&p, tok + 7, "events=");
+				else if (!strncmp(tok, "fixed=", 6))
+					fx = parse_u64(&p, tok + 6, "fixed=");
+				else
+					parse_die(&p, "'%s': set-filter takes events=MASK (bit 0 instructions, 1 branches, 2 cycles) and fixed=MASK",
+						  tok);
+			}
+			if (ev > 7 || fx > 7)
+				parse_die(&p, "events= and fixed= are masks of 3 bits");
+			o.b = ev;
+			o.c = fx;
+			break;
+		}
+		case OP_PARAM:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the tolerance");
+			if (o.a > 4294967295ULL)
+				parse_die(&p, "the tolerance is at most 4294967295");
+			break;
+		default:
+			break;
+		}
+		if (o.type != OP_EMUL && o.type != OP_FILTER &&
+		    (tok = strtok_r(NULL, " \t\r\n", &save)))
+			parse_die(&p, "'%s' after %s's arguments", tok, name);
+		push(tr, &alloc, o);
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "sim: cannot read %s: %s\n", file,
+			strerror(errno));
+		exit(2);
+	}
+	fclose(f);
+	if (!have_vendor) {
+		p.line++;
+		parse_die(&p, "no 'vendor intel' or 'vendor amd': not a trace");
+	}
 }
 
 /* ---- one trace: each tree against the model, then the differential ---- */
@@ -1081,17 +1395,33 @@ static void shrink(struct trace *tr, const struct failure *orig,
 	free(t.ops);
 }
 
-static void print_counterexample(const struct trace *tr, uint64_t seed,
-				 long idx, const struct failure *f,
-				 int self_only)
+/* The calls of @t, op by op, up to its failure or the end. */
+static void print_calls(const struct trace *tr, const struct sim_tree *t,
+			const char *name)
 {
+	struct run run;
 	int k;
 
-	printf("COUNTEREXAMPLE seed=%" PRIu64 " trace=%ld invariant=%s\n",
-	       seed, idx, f->inv);
-	print_cfg(stdout, tr);
-	for (k = 0; k < tr->n; k++)
-		print_op(stdout, &tr->ops[k], k);
+	run_trace(&run, t, tr, 1);
+	printf("  the %s tree's calls, op by op:\n", name);
+	for (k = 0; k <= tr->n && run.op_log; k++) {
+		size_t s = k ? run.op_log[k - 1] : 0;
+
+		if (run.op_log[k] < s)
+			break;
+		printf("  %3d%.*s", k, (int)(run.op_log[k] - s),
+		       run.w.log + s);
+		if (run.f.failed && k == run.f.op)
+			break;
+	}
+	run_fini(&run);
+}
+
+static void print_counterexample(const struct trace *tr, const char *where,
+				 const struct failure *f, int self_only)
+{
+	printf("COUNTEREXAMPLE %s invariant=%s\n", where, f->inv);
+	print_trace(stdout, tr);
 	printf("  at op %d: %s\n", f->op, f->what);
 	if (!strcmp(f->inv, "iii")) {
 		char *pl = NULL, *ql = NULL;
@@ -1102,24 +1432,10 @@ static void print_counterexample(const struct trace *tr, uint64_t seed,
 		       ql ? ql : "\n");
 		free(pl);
 		free(ql);
+	} else if (self_only) {
+		print_calls(tr, &sim_tree_pristine, "pristine");
 	} else {
-		struct run run;
-
-		run_trace(&run, self_only ? &sim_tree_pristine :
-			  &sim_tree_patched, tr, 1);
-		printf("  %s tree's calls, op by op:\n",
-		       self_only ? "the pristine" : "the patched");
-		for (k = 0; k <= tr->n && run.op_log; k++) {
-			size_t s = k ? run.op_log[k - 1] : 0;
-
-			if (run.op_log[k] < s)
-				break;
-			printf("  %3d%.*s", k, (int)(run.op_log[k] - s),
-			       run.w.log + s);
-			if (k == run.f.op)
-				break;
-		}
-		run_fini(&run);
+		print_calls(tr, &sim_tree_patched, "patched");
 	}
 }
 
@@ -1158,6 +1474,38 @@ static double figure(unsigned int tol, int amd)
 	return before * 1e6 / n;
 }
 
+/*
+ * --trace FILE: the one trace of FILE, every invariant, no shrinking; the
+ * patched tree's calls op by op (the pristine tree's with --self).
+ */
+static int replay(const char *file, int self_only)
+{
+	struct failure f;
+	struct trace tr;
+	int ret;
+
+	parse_trace(file, &tr);
+	printf("sim: %s era, the trace of %s (%d ops)%s\n",
+	       sim_tree_pristine.era, file, tr.n,
+	       self_only ? ", pristine against the model only" : "");
+	ret = check_trace(&tr, &f, self_only);
+	if (ret) {
+		char where[512];
+
+		snprintf(where, sizeof(where), "file=%s", file);
+		print_counterexample(&tr, where, &f, self_only);
+		printf("RESULT FAIL invariant %s: %s, %d ops: %s\n", f.inv,
+		       file, tr.n, f.what);
+	} else {
+		print_trace(stdout, &tr);
+		print_calls(&tr, self_only ? &sim_tree_pristine :
+			    &sim_tree_patched, self_only ? "pristine" : "patched");
+		printf("RESULT PASS 1 traces, the trace of %s\n", file);
+	}
+	free(tr.ops);
+	return ret;
+}
+
 /* "--without set-filter,wrmsr-global-ctrl": op names, as traces print them. */
 static int parse_without(const char *list, unsigned int *mask)
 {
@@ -1182,7 +1530,7 @@ static int parse_without(const char *list, unsigned int *mask)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--trace FILE]\n");
 	return 2;
 }
 
@@ -1196,6 +1544,8 @@ int main(int argc, char **argv)
 	struct failure f;
 	struct trace tr;
 	uint64_t max_late = 0;
+	const char *trace_file = NULL;
+	char where[64];
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1224,6 +1574,9 @@ int main(int argc, char **argv)
 			g.tolerance = strtol(v, &end, 0);
 		} else if (!strcmp(a, "--shrink-seconds")) {
 			shrink_s = strtod(v, &end);
+		} else if (!strcmp(a, "--trace")) {
+			trace_file = v;
+			end = (char *)"";
 		} else if (!strcmp(a, "--max-seconds")) {
 			max_s = strtod(v, &end);
 		} else if (!strcmp(a, "--without")) {
@@ -1245,6 +1598,8 @@ int main(int argc, char **argv)
 			return print_usage();
 	}
 
+	if (trace_file)
+		return replay(trace_file, self_only);
 	printf("sim: %s era, seed %" PRIu64 ", %ld traces%s\n",
 	       sim_tree_pristine.era, seed, traces,
 	       self_only ? ", pristine against the model only" : "");
@@ -1274,7 +1629,9 @@ int main(int argc, char **argv)
 			       now() - t0);
 			shrink(&tr, &f, shrink_s, self_only);
 			check_trace(&tr, &f, self_only);
-			print_counterexample(&tr, seed, idx, &f, self_only);
+			snprintf(where, sizeof(where), "seed=%" PRIu64 " trace=%ld",
+				 seed, idx);
+			print_counterexample(&tr, where, &f, self_only);
 			printf("RESULT FAIL invariant %s: seed %" PRIu64 " trace %ld, %d ops: %s\n",
 			       f.inv, seed, idx, tr.n, f.what);
 			free(tr.ops);
