@@ -37,11 +37,9 @@
 ///     the EXPORT_SYMBOL_GPL() of kvm_pmu_eventsel or else kvm_pmu_cap, with
 ///     #include <linux/moduleparam.h> after <linux/sort.h> (6.x);
 ///     pmc_stop_counter() zeroes the emulated count it folded;
-///     pmc_write_counter() requests a reprogram of a running counter when
-///     the tolerance is not 0; kvm_pmu_sync_to_userspace() folds every
-///     pending batch; pmc_defer_emulated_reprogram() before
-///     kvm_pmu_incr_counter(), which requests the reprogram only when it
-///     says the batch cannot wait.
+///     kvm_pmu_sync_to_userspace() folds every pending batch;
+///     pmc_defer_emulated_reprogram() before kvm_pmu_incr_counter(), which
+///     requests the reprogram only when it says the batch cannot wait.
 ///  prev_counter (6.2-6.7: no curated variant, `make backport` generates one):
 ///   see the comment above the prev_counter rules.
 /// The driver's cocci step checks the output byte for byte on 7.3, 7.2 and
@@ -70,12 +68,12 @@ HAS_FN = False
 # surroundings differ is reported, never half applied silently.
 DONE = set()
 REQUIRED = {
-	"mediated": ["param", "stop", "period", "pending", "write",
-		     "write_fold", "reprogram", "sync", "sync_decl", "x86.c",
+	"mediated": ["param", "stop", "period", "write_period", "pending",
+		     "write", "reprogram", "sync", "sync_decl", "x86.c",
 		     "defer", "incr"],
-	"emulated_counter": ["include", "param", "stop", "period", "pending",
-			     "write", "write_fold", "reprogram", "sync",
-			     "sync_decl", "x86.c", "defer", "incr"],
+	"emulated_counter": ["include", "param", "stop", "period",
+			     "write_period", "pending", "write", "reprogram",
+			     "sync", "sync_decl", "x86.c", "defer", "incr"],
 	"prev_counter": ["include", "param", "reprogram", "incr", "sync",
 			 "sync_decl", "x86.c"],
 }
@@ -109,17 +107,6 @@ MEDIATED_WRITE_BRANCH = """
 	}
 """
 
-WRITE_FOLD = """
-	pmc_update_sample_period(pmc, val);
-
-	/*
-	 * pmc->counter is now offset by the event's count, and no longer the
-	 * base pmc_defer_emulated_reprogram() measures the wrap from: fold.
-	 */
-	if (READ_ONCE(emulated_counter_reprogram_tolerance) &&
-	    pmc->perf_event && !pmc->is_paused)
-		kvm_pmu_request_counter_reprogram(pmc);
-"""
 
 PERIOD_CALL = """
 	perf_event_period(pmc->perf_event, get_sample_period(pmc, val));
@@ -168,12 +155,22 @@ SYNC_BODY_PREV = """
 
 DEFER_BODY = """
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
-	u64 to_wrap = -pmc->counter & pmc_bitmask(pmc);
+	u64 to_wrap;
 
 	if (pmc->emulated_counter > min(tolerance, pmc_bitmask(pmc) >> 1))
 		return false;
 
-	return !to_wrap || pmc->emulated_counter < to_wrap;
+	/*
+	 * A running event's period is the distance to the wrap from the value
+	 * the counter had at its last reprogram or write; pmc->counter is
+	 * offset by the event's count after a write.
+	 */
+	if (pmc->perf_event && !pmc->is_paused)
+		to_wrap = pmc->perf_event->attr.sample_period;
+	else
+		to_wrap = get_sample_period(pmc, pmc->counter);
+
+	return pmc->emulated_counter < to_wrap;
 """
 
 DEFER_CALL = """
@@ -396,13 +393,12 @@ done("param")
 // ------------------------------ mediated and emulated_counter: the helpers
 
 @script:python em_text depends on mediated || emulated_counter@
-write_check; write_mediated_check; write_fold; stop_fold; period_call;
+write_check; write_mediated_check; stop_fold; period_call;
 pending_body; defer_body; sync_body; defer_call;
 @@
 coccinelle.write_check = cocci.make_ident(text(WRITE_CHECK))
 coccinelle.write_mediated_check = cocci.make_ident(
 	text(MEDIATED_WRITE_BRANCH + WRITE_CHECK))
-coccinelle.write_fold = cocci.make_ident(text(WRITE_FOLD))
 coccinelle.stop_fold = cocci.make_ident(text(STOP_FOLD))
 coccinelle.period_call = cocci.make_ident(text(PERIOD_CALL))
 coccinelle.pending_body = cocci.make_ident(text(PENDING_BODY))
@@ -447,20 +443,19 @@ identifier em_text.period_call;
 @@
 done("period")
 
-// 1 and 5: the call passes the value; a running counter is folded.
-@write_fold depends on period@
-identifier em_text.write_fold;
+// 1: the call passes the written value.
+@write_period depends on period@
 @@
  void pmc_write_counter(...)
  {
  	...
 -	pmc_update_sample_period(pmc);
-+	write_fold;
++	pmc_update_sample_period(pmc, val);
  }
 
-@script:python depends on write_fold@
+@script:python depends on write_period@
 @@
-done("write_fold")
+done("write_period")
 
 // 3
 @pending depends on mediated || emulated_counter@

@@ -74,14 +74,6 @@ void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
 	pmc_update_sample_period(pmc, val);
-
-	/*
-	 * pmc->counter is now offset by the event's count, and no longer the
-	 * base pmc_defer_emulated_reprogram() measures the wrap from: fold.
-	 */
-	if (READ_ONCE(emulated_counter_reprogram_tolerance) &&
-	    pmc->perf_event && !pmc->is_paused)
-		kvm_pmu_request_counter_reprogram(pmc);
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)
@@ -164,12 +156,22 @@ void kvm_pmu_destroy(struct kvm_vcpu *vcpu)
 static bool pmc_defer_emulated_reprogram(struct kvm_pmc *pmc)
 {
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
-	u64 to_wrap = -pmc->counter & pmc_bitmask(pmc);
+	u64 to_wrap;
 
 	if (pmc->emulated_counter > min(tolerance, pmc_bitmask(pmc) >> 1))
 		return false;
 
-	return !to_wrap || pmc->emulated_counter < to_wrap;
+	/*
+	 * A running event's period is the distance to the wrap from the value
+	 * the counter had at its last reprogram or write; pmc->counter is
+	 * offset by the event's count after a write.
+	 */
+	if (pmc->perf_event && !pmc->is_paused)
+		to_wrap = pmc->perf_event->attr.sample_period;
+	else
+		to_wrap = get_sample_period(pmc, pmc->counter);
+
+	return pmc->emulated_counter < to_wrap;
 }
 
 static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
