@@ -1134,6 +1134,13 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			     prev == OP_WR_GLOBAL_CTRL) && rn(3) == 0)
 				o.c |= EMUL_AFTER_WRMSR;
 			o.b = rn(4) == 0;
+			/*
+			 * Emulate ops in a row would share an exit: an entry
+			 * between them keeps a run within b2b_max.
+			 */
+			if (prev == OP_EMUL && !(g->without & 1U << OP_ENTRY))
+				push(tr, &alloc, (struct op){ OP_ENTRY, 0, 0,
+							      0, 0 });
 		} else if (r < 41) {
 			o.type = OP_ENTRY;
 		} else if (r < 50) {
