@@ -102,6 +102,12 @@ for T in $TARGETS; do
 		m=${m%=*}
 		[ "$want" = "$m" ] && want=PASS
 		name=$(echo "$m" | tr + _)
+		what=$(for x in $(echo "$m" | tr + ' '); do
+			case $x in
+			no-[0-9][0-9][0-9][0-9]) echo "without ${x#no-}" ;;
+			*) echo "mutant $x" ;;
+			esac
+		done | paste -sd+ | sed 's/+/ and /g')
 		if [ ! -d "$TMP/w-$T-$name" ]; then
 			patches=$ALL
 			muts=
@@ -115,7 +121,7 @@ for T in $TARGETS; do
 				esac
 			done
 			if ! tree "$P" "$TMP/$T-$name" $patches $muts || ! build $name; then
-				ok 1 "$T: the tree without $m builds"
+				ok 1 "$T: the v4 tree $what builds"
 				diag < "$TMP/patch.out"
 				diag < "$TMP/build.out"
 				continue
@@ -125,11 +131,11 @@ for T in $TARGETS; do
 		rc=$?
 		if [ "$want" = PASS ]; then
 			[ $rc = 0 ] && grep -q '^RESULT PASS' "$TMP/out"
-			ok $? "$T: $t passes without $m too (another fix covers it; exit $rc)"
+			ok $? "$T: $t passes on v4 $what too: another fix covers it (exit $rc)"
 		else
 			got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
 			[ $rc = 1 ] && [ "$got" = "$want" ]
-			ok $? "$T: $t fails without $m, invariant $want (got '$got', exit $rc)"
+			ok $? "$T: $t fails on v4 $what, invariant $want (got '$got', exit $rc)"
 		fi
 		grep '^RESULT' "$TMP/out" | diag
 	done
