@@ -39,7 +39,7 @@ nt=$(echo $TRACES | wc -w)
 nf=$(echo $FAILS | wc -w)
 nw=$(echo $WAITS | wc -w)
 np=$(echo $PASSES | wc -w)
-plan $(( $(echo $TARGETS | wc -w) * (nt + nf + nw + np) ))
+plan $(( $(echo $TARGETS | wc -w) * (nt + nf + nw + np + 1) ))
 
 # tree SRC DIR PATCH...: SRC's arch/x86 (hard links) and
 # kernel-parameters.txt, patched
@@ -77,6 +77,15 @@ for T in $TARGETS; do
 	# the kernel patches of the series, in its order
 	ALL=$(grep -v -e '^#' -e '^$' -e selftests "$S/series" | sed "s|^|$S/|")
 	FIXES=$(for p in $ALL; do grep -q '^Fixes: ' "$p" && echo "$p"; done)
+	# every case of the target's selftest has a trace ("# selftest case:")
+	st=$(grep -l 'pmu_emulated_batching_test' $(sed "s|^|$S/|" "$S/series") | head -n 1)
+	cases=$(sed -n 's/^+\t\[CASE_[A-Z_]*\][ \t]*= "\(.*\)",$/\1/p' "$st")
+	missing=$(echo "$cases" | while read -r c; do
+		grep -qxF "# selftest case: $c" $D/*.trace || echo "$c"
+	done)
+	[ -n "$cases" ] && [ -z "$missing" ]
+	ok $? "$T: each of the $(echo "$cases" | wc -l) cases of $(basename "$st") has a trace"
+	[ -z "$missing" ] || echo "$missing" | diag
 	good=1
 	tree "$P" "$TMP/$T-baseline" $FIXES && tree "$P" "$TMP/$T-v4" $ALL ||
 		{ good=0; diag < "$TMP/patch.out"; }
