@@ -27,7 +27,8 @@ intel-save-restore:no-sync-pmi=ii-save
 amd-v1-save-restore:no-sync-fold=ii-save
 amd-v1-save-restore:no-sync-pmi=ii-save intel-at-once:no-at-once=ii-a
 intel-no-spurious-t0:no-0001-reperiod=iv
-intel-no-spurious:no-0001-reperiod=iv"
+intel-no-spurious:no-0001-reperiod=iv
+intel-exact:read-skips-batch=i amd-v1-exact:read-skips-batch=i"
 # the batch cases whose guest reads GLOBAL_STATUS before the action
 WAITS="intel-eventsel intel-global-ctrl intel-fixed intel-write
 intel-host-read intel-filter intel-save-restore amd-v2-global-ctrl
