@@ -26,6 +26,7 @@ intel-save-restore:no-sync-fold=ii-save
 intel-save-restore:no-sync-pmi=ii-save
 amd-v1-save-restore:no-sync-fold=ii-save
 amd-v1-save-restore:no-sync-pmi=ii-save intel-at-once:no-at-once=ii-a
+amd-v1-at-once:no-at-once=ii-a
 intel-no-spurious-t0:no-0001-reperiod=iv
 intel-no-spurious:no-0001-reperiod=iv
 intel-exact:read-skips-batch=i amd-v1-exact:read-skips-batch=i"
