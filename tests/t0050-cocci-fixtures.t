@@ -9,12 +9,12 @@
 
 SMPL=$REPO/cocci/emulated_counter_reprogram_tolerance.cocci
 SHAPES="mediated emulated_counter prev_counter sync absent unknown partial"
-plan 18
+plan 17
 
 # spatch_on DIR: the semantic patch in place on DIR's copies; prints stdout
 spatch_on() {
 	(cd "$1" && spatch --temp-files "$TMP" --sp-file "$SMPL" --no-includes --include-headers \
-		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h 2>/dev/null))
+		--in-place --very-quiet $(ls pmu.c pmu.h kvm_host.h x86.c 2>/dev/null))
 }
 
 outcome_of() { grep -E '^(APPLIED|ALREADY|NOT-APPLICABLE|UNKNOWN)' "$1"; }
@@ -44,7 +44,8 @@ for s in $SHAPES; do
 done
 
 # Idempotency: a second run on the results reports ALREADY, changes nothing.
-for s in mediated emulated_counter prev_counter sync; do
+# (sync is NOT-APPLICABLE: its expected files are its input.)
+for s in mediated emulated_counter prev_counter; do
 	d=$TMP/$s
 	cp -r "$d" "$TMP/$s.again"
 	spatch_on "$TMP/$s.again" > "$TMP/$s.again.out" 2>&1

@@ -10,13 +10,14 @@
 
 /*
  * In one spatch invocation, which applies each rule to all of them: the
- * shape found in pmu.c decides what pmu.h and kvm_host.h get.  Every C file
- * a variant changes outside tools/testing/ is here (step_cocci.c fails a
- * series that changes another one).
+ * shape found in pmu.c decides what pmu.h, kvm_host.h and x86.c get (x86.c:
+ * the call of kvm_pmu_sync_to_userspace() when KVM_RUN returns).  Every C
+ * file a variant changes outside tools/testing/ is here (step_cocci.c fails
+ * a series that changes another one).
  */
 const char *const cocci_inputs[] = {
 	"arch/x86/kvm/pmu.c", "arch/x86/kvm/pmu.h",
-	"arch/x86/include/asm/kvm_host.h",
+	"arch/x86/include/asm/kvm_host.h", "arch/x86/kvm/x86.c",
 };
 
 const size_t nr_cocci_inputs = ARRAY_SIZE(cocci_inputs);

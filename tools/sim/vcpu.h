@@ -41,6 +41,9 @@ static struct kvm_pmu_ops kvm_pmu_ops;
 static bool sim_amd;
 
 #define kvm_make_request(req, vcpu) sim_request(&(vcpu)->requests, (req))
+#define kvm_check_request(req, vcpu) \
+	test_and_clear_bit((req), &(vcpu)->requests)
+#define kvm_test_request(req, vcpu) test_bit((req), &(vcpu)->requests)
 #define kvm_make_all_cpus_request(kvm, req) \
 	((void)(kvm), sim_request(&sim_the_vcpu->requests, (req)))
 #define kvm_for_each_vcpu(i, v, k) \
@@ -94,5 +97,20 @@ static inline bool intel_pmu_handle_lbr_msrs_access(struct kvm_vcpu *vcpu,
 }
 
 static inline void kvm_pmu_cleanup_stub(void) { }
+
+/* The LAPIC's PMI: what kvm_pmu_deliver_pmi() delivers, counted. */
+static inline int kvm_apic_local_deliver(struct kvm_lapic *apic, int lvt)
+{
+	(void)apic;
+	if (lvt == APIC_LVTPC)
+		sim_lapic_pmi();
+	return 1;
+}
+
+/* The vendor's deliver_pmi (Intel: LBR freezing) and cleanup: no LBR here. */
+static inline void sim_vendor_vcpu_noop(struct kvm_vcpu *vcpu)
+{
+	(void)vcpu;
+}
 
 #endif

@@ -8,15 +8,6 @@ struct kvm_pmc {
 	u8 idx;
 	bool is_paused;
 	bool intr;
-#ifndef __GENKSYMS__
-	/*
-	 * Set by a counter write while the perf_event runs: the sample period
-	 * is computed from a base that leaves out what the event had counted,
-	 * so it does not end at the counter's wrap until the next reprogram.
-	 * In the padding before counter, hidden from genksyms (kABI).
-	 */
-	bool period_stale;
-#endif
 	/* Base value of the counter, relative to the consumed perf count. */
 	u64 counter;
 	u64 emulated_counter;

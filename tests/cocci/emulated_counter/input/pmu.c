@@ -28,6 +28,24 @@ static bool pmc_pause_counter(struct kvm_pmc *pmc)
 	return pmc->counter < prev_counter;
 }
 
+static void pmc_stop_counter(struct kvm_pmc *pmc)
+{
+	if (pmc->perf_event) {
+		pmc->counter = pmc_read_counter(pmc);
+		pmc_release_perf_event(pmc);
+	}
+}
+
+static void pmc_update_sample_period(struct kvm_pmc *pmc)
+{
+	if (!pmc->perf_event || pmc->is_paused ||
+	    !is_sampling_event(pmc->perf_event))
+		return;
+
+	perf_event_period(pmc->perf_event,
+			  get_sample_period(pmc, pmc->counter));
+}
+
 void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 {
 	/* Drop the accumulated counts: a write, not a read-modify-write. */
@@ -50,6 +68,16 @@ static int reprogram_counter(struct kvm_pmc *pmc)
 		__kvm_perf_overflow(pmc, false);
 
 	return pmc_reprogram_counter(pmc);
+}
+
+void kvm_pmu_handle_event(struct kvm_vcpu *vcpu)
+{
+	kvm_pmu_reprogram_pending(vcpu);
+}
+
+int kvm_pmu_check_rdpmc_early(struct kvm_vcpu *vcpu, unsigned int idx)
+{
+	return 0;
 }
 
 int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)

@@ -8,12 +8,6 @@ struct kvm_pmc {
 	u8 idx;
 	bool is_paused;
 	bool intr;
-	/*
-	 * Set by a counter write while the perf_event runs: the sample period
-	 * is computed from a base that leaves out what the event had counted,
-	 * so it does not end at the counter's wrap until the next reprogram.
-	 */
-	bool period_stale;
 	/* Base value of the counter, relative to the consumed perf count. */
 	u64 counter;
 	u64 emulated_counter;

@@ -9,12 +9,10 @@ EXPORT_SYMBOL_FOR_KVM_INTERNAL(enable_pmu);
 module_param(enable_pmu, bool, 0444);
 
 /*
- * Number of KVM-emulated instructions that may accumulate on an emulated
- * (perf-based) vPMU counter before KVM forces a counter reprogram to fold the
- * emulated count into the counter.  Writable at runtime, read with
- * READ_ONCE() in the emulation path.
+ * How many emulated instructions may accumulate on a counter of the
+ * perf-based vPMU before KVM reprograms it; 0 reprograms on every one.
  */
-static uint __read_mostly emulated_counter_reprogram_tolerance;
+static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
 module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
 /* Enable/disabled mediated PMU virtualization. */
@@ -35,15 +33,30 @@ static bool pmc_pause_counter(struct kvm_pmc *pmc)
 
 	pmc->emulated_counter = 0;
 	pmc->is_paused = true;
-	pmc->period_stale = false;
 
 	return pmc->counter < prev_counter;
 }
 
-/*
- * Whether the emulated events not yet folded into the counter made it wrap:
- * the same test pmc_pause_counter() makes when it folds them.
- */
+static void pmc_stop_counter(struct kvm_pmc *pmc)
+{
+	if (pmc->perf_event) {
+		/* pmc_read_counter() includes the emulated events. */
+		pmc->counter = pmc_read_counter(pmc);
+		pmc->emulated_counter = 0;
+		pmc_release_perf_event(pmc);
+	}
+}
+
+static void pmc_update_sample_period(struct kvm_pmc *pmc, u64 val)
+{
+	if (!pmc->perf_event || pmc->is_paused ||
+	    !is_sampling_event(pmc->perf_event))
+		return;
+
+	perf_event_period(pmc->perf_event, get_sample_period(pmc, val));
+}
+
+/* Whether the emulated events not yet folded into the counter wrapped it. */
 static bool pmc_emulated_overflow_pending(struct kvm_pmc *pmc)
 {
 	u64 counter = pmc_read_counter(pmc);
@@ -58,11 +71,7 @@ void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 		return;
 	}
 
-	/*
-	 * Emulated events whose reprogram was batched may have wrapped the
-	 * counter before this write: signal that overflow, which happened
-	 * first, before the write drops them.
-	 */
+	/* The overflow happened before the write, which drops the events. */
 	if (pmc->emulated_counter && pmc_emulated_overflow_pending(pmc))
 		__kvm_perf_overflow(pmc, false);
 
@@ -70,8 +79,7 @@ void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 	pmc->emulated_counter = 0;
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
-	pmc_update_sample_period(pmc);
-	pmc->period_stale = pmc->perf_event && !pmc->is_paused;
+	pmc_update_sample_period(pmc, val);
 }
 
 static int reprogram_counter(struct kvm_pmc *pmc)
@@ -82,8 +90,7 @@ static int reprogram_counter(struct kvm_pmc *pmc)
 
 	/*
 	 * The emulated events were counted while the counter was enabled and
-	 * allowed; with a batched reprogram, the counter may have been
-	 * disabled or filtered since.  Signal their overflow regardless.
+	 * allowed, signal their overflow even if it no longer is.
 	 */
 	if (emulate_overflow)
 		__kvm_perf_overflow(pmc, false);
@@ -95,17 +102,37 @@ static int reprogram_counter(struct kvm_pmc *pmc)
 	return pmc_reprogram_counter(pmc);
 }
 
-static void kvm_pmu_fold_emulated_counters(struct kvm_pmu *pmu)
+void kvm_pmu_handle_event(struct kvm_vcpu *vcpu)
 {
+	kvm_pmu_reprogram_pending(vcpu);
+}
+
+/*
+ * Service pending PMU requests before KVM_RUN returns: vcpu->requests is not
+ * part of the state userspace saves, and userspace may change the filter or
+ * the PMU MSRs before the next VM-entry.
+ */
+void kvm_pmu_sync_to_userspace(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
 	struct kvm_pmc *pmc;
-	u64 pending = 0;
 	int i;
 
-	kvm_for_each_pmc(pmu, pmc, i, pmu->all_valid_pmc_idx)
+	/* Fold the batched emulated events too, see kvm_pmu_incr_counter(). */
+	kvm_for_each_pmc(pmu, pmc, i, pmu->all_valid_pmc_idx) {
 		if (pmc->emulated_counter)
-			pending |= BIT_ULL(pmc->idx);
+			kvm_pmu_request_counter_reprogram(pmc);
+	}
 
-	__kvm_pmu_reprogram_counters(pmu, pending, false);
+	if (kvm_check_request(KVM_REQ_PMU, vcpu))
+		kvm_pmu_handle_event(vcpu);
+	if (kvm_check_request(KVM_REQ_PMI, vcpu))
+		kvm_pmu_deliver_pmi(vcpu);
+}
+
+int kvm_pmu_check_rdpmc_early(struct kvm_vcpu *vcpu, unsigned int idx)
+{
+	return 0;
 }
 
 int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
@@ -115,13 +142,6 @@ int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
 	switch (msr_info->index) {
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
-		/*
-		 * Userspace saves the status: first fold the emulated events
-		 * whose reprogram was batched, so that an overflow they caused
-		 * is in the saved value.
-		 */
-		if (msr_info->host_initiated)
-			kvm_pmu_fold_emulated_counters(pmu);
 		msr_info->data = pmu->global_status;
 		break;
 	default:
@@ -131,26 +151,29 @@ int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
 }
 
 /*
- * Whether the reprogram that folds a counter's emulated events may wait for
- * more of them (emulated_counter_reprogram_tolerance): only while at most
- * "tolerance" are pending, at most half the counter's range so that the fold
- * always sees a wrap, and only while they cannot have wrapped the counter on
- * their own, so that the overflow they cause is signalled at once.  Not
- * after a counter write until the next fold: perf's stale period would let
- * counted events carry the counter past its wrap unseen.
+ * Whether the reprogram that folds the emulated events may wait for more: at
+ * most "tolerance" of them and half the counter's range, so that the fold
+ * sees the wrap, and not once they wrapped the counter on their own.
  */
 static bool pmc_defer_emulated_reprogram(struct kvm_pmc *pmc)
 {
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
-	u64 to_wrap = -pmc->counter & pmc_bitmask(pmc);
-
-	if (pmc->period_stale)
-		return false;
+	u64 to_wrap;
 
 	if (pmc->emulated_counter > min(tolerance, pmc_bitmask(pmc) >> 1))
 		return false;
 
-	return !to_wrap || pmc->emulated_counter < to_wrap;
+	/*
+	 * A running event's period is the distance to the wrap from the value
+	 * the counter had at its last reprogram or write; pmc->counter is
+	 * offset by the event's count after a write.
+	 */
+	if (pmc->perf_event && !pmc->is_paused)
+		to_wrap = pmc->perf_event->attr.sample_period;
+	else
+		to_wrap = get_sample_period(pmc, pmc->counter);
+
+	return pmc->emulated_counter < to_wrap;
 }
 
 static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)

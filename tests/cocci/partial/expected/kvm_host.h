@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Fixture written for the tests: struct kvm_pmc of the partial fixture. */
+/* Fixture written for the tests: struct kvm_pmc of the emulated_counter shape. */
 #ifndef _ASM_X86_KVM_HOST_H
 #define _ASM_X86_KVM_HOST_H
 

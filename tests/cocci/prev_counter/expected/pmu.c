@@ -9,12 +9,10 @@ struct x86_pmu_capability __read_mostly kvm_pmu_cap;
 EXPORT_SYMBOL_GPL(kvm_pmu_cap);
 
 /*
- * Number of KVM-emulated instructions that may accumulate on an emulated
- * (perf-based) vPMU counter before KVM forces a counter reprogram to fold the
- * perf event's count into the counter.  Writable at runtime, read with
- * READ_ONCE().
+ * How many emulated instructions may accumulate on a counter of the
+ * perf-based vPMU before KVM reprograms it; 0 reprograms on every one.
  */
-static uint __read_mostly emulated_counter_reprogram_tolerance;
+static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
 module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
 static void reprogram_counter(struct kvm_pmc *pmc)
@@ -64,6 +62,19 @@ void kvm_pmu_handle_event(struct kvm_vcpu *vcpu)
 	kvm_pmu_reprogram_pending(vcpu);
 }
 
+/*
+ * Service pending PMU requests before KVM_RUN returns: vcpu->requests is not
+ * part of the state userspace saves, and userspace may change the filter or
+ * the PMU MSRs before the next VM-entry.
+ */
+void kvm_pmu_sync_to_userspace(struct kvm_vcpu *vcpu)
+{
+	if (kvm_check_request(KVM_REQ_PMU, vcpu))
+		kvm_pmu_handle_event(vcpu);
+	if (kvm_check_request(KVM_REQ_PMI, vcpu))
+		kvm_pmu_deliver_pmi(vcpu);
+}
+
 int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
 {
 	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
@@ -71,13 +82,6 @@ int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
 	switch (msr_info->index) {
 	case MSR_CORE_PERF_GLOBAL_STATUS:
 	case MSR_AMD64_PERF_CNTR_GLOBAL_STATUS:
-		/*
-		 * Userspace saves the status: first run the reprograms that
-		 * emulated increments requested, so that an overflow they
-		 * caused is in the saved value.
-		 */
-		if (msr_info->host_initiated)
-			kvm_pmu_handle_event(vcpu);
 		msr_info->data = pmu->global_status;
 		break;
 	default:
@@ -88,7 +92,7 @@ int kvm_pmu_get_msr(struct kvm_vcpu *vcpu, struct msr_data *msr_info)
 
 static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
 {
-	u32 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
+	unsigned int tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
 	u64 batch = tolerance ?
 		    BIT_ULL(ilog2(min_t(u64, (u64)tolerance + 1,
 					(pmc_bitmask(pmc) >> 1) + 1))) : 1;

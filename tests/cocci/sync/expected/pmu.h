@@ -8,11 +8,8 @@ static inline u64 pmc_read_counter(struct kvm_pmc *pmc)
 	return pmc->counter & pmc_bitmask(pmc);
 }
 
-void kvm_pmu_fold_batched_overflow(struct kvm_pmc *pmc);
-
 static inline void pmc_write_counter(struct kvm_pmc *pmc, u64 val)
 {
-	kvm_pmu_fold_batched_overflow(pmc);
 	pmc->counter += val - pmc_read_counter(pmc);
 	pmc->counter &= pmc_bitmask(pmc);
 }

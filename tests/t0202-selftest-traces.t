@@ -1,0 +1,154 @@
+#!/bin/bash
+# pmu_emulated_batching_test's cases, replayed in the sim: no machine here
+# has a PMU, so each case's exact guest sequence is a trace under
+# tests/sim/selftest/ (kverify sim --trace).  On each target's v4 tree
+# (pristine + its series, the selftest left out) every trace passes, and
+# the batch cases' wrap really waits in a batch (the guest's RDMSR of
+# GLOBAL_STATUS before the action reads 0); on a tree missing the fix a
+# case guards, the trace fails for the invariant that fix keeps: the
+# series without 0002 or 0003, or the v4 tree with one fix undone by a
+# mutant of tests/sim/selftest/mutants/.
+# lane: 2
+. "$(dirname "$0")/lib.sh"
+
+TARGETS="7.3 7.2 6.12"
+D=tests/sim/selftest
+TRACES=$(cd $D && ls *.trace | sed 's/\.trace$//')
+# trace:tree-without-the-fix=invariant; a tree is no-NNNN (the series
+# without patch NNNN) or mutants joined with + (the v4 tree, each undone)
+FAILS="intel-eventsel:no-0002=ii-lost intel-global-ctrl:no-0002=ii-lost
+intel-fixed:no-0002=ii-lost amd-v2-global-ctrl:no-0002=ii-lost
+amd-v1-eventsel:no-0002=ii-lost intel-write:no-0003=ii-lost
+amd-v1-write:no-0003=ii-lost intel-host-read:no-sync-fold=ii-save
+amd-v2-host-read:no-sync-fold=ii-save
+intel-filter:no-0002+no-sync-fold=ii-lost
+intel-save-restore:no-sync-fold=ii-save
+intel-save-restore:no-sync-pmi=ii-save
+amd-v1-save-restore:no-sync-fold=ii-save
+amd-v1-save-restore:no-sync-pmi=ii-save intel-at-once:no-at-once=ii-a
+amd-v1-at-once:no-at-once=ii-a
+intel-no-spurious-t0:no-0001-reperiod=iv
+intel-no-spurious:no-0001-reperiod=iv
+intel-exact:read-skips-batch=i amd-v1-exact:read-skips-batch=i"
+# the batch cases whose guest reads GLOBAL_STATUS before the action
+WAITS="intel-eventsel intel-global-ctrl intel-fixed intel-write
+intel-host-read intel-filter intel-save-restore amd-v2-global-ctrl
+amd-v2-host-read"
+# the cases whose fix another one covers: the tree passes
+PASSES="intel-filter:no-0002 intel-filter:no-sync-fold"
+
+nt=$(echo $TRACES | wc -w)
+nf=$(echo $FAILS | wc -w)
+nw=$(echo $WAITS | wc -w)
+np=$(echo $PASSES | wc -w)
+plan $(( $(echo $TARGETS | wc -w) * (nt + nf + nw + np + 1) ))
+
+# tree SRC DIR PATCH...: SRC's arch/x86 (hard links) and
+# kernel-parameters.txt, patched
+tree() {
+	local src=$1 dir=$2 p
+	shift 2
+	rm -rf "$dir"
+	mkdir -p "$dir/arch" "$dir/Documentation/admin-guide"
+	cp -al "$src/arch/x86" "$dir/arch/x86"
+	cp "$src/Documentation/admin-guide/kernel-parameters.txt" \
+		"$dir/Documentation/admin-guide/"
+	for p; do
+		patch -s -p1 --fuzz=0 --no-backup-if-mismatch -d "$dir" \
+			< "$p" > "$TMP/patch.out" 2>&1 || { echo "$p" >> "$TMP/patch.out"; return 1; }
+	done
+}
+
+# build NAME: the harness for tree $TMP/$T-NAME against pristine and the
+# baseline, in $TMP/w-$T-NAME (kverify sim --work keeps it)
+build() {
+	"$KVERIFY" sim --pristine "$P" --patched "$TMP/$T-$1" \
+		--baseline "$TMP/$T-baseline" --trace $D/intel-eventsel.trace \
+		--work "$TMP/w-$T-$1" > "$TMP/build.out" 2>&1
+	[ $? -le 1 ] && [ -x "$TMP/w-$T-$1/sim" ]
+}
+
+# replay NAME TRACE: exit status of the harness, its output in $TMP/out
+replay() {
+	"$TMP/w-$T-$1/sim" --batching --trace "$D/$2.trace" > "$TMP/out" 2>&1
+}
+
+for T in $TARGETS; do
+	P=$(cached_source $T)
+	S=$(target_series $T)
+	# the kernel patches of the series, in its order
+	ALL=$(grep -v -e '^#' -e '^$' -e selftests "$S/series" | sed "s|^|$S/|")
+	FIXES=$(for p in $ALL; do grep -q '^Fixes: ' "$p" && echo "$p"; done)
+	# every case of the target's selftest has a trace ("# selftest case:")
+	st=$(grep -l 'pmu_emulated_batching_test' $(sed "s|^|$S/|" "$S/series") | head -n 1)
+	cases=$(sed -n 's/^+\t\[CASE_[A-Z_]*\][ \t]*= "\(.*\)",$/\1/p' "$st")
+	missing=$(echo "$cases" | while read -r c; do
+		grep -qxF "# selftest case: $c" $D/*.trace || echo "$c"
+	done)
+	[ -n "$cases" ] && [ -z "$missing" ]
+	ok $? "$T: each of the $(echo "$cases" | wc -l) cases of $(basename "$st") has a trace"
+	[ -z "$missing" ] || echo "$missing" | diag
+	good=1
+	tree "$P" "$TMP/$T-baseline" $FIXES && tree "$P" "$TMP/$T-v4" $ALL ||
+		{ good=0; diag < "$TMP/patch.out"; }
+	[ $good = 1 ] && build v4 || { good=0; diag < "$TMP/build.out"; }
+	for t in $TRACES; do
+		replay v4 $t
+		rc=$?
+		[ $good = 1 ] && [ $rc = 0 ] && grep -q '^RESULT PASS' "$TMP/out"
+		ok $? "$T: $t passes on the v4 tree (exit $rc)"
+		[ $rc = 0 ] || grep -A 40 '^COUNTEREXAMPLE' "$TMP/out" | diag
+	done
+	for t in $WAITS; do
+		replay v4 $t
+		# the op of the first rdmsr-status after the 64 emulated NOPs
+		op=$(sed -n '/emulate 64 instruction/,$s/^ *rdmsr-status *# op \([0-9]*\)$/\1/p' "$TMP/out" | head -n 1)
+		[ -n "$op" ] && grep -q "^ *$op =0 status=0$" "$TMP/out"
+		ok $? "$T: $t: the wrap waits in a batch (op $op: the guest reads GLOBAL_STATUS=0)"
+	done
+	for f in $FAILS $PASSES; do
+		t=${f%%:*}
+		m=${f#*:}
+		want=${m#*=}
+		m=${m%=*}
+		[ "$want" = "$m" ] && want=PASS
+		name=$(echo "$m" | tr + _)
+		what=$(for x in $(echo "$m" | tr + ' '); do
+			case $x in
+			no-[0-9][0-9][0-9][0-9]) echo "without ${x#no-}" ;;
+			*) echo "mutant $x" ;;
+			esac
+		done | paste -sd+ | sed 's/+/ and /g')
+		if [ ! -d "$TMP/w-$T-$name" ]; then
+			patches=$ALL
+			muts=
+			for x in $(echo "$m" | tr + ' '); do
+				case $x in
+				no-[0-9][0-9][0-9][0-9])
+					patches=$(for p in $patches; do
+						case $p in */${x#no-}-*) ;; *) echo "$p" ;; esac
+					done) ;;
+				*) muts="$muts $D/mutants/$x.patch" ;;
+				esac
+			done
+			if ! tree "$P" "$TMP/$T-$name" $patches $muts || ! build $name; then
+				ok 1 "$T: the v4 tree $what builds"
+				diag < "$TMP/patch.out"
+				diag < "$TMP/build.out"
+				continue
+			fi
+		fi
+		replay $name $t
+		rc=$?
+		if [ "$want" = PASS ]; then
+			[ $rc = 0 ] && grep -q '^RESULT PASS' "$TMP/out"
+			ok $? "$T: $t passes on v4 $what too: another fix covers it (exit $rc)"
+		else
+			got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+			[ $rc = 1 ] && [ "$got" = "$want" ]
+			ok $? "$T: $t fails on v4 $what, invariant $want (got '$got', exit $rc)"
+		fi
+		grep '^RESULT' "$TMP/out" | diag
+	done
+done
+done_testing
