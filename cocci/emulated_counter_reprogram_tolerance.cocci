@@ -655,9 +655,10 @@ position p;
 // ----------------------------------------------- prev_counter (6.2-6.7)
 //
 // No curated variant and no tree of that era here: `make backport` generates
-// the variant from these rules; tests/cocci/prev_counter (our fixture,
-// written after 6.6) checks them, and the sim runs the result on a tree of
-// that era's shape made from Debian's 6.1 (tests/sim/prev-counter-fixture).
+// the variant from these rules, and tests/cocci/prev_counter (our fixture,
+// written after 6.6) checks them.  On a tree of that era's shape made from
+// Debian's 6.1 the rules apply, and the sim rejects the result for the
+// joint wraps described below (docs/backports.md).
 // What the variant does:
 //  - the parameter after EXPORT_SYMBOL_GPL(kvm_pmu_cap), moduleparam include;
 //  - kvm_pmu_incr_counter() requests the reprogram only when the counter

@@ -17,13 +17,17 @@ copy=$TMP/repo
 repo_copy "$copy"
 repo_fromless "$copy"
 cd "$copy" || exit 1
+# The revision and the patches series/ holds, and the knob's place in it.
+rev=$(cat series/revision)
+np=$(grep -c . series/series)
+knob=$(grep -n 'Batch-counter-reprograms' series/series | cut -d: -f1)
 
 # The first b4 command imports the kernel tree into a git repository in the
 # cache (~80,000 loose objects); gone, so that this one does.
 rm -rf "$KVERIFY_CACHE/b4"
 make --no-print-directory send > "$TMP/send" 2>&1
 rc=$?
-ok $rc "make send writes the v3 set and passes its own checks"
+ok $rc "make send writes the v$rev set and passes its own checks"
 [ $rc = 0 ] || tail -n 20 "$TMP/send" | diag
 # git commit and git am start "git gc --auto" as a daemon past such a
 # number of objects, which would pack the cache's repository for minutes
@@ -32,27 +36,28 @@ test_expect_success 'after make send, nothing works on in the repository it impo
 	left=$(working_in "$KVERIFY_CACHE/b4") &&
 	echo "$left" && [ -z "$left" ] && [ ! -e "$(echo "$KVERIFY_CACHE"/b4/*/.git/gc.pid)" ]
 '
-n=$(ls results/send/v3/*.eml 2>/dev/null | wc -l)
-[ "$n" = 3 ] && grep -q '^Subject: \[PATCH v3 0/2\]' results/send/v3/0000-*.eml &&
-	grep -q '^Subject: \[PATCH v3 2/2\]' results/send/v3/0002-*.eml &&
-	grep -q '^change-id: ' results/send/v3/0000-*.eml &&
-	grep -q '^Made on Linux 7\.3\.4 as packaged by Debian (linux-source-7\.3 7\.3\.4-1~bpo13+1);$' results/send/v3/0000-*.eml &&
-	! grep -q '^base-commit: ' results/send/v3/*.eml
-ok $? "3 messages: [PATCH v3 0/2] to 2/2, change-id: and the Debian base (no base-commit) in the cover"
-grep -A1 '^Subject: ' results/send/v3/0001-*.eml | grep -q '^ '
+out=results/send/v$rev
+n=$(ls $out/*.eml 2>/dev/null | wc -l)
+[ "$n" = $((np + 1)) ] && grep -q "^Subject: \[PATCH v$rev 0/$np\]" $out/0000-*.eml &&
+	grep -q "^Subject: \[PATCH v$rev $np/$np\]" $out/000$np-*.eml &&
+	grep -q '^change-id: ' $out/0000-*.eml &&
+	grep -q '^Made on Linux 7\.3\.4 as packaged by Debian (linux-source-7\.3 7\.3\.4-1~bpo13+1);$' $out/0000-*.eml &&
+	! grep -q '^base-commit: ' $out/*.eml
+ok $? "$((np + 1)) messages: [PATCH v$rev 0/$np] to $np/$np, change-id: and the Debian base (no base-commit) in the cover"
+grep -A1 '^Subject: ' $out/0001-*.eml | grep -q '^ '
 ok $? "b4 folded a long Subject: header (the next import must cope)"
 
 touch "$TMP/before-elsewhere"
-test_expect_success 'with --results DIR, send writes DIR/send/v3 and DIR/b4, nothing in results/' '
+test_expect_success "with --results DIR, send writes DIR/send/v$rev and DIR/b4, nothing in results/" '
 	./build/kverify --results "$TMP/elsewhere" send --env > "$TMP/send-elsewhere" 2>&1 &&
-	[ "$(ls "$TMP/elsewhere/send/v3/"*.eml | wc -l)" = 3 ] &&
+	[ "$(ls "$TMP/elsewhere/send/v$rev/"*.eml | wc -l)" = $((np + 1)) ] &&
 	[ -s "$TMP/elsewhere/b4/b4.log" ] &&
 	[ -z "$(find results -newer "$TMP/before-elsewhere")" ]
 '
 
-cp -r results/send/v3 "$TMP/v3"
+cp -r $out "$TMP/sent"
 cp -r series "$TMP/series.before"
-make --no-print-directory am MBOX="$TMP/v3" > "$TMP/am" 2>&1
+make --no-print-directory am MBOX="$TMP/sent" > "$TMP/am" 2>&1
 ok $? "make am MBOX=<the sent set> imports it"
 same=0
 for p in $(cat "$TMP/series.before/series"); do
@@ -66,19 +71,19 @@ cmp -s "$TMP/series.before/cover-letter" series/cover-letter &&
 	cmp -s "$TMP/series.before/change-id" series/change-id &&
 	cmp -s "$TMP/series.before/revision" series/revision
 ok $? "the cover letter, change-id and revision come back unchanged"
-[ -f series/old/v3/series ] &&
-	grep -q '^range-diff: series/old/v3/ (v3) against series/ (v3)$' "$TMP/am" &&
-	grep -Eq '^2: +[0-9a-f]+ [=!] 2: +[0-9a-f]+ KVM: selftests' "$TMP/am"
-ok $? "the previous revision is kept in series/old/v3/ and the range-diff printed"
+[ -f series/old/v$rev/series ] &&
+	grep -q "^range-diff: series/old/v$rev/ (v$rev) against series/ (v$rev)$" "$TMP/am" &&
+	grep -Eq "^$np: +[0-9a-f]+ [=!] $np: +[0-9a-f]+ KVM: selftests" "$TMP/am"
+ok $? "the previous revision is kept in series/old/v$rev/ and the range-diff printed"
 
-mid=$(grep -m1 -i '^Message-Id:' "$TMP/v3"/0001-*.eml | sed 's/^[^:]*: //')
+mid=$(grep -m1 -i '^Message-Id:' "$TMP"/sent/000$knob-*.eml | sed 's/^[^:]*: //')
 {
-	for f in "$TMP"/v3/*.eml; do echo "From x Mon Sep 17 00:00:00 2001"; cat "$f"; echo; done
+	for f in "$TMP"/sent/*.eml; do echo "From x Mon Sep 17 00:00:00 2001"; cat "$f"; echo; done
 	cat <<MAIL
 From x Mon Sep 17 00:00:00 2001
 From: $reviewer
 Date: Mon, 30 Nov 2026 09:00:00 -0800
-Subject: Re: [PATCH v3 1/2] KVM: x86/pmu: Batch counter reprograms for emulated instructions
+Subject: Re: [PATCH v$rev $knob/$np] KVM: x86/pmu: Batch counter reprograms for emulated instructions
 Message-Id: <kverify-test-reply@kverify.test>
 In-Reply-To: $mid
 References: $mid
@@ -89,11 +94,11 @@ MAIL
 } > "$TMP/replies.mbox"
 make --no-print-directory trailers MBOX="$TMP/replies.mbox" > "$TMP/tr" 2>&1
 rc=$?
-p1=$(sed -n 1p series/series)
-p2=$(sed -n 2p series/series)
-[ $rc = 0 ] && grep -q "^Reviewed-by: $reviewer$" "series/$p1" &&
-	! grep -q '^Reviewed-by:' "series/$p2"
-ok $? "make trailers puts the Reviewed-by on patch 1 only (exit $rc)"
+pk=$(sed -n ${knob}p series/series)
+others=$(grep -v "^$pk$" series/series | sed 's|^|series/|')
+[ $rc = 0 ] && grep -q "^Reviewed-by: $reviewer$" "series/$pk" &&
+	! grep -q '^Reviewed-by:' $others
+ok $? "make trailers puts the Reviewed-by on patch $knob only (exit $rc)"
 [ $rc = 0 ] || tail -n 10 "$TMP/tr" | diag
 
 sed -i '1s/^/EDITME: /' series/cover-letter

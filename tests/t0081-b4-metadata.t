@@ -2,7 +2,7 @@
 # What the people who read the patches see is true (#14), through a round
 # trip: make send -> make am of the result plus a reply thread with
 # trailers on the cover and on one patch -> make range-diff -> make send
-# of v4.  No placeholder identity and no local-only commit id in any mail;
+# of the next revision.  No placeholder identity and no local-only commit id in any mail;
 # the sender's own identity and Signed-off-by; the Debian base said in
 # words, not as a base-commit; recipients from the tree's
 # get_maintainer.pl, shown first, TO=/CC= override them; every trailer of
@@ -19,8 +19,14 @@ copy=$TMP/repo
 repo_copy "$copy"
 repo_fromless "$copy"
 cd "$copy" || exit 1
-p1=$(sed -n 1p series/series)
-p2=$(sed -n 2p series/series)
+# The revision series/ holds, its patches, the knob (Luka's) and the selftest.
+rev=$(cat series/revision)
+next=$((rev + 1))
+np=$(grep -c . series/series)
+knob=$(grep -n 'Batch-counter-reprograms' series/series | cut -d: -f1)
+pk=$(sed -n ${knob}p series/series)
+pt=$(sed -n ${np}p series/series)
+out=results/send/v$rev
 
 # Identities: none, a placeholder, a placeholder left in a patch.
 mkdir "$TMP/home"
@@ -42,18 +48,18 @@ GIT_COMMITTER_EMAIL=me@example.invalid make --no-print-directory send > "$TMP/ou
 rc=$?
 [ $rc = 2 ] && grep -q 'is an address in the reserved top-level domain .invalid' "$TMP/out"
 ok $? "make send refuses an example.invalid address (exit $rc)"
-cp "series/$p2" "$TMP/p2"
-sed -i '1a From: Patch Author <patch.author@example.invalid>' "series/$p2"
+cp "series/$pk" "$TMP/pk"
+sed -i 's/^From: .*/From: Patch Author <patch.author@example.invalid>/' "series/$pk"
 make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "^series/$p2:2: From: Patch Author <patch.author@example.invalid>: a placeholder name" "$TMP/out" &&
+[ $rc = 2 ] && grep -q "^series/$pk:2: From: Patch Author <patch.author@example.invalid>: a placeholder name" "$TMP/out" &&
 	[ ! -d results/send ]
 ok $? "a placeholder left in a patch of series/ is refused with file:line (exit $rc)"
 [ $rc = 2 ] || diag < "$TMP/out"
-cp "$TMP/p2" "series/$p2"
-b=$(ls backports/6.12/0002-*.patch)
+cp "$TMP/pk" "series/$pk"
+b=$(ls backports/6.12/*Batch-counter-reprograms*.patch)
 cp "$b" "$TMP/b2"
-sed -i '0,/^\[ backport/s/^\[ backport/Signed-off-by: Patch Author <patch.author@example.invalid>\n&/' "$b"
+sed -i 's/^Signed-off-by: Luka Absandze .*/Signed-off-by: Patch Author <patch.author@example.invalid>/' "$b"
 make --no-print-directory bundle KERNEL=6.12 > "$TMP/out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q "/$b:[0-9]*: Signed-off-by: Patch Author <patch.author@example.invalid>: a placeholder name" "$TMP/out" &&
@@ -68,7 +74,7 @@ ok $? "no placeholder identity is left in series/ or backports/ of the copy"
 # TO= and CC= override get_maintainer.pl.
 make --no-print-directory send TO="$reviewer" CC="$list" > "$TMP/out" 2>&1
 rc=$?
-cover=$(ls results/send/v3/0000-*.eml 2>/dev/null)
+cover=$(ls $out/0000-*.eml 2>/dev/null)
 [ $rc = 0 ] && grep -q "^To: $reviewer$" "$TMP/out" &&
 	sed -n '/^To:/,/^[A-Z]/p' "$cover" | grep -qF "${reviewer#*<}" &&
 	! sed -n '/^To:/,/^[A-Z]/p' "$cover" | grep -q 'pbonzini' &&
@@ -76,12 +82,12 @@ cover=$(ls results/send/v3/0000-*.eml 2>/dev/null)
 ok $? "TO=/CC= replace get_maintainer.pl's recipients (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
 
-# v3: recipients, base, identities.
+# This revision: recipients, base, identities.
 make --no-print-directory send > "$TMP/send" 2>&1
 rc=$?
-ok $rc "make send of v3"
+ok $rc "make send of v$rev"
 [ $rc = 0 ] || tail -n 20 "$TMP/send" | diag
-cover=$(ls results/send/v3/0000-*.eml)
+cover=$(ls $out/0000-*.eml)
 to=$(grep -n '^To: ' "$TMP/send" | head -n 1 | cut -d: -f1)
 b4=$(grep -n '^Converted the branch' "$TMP/send" | cut -d: -f1)
 [ -n "$to" ] && [ -n "$b4" ] && [ "$to" -lt "$b4" ] &&
@@ -92,29 +98,29 @@ b4=$(grep -n '^Converted the branch' "$TMP/send" | cut -d: -f1)
 	sed -n '/^Cc:/,/^[A-Z]/p' "$cover" | grep -q 'linux-kselftest@vger.kernel.org'
 ok $? "get_maintainer.pl's maintainers To, its lists Cc, shown before b4 runs"
 local_id=$(git -C "$KVERIFY_CACHE"/b4/deb-linux-source-7.3-* rev-parse kverify-base 2>/dev/null)
-[ -n "$local_id" ] && ! grep -rq "${local_id:0:12}" results/send/v3 &&
-	! grep -q '^base-commit:' results/send/v3/*.eml &&
+[ -n "$local_id" ] && ! grep -rq "${local_id:0:12}" $out &&
+	! grep -q '^base-commit:' $out/*.eml &&
 	grep -q '^Made on Linux 7\.3\.4 as packaged by Debian (linux-source-7\.3 7\.3\.4-1~bpo13+1);$' "$cover"
 ok $? "no base-commit and no local commit id: the cover names Linux 7.3.4 and Debian's 7.3.4-1~bpo13+1"
 bad=0
-for f in results/send/v3/000[12]-*.eml; do
+for f in $(ls $out/*.eml | grep -v '/0000-'); do
 	[ "$(grep -c "^Signed-off-by: $sender$" "$f")" = 1 ] || { bad=1; echo "# $f: not one sender sign-off"; }
 done
-! grep -q 'example\.invalid\|Patch Author' results/send/v3/*.eml || bad=1
-grep -q '^From: Luka Absandze <absandze@amazon.de>$' results/send/v3/0001-*.eml || bad=1
+! grep -q 'example\.invalid\|Patch Author' $out/*.eml || bad=1
+grep -q '^From: Luka Absandze <absandze@amazon.de>$' $out/000$knob-*.eml || bad=1
 grep -q "^From: $sender$" "$cover" || bad=1
 ok $bad "the sender's From: and one Signed-off-by on each patch; the real author kept; no placeholder"
 
-# The reply thread: a Reviewed-by on the cover, a Tested-by on patch 2.
+# The reply thread: a Reviewed-by on the cover, a Tested-by on the selftest.
 cmid=$(grep -m1 -i '^Message-Id:' "$cover" | sed 's/^[^:]*: //')
-mid2=$(grep -m1 -i '^Message-Id:' results/send/v3/0002-*.eml | sed 's/^[^:]*: //')
+mid2=$(grep -m1 -i '^Message-Id:' $out/000$np-*.eml | sed 's/^[^:]*: //')
 {
-	for f in results/send/v3/*.eml; do echo "From x Mon Sep 17 00:00:00 2001"; cat "$f"; echo; done
+	for f in $out/*.eml; do echo "From x Mon Sep 17 00:00:00 2001"; cat "$f"; echo; done
 	cat <<MAIL
 From x Mon Sep 17 00:00:00 2001
 From: $reviewer
 Date: Mon, 30 Nov 2026 09:00:00 -0800
-Subject: Re: [PATCH v3 0/2] KVM: x86/pmu: Batch counter reprograms for emulated instructions
+Subject: Re: [PATCH v$rev 0/$np] KVM: x86/pmu: Batch counter reprograms for emulated instructions
 Message-Id: <kverify-test-cover-reply@kverify.test>
 In-Reply-To: $cmid
 References: $cmid
@@ -126,7 +132,7 @@ Reviewed-by: $reviewer
 From x Mon Sep 17 00:00:00 2001
 From: $tester
 Date: Mon, 30 Nov 2026 10:00:00 -0800
-Subject: Re: [PATCH v3 2/2] KVM: selftests: Add a test for emulated_counter_reprogram_tolerance
+Subject: Re: [PATCH v$rev $np/$np] KVM: selftests: Add a test for emulated_counter_reprogram_tolerance
 Message-Id: <kverify-test-patch-reply@kverify.test>
 In-Reply-To: $mid2
 References: $cmid $mid2
@@ -137,64 +143,71 @@ MAIL
 } > "$TMP/thread.mbox"
 make --no-print-directory am MBOX="$TMP/thread.mbox" > "$TMP/am" 2>&1
 rc=$?
-grep -q "^Reviewed-by: $reviewer$" "series/$p1" && grep -q "^Reviewed-by: $reviewer$" "series/$p2" &&
-	grep -q "^Tested-by: $tester$" "series/$p2" && ! grep -q '^Tested-by:' "series/$p1"
-ok $? "make am keeps the cover's Reviewed-by on every patch and the Tested-by on patch 2 (exit $rc)"
+bad=0
+for p in $(cat series/series); do
+	grep -q "^Reviewed-by: $reviewer$" "series/$p" || bad=1
+	[ "$p" = "$pt" ] || ! grep -q '^Tested-by:' "series/$p" || bad=1
+done
+grep -q "^Tested-by: $tester$" "series/$pt" || bad=1
+ok $bad "make am keeps the cover's Reviewed-by on every patch and the Tested-by on patch $np (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/am" | diag
-grep -q "^  patch 1: + Reviewed-by: $reviewer$" "$TMP/am" &&
-	grep -q "^  patch 2: + Reviewed-by: $reviewer$" "$TMP/am" &&
-	grep -q "^  patch 2: + Tested-by: $tester$" "$TMP/am" &&
-	grep -q '^Total patches: 2$' "$TMP/am"
-ok $? "it prints each trailer it added, and b4's own report"
+bad=0
+for i in $(seq 1 $np); do
+	grep -q "^  patch $i: + Reviewed-by: $reviewer$" "$TMP/am" || bad=1
+done
+grep -q "^  patch $np: + Tested-by: $tester$" "$TMP/am" &&
+	grep -q "^Total patches: $np$" "$TMP/am" || bad=1
+ok $bad "it prints each trailer it added, and b4's own report"
 [ "<$(cat series/message-id 2>/dev/null)>" = "$cmid" ] && grep -q "posted as https://lore.kernel.org/r/${cmid:1:-1}" "$TMP/am"
 ok $? "series/message-id records the posting (the cover's Message-Id)"
 
 make --no-print-directory range-diff > "$TMP/rd" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q '^range-diff: series/old/v3/ (v3) against series/ (v3)$' "$TMP/rd" &&
+[ $rc = 0 ] && grep -q "^range-diff: series/old/v$rev/ (v$rev) against series/ (v$rev)$" "$TMP/rd" &&
 	grep -q "^    +    Reviewed-by: $reviewer$" "$TMP/rd"
 ok $? "make range-diff compares the revision kept with series/ and says which (exit $rc)"
 [ $rc = 0 ] || diag < "$TMP/rd"
 
-# v4 of the reviewed series.
-echo 4 > series/revision
-sed -i 's/^Changes since v2:$/Changes since v3:\n - Collect Reviewed-by and Tested-by.\n\nChanges since v2:/' series/cover-letter
+# The next revision of the reviewed series.
+echo $next > series/revision
+sed -i "s/^Changes since v2:$/Changes since v$rev:\n - Collect Reviewed-by and Tested-by.\n\nChanges since v2:/" series/cover-letter
 make --no-print-directory send > "$TMP/send4" 2>&1
 rc=$?
-ok $rc "make send of v4"
+ok $rc "make send of v$next"
 [ $rc = 0 ] || tail -n 20 "$TMP/send4" | diag
 bad=0
-f1=$(ls results/send/v4/0001-*.eml 2>/dev/null)
-f2=$(ls results/send/v4/0002-*.eml 2>/dev/null)
-grep -q '^Subject: \[PATCH v4 0/2\]' results/send/v4/0000-*.eml || bad=1
-for t in "Reviewed-by: $reviewer" "Signed-off-by: $sender"; do
-	for f in "$f1" "$f2"; do
+grep -q "^Subject: \[PATCH v$next 0/$np\]" results/send/v$next/0000-*.eml || bad=1
+for f in $(ls results/send/v$next/*.eml | grep -v '/0000-'); do
+	for t in "Reviewed-by: $reviewer" "Signed-off-by: $sender"; do
 		[ "$(grep -c "^$t$" "$f")" = 1 ] || { bad=1; echo "# $f: not one '$t'"; }
 	done
+	case $f in
+	*/000$np-*) [ "$(grep -c "^Tested-by: $tester$" "$f")" = 1 ] || bad=1 ;;
+	*) ! grep -q '^Tested-by:' "$f" || bad=1 ;;
+	esac
 done
-[ "$(grep -c "^Tested-by: $tester$" "$f2")" = 1 ] && ! grep -q '^Tested-by:' "$f1" || bad=1
 local_id=$(git -C "$KVERIFY_CACHE"/b4/deb-linux-source-7.3-* rev-parse kverify-base)
-! grep -rq "${local_id:0:12}\|^base-commit:\|example\.invalid\|Patch Author" results/send/v4 || bad=1
-ok $bad "v4 carries every trailer of the thread once, one sender sign-off, no placeholder, no local commit id"
+! grep -rq "${local_id:0:12}\|^base-commit:\|example\.invalid\|Patch Author" results/send/v$next || bad=1
+ok $bad "v$next carries every trailer of the thread once, one sender sign-off, no placeholder, no local commit id"
 
-make --no-print-directory am MBOX=results/send/v4 > "$TMP/am4" 2>&1 &&
+make --no-print-directory am MBOX=results/send/v$next > "$TMP/am4" 2>&1 &&
 	make --no-print-directory range-diff > "$TMP/rd" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q '^range-diff: series/old/v3/ (v3) against series/ (v4)$' "$TMP/rd"
-ok $? "after make am of v4, make range-diff compares v3 with v4 (exit $rc)"
+[ $rc = 0 ] && grep -q "^range-diff: series/old/v$rev/ (v$rev) against series/ (v$next)$" "$TMP/rd"
+ok $? "after make am of v$next, make range-diff compares v$rev with v$next (exit $rc)"
 [ $rc = 0 ] || diag < "$TMP/rd"
 make --no-print-directory range-diff FROM=v9 > "$TMP/rd" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q 'series/old/v9 does not exist; series/old/ keeps v4 v3: give FROM=vN' "$TMP/rd"
+[ $rc != 0 ] && grep -q "series/old/v9 does not exist; series/old/ keeps v$next v$rev: give FROM=vN" "$TMP/rd"
 ok $? "FROM= a revision not kept fails and says which are kept (exit $rc)"
 rm -rf series/old
 make --no-print-directory range-diff > "$TMP/rd" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q 'nothing to compare series/ (v4) with: series/old/ keeps no revision' "$TMP/rd"
+[ $rc != 0 ] && grep -q "nothing to compare series/ (v$next) with: series/old/ keeps no revision" "$TMP/rd"
 ok $? "without series/old/, make range-diff says why it cannot (exit $rc)"
 
 # Replies only: make trailers says what to give; b4's messages reach the user.
-sed -n '/^From x/,$p' "$TMP/thread.mbox" | awk '/^From x/{n++} n>3' > "$TMP/replies.mbox"
+sed -n '/^From x/,$p' "$TMP/thread.mbox" | awk -v sent=$((np + 1)) '/^From x/{n++} n>sent' > "$TMP/replies.mbox"
 make --no-print-directory trailers MBOX="$TMP/replies.mbox" > "$TMP/tr" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q 'holds no patch, only replies' "$TMP/tr" && ! grep -q 'Traceback' "$TMP/tr"

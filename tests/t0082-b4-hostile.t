@@ -15,8 +15,11 @@ repo_copy "$copy"
 repo_fromless "$copy"
 cd "$copy" || exit 1
 
+# The revision series/ holds and its number of patches.
+rev=$(cat series/revision)
+np=$(grep -c . series/series)
 make --no-print-directory send > "$TMP/send" 2>&1 || { tail -n 20 "$TMP/send" | diag; }
-cp -r results/send/v3 "$TMP/v3"
+cp -r results/send/v$rev "$TMP/v3"
 cp -r series "$TMP/series.before"
 repo=$(ls -d "$KVERIFY_CACHE"/b4/deb-linux-source-7.3-* | head -n 1)
 # Each case starts from a clean cache repository, so that one case's
@@ -55,7 +58,7 @@ rm -rf results/send
 make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
-	[ -z "$(ls results/send/v3 2>/dev/null)" ]
+	[ -z "$(ls results/send/v$rev 2>/dev/null)" ]
 ok $? "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)"
 cp "$TMP/series.before/change-id" series/change-id
 rm -rf series && cp -r "$TMP/series.before" series
@@ -68,23 +71,25 @@ rc=$?
 	! grep -q 'Running\|Analyzing\|Grabbing' "$TMP/out" && same_series
 ok $? "MSGID='-m/etc/passwd' is refused before b4 runs (exit $rc)"
 cp -r "$TMP/v3" "$TMP/big"
-sed -i 's/^Subject: \[PATCH v3 /Subject: [PATCH v99999999999 /' "$TMP"/big/*.eml
+sed -i "s/^Subject: \[PATCH v$rev /Subject: [PATCH v99999999999 /" "$TMP"/big/*.eml
 make --no-print-directory am MBOX="$TMP/big" > "$TMP/out" 2>&1
 rc=$?
 [ $rc != 0 ] && grep -q "the posting says '\[PATCH v99999999999': not a revision (1 to 999)" "$TMP/out" &&
-	[ "$(cat series/revision)" = 3 ] && same_series
-ok $? "[PATCH v99999999999 is refused, series/revision stays 3 (exit $rc)"
+	[ "$(cat series/revision)" = $rev ] && same_series
+ok $? "[PATCH v99999999999 is refused, series/revision stays $rev (exit $rc)"
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 
+# One patch more than the set sent: np + 1.
+more=$((np + 1))
 cp -r "$TMP/v3" "$TMP/three"
-sed -i 's/^Subject: \[PATCH v3 \([0-2]\)\/2\]/Subject: [PATCH v3 \1\/3]/' "$TMP"/three/*.eml
+sed -i "s/^Subject: \[PATCH v$rev \([0-9]*\)\/$np\]/Subject: [PATCH v$rev \1\/$more]/" "$TMP"/three/*.eml
 cmid=$(grep -m1 -i '^Message-Id:' "$TMP"/three/0000-*.eml | sed 's/^[^:]*: //')
-cat > "$TMP/three/0003-readme.eml" <<MAIL
+cat > "$TMP/three/000$more-readme.eml" <<MAIL
 From: $sender
 Date: Mon, 30 Nov 2026 12:00:00 +0000
-Subject: [PATCH v3 3/3] KVM: selftests: Name the batching test in a README
-Message-Id: <kverify-test-3@kverify.test>
+Subject: [PATCH v$rev $more/$more] KVM: selftests: Name the batching test in a README
+Message-Id: <kverify-test-$more@kverify.test>
 In-Reply-To: $cmid
 References: $cmid
 
@@ -106,9 +111,9 @@ index 000000000000..0ba0e2b0a3e4
 MAIL
 make --no-print-directory am MBOX="$TMP/three" > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q '^imported v3 into series/ (3 patches)' "$TMP/out" &&
-	[ "$(wc -l < series/series)" = 3 ]
-ok $? "a 3-patch posting: '(3 patches)' and 3 lines in series/series (exit $rc)"
+[ $rc = 0 ] && grep -q "^imported v$rev into series/ ($more patches)" "$TMP/out" &&
+	[ "$(wc -l < series/series)" = $more ]
+ok $? "a $more-patch posting: '($more patches)' and $more lines in series/series (exit $rc)"
 [ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
@@ -145,8 +150,8 @@ ok $? "two make am at once both succeed (exit $rc1 and $rc2)"
 [ $rc2 = 0 ] || tail -n 10 "$TMP/am2" | diag
 cat "$TMP/am1" "$TMP/am2" | grep -q 'waiting for another run (or what is left of a killed one) holding .*/locks/b4.lock'
 ok $? "one waited for the other's lock"
-grep -q '^imported v3 into series/ (2 patches)' "$TMP/am1" &&
-	grep -q '^imported v3 into series/ (2 patches)' "$TMP/am2"
+grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am1" &&
+	grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am2"
 ok $? "both imported the posting"
 [ ! -e "$repo/.git/rebase-apply" ] && git -C "$repo" status --porcelain --untracked-files=no | { ! grep -q .; }
 ok $? "the cache repository is clean afterwards"
