@@ -488,15 +488,15 @@ static void parse_output(struct sim_result *r)
 		const char *result;
 		unsigned long t;
 		double rate, reads;
-		int nf;
+		int nf = sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf reads_per_million=%lf",
+				&t, &rate, &reads);
 
 		if (skip_prefix(p, "RESULT ", &result)) {
 			strbuf_reset(&r->reason);
 			strbuf_add(&r->reason, result, len - (result - p));
 			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
 				r->traces = 0;
-		} else if ((nf = sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf reads_per_million=%lf",
-					&t, &rate, &reads)) >= 2) {
+		} else if (nf >= 2) {
 			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
 				    " " : "", t, rate);
 			if (nf == 3)
