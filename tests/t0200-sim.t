@@ -14,10 +14,8 @@ TARGETS="6.1 6.12 7.2 7.3"
 QUICK=checkpatch,cocci,config,build,selftests,boot
 # One mutant a line: target/name, the invariant it must fail, and the sim
 # options of its run, if any.  The 7.3 and 6.12 mutants are v4 with one
-# defect each; v4 as they were made from it fails ii-a when the tolerance
-# is raised at runtime after a counter write made at tolerance 0 (docs/sim.md,
-# "Counterexamples"), so they run without set-param, to fail for their own
-# defect.  The 6.1 mutants are the v3 6.1 backport (v3-backport: iv, its
+# defect each, run against v4's baseline (tests/sim/baseline/).  The 6.1
+# mutants are the v3 6.1 backport (v3-backport: iv, its
 # B1; without counter writes ii-save, its M1c; without those and saves and
 # runtime changes, v: its powers of two batch at half the tolerance) with
 # one defect each, or the pristine 6.1 tree with one; where the backport's
@@ -26,27 +24,27 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # batch outgrow the new one; the period bug after a write) would be found
 # first, the run leaves those ops out: --vendor amd and --without.
 MUTANTS="
-7.3/rdpmc-skips-batch=i --without set-param
-7.3/not-at-once=ii-a --without set-param
-7.3/batch-doubled=ii-b --without set-param
-7.3/disable-drops=ii-lost --without set-param
-7.3/no-half-cap=ii-b --without set-param
-7.3/save-unfolded=ii-save --without set-param
-7.3/save-pmi-requested=ii-save --without set-param
-7.3/write-fold-at-t0=iii --without set-param
-7.3/spurious-le=iv --without set-param
-7.3/batching-stops=v --without set-param
+7.3/rdpmc-skips-batch=i
+7.3/not-at-once=ii-a
+7.3/batch-doubled=ii-b
+7.3/disable-drops=ii-lost
+7.3/no-half-cap=ii-b
+7.3/save-unfolded=ii-save
+7.3/save-pmi-requested=ii-save
+7.3/write-fold-at-t0=iii
+7.3/spurious-le=iv
+7.3/batching-stops=v
 7.3/v2-as-posted=ii-a
-6.12/rdpmc-skips-batch=i --without set-param
-6.12/not-at-once=ii-a --without set-param
-6.12/batch-doubled=ii-b --without set-param
-6.12/disable-drops=ii-lost --without set-param
-6.12/no-half-cap=ii-b --without set-param
-6.12/save-unfolded=ii-save --without set-param
-6.12/save-pmi-requested=ii-save --without set-param
-6.12/write-fold-at-t0=iii --without set-param
-6.12/spurious-le=iv --without set-param
-6.12/batching-stops=v --without set-param
+6.12/rdpmc-skips-batch=i
+6.12/not-at-once=ii-a
+6.12/batch-doubled=ii-b
+6.12/disable-drops=ii-lost
+6.12/no-half-cap=ii-b
+6.12/save-unfolded=ii-save
+6.12/save-pmi-requested=ii-save
+6.12/write-fold-at-t0=iii
+6.12/spurious-le=iv
+6.12/batching-stops=v
 6.12/v2-as-posted=ii-a
 6.1/v3-backport=iv
 6.1/v3-backport=ii-save --without wrmsr-ctr,host-wrmsr-ctr
@@ -58,13 +56,12 @@ MUTANTS="
 6.1/double-reprogram=iii
 6.1/v2-as-posted=ii-a
 "
-# Null variants: v4 written differently, the same logic (run as the
-# mutants made from the same v4 are).
+# Null variants: v4 written differently, the same logic.
 NULLS="
-7.3/to-wrap-plus-one --without set-param
-7.3/half-range-div --without set-param
-6.12/to-wrap-plus-one --without set-param
-6.12/half-range-div --without set-param
+7.3/to-wrap-plus-one
+7.3/half-range-div
+6.12/to-wrap-plus-one
+6.12/half-range-div
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
