@@ -65,7 +65,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 1 + 4 + 3 + 3 + 4))
+plan $((6 * 4 + 4 + nm + nn + 1 + 4 + 3 + 3 + 4 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -266,6 +266,12 @@ rc=$?
 [ $rc = 2 ] && grep -q "bad.trace:2: 'sideways'" "$TMP/out"
 ok $? "a bad trace file exits 2 naming file:line and what (exit $rc)"
 diag < "$TMP/out"
+nice "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 300 --coverage --work "$KVERIFY_CACHE/sim/t0200-cov" > "$TMP/out" 2>&1
+rc=$?
+grep -q '^COVERAGE kvm_pmu_cleanup: [1-9][0-9]*% of [0-9]*, .* | [1-9]' "$TMP/out" &&
+	grep -q '^COVERAGE reprogram_counter: ' "$KVERIFY_CACHE/sim/t0200-cov/coverage.txt"
+ok $? "--coverage lists the tree's vPMU functions reached, kvm_pmu_cleanup() among them, pristine and patched (exit $rc)"
+grep 'kvm_pmu_cleanup\|^kverify\|^RESULT' "$TMP/out" | diag
 status_is "kverify sim --trace with no such file exits 2" 2 \
 	"$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent"
 
