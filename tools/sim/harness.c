@@ -176,6 +176,7 @@ static int nr_ctr_idx(const struct sim_cfg *cfg, int i)
 /* ---- the reference model ---- */
 
 static int era_sync;
+static int era_prev;	/* 6.2-6.7: each emulated instruction after an entry */
 
 static void ref_init(struct ref *r, const struct sim_cfg *cfg,
 		     unsigned int tol)
@@ -496,7 +497,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		do_entry(run, k);
 		break;
 	case OP_EMUL:
-		if (run->msr_dirty)
+		if (run->msr_dirty || (era_prev && run->dirty))
 			do_entry(run, k);
 		run->in_guest = 0;
 		run->dirty = 1;
@@ -750,6 +751,7 @@ static uint64_t rand_evsel(const struct sim_cfg *cfg)
 struct gen_opts {
 	unsigned int without;	/* op types not to generate, 1 << OP_x */
 	int era_sync;		/* no AMD PerfMonV2 in the sync era */
+	int era_prev;		/* 6.2-6.7: one emulated instruction per exit */
 	int vendor;		/* -1 both, 0 Intel, 1 AMD */
 	long tolerance;		/* -1: every one of tolerances[] */
 };
@@ -820,6 +822,16 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			o.type = OP_EMUL;
 			o.a = rn(4) ? 1 : 1 + rn(4);
 			o.c = o.a > 1 && rn(2);	/* back to back, one exit */
+			/*
+			 * 6.2-6.7 snapshot pmc->prev_counter at every emulated
+			 * instruction and compare at the next VM-entry: a second
+			 * one in the same exit overwrites the snapshot of a wrap
+			 * (upstream fd89499a5151, 6.8, fixed it).  The pristine
+			 * tree loses such wraps: no back-to-back runs there, and
+			 * a VM-entry before every emulated instruction.
+			 */
+			if (g->era_prev)
+				o.c = 0;
 			/* a batch's worth, or a narrow counter's width */
 			if (!rn(40))
 				o.a = 1 + rn(tol < (1U << 12) ? tol + 2 :
@@ -1182,13 +1194,13 @@ static int parse_without(const char *list, unsigned int *mask)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct gen_opts g = { 0, 0, -1, -1 };
+	struct gen_opts g = { .vendor = -1, .tolerance = -1 };
 	uint64_t seed = 1;
 	long traces = 2000, idx, per_tol[ARRAY_SIZE(tolerances)] = { 0 };
 	int self_only = 0, figures = 1, i;
@@ -1207,6 +1219,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--sync")) {
 			g.era_sync = era_sync = 1;
+			continue;
+		}
+		if (!strcmp(a, "--prev")) {
+			g.era_prev = era_prev = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-figures")) {
