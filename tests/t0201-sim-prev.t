@@ -1,0 +1,117 @@
+#!/bin/bash
+# The sim step on the 6.2-6.7 (prev_counter, 6.6 LTS) era.  No Debian
+# release ships that era, so tests/sim/prev-counter-fixture makes a tree of
+# its shape from Debian's 6.1 source at run time (6.1's code reshaped to
+# v6.6's deferred reprogram with pmc->prev_counter; not a real 6.6).  On it:
+# the pristine tree passes against itself; `kverify backport` generates the
+# prev_counter variant, which changes nothing at tolerance 0, whose batching
+# holds when no fold comes between (the ops that fold left out), and which
+# the sim rejects for the hole docs/backports.md names (ii-save); the
+# mutants under tests/sim/mutants/prev_counter/ are rejected for their
+# invariant, and v2's logic also with the folds left out; the fixture script
+# refuses bad input.
+# lane: 2
+. "$(dirname "$0")/lib.sh"
+
+# mutant and the invariant it must fail
+MUTANTS="v2-style=ii-save naive-port=ii-late"
+# the ops that make KVM fold a counter (or save its status)
+FOLDS=host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel,wrmsr-fixed-ctrl
+plan $((8 + 2 * $(echo $MUTANTS | wc -w) + 2))
+
+src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
+F=$TMP/linux-6.6
+sum=$(md5sum < "$src/arch/x86/kvm/pmu.c")
+tests/sim/prev-counter-fixture "$src" "$F" > "$TMP/fx" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q 'u64 prev_counter;' "$F/arch/x86/include/asm/kvm_host.h" &&
+	[ "$(md5sum < "$src/arch/x86/kvm/pmu.c")" = "$sum" ]
+ok $? "the fixture is made from Debian's 6.1 source, which stays untouched (exit $rc)"
+diag < "$TMP/fx"
+
+sim() {	# sim NAME PATCHED [ARGS...]: the sim, fixture against PATCHED
+	local name=$1 patched=$2
+	shift 2
+	"$KVERIFY" sim --pristine "$F" --patched "$patched" \
+		--work "$KVERIFY_CACHE/sim/t0201-$name" "$@" > "$TMP/$name.out" 2>&1
+}
+invariant() {	# the invariant a FAIL names
+	sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/$1.out"
+}
+
+sim self "$F"
+rc=$?
+[ $rc = 0 ] && grep -q '^sim: prev_counter era, seed 1, 20000 traces' "$TMP/self.out" &&
+	grep -q '^RESULT PASS 20000 traces' "$TMP/self.out"
+ok $? "the fixture's era is prev_counter, and it passes against itself, 20000 traces (exit $rc, $(sed -n 's/^RESULT PASS .*, \([0-9.]* s\)$/\1/p' "$TMP/self.out"))"
+[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE\|^kverify sim' "$TMP/self.out" | diag
+
+# kverify backport, as make backport runs it, in a copy of the repository
+copy=$TMP/repo
+mkdir -p "$copy/build"
+git ls-files -z | xargs -0 cp --parents -t "$copy"
+cp "$KVERIFY" "$copy/build/"
+(cd "$copy" && GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test \
+	KVERIFY_BACKPORT_TREE=$F KVERIFY_BACKPORT_NAME=6.6 ./build/kverify backport --env) \
+	> "$TMP/bp" 2>&1
+rc=$?
+p=$copy/backports/6.6/$(head -n 1 "$copy/backports/6.6/series" 2>/dev/null)
+[ $rc = 0 ] && grep -q '^semantic patch: APPLIED prev_counter$' "$TMP/bp" && [ -f "$p" ]
+ok $? "kverify backport on the fixture finds the prev_counter shape and writes a variant (exit $rc)"
+diag < "$TMP/bp"
+G=$TMP/generated
+mkdir -p "$G/arch" && cp -al "$F/arch/x86" "$G/arch/x86" &&
+	patch -s -p1 -d "$G" --fuzz=0 --no-backup-if-mismatch < "$p" > "$TMP/patch" 2>&1 &&
+	grep -q 'kvm_pmu_write_pending_overflow(pmc);' "$G/arch/x86/kvm/pmu.h" &&
+	grep -q 'kvm_pmu_handle_event(vcpu);' "$G/arch/x86/kvm/pmu.c"
+ok $? "the variant applies to the fixture with --fuzz=0, every hunk of the shape there"
+diag < "$TMP/patch"
+
+sim gen0 "$G" --tolerance 0
+rc=$?
+[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen0.out"
+ok $? "the generated variant at tolerance 0 does what the fixture does, event for event (iii), 20000 traces (exit $rc)"
+[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE\|^kverify sim' "$TMP/gen0.out" | diag
+
+sim gen "$G" --shrink-seconds 3
+rc=$?
+got=$(invariant gen)
+[ $rc = 1 ] && [ "$got" = ii-save ] &&
+	grep -q 'userspace saved GLOBAL_STATUS=0 without the wrap of' "$TMP/gen.out" &&
+	grep -q '^COUNTEREXAMPLE seed=1 ' "$TMP/gen.out"
+ok $? "the generated variant is rejected above tolerance 0: a wrap of skipped and counted events together is not in a saved status (got '$got', exit $rc)"
+grep '^RESULT' "$TMP/gen.out" | diag
+grep -q '^FIGURE tolerance=1000 reprograms_per_million=1953.0$' "$TMP/gen.out"
+ok $? "its figure: 1953 reprograms per million emulated instructions at tolerance 1000 (powers of two)"
+sim gen-nofold "$G" --without $FOLDS
+rc=$?
+[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen-nofold.out"
+ok $? "with the folding ops left out, the generated variant passes: its batching delivers every wrap in time (exit $rc)"
+[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE\|^kverify sim' "$TMP/gen-nofold.out" | diag
+
+for m in $MUTANTS; do
+	name=${m%=*}
+	want=${m#*=}
+	M=$TMP/mutant-$name
+	mkdir -p "$M/arch" && cp -al "$F/arch/x86" "$M/arch/x86" &&
+		patch -s -p1 -d "$M" --fuzz=0 --no-backup-if-mismatch \
+			< tests/sim/mutants/prev_counter/$name.patch > "$TMP/patch" 2>&1
+	ok $? "mutant prev_counter/$name applies to the fixture"
+	diag < "$TMP/patch"
+	sim "$name" "$M" --shrink-seconds 3
+	rc=$?
+	got=$(invariant "$name")
+	[ $rc = 1 ] && [ "$got" = "$want" ]
+	ok $? "mutant prev_counter/$name is rejected for invariant $want (got '$got', exit $rc)"
+	grep '^RESULT' "$TMP/$name.out" | diag
+done
+sim v2-nofold "$TMP/mutant-v2-style" --without $FOLDS --shrink-seconds 3
+rc=$?
+got=$(invariant v2-nofold)
+[ $rc = 1 ] && [ "$got" = ii-late ]
+ok $? "and v2's logic also with the folds left out: ii-late, no request at the wrap nor a cap at the width (got '$got', exit $rc)"
+grep '^RESULT' "$TMP/v2-nofold.out" | diag
+
+status_is "prev-counter-fixture on a directory that is no kernel tree exits 2" 2 \
+	tests/sim/prev-counter-fixture "$TMP/repo/tests" "$TMP/nofixture"
+done_testing
