@@ -89,6 +89,7 @@ static const char *const common_names[] = {
 	"is_vmware_backdoor_pmc", "kvm_pmu_rdpmc_vmware", "kvm_pmu_rdpmc",
 	"?kvm_pmu_mark_pmc_in_use", "kvm_pmu_get_msr", "kvm_pmu_set_msr",
 	"kvm_pmu_cleanup", "?pmc_is_pmi_enabled", "kvm_pmu_incr_counter",
+	"kvm_pmu_deliver_pmi", "?kvm_pmu_sync_to_userspace",
 	"?eventsel_match_perf_hw_id", "cpl_is_matched",
 	"kvm_pmu_trigger_event", "?kvm_pmu_instruction_retired",
 	"?kvm_pmu_branch_retired", "?is_masked_filter_valid",
@@ -415,6 +416,10 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 			add_static(out, items[i]->text, items[i]->len);
 			strbuf_addch(out, '\n');
 		}
+	for (i = 0; i < n; i++)
+		if (items[i]->kind == ITEM_FUNC &&
+		    !strcmp(items[i]->name, "kvm_pmu_sync_to_userspace"))
+			strbuf_addstr(out, "#define SIM_HAS_SYNC_TO_USERSPACE 1\n");
 	strbuf_addstr(out, "#include \"glue.c\"\n");
 	ret = 0;
 out:
@@ -455,6 +460,7 @@ void sim_result_clear(struct sim_result *r)
 	strbuf_release(&r->reason);
 	strbuf_release(&r->output);
 	strbuf_release(&r->figures);
+	strbuf_release(&r->reads);
 }
 
 static int compile(const struct sim_opts *o, struct strvec *args,
@@ -527,17 +533,21 @@ static void parse_output(struct sim_result *r)
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		const char *result;
 		unsigned long t;
-		double rate;
+		double rate, reads;
+		int nf;
 
 		if (skip_prefix(p, "RESULT ", &result)) {
 			strbuf_reset(&r->reason);
 			strbuf_add(&r->reason, result, len - (result - p));
 			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
 				r->traces = 0;
-		} else if (sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf",
-				  &t, &rate) == 2) {
+		} else if ((nf = sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf reads_per_million=%lf",
+					&t, &rate, &reads)) >= 2) {
 			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
 				    " " : "", t, rate);
+			if (nf == 3)
+				strbuf_addf(&r->reads, "%sT=%lu:%.0f",
+					    r->reads.len ? " " : "", t, reads);
 		}
 		p += len + (e ? 1 : 0);
 	}
@@ -551,7 +561,23 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Build both trees' units and the harness under o->work, then run it. */
+/*
+ * Whether @tree has the parameter: then batching must be in effect
+ * (invariant v); the pristine trees reprogram on every instruction.
+ */
+static int has_knob(const char *tree)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *p = xstrfmt("%s/arch/x86/kvm/pmu.c", tree);
+	int ret = strbuf_read_file(&b, p, 4 << 20) >= 0 &&
+		  strstr(b.buf, "emulated_counter_reprogram_tolerance");
+
+	strbuf_release(&b);
+	free(p);
+	return ret;
+}
+
+/* Build the trees' units and the harness under o->work, then run it. */
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
 	double t0 = mono(), budget = o->max_seconds;
@@ -579,8 +605,16 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 			    strerror(errno));
 		goto out;
 	}
+	if (o->baseline && sim_detect_era(o->baseline, &why) != pe) {
+		strbuf_addf(&r->reason, "the baseline %s is not of the pristine tree's era (%s)%s%s",
+			    o->baseline, sim_era_name(pe), why.len ? ": " : "",
+			    why.buf);
+		goto out;
+	}
 	if (build_unit(o, o->pristine, pe, "sim_tree_pristine", src, r) ||
-	    build_unit(o, o->patched, pe, "sim_tree_patched", src, r))
+	    build_unit(o, o->patched, pe, "sim_tree_patched", src, r) ||
+	    (o->baseline &&
+	     build_unit(o, o->baseline, pe, "sim_tree_baseline", src, r)))
 		goto out;
 	prog = xstrfmt("%s/sim", o->work);
 	strvec_pushl(&args, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
@@ -591,6 +625,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	strvec_pushf(&args, "%s/perf.c", src);
 	strvec_pushf(&args, "%s/sim_tree_pristine.o", o->work);
 	strvec_pushf(&args, "%s/sim_tree_patched.o", o->work);
+	if (o->baseline)
+		strvec_pushf(&args, "%s/sim_tree_baseline.o", o->work);
 	if (compile(o, &args, r, "the harness"))
 		goto out;
 
@@ -607,10 +643,18 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strvec_pushl(&c.args, "--vendor", o->vendor, NULL);
 	if (o->without)
 		strvec_pushl(&c.args, "--without", o->without, NULL);
+	if (o->trace) {
+		char *abs = abspath(o->trace);
+
+		strvec_pushl(&c.args, "--trace", abs, NULL);
+		free(abs);
+	}
 	if (pe == SIM_ERA_SYNC)
 		strvec_push(&c.args, "--sync");
 	if (pe == SIM_ERA_PREV)
 		strvec_push(&c.args, "--prev");
+	if (has_knob(o->patched))
+		strvec_push(&c.args, "--batching");
 	strvec_push(&c.args, "--shrink-seconds");
 	strvec_pushf(&c.args, "%g", o->shrink_seconds);
 	if (o->total_seconds > 0) {
@@ -650,10 +694,11 @@ out:
 }
 
 static const char sim_usage_text[] =
-	"usage: kverify sim --pristine DIR --patched DIR [--seed N] [--traces N]\n"
+	"usage: kverify sim --pristine DIR --patched DIR [--baseline DIR]\n"
+	"                   [--seed N] [--traces N]\n"
 	"                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
-	"                   [--without OP,...]\n";
+	"                   [--without OP,...] [--trace FILE]\n";
 
 __printf(1, 2) static int sim_usage(const char *fmt, ...)
 {
@@ -737,10 +782,14 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 			o.pristine = val;
 		} else if (!strcmp(a, "--patched")) {
 			o.patched = val;
+		} else if (!strcmp(a, "--baseline")) {
+			o.baseline = val;
 		} else if (!strcmp(a, "--work")) {
 			o.work = val;
 		} else if (!strcmp(a, "--without")) {
 			o.without = val;
+		} else if (!strcmp(a, "--trace")) {
+			o.trace = val;
 		} else if (!strcmp(a, "--vendor")) {
 			if (strcmp(val, "intel") && strcmp(val, "amd"))
 				return sim_usage("--vendor is intel or amd, not '%s'",
@@ -765,6 +814,10 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	if (!is_dir(o.pristine) || !is_dir(o.patched))
 		return sim_usage("no such directory: %s",
 				 is_dir(o.pristine) ? o.patched : o.pristine);
+	if (o.baseline && !is_dir(o.baseline))
+		return sim_usage("no such directory: %s", o.baseline);
+	if (o.trace && !is_file(o.trace))
+		return sim_usage("--trace: no such file: %s", o.trace);
 	if (!o.work) {
 		work = xstrfmt("%s/sim/standalone-%ld", opt->cache,
 			       (long)getpid());

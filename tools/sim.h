@@ -19,6 +19,7 @@ enum sim_era {
 
 struct sim_opts {
 	const char *pristine, *patched;
+	const char *baseline;	/* pristine + the Fixes: patches, or NULL */
 	const char *work;	/* generated files and the program */
 	const char *log;	/* tool output appended here, or NULL */
 	unsigned long long seed;
@@ -26,6 +27,7 @@ struct sim_opts {
 	long tolerance;		/* -1: all of them */
 	const char *vendor;	/* NULL: both */
 	const char *without;	/* op types not to generate, or NULL */
+	const char *trace;	/* replay this trace file, or NULL */
 	double shrink_seconds;
 	double max_seconds;	/* stop starting traces after this; 0: none */
 	double total_seconds;	/* the same, counting the compilations too */
@@ -40,11 +42,13 @@ struct sim_result {
 	double seconds;
 	struct strbuf reason;	/* one line */
 	struct strbuf output;	/* the harness's stdout */
-	struct strbuf figures;	/* "T=N: R/M, ..." */
+	struct strbuf figures;	/* reprograms: "T=0:1000000 T=1:500000 ..." */
+	struct strbuf reads;	/* perf reads, the same way */
 };
 
 #define SIM_RESULT_INIT \
-	{ .reason = STRBUF_INIT, .output = STRBUF_INIT, .figures = STRBUF_INIT }
+	{ .reason = STRBUF_INIT, .output = STRBUF_INIT, .figures = STRBUF_INIT, \
+	  .reads = STRBUF_INIT }
 
 const char *sim_era_name(enum sim_era era);
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);

@@ -84,7 +84,10 @@ static void *sim_create(const struct sim_cfg *cfg)
 	kvm->arch.enable_pmu = true;
 	sim_the_vcpu = vcpu;
 	sim_amd = cfg->amd;
+	sim_watch_status(&pmu->global_status);
 	memset(&kvm_pmu_ops, 0, sizeof(kvm_pmu_ops));
+	kvm_pmu_ops.deliver_pmi = sim_vendor_vcpu_noop;
+	kvm_pmu_ops.cleanup = sim_vendor_vcpu_noop;
 	if (cfg->amd) {
 		kvm_pmu_ops.rdpmc_ecx_to_pmc = amd_rdpmc_ecx_to_pmc;
 		kvm_pmu_ops.msr_idx_to_pmc = amd_msr_idx_to_pmc;
@@ -237,10 +240,38 @@ static void sim_entry(void *v)
 	struct kvm_vcpu *vcpu = v;
 
 	sim_the_vcpu = vcpu;
+	/* vcpu_enter_guest()'s order: KVM_REQ_PMU, then KVM_REQ_PMI */
 	if (test_and_clear_bit(KVM_REQ_PMU, &vcpu->requests))
 		kvm_pmu_handle_event(vcpu);
-	/* KVM_REQ_PMI: the PMI reaches the guest; the LAPIC is not modelled */
-	clear_bit(KVM_REQ_PMI, &vcpu->requests);
+	if (test_and_clear_bit(KVM_REQ_PMI, &vcpu->requests))
+		kvm_pmu_deliver_pmi(vcpu);
+}
+
+/*
+ * KVM_RUN returns to userspace: the tree's kvm_pmu_sync_to_userspace(), if
+ * it has one (the out: path of kvm_arch_vcpu_ioctl_run()).
+ */
+static void sim_to_userspace(void *v)
+{
+	struct kvm_vcpu *vcpu = v;
+
+	sim_the_vcpu = vcpu;
+#ifdef SIM_HAS_SYNC_TO_USERSPACE
+	kvm_pmu_sync_to_userspace(vcpu);
+#endif
+}
+
+/* kvm_arch_vcpu_load() after the vCPU thread was scheduled out. */
+static void sim_sched_in(void *v)
+{
+	struct kvm_vcpu *vcpu = v;
+	struct kvm_pmu *pmu = &vcpu->arch.pmu;
+
+	sim_the_vcpu = vcpu;
+	if (pmu->version && pmu->event_count) {
+		pmu->need_cleanup = true;
+		kvm_make_request(KVM_REQ_PMU, vcpu);
+	}
 }
 
 static int sim_set_msr(void *v, uint32_t msr, uint64_t data, int host)
@@ -314,4 +345,5 @@ const struct sim_tree SIM_TREE = {
 	SIM_OP(create), SIM_OP(destroy), SIM_OP(emulate), SIM_OP(entry),
 	SIM_OP(set_msr), SIM_OP(get_msr), SIM_OP(rdpmc), SIM_OP(set_filter),
 	SIM_OP(set_tolerance), SIM_OP(global_status), SIM_OP(requests),
+	SIM_OP(to_userspace), SIM_OP(sched_in),
 };

@@ -18,6 +18,7 @@
  *
  * Exit 0: every trace passed; 1: a counterexample; 2: bad usage.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ extern const struct sim_tree sim_tree_pristine, sim_tree_patched;
 #define EV_REF 0x0300ULL
 
 #define FIXED 32
+#define REQ_PMI_BIT (1UL << 11)	/* KVM_REQ_PMI, as kernel.h numbers it */
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define MAX_CTR 64
 
@@ -59,15 +61,22 @@ enum op_type {
 	OP_ENTRY, OP_EMUL, OP_NATIVE, OP_RDPMC, OP_RDMSR_CTR, OP_RDMSR_STATUS,
 	OP_WR_CTR, OP_WR_EVSEL, OP_WR_FIXED_CTRL, OP_WR_GLOBAL_CTRL,
 	OP_CLR_STATUS, OP_HOST_RD_CTR, OP_HOST_RD_STATUS, OP_FILTER,
-	OP_PARAM, NR_OPS
+	OP_PARAM, OP_SAVE_RESTORE, OP_HOST_WR_CTR, OP_HOST_WR_EVSEL,
+	OP_HOST_WR_STATUS, OP_SCHED_IN, NR_OPS
 };
 
 static const char *const op_names[] = {
 	"vm-entry", "emulate", "native", "rdpmc", "rdmsr-ctr",
 	"rdmsr-status", "wrmsr-ctr", "wrmsr-evtsel", "wrmsr-fixed-ctrl",
 	"wrmsr-global-ctrl", "clear-status", "host-rdmsr-ctr",
-	"host-rdmsr-status", "set-filter", "set-param",
+	"host-rdmsr-status", "set-filter", "set-param", "save-restore",
+	"host-wrmsr-ctr", "host-wrmsr-evtsel", "host-wrmsr-status",
+	"sched-in",
 };
+
+/* OP_EMUL's flags (op.c) */
+#define EMUL_B2B 1		/* back to back in one exit */
+#define EMUL_AFTER_WRMSR 2	/* in the exit of the WRMSR before it */
 
 struct op {
 	enum op_type type;
@@ -87,11 +96,24 @@ struct trace {
 struct ref_ctr {
 	int valid;
 	uint64_t mask, value, evsel;
+	/* a wrap owed by KVM (not perf) and not yet signalled */
 	int owed, must, pmi;
-	unsigned int owed_t;
+	char kind;		/* 'a': by emulated events alone; 'b': joint */
+	uint64_t owed_t;	/* emulated instructions it may wait */
 	uint64_t late;		/* emulated instructions since the wrap */
-	unsigned long pmi_at;
+	unsigned long sig_at, pmi_at;	/* the tree's signals before it */
 	int wrap_op, fold_op;
+	/*
+	 * Since the counter was last written or folded (a VM-entry after a
+	 * change that reprograms it): its value then, the emulated events
+	 * counted since, whether it wrapped since; refold: the next VM-entry
+	 * folds it.
+	 */
+	uint64_t base, emul_since;
+	int wrapped_since, refold;
+	int kvm_int;		/* INT as KVM took it at its last reprogram */
+	/* wraps not yet matched by a signal of the tree (invariant iv) */
+	unsigned long credit_sig, credit_pmi, seen_sig, seen_pmi;
 };
 
 struct ref {
@@ -130,6 +152,14 @@ struct failure {
 	int op;
 };
 
+/* A signal of the tree that no wrap of the reference explains. */
+struct spurious {
+	int op, ctr;		/* ctr -1: a PMI with no counter's bit set */
+	int pmi;		/* a PMI request, else a GLOBAL_STATUS bit */
+};
+
+#define MAX_SPURIOUS 8
+
 struct run {
 	struct world w;
 	struct ref r;
@@ -137,7 +167,10 @@ struct run {
 	struct failure f;
 	size_t *op_log;		/* log offset after each op */
 	unsigned long emulated;
-	unsigned long pmi_mark;	/* PMI requests before the current event */
+	struct spurious sp[MAX_SPURIOUS];
+	int nsp, cur_op;
+	unsigned long seen_pmi_other;
+	const struct trace *tr;
 };
 
 static uint64_t rng_state;
@@ -157,8 +190,14 @@ static uint64_t rn(uint64_t n)
 	return n ? rnd() % n : 0;
 }
 
+/* The figure's tolerances (report.json's keys). */
 static const unsigned int tolerances[] = {
 	0, 1, 1000, 100000, 10000000, 4294967295U,
+};
+
+/* The traces' tolerances, one per trace in turn: small ones more often. */
+static const unsigned int trace_tolerances[] = {
+	0, 1, 3, 17, 1000, 0, 1, 100000, 10000000, 4294967295U,
 };
 
 static uint64_t ev_branch(const struct sim_cfg *cfg)
@@ -268,28 +307,57 @@ static int ref_int(const struct ref *r, int i)
 	return !!(r->c[i].evsel & EVSEL_INT);
 }
 
-/* The counter wrapped: its bit is owed until the tree shows it. */
+static uint64_t cap_t(const struct ref_ctr *c, uint64_t t)
+{
+	/* at most half the counter's range (the contract's cap) */
+	return t < c->mask >> 1 ? t : c->mask >> 1;
+}
+
+/*
+ * The counter wrapped at op @op, its last step an emulated instruction
+ * (@emul) or a native event.  Its bit, and a PMI with INT, are owed by KVM
+ * when emulated events took part: at once (by the next VM-entry) when they
+ * took the counter past its wrap on their own since it was last written
+ * or folded (invariant ii-a), else within the tolerance or at the next
+ * fold (ii-b, ii-lost).  A wrap by native events alone is perf's to
+ * deliver, as on hardware, and is not owed: the pristine trees deliver
+ * one late or lose one themselves after a counter write (docs/sim.md).
+ */
 static void ref_wrap(struct run *run, int i, int op, int emul)
 {
 	struct ref *r = &run->r;
 	struct ref_ctr *c = &r->c[i];
+	int alone = emul && !c->wrapped_since &&
+		    c->emul_since >= c->mask - c->base + 1;
 
 	r->status |= 1ULL << i;
-	/*
-	 * A wrap by native events is perf's to deliver, as on hardware; the
-	 * pristine trees deliver one late or lose one themselves after a
-	 * counter write (docs/sim.md), so only emulated wraps are owed.
-	 */
-	if (c->owed || !emul)
+	c->credit_sig++;
+	c->credit_pmi++;
+	c->wrapped_since = 1;
+	if (!emul && !c->emul_since)
 		return;
+	if (c->owed) {
+		/* an older wrap still owed: one signal serves both */
+		if (alone && c->kind != 'a') {
+			c->kind = 'a';
+			c->owed_t = c->late;
+			c->wrap_op = op;
+		}
+		return;
+	}
 	c->owed = 1;
 	r->nr_owed++;
 	c->must = 0;
 	c->late = 0;
-	/* never as late as a second wrap: the width caps the tolerance */
-	c->owed_t = r->tolerance < c->mask ? r->tolerance : c->mask;
-	c->pmi = ref_int(r, i);
-	c->pmi_at = run->pmi_mark;
+	c->kind = alone ? 'a' : 'b';
+	c->owed_t = alone ? 0 : cap_t(c, r->tolerance);
+	/*
+	 * KVM takes INT at the reprogram after the fold: a wrap in the exit
+	 * of the WRMSR that sets INT gets no PMI, in the pristine trees too.
+	 */
+	c->pmi = ref_int(r, i) && c->kvm_int;
+	c->sig_at = run->w.nr_sig[i];
+	c->pmi_at = run->w.nr_pmi[i];
 	c->wrap_op = op;
 }
 
@@ -300,17 +368,34 @@ static void ref_count(struct run *run, int i, uint64_t n, int op, int emul)
 
 	if (emul && c->owed)
 		c->late += n;
+	if (emul)
+		c->emul_since += n;
 	c->value = (old + n) & c->mask;
 	if (n > c->mask - old)
 		ref_wrap(run, i, op, emul);
 }
 
+/* KVM must fold counter @i (before the next VM-entry's checks). */
 static void ref_fold_point(struct ref *r, int i, int op)
 {
-	if (r->c[i].valid && r->c[i].owed && !r->c[i].must) {
+	if (!r->c[i].valid)
+		return;
+	r->c[i].refold = 1;
+	if (r->c[i].owed && !r->c[i].must) {
 		r->c[i].must = 1;
 		r->c[i].fold_op = op;
 	}
+}
+
+/* Counter @i now holds exactly @v in KVM: a write, a restore. */
+static void ref_set_value(struct ref *r, int i, uint64_t v)
+{
+	struct ref_ctr *c = &r->c[i];
+
+	c->value = v & c->mask;
+	c->base = c->value;
+	c->emul_since = 0;
+	c->wrapped_since = 0;
 }
 
 /* ---- running ops on one tree ---- */
@@ -380,26 +465,59 @@ static void check_read(struct run *run, int op, int i, uint64_t got,
 		     how, ctr_name(i), want, got);
 }
 
-/* After every op: owed wraps the tree now shows, and spurious bits. */
+static void note_spurious(struct run *run, int ctr, int pmi)
+{
+	struct spurious *sp;
+
+	if (run->nsp == MAX_SPURIOUS)
+		return;
+	sp = &run->sp[run->nsp++];
+	sp->op = run->cur_op;
+	sp->ctr = ctr;
+	sp->pmi = pmi;
+}
+
+/*
+ * After every op: owed wraps the tree now shows (its bit set and, with
+ * INT, a PMI requested for that counter since the wrap), and signals no
+ * wrap of the reference explains (invariant iv, judged against the
+ * baseline tree in check_trace()).
+ */
 static void check_status(struct run *run)
 {
 	struct ref *r = &run->r;
+	struct world *w = &run->w;
 	struct ref_ctr *c;
-	uint64_t st;
 	int i, m;
 
-	if (!r->nr_owed)
-		return;
-	st = run->w.t->global_status(run->w.vcpu);
 	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
-		if (c->owed && (st >> i & 1) &&
-		    (!c->pmi || run->w.nr_req_pmi > c->pmi_at)) {
+		for (; c->seen_sig < w->nr_sig[i]; c->seen_sig++) {
+			if (c->credit_sig)
+				c->credit_sig--;
+			else
+				note_spurious(run, i, 0);
+		}
+		for (; c->seen_pmi < w->nr_pmi[i]; c->seen_pmi++) {
+			if (c->credit_pmi)
+				c->credit_pmi--;
+			else
+				note_spurious(run, i, 1);
+		}
+		if (c->owed && w->nr_sig[i] > c->sig_at &&
+		    (!c->pmi || w->nr_pmi[i] > c->pmi_at)) {
 			c->owed = 0;
 			r->nr_owed--;
 			if (c->late > r->max_late)
 				r->max_late = c->late;
 		}
 	}
+	for (; run->seen_pmi_other < w->nr_pmi_other; run->seen_pmi_other++)
+		note_spurious(run, -1, 1);
+}
+
+static const char *owed_what(const struct ref_ctr *c)
+{
+	return c->pmi ? " and a PMI requested for it" : "";
 }
 
 /* At a VM-entry, after KVM_REQ_PMU was drained: what must be delivered. */
@@ -411,23 +529,42 @@ static void check_entry(struct run *run, int op)
 	int i, m;
 
 	check_status(run);
-	if (!r->nr_owed)
-		return;
-	st = run->w.t->global_status(run->w.vcpu);
-	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
-		if (!c->owed)
-			continue;
-		if (c->must)
-			fail(run, op, "ii-lost",
-			     "the wrap of %s by an emulated instruction at op %d is lost: KVM folded the counter at op %d, and the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
-			     ctr_name(i), c->wrap_op, c->fold_op, st, i,
-			     c->pmi ? " and a PMI requested" : "");
-		else if (c->late >= c->owed_t)
-			fail(run, op, "ii-late",
-			     "the wrap of %s by an emulated instruction at op %d is not delivered by the VM-entry %" PRIu64 " emulated instructions later (tolerance %u): GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
-			     ctr_name(i), c->wrap_op, c->late, c->owed_t, st,
-			     i, c->pmi ? " and a PMI requested" : "");
+	if (r->nr_owed) {
+		st = run->w.t->global_status(run->w.vcpu);
+		for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+			if (!c->owed)
+				continue;
+			if (c->must)
+				fail(run, op, "ii-lost",
+				     "the wrap of %s at op %d (%s) is lost: KVM folded the counter at op %d, and the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op,
+				     c->kind == 'a' ? "emulated instructions alone" :
+				     "emulated and native events", c->fold_op, st,
+				     i, owed_what(c));
+			else if (c->kind == 'a')
+				fail(run, op, "ii-a",
+				     "the wrap of %s by emulated instructions alone at op %d is not signalled at once: the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, st,
+				     c->pmi && (st >> i & 1) ? " but no PMI for it" : "",
+				     i, owed_what(c));
+			else if (c->late >= c->owed_t)
+				fail(run, op, "ii-b",
+				     "the wrap of %s by emulated and native events at op %d is not signalled by the VM-entry %" PRIu64 " emulated instructions later (tolerance %" PRIu64 "): GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, c->late, c->owed_t,
+				     st, i, owed_what(c));
+		}
 	}
+	/* the entry folded what had to be folded: new bases */
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++)
+		if (c->refold) {
+			c->refold = 0;
+			/* perf events are made (and INT taken) when counting */
+			if (ref_counting(r, i))
+				c->kvm_int = ref_int(r, i);
+			c->base = c->value;
+			c->emul_since = 0;
+			c->wrapped_since = 0;
+		}
 }
 
 static void do_entry(struct run *run, int op)
@@ -463,11 +600,60 @@ static void guest_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
 		fail(run, op, "i", "WRMSR %s=%#" PRIx64 " faulted", what, val);
 }
 
+/* Userspace's KVM_SET_MSRS of @msr=@val. */
+static void host_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+		       const char *what)
+{
+	if (run->w.t->set_msr(run->w.vcpu, msr, val, 1))
+		fail(run, op, "i", "userspace's write of %s=%#" PRIx64 " failed",
+		     what, val);
+}
+
+/*
+ * KVM_RUN returns to userspace.  The vCPU has re-entered the guest since
+ * anything happened (the trace model keeps pristine honest at tolerance
+ * 0), then the tree's kvm_pmu_sync_to_userspace() runs, if it has one.
+ */
 static void userspace_point(struct run *run, int op)
 {
 	if (run->dirty)
 		do_entry(run, op);
 	run->in_guest = 0;
+	sim_log(" [to-userspace]");
+	run->w.t->to_userspace(run->w.vcpu);
+	check_status(run);
+}
+
+/*
+ * Userspace saves the vCPU (KVM_GET_MSRS, KVM_GET_LAPIC): every owed wrap
+ * must be signalled already, its bit in GLOBAL_STATUS (PMU v2: @status,
+ * what was saved) and its PMI in the LAPIC, not in vcpu->requests, which
+ * no ioctl saves.
+ */
+static void check_save(struct run *run, int op, uint64_t status, int v2)
+{
+	struct ref *r = &run->r;
+	struct ref_ctr *c;
+	int i, m;
+
+	check_status(run);
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		if (!c->owed)
+			continue;
+		if (v2 && !(status >> i & 1))
+			fail(run, op, "ii-save",
+			     "userspace saved GLOBAL_STATUS=%#" PRIx64 " without the wrap of %s at op %d (expected bit %d set): the restored vCPU never sees it",
+			     status, ctr_name(i), c->wrap_op, i);
+		else
+			fail(run, op, "ii-save",
+			     "userspace saved the vCPU while the wrap of %s at op %d is not signalled (%s%s): the restored vCPU never sees it",
+			     ctr_name(i), c->wrap_op,
+			     v2 ? "its bit is set, " : "PMU v1: ",
+			     c->pmi ? "no PMI requested for it" : "KVM's status does not have it");
+	}
+	if (run->w.t->requests(run->w.vcpu) & REQ_PMI_BIT)
+		fail(run, op, "ii-save",
+		     "userspace saved the vCPU with a PMI only in vcpu->requests (KVM_REQ_PMI), not delivered into the LAPIC: the restored vCPU never takes it");
 }
 
 /* A read that traps: the guest's own (after an entry), or userspace's. */
@@ -482,6 +668,72 @@ static void read_point(struct run *run, int op, int by_guest)
 	run->in_guest = 0;
 }
 
+/*
+ * Userspace saves the vCPU's PMU state (QEMU's kvm_get_msrs()), the source
+ * is dropped, and a fresh vCPU of the same configuration is restored from
+ * it with host-initiated writes (kvm_put_msrs()'s order: stop the counters,
+ * the counters, the controls, GLOBAL_STATUS, then GLOBAL_CTRL); the filter
+ * is set again on the new VM.  The trace goes on there.
+ */
+static void save_restore(struct run *run, int k)
+{
+	struct world *w = &run->w;
+	struct ref *r = &run->r;
+	const struct sim_cfg *cfg = &r->cfg;
+	uint64_t ctr[MAX_CTR] = { 0 }, evsel[MAX_CTR] = { 0 };
+	uint64_t status = 0, gctrl = 0, fctrl = 0;
+	struct ref_ctr *c;
+	int i, m, v2 = cfg->version > 1;
+
+	userspace_point(run, k);
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		if (w->t->get_msr(w->vcpu, ctr_msr(cfg, i), &ctr[i], 1))
+			fail(run, k, "i", "saving %s failed", ctr_name(i));
+		check_read(run, k, i, ctr[i], "userspace RDMSR (save)");
+		if (i < FIXED &&
+		    w->t->get_msr(w->vcpu, evsel_msr(cfg, i), &evsel[i], 1))
+			fail(run, k, "i", "saving EVENTSEL%d failed", i);
+	}
+	if (cfg->nr_fixed &&
+	    w->t->get_msr(w->vcpu, MSR_FIXED_CTR_CTRL, &fctrl, 1))
+		fail(run, k, "i", "saving FIXED_CTR_CTRL failed");
+	if (v2 && (w->t->get_msr(w->vcpu, gctrl_msr(cfg), &gctrl, 1) ||
+		   w->t->get_msr(w->vcpu, status_msr(cfg), &status, 1)))
+		fail(run, k, "i", "saving GLOBAL_CTRL/GLOBAL_STATUS failed");
+	sim_log(" saved status=%#" PRIx64, status);
+	check_save(run, k, status, v2);
+	if (run->f.failed)
+		return;
+
+	w->t->destroy(w->vcpu);
+	memset(w->events, 0, sizeof(w->events));
+	w->vcpu = w->t->create(cfg);
+	sim_log(" [new vcpu]");
+	if (r->filter_on && w->t->set_filter(w->vcpu, r->filter_action,
+					     r->filter_events, r->filter_n,
+					     r->filter_fixed))
+		fail(run, k, "i", "setting the filter again failed");
+	if (v2)
+		host_wrmsr(run, k, gctrl_msr(cfg), 0, "GLOBAL_CTRL");
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		host_wrmsr(run, k, ctr_msr(cfg, i), ctr[i], ctr_name(i));
+		ref_set_value(r, i, ctr[i]);
+		c->kvm_int = 0;		/* a fresh vCPU: no perf event yet */
+		c->refold = 1;
+		if (i < FIXED)
+			host_wrmsr(run, k, evsel_msr(cfg, i), evsel[i],
+				   "EVENTSEL");
+	}
+	if (cfg->nr_fixed)
+		host_wrmsr(run, k, MSR_FIXED_CTR_CTRL, fctrl, "FIXED_CTR_CTRL");
+	if (v2) {
+		host_wrmsr(run, k, status_msr(cfg), status, "GLOBAL_STATUS");
+		host_wrmsr(run, k, gctrl_msr(cfg), gctrl, "GLOBAL_CTRL");
+	}
+	run->dirty = run->msr_dirty = 1;
+	check_status(run);
+}
+
 static void exec_op(struct run *run, const struct op *o, int k)
 {
 	struct world *w = &run->w;
@@ -492,12 +744,18 @@ static void exec_op(struct run *run, const struct op *o, int k)
 	int i = o->ctr, j, m, ret;
 	uint64_t n;
 
+	run->cur_op = k;
 	switch (o->type) {
 	case OP_ENTRY:
 		do_entry(run, k);
 		break;
 	case OP_EMUL:
-		if (run->msr_dirty || (era_prev && run->dirty))
+		/*
+		 * after a WRMSR: in its exit (it retires), or after an entry;
+		 * 6.2-6.7: after an entry if anything happened since
+		 */
+		if (!(o->c & EMUL_AFTER_WRMSR) &&
+		    (run->msr_dirty || (era_prev && run->dirty)))
 			do_entry(run, k);
 		run->in_guest = 0;
 		run->dirty = 1;
@@ -505,20 +763,20 @@ static void exec_op(struct run *run, const struct op *o, int k)
 			uint64_t code = o->b ? ev_branch(cfg) : EV_INSN;
 
 			/* each its own exit, or back to back in one exit */
-			if (n && !o->c)
+			if (n && !(o->c & EMUL_B2B))
 				do_entry(run, k);
 			run->in_guest = 0;
 			run->dirty = 1;
-			run->pmi_mark = w->nr_req_pmi;
-			w->t->emulate(w->vcpu, o->b ? SIM_EMUL_BRANCH :
-					       SIM_EMUL_INSN);
-			run->emulated++;
+			/* the reference first: the tree may signal at once */
 			for (m = 0; m < r->nr; m++) {
 				j = r->list[m];
 				if (ref_counting_emul(r, j) &&
 				    ref_code(r, j) == code)
 					ref_count(run, j, 1, k, 1);
 			}
+			w->t->emulate(w->vcpu, o->b ? SIM_EMUL_BRANCH :
+					       SIM_EMUL_INSN);
+			run->emulated++;
 		}
 		break;
 	case OP_NATIVE:
@@ -558,28 +816,40 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		ret = w->t->get_msr(w->vcpu, status_msr(cfg), &v,
 				    o->type == OP_HOST_RD_STATUS);
 		sim_log(" =%#" PRIx64, v);
-		if (o->type == OP_HOST_RD_STATUS) {
-			for (j = 0; j < MAX_CTR; j++)
-				if (r->c[j].valid && r->c[j].owed &&
-				    !(v >> j & 1))
-					fail(run, k, "ii-save",
-					     "userspace saved GLOBAL_STATUS=%#" PRIx64 " without the wrap of %s by an emulated instruction at op %d (expected bit %d set): a migration loses it",
-					     v, ctr_name(j), r->c[j].wrap_op, j);
-		}
+		if (o->type == OP_HOST_RD_STATUS)
+			check_save(run, k, v, 1);
 		break;
 	case OP_WR_CTR:
-		guest_exit(run, k, 1);
+	case OP_HOST_WR_CTR:
+		if (o->type == OP_WR_CTR) {
+			guest_exit(run, k, 1);
+		} else {
+			userspace_point(run, k);
+			run->dirty = run->msr_dirty = 1;
+		}
 		ref_fold_point(r, i, k);
 		v = o->a & r->c[i].mask;
-		guest_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
-		r->c[i].value = v;
+		if (o->type == OP_WR_CTR)
+			guest_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
+		else
+			host_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
+		ref_set_value(r, i, v);
 		break;
 	case OP_WR_EVSEL:
-		guest_exit(run, k, 1);
+	case OP_HOST_WR_EVSEL:
+		if (o->type == OP_WR_EVSEL) {
+			guest_exit(run, k, 1);
+		} else {
+			userspace_point(run, k);
+			run->dirty = run->msr_dirty = 1;
+		}
 		if (o->a != r->c[i].evsel)	/* a change, not a rewrite */
 			ref_fold_point(r, i, k);
 		snprintf(what, sizeof(what), "EVENTSEL%d", i);
-		guest_wrmsr(run, k, evsel_msr(cfg, i), o->a, what);
+		if (o->type == OP_WR_EVSEL)
+			guest_wrmsr(run, k, evsel_msr(cfg, i), o->a, what);
+		else
+			host_wrmsr(run, k, evsel_msr(cfg, i), o->a, what);
 		r->c[i].evsel = o->a;
 		break;
 	case OP_WR_FIXED_CTRL:
@@ -607,6 +877,21 @@ static void exec_op(struct run *run, const struct op *o, int k)
 			fail(run, k, "i", "clearing GLOBAL_STATUS %#" PRIx64 " faulted",
 			     o->a);
 		r->status &= ~o->a;
+		break;
+	case OP_HOST_WR_STATUS:
+		userspace_point(run, k);
+		run->dirty = run->msr_dirty = 1;
+		host_wrmsr(run, k, status_msr(cfg), o->a, "GLOBAL_STATUS");
+		r->status = o->a;
+		break;
+	case OP_SAVE_RESTORE:
+		save_restore(run, k);
+		break;
+	case OP_SCHED_IN:
+		/* the vCPU thread was scheduled out and back in */
+		run->in_guest = 0;
+		run->dirty = 1;
+		w->t->sched_in(w->vcpu);
 		break;
 	case OP_FILTER:
 		userspace_point(run, k);
@@ -636,10 +921,18 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		userspace_point(run, k);
 		r->tolerance = (unsigned int)o->a;
 		w->t->set_tolerance(r->tolerance);
-		for (j = 0; j < MAX_CTR; j++)
-			if (r->c[j].owed && r->tolerance > r->c[j].owed_t)
-				r->c[j].owed_t = r->tolerance < r->c[j].mask ?
-						 r->tolerance : r->c[j].mask;
+		for (m = 0; m < r->nr; m++) {
+			struct ref_ctr *c = &r->c[r->list[m]];
+			uint64_t t = cap_t(c, r->tolerance);
+
+			if (!c->owed || c->kind != 'b')
+				continue;
+			/* raised: the batch may grow; lowered: it folds soon */
+			if (t > c->owed_t)
+				c->owed_t = t;
+			else if (c->late + t + 1 < c->owed_t)
+				c->owed_t = c->late + t + 1;
+		}
 		break;
 	default:
 		break;
@@ -771,8 +1064,8 @@ static void gen_cfg(struct sim_cfg *cfg, const struct gen_opts *g)
 		cfg->nr_gp = 1 + rn(8);
 		cfg->nr_fixed = rn(4);
 		/* widths come from the VMM's CPUID: 32 to 48, or narrow */
-		cfg->width_gp = rn(8) ? 32 + (int)rn(17) : narrow[rn(3)];
-		cfg->width_fixed = rn(8) ? 32 + (int)rn(17) : narrow[rn(3)];
+		cfg->width_gp = rn(4) ? 32 + (int)rn(17) : narrow[rn(3)];
+		cfg->width_fixed = rn(4) ? 32 + (int)rn(17) : narrow[rn(3)];
 	}
 }
 
@@ -817,21 +1110,16 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		int r = rn(100);
 		uint64_t mask = o.ctr < FIXED ? (1ULL << cfg->width_gp) - 1 :
 						(1ULL << cfg->width_fixed) - 1;
+		/* under half the range: a wrap a batch and a run both see */
+		uint64_t b2b_max = (mask + 1) / 2 - 2 < 130 ?
+				   (mask + 1) / 2 - 2 : 130;
+		enum op_type prev = tr->n ? tr->ops[tr->n - 1].type : OP_ENTRY;
 
-		if (r < 35) {
+		if (r < 33) {
 			o.type = OP_EMUL;
 			o.a = rn(4) ? 1 : 1 + rn(4);
-			o.c = o.a > 1 && rn(2);	/* back to back, one exit */
-			/*
-			 * 6.2-6.7 snapshot pmc->prev_counter at every emulated
-			 * instruction and compare at the next VM-entry: a second
-			 * one in the same exit overwrites the snapshot of a wrap
-			 * (upstream fd89499a5151, 6.8, fixed it).  The pristine
-			 * tree loses such wraps: no back-to-back runs there, and
-			 * a VM-entry before every emulated instruction.
-			 */
-			if (g->era_prev)
-				o.c = 0;
+			/* back to back, one exit */
+			o.c = o.a > 1 && rn(2) ? EMUL_B2B : 0;
 			/* a batch's worth, or a narrow counter's width */
 			if (!rn(40))
 				o.a = 1 + rn(tol < (1U << 12) ? tol + 2 :
@@ -841,10 +1129,30 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 								 1;
 			if (o.a > 4)
 				o.c = 0;
+			/* the emulation_required loop: up to 130 in one exit */
+			if (!rn(25)) {
+				o.a = 1 + rn(b2b_max);
+				o.c = EMUL_B2B;
+			}
+			/* the instruction after a WRMSR, in its exit */
+			if ((prev == OP_WR_CTR || prev == OP_WR_EVSEL ||
+			     prev == OP_WR_FIXED_CTRL ||
+			     prev == OP_WR_GLOBAL_CTRL) && rn(3) == 0)
+				o.c |= EMUL_AFTER_WRMSR;
+			/*
+			 * 6.2-6.7 snapshot pmc->prev_counter at every emulated
+			 * instruction and compare at the next VM-entry: a second
+			 * one in the same exit overwrites the snapshot of a wrap
+			 * (upstream fd89499a5151, 6.8, fixed it).  The pristine
+			 * tree loses such wraps: no back-to-back runs there, and
+			 * a VM-entry before every emulated instruction.
+			 */
+			if (g->era_prev)
+				o.c &= ~EMUL_B2B;
 			o.b = rn(4) == 0;
-		} else if (r < 45) {
+		} else if (r < 41) {
 			o.type = OP_ENTRY;
-		} else if (r < 53) {
+		} else if (r < 50) {
 			static const uint64_t codes[] = {
 				EV_INSN, 0, EV_CYCLES, EV_REF
 			};
@@ -854,14 +1162,14 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			if (!o.b)
 				o.b = ev_branch(cfg);
 			o.a = rn(3) ? 1 + rn(8) : 1 + rn(200);
-		} else if (r < 59) {
+		} else if (r < 55) {
 			o.type = rn(2) ? OP_RDPMC : OP_RDMSR_CTR;
-		} else if (r < 62) {
+		} else if (r < 57) {
 			o.type = OP_RDMSR_STATUS;
-		} else if (r < 66) {
+		} else if (r < 63) {
 			o.type = OP_WR_CTR;
 			o.a = rn(3) ? near_wrap(mask, tol) : rnd() & mask;
-		} else if (r < 74) {
+		} else if (r < 70) {
 			if (o.ctr >= FIXED) {
 				uint64_t f = rn(3) ? (rn(2) ? 0xb : 0x3) : 0;
 
@@ -876,23 +1184,23 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 				if (!rn(3))
 					o.a &= ~EVSEL_EN;
 			}
-		} else if (r < 80) {
+		} else if (r < 76) {
 			if (cfg->version < 2)
 				continue;
 			o.type = OP_WR_GLOBAL_CTRL;
 			o.a = rn(3) ? all : rn(2) ? 0 : all & rnd();
-		} else if (r < 85) {
+		} else if (r < 80) {
 			if (cfg->version < 2)
 				continue;
 			o.type = OP_CLR_STATUS;
 			o.a = rn(2) ? all : 1ULL << o.ctr;
-		} else if (r < 88) {
+		} else if (r < 82) {
 			o.type = OP_HOST_RD_CTR;
-		} else if (r < 90) {
+		} else if (r < 84) {
 			if (cfg->version < 2)
 				continue;
 			o.type = OP_HOST_RD_STATUS;
-		} else if (r < 94) {
+		} else if (r < 88) {
 			/*
 			 * The sync era counts emulated instructions on a
 			 * filtered counter through the stale current_config of
@@ -904,10 +1212,27 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			o.a = rn(2);
 			o.b = rn(8);
 			o.c = rn(8);
-		} else if (r < 96) {
+		} else if (r < 90) {
 			o.type = OP_PARAM;
 			o.a = g->tolerance >= 0 ? (unsigned int)g->tolerance :
-				tolerances[rn(ARRAY_SIZE(tolerances))];
+				trace_tolerances[rn(ARRAY_SIZE(trace_tolerances))];
+		} else if (r < 93) {
+			o.type = OP_SAVE_RESTORE;
+		} else if (r < 96) {
+			int h = rn(3);
+
+			if (h == 2 && cfg->version < 2)
+				continue;
+			if (h == 1 && o.ctr >= FIXED)
+				h = 0;
+			o.type = h == 0 ? OP_HOST_WR_CTR : h == 1 ?
+				 OP_HOST_WR_EVSEL : OP_HOST_WR_STATUS;
+			o.a = h == 0 ? (rn(2) ? near_wrap(mask, tol) :
+					rnd() & mask) :
+			      h == 1 ? rand_evsel(cfg) :
+			      (rn(2) ? 0 : all & rnd());
+		} else if (r < 97) {
+			o.type = OP_SCHED_IN;
 		} else {
 			o.type = OP_ENTRY;
 		}
@@ -917,64 +1242,385 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 	}
 }
 
+/*
+ * The trace file format (docs/sim.md, "Trace files"): one line per op, as
+ * the parser reads it back; a counterexample is printed this way.
+ */
 static void print_op(FILE *f, const struct op *o, int k)
 {
-	fprintf(f, "  %3d %-18s", k, op_names[o->type]);
+	char line[160];
+	int n = snprintf(line, sizeof(line), "%s", op_names[o->type]);
+
 	switch (o->type) {
 	case OP_EMUL:
-		fprintf(f, "%" PRIu64 " x %s%s", o->a,
-			o->b ? "branch" : "instruction",
-			o->a < 2 ? "" : o->c ? ", back to back in one exit" :
-			", one exit each");
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %s%s%s",
+			      o->a, o->b ? "branch" : "instruction",
+			      o->c & EMUL_B2B ? " b2b" : "",
+			      o->c & EMUL_AFTER_WRMSR ? " after-wrmsr" : "");
 		break;
 	case OP_NATIVE:
-		fprintf(f, "%" PRIu64 " x event %#" PRIx64, o->a, o->b);
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %#" PRIx64,
+			      o->a, o->b);
 		break;
 	case OP_RDPMC:
 	case OP_RDMSR_CTR:
 	case OP_HOST_RD_CTR:
-		fprintf(f, "%s", ctr_name(o->ctr));
+		n += snprintf(line + n, sizeof(line) - n, " %s",
+			      ctr_name(o->ctr));
 		break;
 	case OP_WR_CTR:
 	case OP_WR_EVSEL:
-		fprintf(f, "%s = %#" PRIx64, ctr_name(o->ctr), o->a);
+	case OP_HOST_WR_CTR:
+	case OP_HOST_WR_EVSEL:
+		n += snprintf(line + n, sizeof(line) - n, " %s %#" PRIx64,
+			      ctr_name(o->ctr), o->a);
 		break;
 	case OP_WR_FIXED_CTRL:
 	case OP_WR_GLOBAL_CTRL:
 	case OP_CLR_STATUS:
-		fprintf(f, "%#" PRIx64, o->a);
+	case OP_HOST_WR_STATUS:
+		n += snprintf(line + n, sizeof(line) - n, " %#" PRIx64, o->a);
 		break;
 	case OP_FILTER:
-		fprintf(f, "%s events-mask %#" PRIx64 " fixed %#x",
-			o->a ? "deny" : "allow", o->b, o->c);
+		n += snprintf(line + n, sizeof(line) - n,
+			      " %s events=%#" PRIx64 " fixed=%#x",
+			      o->a ? "deny" : "allow", o->b, o->c);
 		break;
 	case OP_PARAM:
-		fprintf(f, "tolerance = %" PRIu64, o->a);
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64, o->a);
 		break;
 	default:
 		break;
 	}
-	fputc('\n', f);
+	fprintf(f, "  %-44s # op %d\n", line, k);
 }
 
 static void print_cfg(FILE *f, const struct trace *tr)
 {
 	const struct sim_cfg *c = &tr->cfg;
 
-	fprintf(f, "  %s PMU v%d, %d gp counters (%d bits), %d fixed (%d bits), tolerance %u\n",
-		c->amd ? "AMD" : "Intel", c->version, c->nr_gp, c->width_gp,
-		c->nr_fixed, c->nr_fixed ? c->width_fixed : 0, tr->tolerance);
+	fprintf(f, "  vendor %s\n  version %d\n  gp %d %d\n",
+		c->amd ? "amd" : "intel", c->version, c->nr_gp, c->width_gp);
+	if (c->nr_fixed)
+		fprintf(f, "  fixed %d %d\n", c->nr_fixed, c->width_fixed);
+	fprintf(f, "  tolerance %u\n", tr->tolerance);
+}
+
+static void print_trace(FILE *f, const struct trace *tr)
+{
+	int k;
+
+	fprintf(f, "  # a trace file: sim --trace FILE (kverify sim --trace FILE) replays it\n");
+	print_cfg(f, tr);
+	for (k = 0; k < tr->n; k++)
+		print_op(f, &tr->ops[k], k);
+	fprintf(f, "  end\n");
+}
+
+/* ---- reading a trace file ---- */
+
+struct parse {
+	const char *file;
+	int line;
+};
+
+static void __printf(2, 3) parse_die(const struct parse *p,
+				     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sim: %s:%d: ", p->file, p->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (docs/sim.md, \"Trace files\", gives the format)\n");
+	exit(2);
+}
+
+static uint64_t parse_u64(const struct parse *p, const char *tok,
+			  const char *what)
+{
+	char *end;
+	uint64_t v;
+
+	if (!tok)
+		parse_die(p, "%s missing", what);
+	errno = 0;
+	v = strtoull(tok, &end, 0);
+	if (errno || end == tok || *end || *tok == '-')
+		parse_die(p, "%s: '%s' is not a number", what, tok);
+	return v;
+}
+
+static int parse_ctr(const struct parse *p, const struct sim_cfg *cfg,
+		     const char *tok)
+{
+	unsigned int n;
+	char c;
+
+	if (!tok)
+		parse_die(p, "a counter (gpN or fixedN) missing");
+	if (sscanf(tok, "gp%u%c", &n, &c) == 1 && (int)n < cfg->nr_gp)
+		return n;
+	if (sscanf(tok, "fixed%u%c", &n, &c) == 1 && (int)n < cfg->nr_fixed)
+		return FIXED + n;
+	parse_die(p, "'%s' is no counter of this configuration (gp0-gp%d%s)",
+		  tok, cfg->nr_gp - 1, cfg->nr_fixed ? ", fixed0-..." : "");
+	return -1;
+}
+
+static uint64_t parse_event(const struct parse *p, const struct sim_cfg *cfg,
+			    const char *tok)
+{
+	if (tok && !strcmp(tok, "instructions"))
+		return EV_INSN;
+	if (tok && !strcmp(tok, "branches"))
+		return ev_branch(cfg);
+	if (tok && !strcmp(tok, "cycles"))
+		return EV_CYCLES;
+	if (tok && !strcmp(tok, "ref-cycles"))
+		return EV_REF;
+	return parse_u64(p, tok, "the event (instructions, branches, cycles, ref-cycles or an event select)");
+}
+
+/* "vendor", "version", "gp", "fixed", "tolerance" come before the first op. */
+static void parse_trace(const char *file, struct trace *tr)
+{
+	struct parse p = { file, 0 };
+	struct sim_cfg *cfg = &tr->cfg;
+	char buf[1024], *save, *tok, *hash;
+	int alloc = 0, seen_op = 0, have_vendor = 0;
+	FILE *f = fopen(file, "r");
+
+	memset(tr, 0, sizeof(*tr));
+	cfg->version = 2;
+	cfg->nr_gp = 1;
+	cfg->width_gp = 48;
+	cfg->width_fixed = 48;
+	if (!f) {
+		fprintf(stderr, "sim: cannot read %s: %s\n", file,
+			strerror(errno));
+		exit(2);
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		struct op o = { OP_ENTRY, 0, 0, 0, 0 };
+		const char *name;
+		int i;
+
+		p.line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			parse_die(&p, "line longer than %zu characters",
+				  sizeof(buf) - 2);
+		if (!strncmp(buf, "COUNTEREXAMPLE", 14))
+			continue;
+		hash = strchr(buf, '#');
+		if (hash)
+			*hash = '\0';
+		name = strtok_r(buf, " \t\r\n", &save);
+		if (!name)
+			continue;
+		if (!strcmp(name, "end"))
+			break;
+		if (!strcmp(name, "vendor") || !strcmp(name, "version") ||
+		    !strcmp(name, "gp") || !strcmp(name, "fixed") ||
+		    !strcmp(name, "tolerance")) {
+			uint64_t a, b = 0;
+
+			if (seen_op)
+				parse_die(&p, "'%s' after the first op: the configuration comes first",
+					  name);
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!strcmp(name, "vendor")) {
+				if (!tok || (strcmp(tok, "intel") &&
+					     strcmp(tok, "amd")))
+					parse_die(&p, "vendor is intel or amd");
+				cfg->amd = !strcmp(tok, "amd");
+				have_vendor = 1;
+				if (cfg->amd)
+					cfg->nr_fixed = 0;
+			} else if (!strcmp(name, "version")) {
+				a = parse_u64(&p, tok, "the PMU version");
+				if (a < 1 || a > 2)
+					parse_die(&p, "PMU version 1 or 2, not %" PRIu64,
+						  a);
+				cfg->version = a;
+			} else if (!strcmp(name, "tolerance")) {
+				a = parse_u64(&p, tok, "the tolerance");
+				if (a > 4294967295ULL)
+					parse_die(&p, "the tolerance is at most 4294967295");
+				tr->tolerance = a;
+			} else {
+				int gp = !strcmp(name, "gp");
+
+				a = parse_u64(&p, tok, "the number of counters");
+				b = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					      "the counters' width in bits");
+				if (a > (gp ? 8U : 3U) || (gp && !a) ||
+				    b < 8 || b > 48)
+					parse_die(&p, "%s: 1-8 gp or 0-3 fixed counters, 8-48 bits wide",
+						  name);
+				if (gp) {
+					cfg->nr_gp = a;
+					cfg->width_gp = b;
+				} else {
+					cfg->nr_fixed = a;
+					cfg->width_fixed = b;
+				}
+			}
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (tok)
+				parse_die(&p, "'%s' after %s's values", tok,
+					  name);
+			continue;
+		}
+		if (!seen_op) {
+			seen_op = 1;
+			if (!have_vendor)
+				parse_die(&p, "no 'vendor intel' or 'vendor amd' before the first op");
+			if (cfg->amd && cfg->nr_fixed)
+				parse_die(&p, "AMD has no fixed counters");
+			if (cfg->amd && cfg->width_gp != 48)
+				parse_die(&p, "AMD counters are 48 bits wide");
+			if (cfg->amd && cfg->nr_gp != 4 && cfg->nr_gp != 6)
+				parse_die(&p, "AMD has 4 or 6 gp counters");
+			if (!cfg->amd && cfg->version != 2)
+				parse_die(&p, "Intel is PMU version 2 here");
+			if (era_sync && cfg->amd && cfg->version > 1)
+				parse_die(&p, "the sync era has no AMD PerfMonV2: version 1");
+		}
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(name, op_names[i]))
+				break;
+		if (i == NR_OPS)
+			parse_die(&p, "no op '%s'", name);
+		o.type = i;
+		switch (o.type) {
+		case OP_EMUL:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the number of emulated instructions");
+			if (!o.a || o.a > 1000000)
+				parse_die(&p, "1 to 1000000 emulated instructions");
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!tok || (strcmp(tok, "instruction") &&
+				     strcmp(tok, "branch")))
+				parse_die(&p, "emulate N instruction|branch [b2b] [after-wrmsr]");
+			o.b = !strcmp(tok, "branch");
+			while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+				if (!strcmp(tok, "b2b"))
+					o.c |= EMUL_B2B;
+				else if (!strcmp(tok, "after-wrmsr"))
+					o.c |= EMUL_AFTER_WRMSR;
+				else
+					parse_die(&p, "'%s': emulate takes b2b and after-wrmsr",
+						  tok);
+			}
+			break;
+		case OP_NATIVE:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the number of native events");
+			o.b = parse_event(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			break;
+		case OP_RDPMC:
+		case OP_RDMSR_CTR:
+		case OP_HOST_RD_CTR:
+			o.ctr = parse_ctr(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			break;
+		case OP_WR_CTR:
+		case OP_WR_EVSEL:
+		case OP_HOST_WR_CTR:
+		case OP_HOST_WR_EVSEL:
+			o.ctr = parse_ctr(&p, cfg, strtok_r(NULL, " \t\r\n", &save));
+			if ((o.type == OP_WR_EVSEL || o.type == OP_HOST_WR_EVSEL) &&
+			    o.ctr >= FIXED)
+				parse_die(&p, "fixed counters have no EVENTSEL: wrmsr-fixed-ctrl");
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the value");
+			break;
+		case OP_WR_FIXED_CTRL:
+		case OP_WR_GLOBAL_CTRL:
+		case OP_CLR_STATUS:
+		case OP_HOST_WR_STATUS:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the value");
+			if (o.type != OP_WR_FIXED_CTRL && cfg->version < 2)
+				parse_die(&p, "%s needs PMU version 2", name);
+			if (o.type == OP_WR_FIXED_CTRL && !cfg->nr_fixed)
+				parse_die(&p, "no fixed counters");
+			break;
+		case OP_FILTER: {
+			uint64_t ev = 0, fx = 0;
+
+			tok = strtok_r(NULL, " \t\r\n", &save);
+			if (!tok || (strcmp(tok, "allow") && strcmp(tok, "deny")))
+				parse_die(&p, "set-filter allow|deny events=MASK fixed=MASK");
+			o.a = !strcmp(tok, "deny");
+			while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+				if (!strncmp(tok, "events=", 7))
+					ev = parse_u64(&p, tok + 7, "events=");
+				else if (!strncmp(tok, "fixed=", 6))
+					fx = parse_u64(&p, tok + 6, "fixed=");
+				else
+					parse_die(&p, "'%s': set-filter takes events=MASK (bit 0 instructions, 1 branches, 2 cycles) and fixed=MASK",
+						  tok);
+			}
+			if (ev > 7 || fx > 7)
+				parse_die(&p, "events= and fixed= are masks of 3 bits");
+			o.b = ev;
+			o.c = fx;
+			break;
+		}
+		case OP_PARAM:
+			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
+					"the tolerance");
+			if (o.a > 4294967295ULL)
+				parse_die(&p, "the tolerance is at most 4294967295");
+			break;
+		default:
+			break;
+		}
+		if (o.type != OP_EMUL && o.type != OP_FILTER &&
+		    (tok = strtok_r(NULL, " \t\r\n", &save)))
+			parse_die(&p, "'%s' after %s's arguments", tok, name);
+		push(tr, &alloc, o);
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "sim: cannot read %s: %s\n", file,
+			strerror(errno));
+		exit(2);
+	}
+	fclose(f);
+	if (!have_vendor) {
+		p.line++;
+		parse_die(&p, "no 'vendor intel' or 'vendor amd': not a trace");
+	}
 }
 
 /* ---- one trace: each tree against the model, then the differential ---- */
 
+/*
+ * The baseline: pristine plus the series' Fixes: patches (kverify sim
+ * --baseline), or the pristine tree itself when the program has none.
+ */
+extern const struct sim_tree sim_tree_baseline __attribute__((weak));
+
+static const struct sim_tree *baseline(void)
+{
+	return &sim_tree_baseline ? &sim_tree_baseline : &sim_tree_pristine;
+}
+
+static const char *baseline_name(void)
+{
+	return &sim_tree_baseline ? "baseline" : "pristine";
+}
+
+/* iii: with tolerance 0, the patched tree does what the baseline does. */
 static int differential(const struct trace *tr, struct failure *f,
 			char **plog, char **qlog)
 {
 	struct run p, q;
 	int k, ret = 0;
 
-	run_trace(&p, &sim_tree_pristine, tr, 1);
+	run_trace(&p, baseline(), tr, 1);
 	run_trace(&q, &sim_tree_patched, tr, 1);
 	for (k = 0; k <= tr->n && k < tr->n; k++) {
 		size_t ps = k ? p.op_log[k - 1] : 0, qs = k ? q.op_log[k - 1] : 0;
@@ -987,8 +1633,8 @@ static int differential(const struct trace *tr, struct failure *f,
 			f->op = k;
 			snprintf(f->inv, sizeof(f->inv), "iii");
 			snprintf(f->what, sizeof(f->what),
-				 "with tolerance 0 the patched tree differs from the pristine tree at op %d",
-				 k);
+				 "with tolerance 0 the patched tree differs from the %s tree at op %d",
+				 baseline_name(), k);
 			if (plog)
 				*plog = strndup(p.w.log + ps, pl);
 			if (qlog)
@@ -1002,10 +1648,41 @@ static int differential(const struct trace *tr, struct failure *f,
 	return ret;
 }
 
+/*
+ * iv: the first signal of the patched run @q that no wrap of the reference
+ * explains and the baseline does not give either (at the same op, for the
+ * same counter): the pristine trees have spurious overflows of their own
+ * (the period bug, docs/sim.md), the baseline fixes them.
+ */
+static const struct spurious *new_spurious(const struct trace *tr,
+					   const struct run *q)
+{
+	struct run b;
+	const struct spurious *found = NULL;
+	int i, j;
+
+	if (!q->nsp)
+		return NULL;
+	run_trace(&b, baseline(), tr, 0);
+	for (i = 0; i < q->nsp && !found; i++) {
+		const struct spurious *s = &q->sp[i];
+
+		for (j = 0; j < b.nsp; j++)
+			if (b.sp[j].op == s->op && b.sp[j].ctr == s->ctr &&
+			    b.sp[j].pmi == s->pmi)
+				break;
+		if (j == b.nsp)
+			found = s;
+	}
+	run_fini(&b);
+	return found;
+}
+
 static int check_trace(const struct trace *tr, struct failure *f,
 		       int self_only)
 {
 	struct run run;
+	const struct spurious *sp;
 	int diff_ok = !self_only && tr->tolerance == 0;
 	int k;
 
@@ -1025,6 +1702,24 @@ static int check_trace(const struct trace *tr, struct failure *f,
 	if (self_only)
 		return 0;
 	run_trace(&run, &sim_tree_patched, tr, 0);
+	sp = new_spurious(tr, &run);
+	if (sp && (!run.f.failed || sp->op <= run.f.op)) {
+		f->failed = 1;
+		f->op = sp->op;
+		snprintf(f->inv, sizeof(f->inv), "iv");
+		if (sp->ctr < 0)
+			snprintf(f->what, sizeof(f->what),
+				 "a PMI is requested at op %d with no counter's overflow signalled before it; the %s tree requests none there",
+				 sp->op, baseline_name());
+		else
+			snprintf(f->what, sizeof(f->what),
+				 "%s for %s at op %d, and the reference has no wrap of %s since its last signal: a spurious overflow; the %s tree signals none there",
+				 sp->pmi ? "a PMI is requested" :
+				 "GLOBAL_STATUS's bit is set", ctr_name(sp->ctr),
+				 sp->op, ctr_name(sp->ctr), baseline_name());
+		run_fini(&run);
+		return 1;
+	}
 	if (run.f.failed) {
 		*f = run.f;
 		run_fini(&run);
@@ -1093,57 +1788,78 @@ static void shrink(struct trace *tr, const struct failure *orig,
 	free(t.ops);
 }
 
-static void print_counterexample(const struct trace *tr, uint64_t seed,
-				 long idx, const struct failure *f,
-				 int self_only)
+/* The calls of @t, op by op, up to its failure or the end. */
+static void print_calls(const struct trace *tr, const struct sim_tree *t,
+			const char *name)
 {
+	struct run run;
 	int k;
 
-	printf("COUNTEREXAMPLE seed=%" PRIu64 " trace=%ld invariant=%s\n",
-	       seed, idx, f->inv);
-	print_cfg(stdout, tr);
-	for (k = 0; k < tr->n; k++)
-		print_op(stdout, &tr->ops[k], k);
+	run_trace(&run, t, tr, 1);
+	printf("  the %s tree's calls, op by op:\n", name);
+	for (k = 0; k <= tr->n && run.op_log; k++) {
+		size_t s = k ? run.op_log[k - 1] : 0;
+
+		if (run.op_log[k] < s)
+			break;
+		printf("  %3d%.*s", k, (int)(run.op_log[k] - s),
+		       run.w.log + s);
+		if (run.f.failed && k == run.f.op)
+			break;
+	}
+	run_fini(&run);
+}
+
+static void print_counterexample(const struct trace *tr, const char *where,
+				 const struct failure *f, int self_only)
+{
+	printf("COUNTEREXAMPLE %s invariant=%s\n", where, f->inv);
+	print_trace(stdout, tr);
 	printf("  at op %d: %s\n", f->op, f->what);
 	if (!strcmp(f->inv, "iii")) {
 		char *pl = NULL, *ql = NULL;
 		struct failure g;
 
 		differential(tr, &g, &pl, &ql);
-		printf("  pristine:%s  patched: %s", pl ? pl : "\n",
-		       ql ? ql : "\n");
+		printf("  %s:%s  patched: %s", baseline_name(),
+		       pl ? pl : "\n", ql ? ql : "\n");
 		free(pl);
 		free(ql);
+	} else if (self_only) {
+		print_calls(tr, &sim_tree_pristine, "pristine");
 	} else {
-		struct run run;
-
-		run_trace(&run, self_only ? &sim_tree_pristine :
-			  &sim_tree_patched, tr, 1);
-		printf("  %s tree's calls, op by op:\n",
-		       self_only ? "the pristine" : "the patched");
-		for (k = 0; k <= tr->n && run.op_log; k++) {
-			size_t s = k ? run.op_log[k - 1] : 0;
-
-			if (run.op_log[k] < s)
-				break;
-			printf("  %3d%.*s", k, (int)(run.op_log[k] - s),
-			       run.w.log + s);
-			if (k == run.f.op)
-				break;
-		}
-		run_fini(&run);
+		if (!strcmp(f->inv, "iv"))
+			print_calls(tr, baseline(), baseline_name());
+		print_calls(tr, &sim_tree_patched, "patched");
 	}
 }
 
 /*
- * Counter reprograms (perf_event_pause(), the costly part) per million
- * emulated instructions, one exit each, on the patched tree.
+ * The figure: counter reprograms (perf_event_pause(), the costly part: the
+ * perf context mutex and the PMU MSR writes) and perf_event_read_value()
+ * calls per million emulated instructions, on the patched tree.  The
+ * workload: one counter counting instructions with INT; each emulated
+ * instruction in its own exit; 3 native instructions every FIG_NATIVE
+ * emulated ones; a guest write of the counter every FIG_WRITE.
  */
-static double figure(unsigned int tol, int amd)
+#define FIG_N 1000000UL
+#define FIG_NATIVE 101UL
+#define FIG_WRITE 10007UL
+/* invariant v: allowed per million beyond 1e6/(T+1), per counter write */
+#define FIG_PER_WRITE 2
+#define FIG_MIN_T 1000U
+
+struct fig {
+	double reprograms, reads, bound;
+	unsigned long writes;
+};
+
+static struct fig figure(unsigned int tol, int amd)
 {
 	struct trace tr = { 0 };
+	struct fig fg = { 0, 0, 0, 0 };
 	struct run run;
-	unsigned long i, n = 1000000, before;
+	unsigned long i, pauses, reads;
 	struct op setup[3];
 
 	tr.cfg.amd = amd;
@@ -1160,14 +1876,61 @@ static double figure(unsigned int tol, int amd)
 	run_init(&run, &sim_tree_patched, &tr, 0);
 	for (i = 0; i < 3; i++)
 		exec_op(&run, &setup[i], i);
-	before = run.w.nr_pause;
-	for (i = 0; i < n; i++) {
+	pauses = run.w.nr_pause;
+	reads = run.w.nr_read;
+	for (i = 0; i < FIG_N; i++) {
 		run.w.t->emulate(run.w.vcpu, SIM_EMUL_INSN);
 		run.w.t->entry(run.w.vcpu);
+		if (i % FIG_NATIVE == FIG_NATIVE - 1) {
+			sim_native(&run.w, EV_INSN, 3);
+			if (run.w.t->requests(run.w.vcpu))
+				run.w.t->entry(run.w.vcpu);
+		}
+		if (i % FIG_WRITE == FIG_WRITE - 1) {
+			run.w.t->set_msr(run.w.vcpu, ctr_msr(&tr.cfg, 0),
+					 0x1000, 0);
+			run.w.t->entry(run.w.vcpu);
+			fg.writes++;
+		}
 	}
-	before = run.w.nr_pause - before;
+	fg.reprograms = (run.w.nr_pause - pauses) * 1e6 / FIG_N;
+	fg.reads = (run.w.nr_read - reads) * 1e6 / FIG_N;
+	fg.bound = 1e6 / (tol + 1.0) + FIG_PER_WRITE * fg.writes * 1e6 / FIG_N +
+		   2;
 	run_fini(&run);
-	return before * 1e6 / n;
+	return fg;
+}
+
+/*
+ * --trace FILE: the one trace of FILE, every invariant, no shrinking; the
+ * patched tree's calls op by op (the pristine tree's with --self).
+ */
+static int replay(const char *file, int self_only)
+{
+	struct failure f;
+	struct trace tr;
+	int ret;
+
+	parse_trace(file, &tr);
+	printf("sim: %s era, the trace of %s (%d ops)%s\n",
+	       sim_tree_pristine.era, file, tr.n,
+	       self_only ? ", pristine against the model only" : "");
+	ret = check_trace(&tr, &f, self_only);
+	if (ret) {
+		char where[512];
+
+		snprintf(where, sizeof(where), "file=%s", file);
+		print_counterexample(&tr, where, &f, self_only);
+		printf("RESULT FAIL invariant %s: %s, %d ops: %s\n", f.inv,
+		       file, tr.n, f.what);
+	} else {
+		print_trace(stdout, &tr);
+		print_calls(&tr, self_only ? &sim_tree_pristine :
+			    &sim_tree_patched, self_only ? "pristine" : "patched");
+		printf("RESULT PASS 1 traces, the trace of %s\n", file);
+	}
+	free(tr.ops);
+	return ret;
 }
 
 /* "--without set-filter,wrmsr-global-ctrl": op names, as traces print them. */
@@ -1194,7 +1957,7 @@ static int parse_without(const char *list, unsigned int *mask)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--batching] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--trace FILE]\n");
 	return 2;
 }
 
@@ -1202,12 +1965,15 @@ int main(int argc, char **argv)
 {
 	struct gen_opts g = { .vendor = -1, .tolerance = -1 };
 	uint64_t seed = 1;
-	long traces = 2000, idx, per_tol[ARRAY_SIZE(tolerances)] = { 0 };
-	int self_only = 0, figures = 1, i;
+	long traces = 2000, idx, per_tol[ARRAY_SIZE(trace_tolerances)] = { 0 };
+	int self_only = 0, figures = 1, i, batching = 0, fig_bad = 0;
+	char fig_what[512];
 	double shrink_s = 8, max_s = 0, t0 = now();
 	struct failure f;
 	struct trace tr;
 	uint64_t max_late = 0;
+	const char *trace_file = NULL;
+	char where[64];
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1225,6 +1991,10 @@ int main(int argc, char **argv)
 			g.era_prev = era_prev = 1;
 			continue;
 		}
+		if (!strcmp(a, "--batching")) {
+			batching = 1;
+			continue;
+		}
 		if (!strcmp(a, "--no-figures")) {
 			figures = 0;
 			continue;
@@ -1240,6 +2010,9 @@ int main(int argc, char **argv)
 			g.tolerance = strtol(v, &end, 0);
 		} else if (!strcmp(a, "--shrink-seconds")) {
 			shrink_s = strtod(v, &end);
+		} else if (!strcmp(a, "--trace")) {
+			trace_file = v;
+			end = (char *)"";
 		} else if (!strcmp(a, "--max-seconds")) {
 			max_s = strtod(v, &end);
 		} else if (!strcmp(a, "--without")) {
@@ -1261,14 +2034,32 @@ int main(int argc, char **argv)
 			return print_usage();
 	}
 
+	if (trace_file)
+		return replay(trace_file, self_only);
 	printf("sim: %s era, seed %" PRIu64 ", %ld traces%s\n",
 	       sim_tree_pristine.era, seed, traces,
 	       self_only ? ", pristine against the model only" : "");
 	fflush(stdout);
-	if (figures && !self_only && 1) {
-		for (i = 0; i < (int)ARRAY_SIZE(tolerances); i++)
-			printf("FIGURE tolerance=%u reprograms_per_million=%.1f\n",
-			       tolerances[i], figure(tolerances[i], 0));
+	if (figures && !self_only) {
+		for (i = 0; i < (int)ARRAY_SIZE(tolerances); i++) {
+			struct fig fg = figure(tolerances[i], 0);
+			int judged = batching && tolerances[i] >= FIG_MIN_T;
+
+			printf("FIGURE tolerance=%u reprograms_per_million=%.1f reads_per_million=%.1f",
+			       tolerances[i], fg.reprograms, fg.reads);
+			if (judged)
+				printf(" bound=%.1f", fg.bound);
+			printf("\n");
+			if (judged && fg.reprograms > fg.bound && !fig_bad) {
+				fig_bad = 1;
+				snprintf(fig_what, sizeof(fig_what),
+					 "batching is not in effect: at tolerance %u the patched tree reprograms %.0f times per million emulated instructions (%.0f perf reads) in the figure's workload (a counter write every %lu, 3 native instructions every %lu), above the bound 1e6/(T+1) + %d per write + 2 = %.0f",
+					 tolerances[i], fg.reprograms, fg.reads,
+					 FIG_WRITE, FIG_NATIVE, FIG_PER_WRITE,
+					 fg.bound);
+			}
+		}
+		fflush(stdout);
 	}
 	for (idx = 0; idx < traces; idx++) {
 		unsigned int tol;
@@ -1279,18 +2070,20 @@ int main(int argc, char **argv)
 			traces = idx;
 			break;
 		}
-		int ti = idx % ARRAY_SIZE(tolerances);
+		int ti = idx % ARRAY_SIZE(trace_tolerances);
 
 		rng_state = seed * 0x100000001b3ULL + idx;
 		tol = g.tolerance >= 0 ? (unsigned int)g.tolerance :
-					 tolerances[ti];
+					 trace_tolerances[ti];
 		gen_trace(&tr, &g, tol);
 		if (check_trace(&tr, &f, self_only)) {
 			printf("FAIL after %ld traces (%.1f s)\n", idx + 1,
 			       now() - t0);
 			shrink(&tr, &f, shrink_s, self_only);
 			check_trace(&tr, &f, self_only);
-			print_counterexample(&tr, seed, idx, &f, self_only);
+			snprintf(where, sizeof(where), "seed=%" PRIu64 " trace=%ld",
+				 seed, idx);
+			print_counterexample(&tr, where, &f, self_only);
 			printf("RESULT FAIL invariant %s: seed %" PRIu64 " trace %ld, %d ops: %s\n",
 			       f.inv, seed, idx, tr.n, f.what);
 			free(tr.ops);
@@ -1300,6 +2093,10 @@ int main(int argc, char **argv)
 		free(tr.ops);
 	}
 	(void)max_late;
+	if (fig_bad) {
+		printf("RESULT FAIL invariant v: %s\n", fig_what);
+		return 1;
+	}
 	printf("RESULT PASS %ld traces, %.1f s\n", traces, now() - t0);
 	return 0;
 }

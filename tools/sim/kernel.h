@@ -93,6 +93,7 @@ static inline bool test_bit(long nr, const unsigned long *addr)
 static inline void set_bit(long nr, unsigned long *addr)
 {
 	addr[nr / 64] |= 1UL << (nr % 64);
+	sim_bit_set(nr, addr);
 }
 
 static inline void clear_bit(long nr, unsigned long *addr)
@@ -104,7 +105,9 @@ static inline bool test_and_set_bit(long nr, unsigned long *addr)
 {
 	bool old = test_bit(nr, addr);
 
-	set_bit(nr, addr);
+	addr[nr / 64] |= 1UL << (nr % 64);
+	if (!old)
+		sim_bit_set(nr, addr);
 	return old;
 }
 
@@ -428,7 +431,9 @@ int perf_event_release_kernel(struct perf_event *event);
 #define is_protmode(vcpu) ((void)(vcpu), 1)
 #define rdtsc() 0ULL
 #define ktime_get_boottime_ns() 0ULL
-#define lapic_in_kernel(vcpu) ((void)(vcpu), 0)
+/* the LAPIC is in the kernel: kvm_pmu_deliver_pmi() reaches it (vcpu.h) */
+#define lapic_in_kernel(vcpu) ((void)(vcpu), 1)
+#define APIC_LVTPC 0x340
 #define is_noncanonical_address(a, v) ((void)(a), (void)(v), 0)
 #define is_noncanonical_msr_address(a, v) ((void)(a), (void)(v), 0)
 

@@ -84,9 +84,47 @@ void sim_request(unsigned long *requests, int req)
 		return;
 	if (req == KVM_REQ_PMU)
 		sim_cur->nr_req_pmu++;
-	if (req == KVM_REQ_PMI)
-		sim_cur->nr_req_pmi++;
+	if (req == KVM_REQ_PMI) {
+		struct world *w = sim_cur;
+
+		w->nr_req_pmi++;
+		w->pmi_seq++;
+		if (w->last_sig >= 0)
+			w->nr_pmi[w->last_sig]++;
+		else
+			w->nr_pmi_other++;
+		w->last_sig = -1;
+	}
 	sim_log(" req:%s", req == KVM_REQ_PMU ? "PMU" : "PMI");
+}
+
+void sim_watch_status(const void *addr)
+{
+	if (sim_cur) {
+		sim_cur->status_addr = addr;
+		sim_cur->last_sig = -1;
+	}
+}
+
+void sim_bit_set(long nr, const unsigned long *addr)
+{
+	struct world *w = sim_cur;
+
+	if (!w || addr != w->status_addr || nr < 0 || nr >= SIM_MAX_CTR)
+		return;
+	w->nr_sig[nr]++;
+	w->last_sig = nr;
+}
+
+void sim_lapic_pmi(void)
+{
+	struct world *w = sim_cur;
+
+	if (!w)
+		return;
+	w->nr_lapic++;
+	w->lapic_seq = w->pmi_seq;
+	sim_log(" lapic-pmi");
 }
 
 void sim_warn(const char *what)
@@ -167,6 +205,8 @@ void perf_event_disable(struct perf_event *e)
 u64 perf_event_read_value(struct perf_event *e, u64 *enabled, u64 *running)
 {
 	*enabled = *running = 0;
+	if (sim_cur)
+		sim_cur->nr_read++;
 	return e->sim.count;
 }
 

@@ -41,10 +41,19 @@ struct sim_tree {
 	void (*set_tolerance)(unsigned int t);
 	uint64_t (*global_status)(void *vcpu);
 	unsigned long (*requests)(void *vcpu);
+	/* KVM_RUN returns: kvm_pmu_sync_to_userspace() if the tree has it */
+	void (*to_userspace)(void *vcpu);
+	/* the vCPU thread is scheduled in: need_cleanup, KVM_REQ_PMU */
+	void (*sched_in)(void *vcpu);
 };
 
 /* The harness, for the units. */
 void sim_request(unsigned long *requests, int req);
 void sim_warn(const char *what);
+/* a bit set in a bitmap: the tree's GLOBAL_STATUS is watched */
+void sim_bit_set(long nr, const unsigned long *addr);
+void sim_watch_status(const void *addr);
+/* kvm_apic_local_deliver(APIC_LVTPC): a PMI into the LAPIC */
+void sim_lapic_pmi(void);
 
 #endif

@@ -96,4 +96,19 @@ static inline bool intel_pmu_handle_lbr_msrs_access(struct kvm_vcpu *vcpu,
 
 static inline void kvm_pmu_cleanup_stub(void) { }
 
+/* The LAPIC's PMI: what kvm_pmu_deliver_pmi() delivers, counted. */
+static inline int kvm_apic_local_deliver(struct kvm_lapic *apic, int lvt)
+{
+	(void)apic;
+	if (lvt == APIC_LVTPC)
+		sim_lapic_pmi();
+	return 1;
+}
+
+/* The vendor's deliver_pmi (Intel: LBR freezing) and cleanup: no LBR here. */
+static inline void sim_vendor_vcpu_noop(struct kvm_vcpu *vcpu)
+{
+	(void)vcpu;
+}
+
 #endif

@@ -9,6 +9,7 @@
 #include "sim.h"
 
 #define SIM_MAX_EVENTS 64
+#define SIM_MAX_CTR 64
 
 struct perf_event;
 
@@ -19,6 +20,14 @@ struct world {
 	char *log;
 	size_t log_len, log_alloc;
 	unsigned long nr_req_pmu, nr_req_pmi, nr_perf_calls, nr_pause;
+	unsigned long nr_read;		/* perf_event_read_value() calls */
+	/* per counter: GLOBAL_STATUS bits set, PMIs requested */
+	unsigned long nr_sig[SIM_MAX_CTR], nr_pmi[SIM_MAX_CTR];
+	unsigned long nr_pmi_other;	/* PMIs with no counter's bit set */
+	int last_sig;			/* the counter signalled last, or -1 */
+	unsigned long pmi_seq, lapic_seq; /* PMIs requested, at the LAPIC */
+	unsigned long nr_lapic;		/* PMIs delivered into the LAPIC */
+	const void *status_addr;
 	int next_event_id;
 	const char *warned;
 	char last[256];
