@@ -105,13 +105,15 @@ static void json_field(struct strbuf *sb, const char *sep, const char *key,
 	json_escape(sb, value ? value : "");
 }
 
-/* "T=0:1000000 T=1:500000": the sim step's figures, one callback each. */
-static void sim_figures(const struct verify_ctx *ctx,
+/*
+ * "T=0:1000000 T=1:500000": one of the sim step's figures (@p), one
+ * callback each, with @key ("reprograms", "reads").
+ */
+static void sim_figures(const char *p, const char *key,
 			void (*fn)(struct strbuf *, const char *, const char *,
-				   int),
+				   const char *, int),
 			struct strbuf *sb)
 {
-	const char *p = ctx->sim.figures.buf;
 	int i = 0;
 
 	while (*p) {
@@ -120,16 +122,17 @@ static void sim_figures(const struct verify_ctx *ctx,
 
 		if (sscanf(p, "T=%31[0-9]:%31[0-9.]%n", t, v, &n) != 2 || !n)
 			break;
-		fn(sb, t, v, i++);
+		fn(sb, key, t, v, i++);
 		p += n;
 		while (*p == ' ')
 			p++;
 	}
 }
 
-static void json_figure(struct strbuf *sb, const char *t, const char *v,
-			int i)
+static void json_figure(struct strbuf *sb, const char *key, const char *t,
+			const char *v, int i)
 {
+	(void)key;
 	strbuf_addf(sb, "%s\"%s\": %s", i ? ", " : "", t, v);
 }
 
@@ -142,7 +145,9 @@ static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
 	json_str(sb, ctx->sim.era);
 	strbuf_addf(sb, ", \"traces\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
 		    ctx->sim.traces, ctx->sim.seed);
-	sim_figures(ctx, json_figure, sb);
+	sim_figures(ctx->sim.figures.buf, "reprograms", json_figure, sb);
+	strbuf_addstr(sb, "}, \"reads_per_million_emulated\": {");
+	sim_figures(ctx->sim.reads.buf, "reads", json_figure, sb);
 	strbuf_addstr(sb, "}}");
 }
 
@@ -331,12 +336,12 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	return ret;
 }
 
-static void xml_figure(struct strbuf *sb, const char *t, const char *v,
-		       int i)
+static void xml_figure(struct strbuf *sb, const char *key, const char *t,
+		       const char *v, int i)
 {
 	(void)i;
-	strbuf_addf(sb, "      <property name=\"sim.reprograms_per_million_emulated.tolerance_%s\" value=\"%s\"/>\n",
-		    t, v);
+	strbuf_addf(sb, "      <property name=\"sim.%s_per_million_emulated.tolerance_%s\" value=\"%s\"/>\n",
+		    key, t, v);
 }
 
 static void xml_str(struct strbuf *sb, const char *s)
@@ -421,7 +426,8 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addf(&sb, "\"/>\n      <property name=\"sim.traces\" value=\"%ld\"/>\n",
 			    ctx->sim.traces);
 		strbuf_addstr(&sb, "  ");
-		sim_figures(ctx, xml_figure, &sb);
+		sim_figures(ctx->sim.figures.buf, "reprograms", xml_figure, &sb);
+		sim_figures(ctx->sim.reads.buf, "reads", xml_figure, &sb);
 		strbuf_addstr(&sb, "    </properties>\n");
 	}
 	for (s = 0; s < n; s++)

@@ -33,6 +33,7 @@ struct sim_out {
 	long traces;
 	unsigned long long seed;
 	struct strbuf figures;	/* "T=0:1000000 T=1:500000 ..." */
+	struct strbuf reads;	/* perf_event_read_value() calls, the same */
 };
 
 /* config: what boots, and where it is built. */

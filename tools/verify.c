@@ -345,6 +345,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 
 	free(ctx->sim.era);
 	strbuf_release(&ctx->sim.figures);
+	strbuf_release(&ctx->sim.reads);
 
 	free(ctx->config.boot_why);
 	free(ctx->config.build);
@@ -439,7 +440,7 @@ int verify_target(const struct target *t, const struct options *opt)
 		.t = t, .opt = opt,
 		/* nothing built yet, and no ccache */
 		.built = { .ccache_hits = -1, .ccache_misses = -1 },
-		.sim = { .figures = STRBUF_INIT },
+		.sim = { .figures = STRBUF_INIT, .reads = STRBUF_INIT },
 	};
 	struct strbuf err = STRBUF_INIT;
 	int i, lockfd = -1, fail = 0, errored = 0;

@@ -1150,6 +1150,13 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			if (g->era_prev)
 				o.c &= ~EMUL_B2B;
 			o.b = rn(4) == 0;
+			/*
+			 * Emulate ops in a row would share an exit: an entry
+			 * between them keeps a run within b2b_max.
+			 */
+			if (prev == OP_EMUL && !(g->without & 1U << OP_ENTRY))
+				push(tr, &alloc, (struct op){ OP_ENTRY, 0, 0,
+							      0, 0 });
 		} else if (r < 41) {
 			o.type = OP_ENTRY;
 		} else if (r < 50) {

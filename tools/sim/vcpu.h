@@ -42,6 +42,9 @@ static struct kvm_pmu_ops kvm_pmu_ops;
 static bool sim_amd;
 
 #define kvm_make_request(req, vcpu) sim_request(&(vcpu)->requests, (req))
+#define kvm_check_request(req, vcpu) \
+	test_and_clear_bit((req), &(vcpu)->requests)
+#define kvm_test_request(req, vcpu) test_bit((req), &(vcpu)->requests)
 #define kvm_make_all_cpus_request(kvm, req) \
 	((void)(kvm), sim_request(&sim_the_vcpu->requests, (req)))
 #define kvm_for_each_vcpu(i, v, k) \
