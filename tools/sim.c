@@ -266,8 +266,10 @@ static void add_static(struct strbuf *out, const char *text, size_t len)
  */
 static const char *const probes[] = {
 	"kvm_x86_pmu_event_filter", "global_status_mask", "EVENTSEL_EVENT",
-	"pmc_is_enabled", "amd_pmc_is_enabled", "intel_pmc_is_enabled",
-	"hw_event_available", "amd_hw_event_available",
+	/* the static calls the tree makes, and the vendor functions */
+	"kvm_x86_pmu_pmc_is_enabled", "kvm_x86_pmu_hw_event_available",
+	"kvm_x86_pmu_pmc_idx_to_pmc", "amd_pmc_is_enabled",
+	"intel_pmc_is_enabled", "amd_hw_event_available",
 	"intel_hw_event_available", "amd_pmc_idx_to_pmc",
 	"intel_pmc_idx_to_pmc",
 };

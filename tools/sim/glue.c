@@ -33,17 +33,23 @@ static bool sim_prev_event_available(struct kvm_pmc *pmc)
 	return true;
 }
 
-/* The vendor ops that this era's common code calls, where the tree has them. */
+/*
+ * The vendor ops that this era's common code calls (static_call()), set
+ * where the tree calls them; a vendor without the function gets
+ * sim_prev_event_available().
+ */
 static void sim_prev_ops(int amd)
 {
 	bool (*available)(struct kvm_pmc *pmc) = sim_prev_event_available;
 
 	(void)available;
 	if (amd) {
-#ifdef SIM_HAS_amd_pmc_idx_to_pmc
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_idx_to_pmc) && \
+	defined(SIM_HAS_amd_pmc_idx_to_pmc)
 		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
 #endif
-#ifdef SIM_HAS_amd_pmc_is_enabled
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_is_enabled) && \
+	defined(SIM_HAS_amd_pmc_is_enabled)
 		kvm_pmu_ops.pmc_is_enabled = amd_pmc_is_enabled;
 #endif
 #ifdef SIM_HAS_amd_hw_event_available
@@ -53,10 +59,12 @@ static void sim_prev_ops(int amd)
 		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
 #endif
 	} else {
-#ifdef SIM_HAS_intel_pmc_idx_to_pmc
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_idx_to_pmc) && \
+	defined(SIM_HAS_intel_pmc_idx_to_pmc)
 		kvm_pmu_ops.pmc_idx_to_pmc = intel_pmc_idx_to_pmc;
 #endif
-#ifdef SIM_HAS_intel_pmc_is_enabled
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_is_enabled) && \
+	defined(SIM_HAS_intel_pmc_is_enabled)
 		kvm_pmu_ops.pmc_is_enabled = intel_pmc_is_enabled;
 #endif
 #ifdef SIM_HAS_intel_hw_event_available
@@ -67,7 +75,7 @@ static void sim_prev_ops(int amd)
 			      ARCH_PERFMON_EVENTSEL_EVENT);
 #endif
 	}
-#ifdef SIM_HAS_hw_event_available
+#ifdef SIM_HAS_kvm_x86_pmu_hw_event_available
 	kvm_pmu_ops.hw_event_available = available;
 #endif
 }
