@@ -7,8 +7,10 @@
 # prev_counter variant, which changes nothing at tolerance 0 (iii) but
 # batches by powers of two (v), and which the sim rejects for the hole
 # docs/backports.md names (ii-save; ii-b with every folding op left out);
-# the mutants under tests/sim/mutants/prev_counter/ are rejected for their
-# invariant; the fixture script refuses bad input.
+# a variant written for the era (tests/sim/prev-counter-variant.patch)
+# passes, also at tolerance 0; the mutants under
+# tests/sim/mutants/prev_counter/ are rejected for their invariant; the
+# fixture script refuses bad input.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +20,7 @@ MUTANTS="v2-style=ii-a naive-port=iv"
 FOLDS=host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel
 FOLDS=$FOLDS,wrmsr-fixed-ctrl,save-restore,host-wrmsr-ctr,host-wrmsr-evtsel
 FOLDS=$FOLDS,host-wrmsr-status
-plan $((8 + 2 * $(echo $MUTANTS | wc -w) + 1))
+plan $((11 + 2 * $(echo $MUTANTS | wc -w) + 1))
 
 src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
 F=$TMP/linux-6.6
@@ -94,6 +96,25 @@ got=$(invariant gen-nofold)
 	grep -q 'by emulated and native events at op' "$TMP/gen-nofold.out"
 ok $? "and with every folding op left out: ii-b, a wrap of emulated and native events together waits for perf's stale period (got '$got', exit $rc)"
 grep '^RESULT' "$TMP/gen-nofold.out" | diag
+
+# a batching variant that keeps every invariant, on the same tree
+V=$TMP/variant
+mkdir -p "$V/arch" && cp -al "$F/arch/x86" "$V/arch/x86" &&
+	patch -s -p1 -d "$V" --fuzz=0 --no-backup-if-mismatch \
+		< tests/sim/prev-counter-variant.patch > "$TMP/patch" 2>&1
+ok $? "tests/sim/prev-counter-variant.patch applies to the fixture"
+diag < "$TMP/patch"
+sim variant "$V"
+rc=$?
+[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/variant.out" &&
+	grep -q '^FIGURE tolerance=1000 reprograms_per_million=1008.0 ' "$TMP/variant.out"
+ok $? "the variant written for the era passes, 20000 traces, 1008 reprograms per million at tolerance 1000 (exit $rc)"
+grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/variant.out" | diag
+sim variant0 "$V" --tolerance 0 --traces 5000
+rc=$?
+[ $rc = 0 ] && grep -q "^RESULT PASS 5000 traces" "$TMP/variant0.out"
+ok $? "and at tolerance 0 it does what the fixture does, event for event, 5000 traces (exit $rc)"
+grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/variant0.out" | diag
 
 for m in $MUTANTS; do
 	name=${m%=*}
