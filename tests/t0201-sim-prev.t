@@ -20,7 +20,7 @@ MUTANTS="v2-style=ii-a naive-port=iv"
 FOLDS=host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel
 FOLDS=$FOLDS,wrmsr-fixed-ctrl,save-restore,host-wrmsr-ctr,host-wrmsr-evtsel
 FOLDS=$FOLDS,host-wrmsr-status
-plan $((11 + 2 * $(echo $MUTANTS | wc -w) + 1))
+plan $((11 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
 
 src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
 F=$TMP/linux-6.6
@@ -134,7 +134,7 @@ for m in $MUTANTS; do
 	M=$TMP/mutant-$name
 	mkdir -p "$M/arch" && cp -al "$F/arch/x86" "$M/arch/x86" &&
 		patch -s -p1 -d "$M" --fuzz=0 --no-backup-if-mismatch \
-			< tests/sim/mutants/prev_counter/$name.patch > "$TMP/patch" 2>&1
+			< "tests/sim/mutants/prev_counter/$name.patch" > "$TMP/patch" 2>&1
 	ok $? "mutant prev_counter/$name applies to the fixture"
 	diag < "$TMP/patch"
 	sim "$name" "$M" --shrink-seconds 3
