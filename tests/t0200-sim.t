@@ -14,10 +14,8 @@ TARGETS="6.1 6.12 7.2 7.3"
 QUICK=checkpatch,cocci,config,build,selftests,boot
 # One mutant a line: target/name, the invariant it must fail, and the sim
 # options of its run, if any.  The 7.3 and 6.12 mutants are v4 with one
-# defect each; v4 as they were made from it fails ii-a when the tolerance
-# is raised at runtime after a counter write made at tolerance 0 (docs/sim.md,
-# "Counterexamples"), so they run without set-param, to fail for their own
-# defect.  The 6.1 mutants are the v3 6.1 backport (v3-backport: iv, its
+# defect each, run against v4's baseline (tests/sim/baseline/).  The 6.1
+# mutants are the v3 6.1 backport (v3-backport: iv, its
 # B1; without counter writes ii-save, its M1c; without those and saves and
 # runtime changes, v: its powers of two batch at half the tolerance) with
 # one defect each, or the pristine 6.1 tree with one; where the backport's
@@ -26,27 +24,27 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # batch outgrow the new one; the period bug after a write) would be found
 # first, the run leaves those ops out: --vendor amd and --without.
 MUTANTS="
-7.3/rdpmc-skips-batch=i --without set-param
-7.3/not-at-once=ii-a --without set-param
-7.3/batch-doubled=ii-b --without set-param
-7.3/disable-drops=ii-lost --without set-param
-7.3/no-half-cap=ii-lost --without set-param
-7.3/save-unfolded=ii-save --without set-param
-7.3/save-pmi-requested=ii-save --without set-param
-7.3/write-fold-at-t0=iii --without set-param
-7.3/spurious-le=iv --without set-param
-7.3/batching-stops=v --without set-param
+7.3/rdpmc-skips-batch=i
+7.3/not-at-once=ii-a
+7.3/batch-doubled=ii-b
+7.3/disable-drops=ii-lost
+7.3/no-half-cap=ii-b
+7.3/save-unfolded=ii-save
+7.3/save-pmi-requested=ii-save
+7.3/write-fold-at-t0=iii
+7.3/spurious-le=iv
+7.3/batching-stops=v
 7.3/v2-as-posted=ii-a
-6.12/rdpmc-skips-batch=i --without set-param
-6.12/not-at-once=ii-a --without set-param
-6.12/batch-doubled=ii-b --without set-param
-6.12/disable-drops=ii-lost --without set-param
-6.12/no-half-cap=ii-lost --without set-param
-6.12/save-unfolded=ii-save --without set-param
-6.12/save-pmi-requested=ii-save --without set-param
-6.12/write-fold-at-t0=iii --without set-param
-6.12/spurious-le=iv --without set-param
-6.12/batching-stops=v --without set-param
+6.12/rdpmc-skips-batch=i
+6.12/not-at-once=ii-a
+6.12/batch-doubled=ii-b
+6.12/disable-drops=ii-lost
+6.12/no-half-cap=ii-b
+6.12/save-unfolded=ii-save
+6.12/save-pmi-requested=ii-save
+6.12/write-fold-at-t0=iii
+6.12/spurious-le=iv
+6.12/batching-stops=v
 6.12/v2-as-posted=ii-a
 6.1/v3-backport=iv
 6.1/v3-backport=ii-save --without wrmsr-ctr,host-wrmsr-ctr
@@ -58,17 +56,16 @@ MUTANTS="
 6.1/double-reprogram=iii
 6.1/v2-as-posted=ii-a
 "
-# Null variants: v4 written differently, the same logic (run as the
-# mutants made from the same v4 are).
+# Null variants: v4 written differently, the same logic.
 NULLS="
-7.3/to-wrap-plus-one --without set-param
-7.3/half-range-div --without set-param
-6.12/to-wrap-plus-one --without set-param
-6.12/half-range-div --without set-param
+7.3/to-wrap-plus-one
+7.3/half-range-div
+6.12/to-wrap-plus-one
+6.12/half-range-div
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 1 + 4 + 3))
+plan $((6 * 4 + 4 + nm + nn + 1 + 4 + 3 + 3 + 4 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -155,6 +152,17 @@ patched_copy() {	# patched_copy PRISTINE DIR PATCH
 	patch -s -p1 -d "$2" --no-backup-if-mismatch < "$3" > "$TMP/patch" 2>&1
 }
 
+# The baseline of a target's mutants and null variants, when they are
+# made from a series with Fixes: patches: tests/sim/baseline/<target>.patch.
+baseline_of() {	# baseline_of TARGET PRISTINE: the --baseline option, or nothing
+	[ -f "tests/sim/baseline/$1.patch" ] || return 0
+	if [ ! -d "$TMP/baseline-$1" ]; then
+		patched_copy "$2" "$TMP/baseline-$1" "tests/sim/baseline/$1.patch" ||
+			{ diag < "$TMP/patch"; return 0; }
+	fi
+	echo "--baseline $TMP/baseline-$1"
+}
+
 # Mutants on the same kind of copy: each fails its own invariant.
 while read -r spec opts; do
 	[ -n "$spec" ] || continue
@@ -170,8 +178,9 @@ while read -r spec opts; do
 		diag < "$TMP/patch"
 		continue
 	fi
+	base=$(baseline_of $T "$P")
 	# shellcheck disable=SC2086
-	nice "$KVERIFY" sim --pristine "$P" --patched "$M" --shrink-seconds 3 $opts --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
+	nice "$KVERIFY" sim --pristine "$P" $base --patched "$M" --shrink-seconds 3 $opts --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
 	rc=$?
 	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
 	[ $rc = 1 ] && [ "$got" = "$want" ] && [ "$(md5sum < "$P/arch/x86/kvm/pmu.c")" = "$sum" ]
@@ -191,8 +200,9 @@ while read -r name opts; do
 		diag < "$TMP/patch"
 		continue
 	fi
+	base=$(baseline_of $T "$P")
 	# shellcheck disable=SC2086
-	nice "$KVERIFY" sim --pristine "$P" --patched "$M" $opts --work "$KVERIFY_CACHE/sim/t0200-null" > "$TMP/out" 2>&1
+	nice "$KVERIFY" sim --pristine "$P" $base --patched "$M" $opts --work "$KVERIFY_CACHE/sim/t0200-null" > "$TMP/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/out"
 	ok $? "null variant $name${opts:+ ($opts)} passes 20000 traces (exit $rc)"
@@ -204,9 +214,9 @@ skip "mutant: the naive prev_counter port that overwrites the snapshot" \
 # A counterexample's printout replays with --trace, to the same verdict.
 P=$(src_of 7.3)
 M=$TMP/mutant-7.3-not-at-once
-nice "$KVERIFY" sim --pristine "$P" --patched "$M" --shrink-seconds 2 --without set-param --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/ce" 2>&1
+nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --shrink-seconds 2 --without set-param --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/ce" 2>&1
 sed -n '/^COUNTEREXAMPLE/,$p' "$TMP/ce" > "$TMP/ce.trace"
-nice "$KVERIFY" sim --pristine "$P" --patched "$M" --trace "$TMP/ce.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/replay" 2>&1
+nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --trace "$TMP/ce.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/replay" 2>&1
 rc=$?
 [ $rc = 1 ] && [ "$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*ops: /\1 /p' "$TMP/ce")" = "$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*ops: /\1 /p' "$TMP/replay")" ] &&
 	grep -q '^RESULT FAIL invariant ii-a' "$TMP/replay"
@@ -216,12 +226,52 @@ nice "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/ce.trace" --wor
 rc=$?
 [ $rc = 0 ] && grep -q '^RESULT PASS 1 traces' "$TMP/replay" && grep -q "the patched tree's calls, op by op" "$TMP/replay"
 ok $? "the same trace passes on the pristine tree, with its calls op by op (exit $rc)"
+# Review M3 as a trace: the v3 6.1 backport loses a pending joint wrap when
+# the tolerance is set to 0 at runtime; not without the change; pristine
+# never.
+P=$(src_of 6.1)
+M=$TMP/mutant-6.1-v3-backport
+for t in "$M m3-6.1.trace 1 ii-lost" "$M m3-no-param 0 -" "$P m3-6.1.trace 0 -"; do
+	set -- $t
+	[ "$2" = m3-no-param ] &&
+		grep -v '^set-param' tests/sim/traces/m3-6.1.trace > "$TMP/m3-no-param" &&
+		f=$TMP/m3-no-param || f=tests/sim/traces/$2
+	nice "$KVERIFY" sim --pristine "$P" --patched "$1" --trace "$f" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	rc=$?
+	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+	[ $rc = "$3" ] && [ "${got:--}" = "$4" ]
+	ok $? "M3: $(basename "$f") on the ${1##*/} tree: exit $rc, invariant ${got:-none} (want exit $3, $4)"
+	grep '^RESULT' "$TMP/out" | diag
+done
+# Review M1a and M2 as traces, on 7.3: a mutant fails them for the
+# invariant the finding breaks (M1a: v4 whose kvm_pmu_sync_to_userspace()
+# does not fold; M2: v2's batch, with the pristine period after a write),
+# v4 written differently passes.
+P=$(src_of 7.3)
+for t in "m1a-v1-save save-unfolded ii-save" "m2-write-below-count v2-as-posted iv"; do
+	set -- $t
+	for tree in "$TMP/mutant-7.3-$2" "$TMP/null-7.3-to-wrap-plus-one"; do
+		want=$3
+		case $tree in *null-*) want=- ;; esac
+		nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$tree" --trace tests/sim/traces/$1.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+		got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+		[ "${got:--}" = "$want" ]
+		ok $? "$1.trace on the ${tree##*/} tree: invariant ${got:-none} (want $want)"
+		grep '^RESULT' "$TMP/out" | diag
+	done
+done
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
 rc=$?
 [ $rc = 2 ] && grep -q "bad.trace:2: 'sideways'" "$TMP/out"
 ok $? "a bad trace file exits 2 naming file:line and what (exit $rc)"
 diag < "$TMP/out"
+nice "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 300 --coverage --work "$KVERIFY_CACHE/sim/t0200-cov" > "$TMP/out" 2>&1
+rc=$?
+grep -q '^COVERAGE kvm_pmu_cleanup: [1-9][0-9]*% of [0-9]*, .* | [1-9]' "$TMP/out" &&
+	grep -q '^COVERAGE reprogram_counter: ' "$KVERIFY_CACHE/sim/t0200-cov/coverage.txt"
+ok $? "--coverage lists the tree's vPMU functions reached, kvm_pmu_cleanup() among them, pristine and patched (exit $rc)"
+grep 'kvm_pmu_cleanup\|^kverify\|^RESULT' "$TMP/out" | diag
 status_is "kverify sim --trace with no such file exits 2" 2 \
 	"$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent"
 

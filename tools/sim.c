@@ -463,6 +463,7 @@ void sim_result_clear(struct sim_result *r)
 	strbuf_release(&r->output);
 	strbuf_release(&r->figures);
 	strbuf_release(&r->reads);
+	strbuf_release(&r->coverage);
 }
 
 static int compile(const struct sim_opts *o, struct strvec *args,
@@ -515,6 +516,8 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 		     "-Werror=implicit-int", "-Werror=incompatible-pointer-types",
 		     "-Werror=int-conversion", NULL);
 	strvec_pushf(&args, "-I%s", src);
+	if (o->coverage)
+		strvec_push(&args, "--coverage");
 	strvec_pushl(&args, "-c", c, "-o", obj, NULL);
 	ret = compile(o, &args, r, c);
 out:
@@ -536,15 +539,15 @@ static void parse_output(struct sim_result *r)
 		const char *result;
 		unsigned long t;
 		double rate, reads;
-		int nf;
+		int nf = sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf reads_per_million=%lf",
+				&t, &rate, &reads);
 
 		if (skip_prefix(p, "RESULT ", &result)) {
 			strbuf_reset(&r->reason);
 			strbuf_add(&r->reason, result, len - (result - p));
 			if (sscanf(p, "RESULT PASS %ld traces", &r->traces) != 1)
 				r->traces = 0;
-		} else if ((nf = sscanf(p, "FIGURE tolerance=%lu reprograms_per_million=%lf reads_per_million=%lf",
-					&t, &rate, &reads)) >= 2) {
+		} else if (nf >= 2) {
 			strbuf_addf(&r->figures, "%sT=%lu:%.0f", r->figures.len ?
 				    " " : "", t, rate);
 			if (nf == 3)
@@ -561,6 +564,98 @@ static double mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One function's coverage in a unit, from gcov's text summary. */
+struct cov_fn {
+	char name[96];
+	double lines, taken;
+	int nlines, nbranches;
+};
+
+/*
+ * gcov -b -n of @unit in o->work: the tree's functions (the generated unit
+ * names each "tree:NAME" with #line) into @fns, at most @max; their number.
+ */
+static int gcov_unit(const struct sim_opts *o, const char *unit,
+		     struct cov_fn *fns, int max)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	int n = 0;
+
+	strvec_pushl(&c.args, "gcov", "-b", "-n", "-o", o->work, NULL);
+	strvec_pushf(&c.args, "%s/%s.c", o->work, unit);
+	c.dir = o->work;
+	c.out = &out;
+	c.timeout = o->timeout;
+	run_child(&c);
+	for (p = out.buf; (p = strstr(p, "File 'tree:")) && n < max; ) {
+		struct cov_fn *f = &fns[n];
+		const char *e = strchr(p + 11, '\'');
+		const char *next = strstr(p + 11, "File '");
+		const char *l, *t;
+
+		if (!e)
+			break;
+		memset(f, 0, sizeof(*f));
+		snprintf(f->name, sizeof(f->name), "%.*s", (int)(e - p - 11),
+			 p + 11);
+		l = strstr(e, "Lines executed:");
+		t = strstr(e, "Taken at least once:");
+		if (l && (!next || l < next))
+			sscanf(l, "Lines executed:%lf%% of %d", &f->lines,
+			       &f->nlines);
+		if (t && (!next || t < next))
+			sscanf(t, "Taken at least once:%lf%% of %d", &f->taken,
+			       &f->nbranches);
+		n++;
+		p = e;
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	return n;
+}
+
+/* --coverage: the tree's vPMU functions reached, pristine and patched. */
+static void coverage_table(const struct sim_opts *o, struct sim_result *r)
+{
+	static struct cov_fn p[512], q[512];
+	int np = gcov_unit(o, "sim_tree_pristine", p, 512);
+	int nq = gcov_unit(o, "sim_tree_patched", q, 512);
+	char *path = xstrfmt("%s/coverage.txt", o->work);
+	int i, j;
+
+	strbuf_addstr(&r->coverage, "COVERAGE function: pristine lines, branches taken | patched lines, branches taken (gcov -b)\n");
+	for (i = 0; i < nq; i++) {
+		for (j = 0; j < np; j++)
+			if (!strcmp(p[j].name, q[i].name))
+				break;
+		if (j < np)
+			strbuf_addf(&r->coverage, "COVERAGE %s: %.0f%% of %d, %.0f%% of %d | ",
+				    q[i].name, p[j].lines, p[j].nlines,
+				    p[j].taken, p[j].nbranches);
+		else
+			strbuf_addf(&r->coverage, "COVERAGE %s: - | ",
+				    q[i].name);
+		strbuf_addf(&r->coverage, "%.0f%% of %d, %.0f%% of %d\n",
+			    q[i].lines, q[i].nlines, q[i].taken,
+			    q[i].nbranches);
+	}
+	for (j = 0; j < np; j++) {
+		for (i = 0; i < nq; i++)
+			if (!strcmp(p[j].name, q[i].name))
+				break;
+		if (i == nq)
+			strbuf_addf(&r->coverage, "COVERAGE %s: %.0f%% of %d, %.0f%% of %d | -\n",
+				    p[j].name, p[j].lines, p[j].nlines,
+				    p[j].taken, p[j].nbranches);
+	}
+	if (!np && !nq)
+		strbuf_addstr(&r->coverage, "COVERAGE none: gcov printed no function of the trees (is gcov installed?)\n");
+	write_file(path, r->coverage.buf, r->coverage.len);
+	free(path);
 }
 
 /*
@@ -622,6 +717,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	strvec_pushl(&args, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
 		     "-Werror", NULL);
 	strvec_pushf(&args, "-I%s", src);
+	if (o->coverage)
+		strvec_push(&args, "--coverage");
 	strvec_pushl(&args, "-o", prog, NULL);
 	strvec_pushf(&args, "%s/harness.c", src);
 	strvec_pushf(&args, "%s/perf.c", src);
@@ -674,8 +771,24 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	c.log = o->log;
 	c.out = &r->output;
 	c.timeout = o->timeout;
+	if (o->coverage) {	/* counts of an earlier run in the same --work */
+		static const char *const units[] = {
+			"sim_tree_pristine", "sim_tree_patched",
+			"sim_tree_baseline",
+		};
+		size_t u;
+
+		for (u = 0; u < ARRAY_SIZE(units); u++) {
+			char *gcda = xstrfmt("%s/%s.gcda", o->work, units[u]);
+
+			unlink(gcda);
+			free(gcda);
+		}
+	}
 	run_child(&c);
 	parse_output(r);
+	if (o->coverage)
+		coverage_table(o, r);
 	if (c.spawn_errno || c.timed_out || c.interrupted ||
 	    (c.status != 0 && c.status != 1)) {
 		strbuf_reset(&r->reason);
@@ -700,7 +813,7 @@ static const char sim_usage_text[] =
 	"                   [--seed N] [--traces N]\n"
 	"                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
-	"                   [--without OP,...] [--trace FILE]\n";
+	"                   [--without OP,...] [--trace FILE] [--coverage]\n";
 
 __printf(1, 2) static int sim_usage(const char *fmt, ...)
 {
@@ -769,6 +882,10 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--coverage")) {
+			o.coverage = 1;
+			continue;
+		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(sim_usage_text, stdout);
 			fputs("\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
@@ -827,6 +944,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	}
 	ret = sim_run(&o, &r);
 	fputs(r.output.buf, stdout);
+	fputs(r.coverage.buf, stdout);
 	if (ret) {
 		fprintf(stderr, "kverify sim: %s\n", r.reason.buf);
 		ret = 2;

@@ -33,6 +33,7 @@ struct sim_opts {
 	double total_seconds;	/* the same, counting the compilations too */
 	unsigned int timeout;
 	int debug;		/* name what each unit brings along */
+	int coverage;		/* gcov the units: the tree's functions reached */
 };
 
 struct sim_result {
@@ -44,11 +45,12 @@ struct sim_result {
 	struct strbuf output;	/* the harness's stdout */
 	struct strbuf figures;	/* reprograms: "T=0:1000000 T=1:500000 ..." */
 	struct strbuf reads;	/* perf reads, the same way */
+	struct strbuf coverage;	/* --coverage: the table, or empty */
 };
 
 #define SIM_RESULT_INIT \
 	{ .reason = STRBUF_INIT, .output = STRBUF_INIT, .figures = STRBUF_INIT, \
-	  .reads = STRBUF_INIT }
+	  .reads = STRBUF_INIT, .coverage = STRBUF_INIT }
 
 const char *sim_era_name(enum sim_era era);
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);

@@ -1303,6 +1303,12 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		if (g->without & (1U << o.type))
 			continue;
 		push(tr, &alloc, o);
+		/* a write of the counter right after a wrap may have come */
+		if (o.type == OP_EMUL && !rn(8) &&
+		    !(g->without & (1U << OP_WR_CTR)))
+			push(tr, &alloc, (struct op){ OP_WR_CTR, o.ctr,
+				rn(2) ? near_wrap(mask, tol) : rnd() & mask,
+				0, 0 });
 	}
 }
 
@@ -1642,8 +1648,9 @@ static void parse_trace(const char *file, struct trace *tr)
 		default:
 			break;
 		}
-		if (o.type != OP_EMUL && o.type != OP_FILTER &&
-		    (tok = strtok_r(NULL, " \t\r\n", &save)))
+		tok = o.type != OP_EMUL && o.type != OP_FILTER ?
+		      strtok_r(NULL, " \t\r\n", &save) : NULL;
+		if (tok)
 			parse_die(&p, "'%s' after %s's arguments", tok, name);
 		push(tr, &alloc, o);
 	}
@@ -1665,7 +1672,9 @@ static void parse_trace(const char *file, struct trace *tr)
  * The baseline: pristine plus the series' Fixes: patches (kverify sim
  * --baseline), or the pristine tree itself when the program has none.
  */
-extern const struct sim_tree sim_tree_baseline __attribute__((weak));
+#define __weak __attribute__(( \
+	weak))
+extern const struct sim_tree sim_tree_baseline __weak;
 
 static const struct sim_tree *baseline(void)
 {
