@@ -77,12 +77,12 @@ for T in $TARGETS; do
 	"$KVERIFY" --results "$RES" verify --skip $QUICK $T > "$TMP/$T.out" 2>&1
 	rc=$?
 	R=$RES/$T/report.json
-	na=$(awk -v t="$T" '$1 == t && $3 ~ /^n\/a:/ { $1 = $2 = ""; print }' kernels.list)
+	na=$(awk -v t="$T" '$1 == t && $3 ~ /^n\/a:/ { $1 = $2 = ""; sub(/^ */, ""); print }' kernels.list)
 	if [ -n "$na" ]; then
 		for c in "the series passes the sim step" "the step's log says so" \
 			"report.json and junit.xml carry the figures" \
 			"the step's baseline" "the sim step's time"; do
-			skip "$T: $c" "kernels.list: the series is${na}"
+			skip "$T: $c" "kernels.list: the series is ${na}"
 		done
 	else
 		reason=$(json $R '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]')

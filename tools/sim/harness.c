@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sim harness: seeded random guest traces run on two trees' vPMU code
- * (pristine and patched, linked in as sim_tree_pristine and
- * sim_tree_patched), each against an architectural reference model.
- *
- * Invariants, checked after every event:
- *  i    every counter read (RDPMC, RDMSR, userspace) is exact;
- *  ii   every wrap of an enabled, allowed counter sets its GLOBAL_STATUS
- *       bit, and requests a PMI if the counter has INT, by the first
- *       VM-entry after "tolerance" more emulated instructions counted on
- *       it, and by the first VM-entry after KVM folds the counter for any
- *       reason (a write of its EVENTSEL, of the counter, of GLOBAL_CTRL or
- *       FIXED_CTR_CTRL, a filter change); a userspace read of GLOBAL_STATUS
- *       (a save) must already show it; no bit is set without a wrap;
- *  iii  with tolerance 0, the patched tree does what the pristine tree
- *       does, event for event: requests, perf calls, status, reads.
+ * The sim harness: seeded random guest traces (or one from a trace file)
+ * run on three trees' vPMU code (pristine, baseline: pristine + the
+ * series' Fixes: patches, and patched; linked in as sim_tree_pristine,
+ * sim_tree_baseline, sim_tree_patched), each against an architectural
+ * reference model.  docs/sim.md has the invariants in full:
+ *  i       every counter read is exact;
+ *  ii-a    a wrap by emulated instructions alone is signalled at once;
+ *  ii-b    a joint wrap within the tolerance (emulated instructions, and
+ *          native events past the wrap);
+ *  ii-lost an owed wrap is signalled by the VM-entry after a fold;
+ *  ii-save a save finds every owed wrap signalled, its PMI in the LAPIC;
+ *  iii     with tolerance 0 the patched tree does what the baseline does;
+ *  iv      no bit and no PMI without a wrap, unless the baseline has it;
+ *  v       the figure's reprograms stay within the batching's bound.
  *
  * Exit 0: every trace passed; 1: a counterexample; 2: bad usage.
  */
