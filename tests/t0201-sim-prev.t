@@ -4,9 +4,10 @@
 # its shape from Debian's 6.1 source at run time (6.1's code reshaped to
 # v6.6's deferred reprogram with pmc->prev_counter; not a real 6.6).  On it:
 # the pristine tree passes against itself; `kverify backport` generates the
-# prev_counter variant, which changes nothing at tolerance 0 (iii) but
-# batches by powers of two (v), and which the sim rejects for the hole
-# docs/backports.md names (ii-save; ii-b with every folding op left out);
+# prev_counter variant, which at tolerance 0 changes nothing (iii) or only
+# what the series' period fix changes, batches by powers of two (v), and
+# which the sim rejects for the holes docs/backports.md names (ii-a after a
+# counter write; ii-b with every folding op left out);
 # a variant written for the era (tests/sim/prev-counter-variant.patch)
 # passes, also at tolerance 0; the mutants under
 # tests/sim/mutants/prev_counter/ are rejected for their invariant; the
@@ -93,13 +94,17 @@ grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/gen0.out" | diag
 grep -q '^FIGURE tolerance=1000 reprograms_per_million=2047.0 .* bound=1199.0$' "$TMP/gen0.out"
 ok $? "its powers of two batch too little for invariant v: 2047 reprograms per million emulated instructions at tolerance 1000, bound 1199"
 
-sim gen "$G" --shrink-seconds 3
+# At a tolerance above 0 (fixed: at 0 a variant that carries the period fix
+# differs, above), the first hole: a counter written while its event had
+# counted leaves pmc->counter offset, and emulated instructions that wrap
+# the counter then do not bring pmc->counter to 0, where the request is.
+sim gen "$G" --tolerance 1000 --shrink-seconds 3
 rc=$?
 got=$(invariant gen)
-[ $rc = 1 ] && [ "$got" = ii-save ] &&
-	grep -q 'userspace saved GLOBAL_STATUS=0 without the wrap of' "$TMP/gen.out" &&
-	grep -q '^COUNTEREXAMPLE seed=1 ' "$TMP/gen.out"
-ok $? "the generated variant is rejected above tolerance 0: a wrap of skipped and counted events together is not in a saved status (got '$got', exit $rc)"
+[ $rc = 1 ] && [ "$got" = ii-a ] &&
+	grep -q '^  wrmsr-ctr ' "$TMP/gen.out" &&
+	grep -q 'by emulated instructions alone at op [0-9]* is not signalled at once' "$TMP/gen.out"
+ok $? "the generated variant is rejected at tolerance 1000: after a counter write, a wrap by emulated instructions alone is not signalled at once (got '$got', exit $rc)"
 grep '^RESULT' "$TMP/gen.out" | diag
 sim gen-nofold "$G" --without $FOLDS --shrink-seconds 3
 rc=$?
