@@ -7,6 +7,7 @@
  * linked with the harness (tools/sim/harness.c, perf.c): seeded traces,
  * a reference model, invariants, a shrinker.  No kernel code is kept here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -258,6 +259,51 @@ static void add_static(struct strbuf *out, const char *text, size_t len)
 }
 
 /*
+ * Names that differ inside an era (6.2-6.7 above all: 6.2's filter without
+ * masked events, 6.5's renamed reserved-bit masks, vendor ops that came and
+ * went): glue.c sees SIM_HAS_<name> for each one the tree's selected
+ * definitions mention.
+ */
+static const char *const probes[] = {
+	"kvm_x86_pmu_event_filter", "global_status_mask", "EVENTSEL_EVENT",
+	/* the static calls the tree makes, and the vendor functions */
+	"kvm_x86_pmu_pmc_is_enabled", "kvm_x86_pmu_hw_event_available",
+	"kvm_x86_pmu_pmc_idx_to_pmc", "amd_pmc_is_enabled",
+	"intel_pmc_is_enabled", "amd_hw_event_available",
+	"intel_hw_event_available", "amd_pmc_idx_to_pmc",
+	"intel_pmc_idx_to_pmc",
+};
+
+static int has_ident(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	const char *p = s;
+
+	while ((p = memmem(p, n - (p - s), w, wl))) {
+		if ((p == s || !(p[-1] == '_' || isalnum((unsigned char)p[-1]))) &&
+		    !(p[wl] == '_' || isalnum((unsigned char)p[wl])))
+			return 1;
+		p += wl;
+	}
+	return 0;
+}
+
+static void add_probes(struct strbuf *out, const struct extract_item **items,
+		       size_t n)
+{
+	size_t i, j;
+
+	for (j = 0; j < ARRAY_SIZE(probes); j++)
+		for (i = 0; i < n; i++)
+			if (has_ident(items[i]->text, items[i]->len,
+				      probes[j])) {
+				strbuf_addf(out, "#define SIM_HAS_%s 1\n",
+					    probes[j]);
+				break;
+			}
+}
+
+/*
  * Write the generated unit of @tree for @era into @out: our kernel.h, the
  * tree's macros and types, our vcpu.h, then the tree's variables and
  * functions (prototypes first), then our glue.c.
@@ -341,8 +387,10 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 		    tree);
 	strbuf_addf(out, "#define SIM_ERA_%s 1\n#define SIM_ERA_NAME \"%s\"\n",
 		    era == SIM_ERA_SYNC ? "SYNC" :
+		    era == SIM_ERA_PREV ? "PREV" :
 		    era == SIM_ERA_MEDIATED ? "MEDIATED" : "EMULATED",
 		    sim_era_name(era));
+	add_probes(out, items, n);
 	strbuf_addf(out, "#define SIM_TREE %s\n", unit);
 	strbuf_addstr(out, "#include \"kernel.h\"\n");
 	for (pass = 0; pass < 2; pass++)
@@ -702,6 +750,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	}
 	if (pe == SIM_ERA_SYNC)
 		strvec_push(&c.args, "--sync");
+	if (pe == SIM_ERA_PREV)
+		strvec_push(&c.args, "--prev");
 	if (has_knob(o->patched))
 		strvec_push(&c.args, "--batching");
 	strvec_push(&c.args, "--shrink-seconds");

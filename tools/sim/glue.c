@@ -13,6 +13,74 @@ static void sim_set_const(const u64 *field, u64 v)
 	memcpy((void *)field, &v, sizeof(v));
 }
 
+#ifdef SIM_ERA_PREV
+/*
+ * 6.2-6.7 name the reserved-bit masks "_mask" where 6.8+ say "_rsvd" (the
+ * same bits); the status mask is global_ovf_ctrl_mask before 6.5.
+ */
+#define global_ctrl_rsvd global_ctrl_mask
+#ifdef SIM_HAS_global_status_mask
+#define global_status_rsvd global_status_mask
+#else
+#define global_status_rsvd global_ovf_ctrl_mask
+#endif
+#define fixed_ctr_ctrl_rsvd fixed_ctr_ctrl_mask
+
+/* A vendor without the op: every event is one the guest's CPUID has. */
+static bool sim_prev_event_available(struct kvm_pmc *pmc)
+{
+	(void)pmc;
+	return true;
+}
+
+/*
+ * The vendor ops that this era's common code calls (static_call()), set
+ * where the tree calls them; a vendor without the function gets
+ * sim_prev_event_available().
+ */
+static void sim_prev_ops(int amd)
+{
+	bool (*available)(struct kvm_pmc *pmc) = sim_prev_event_available;
+
+	(void)available;
+	if (amd) {
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_idx_to_pmc) && \
+	defined(SIM_HAS_amd_pmc_idx_to_pmc)
+		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
+#endif
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_is_enabled) && \
+	defined(SIM_HAS_amd_pmc_is_enabled)
+		kvm_pmu_ops.pmc_is_enabled = amd_pmc_is_enabled;
+#endif
+#ifdef SIM_HAS_amd_hw_event_available
+		available = amd_hw_event_available;
+#endif
+#ifdef SIM_HAS_EVENTSEL_EVENT
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
+#endif
+	} else {
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_idx_to_pmc) && \
+	defined(SIM_HAS_intel_pmc_idx_to_pmc)
+		kvm_pmu_ops.pmc_idx_to_pmc = intel_pmc_idx_to_pmc;
+#endif
+#if defined(SIM_HAS_kvm_x86_pmu_pmc_is_enabled) && \
+	defined(SIM_HAS_intel_pmc_is_enabled)
+		kvm_pmu_ops.pmc_is_enabled = intel_pmc_is_enabled;
+#endif
+#ifdef SIM_HAS_intel_hw_event_available
+		available = intel_hw_event_available;
+#endif
+#ifdef SIM_HAS_EVENTSEL_EVENT
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT,
+			      ARCH_PERFMON_EVENTSEL_EVENT);
+#endif
+	}
+#ifdef SIM_HAS_kvm_x86_pmu_hw_event_available
+	kvm_pmu_ops.hw_event_available = available;
+#endif
+}
+#endif
+
 static void *sim_create(const struct sim_cfg *cfg)
 {
 	struct kvm_vcpu *vcpu = calloc(1, sizeof(*vcpu));
@@ -33,7 +101,9 @@ static void *sim_create(const struct sim_cfg *cfg)
 		kvm_pmu_ops.msr_idx_to_pmc = amd_msr_idx_to_pmc;
 		kvm_pmu_ops.get_msr = amd_pmu_get_msr;
 		kvm_pmu_ops.set_msr = amd_pmu_set_msr;
-#ifndef SIM_ERA_SYNC
+#ifdef SIM_ERA_PREV
+		sim_prev_ops(1);
+#elif !defined(SIM_ERA_SYNC)
 		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
 #else
 		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
@@ -45,7 +115,9 @@ static void *sim_create(const struct sim_cfg *cfg)
 		kvm_pmu_ops.msr_idx_to_pmc = intel_msr_idx_to_pmc;
 		kvm_pmu_ops.get_msr = intel_pmu_get_msr;
 		kvm_pmu_ops.set_msr = intel_pmu_set_msr;
-#ifndef SIM_ERA_SYNC
+#ifdef SIM_ERA_PREV
+		sim_prev_ops(0);
+#elif !defined(SIM_ERA_SYNC)
 		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT,
 			      ARCH_PERFMON_EVENTSEL_EVENT);
 #else

@@ -216,6 +216,7 @@ static int nr_ctr_idx(const struct sim_cfg *cfg, int i)
 /* ---- the reference model ---- */
 
 static int era_sync;
+static int era_prev;	/* 6.2-6.7: each emulated instruction after an entry */
 
 static void ref_init(struct ref *r, const struct sim_cfg *cfg,
 		     unsigned int tol)
@@ -802,8 +803,12 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		do_entry(run, k);
 		break;
 	case OP_EMUL:
-		/* after a WRMSR: in its exit (it retires), or after an entry */
-		if (run->msr_dirty && !(o->c & EMUL_AFTER_WRMSR))
+		/*
+		 * after a WRMSR: in its exit (it retires), or after an entry;
+		 * 6.2-6.7: after an entry if anything happened since
+		 */
+		if (!(o->c & EMUL_AFTER_WRMSR) &&
+		    (run->msr_dirty || (era_prev && run->dirty)))
 			do_entry(run, k);
 		run->in_guest = 0;
 		run->dirty = 1;
@@ -1095,6 +1100,7 @@ static uint64_t rand_evsel(const struct sim_cfg *cfg)
 struct gen_opts {
 	unsigned int without;	/* op types not to generate, 1 << OP_x */
 	int era_sync;		/* no AMD PerfMonV2 in the sync era */
+	int era_prev;		/* 6.2-6.7: one emulated instruction per exit */
 	int vendor;		/* -1 both, 0 Intel, 1 AMD */
 	long tolerance;		/* -1: every one of tolerances[] */
 };
@@ -1189,6 +1195,16 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			     prev == OP_WR_FIXED_CTRL ||
 			     prev == OP_WR_GLOBAL_CTRL) && rn(3) == 0)
 				o.c |= EMUL_AFTER_WRMSR;
+			/*
+			 * 6.2-6.7 snapshot pmc->prev_counter at every emulated
+			 * instruction and compare at the next VM-entry: a second
+			 * one in the same exit overwrites the snapshot of a wrap
+			 * (upstream fd89499a5151, 6.8, fixed it).  The pristine
+			 * tree loses such wraps: no back-to-back runs there, and
+			 * a VM-entry before every emulated instruction.
+			 */
+			if (g->era_prev)
+				o.c &= ~EMUL_B2B;
 			o.b = rn(4) == 0;
 			/*
 			 * Emulate ops in a row would share an exit: an entry
@@ -2013,13 +2029,13 @@ static int parse_without(const char *list, unsigned int *mask)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--batching] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--trace FILE]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--batching] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--trace FILE]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct gen_opts g = { 0, 0, -1, -1 };
+	struct gen_opts g = { .vendor = -1, .tolerance = -1 };
 	uint64_t seed = 1;
 	long traces = 2000, idx, per_tol[ARRAY_SIZE(trace_tolerances)] = { 0 };
 	int self_only = 0, figures = 1, i, batching = 0, fig_bad = 0;
@@ -2041,6 +2057,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--sync")) {
 			g.era_sync = era_sync = 1;
+			continue;
+		}
+		if (!strcmp(a, "--prev")) {
+			g.era_prev = era_prev = 1;
 			continue;
 		}
 		if (!strcmp(a, "--batching")) {

@@ -7,7 +7,8 @@
 #ifndef SIM_VCPU_H
 #define SIM_VCPU_H
 
-#ifdef SIM_ERA_SYNC
+#if defined(SIM_ERA_SYNC) || \
+	(defined(SIM_ERA_PREV) && !defined(SIM_HAS_kvm_x86_pmu_event_filter))
 #define SIM_FILTER struct kvm_pmu_event_filter
 #else
 #define SIM_FILTER struct kvm_x86_pmu_event_filter
