@@ -2,12 +2,15 @@
 # What is verified does not write its own verdict: the checkpatch step
 # runs the pristine source's scripts/checkpatch.pl, so a series that
 # edits checkpatch.pl (to exit 0 at once, and run a command while at it)
-# is still checked, and fails, and the command it planted never runs.
+# is still checked, and fails, and the command it planted never runs.  The
+# sim compiles and runs the tree's pmu.c in the sandbox: a pmu.c that runs
+# a command writes nothing outside the sim's work directory and reads no
+# file only root may read.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=6.12
-plan 3
+plan 5
 P=$(cached_source $T) || exit 1
 copy=$TMP/repo
 repo_copy "$copy"
@@ -38,5 +41,24 @@ test_expect_success 'checkpatch FAILs the patch that edits checkpatch.pl (the pr
 '
 test_expect_success 'and the command the patch planted in checkpatch.pl never ran' '
 	[ ! -e "$canary" ]
+'
+# A pmu.c whose increment runs a command, once (the sim calls it on every
+# emulated instruction).
+mkdir -p "$TMP/evil/arch"
+cp -al "$P/arch/x86" "$TMP/evil/arch/x86"
+echo "only root reads this" > "$TMP/secret" && chmod 600 "$TMP/secret"
+W=$KVERIFY_CACHE/sim/t0045
+rm -rf "$W"
+sed -i "/^static void kvm_pmu_incr_counter(struct kvm_pmc \*pmc)$/,/^{$/ s|^{$|{ static int once; if (!once++ \&\& system(\"touch $TMP/planted; cat $TMP/secret > $W/leak; id -u > $W/uid\")) {}|" \
+	"$TMP/evil/arch/x86/kvm/pmu.c"
+test_expect_success 'the sim runs a pmu.c that runs a command (it did run, in the sandbox, as nobody)' '
+	grep -q "planted" "$TMP/evil/arch/x86/kvm/pmu.c" && ! grep -q planted "$P/arch/x86/kvm/pmu.c" &&
+	"$KVERIFY" sim --pristine "$P" --patched "$TMP/evil" --traces 20 --work "$W" > "$TMP/sim.out" 2>&1;
+	tail -n 3 "$TMP/sim.out" && [ -f "$W/uid" ] &&
+	{ [ "$(id -u)" != 0 ] || [ "$(cat "$W/uid")" = 65534 ]; }
+'
+test_expect_success 'and it wrote nothing outside the work directory, read nothing only root may read' '
+	[ ! -e "$TMP/planted" ] &&
+	{ [ "$(id -u)" != 0 ] || ! grep -q "only root reads this" "$W/leak"; }
 '
 done_testing

@@ -14,6 +14,8 @@
 # fixture script refuses bad input.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+test_identity	# make backport signs the variant as the operator
 
 # mutant and the invariant it must fail
 MUTANTS="v2-style=ii-a naive-port=iv"
@@ -55,7 +57,7 @@ copy=$TMP/repo
 mkdir -p "$copy/build"
 git ls-files -z | xargs -0 cp --parents -t "$copy"
 cp "$KVERIFY" "$copy/build/"
-(cd "$copy" && GIT_COMMITTER_NAME='Test Sender' GIT_COMMITTER_EMAIL=sender@kverify.test \
+(cd "$copy" && \
 	KVERIFY_BACKPORT_TREE=$F KVERIFY_BACKPORT_NAME=6.6 ./build/kverify backport --env) \
 	> "$TMP/bp" 2>&1
 rc=$?

@@ -19,6 +19,7 @@
 #include "extract.h"
 #include "fsutil.h"
 #include "run.h"
+#include "sandbox.h"
 #include "sim.h"
 
 /*
@@ -466,6 +467,32 @@ void sim_result_clear(struct sim_result *r)
 	strbuf_release(&r->coverage);
 }
 
+/*
+ * The tree's vPMU code is compiled into a program of ours and run: both in
+ * the sandbox (sandbox.c), which reads our sim sources and the trace file
+ * and writes only the work directory.
+ */
+static int sandboxed(const struct sim_opts *o, struct child *c,
+		     struct sim_result *r)
+{
+	struct sandbox sb = SANDBOX_INIT;
+	char *src = sim_source_dir(), *trace = NULL;
+	int ret;
+
+	strvec_push(&sb.ro, src);
+	if (o->trace) {
+		trace = realpath(o->trace, NULL);
+		if (trace)
+			strvec_push(&sb.ro, trace);
+	}
+	strvec_push(&sb.rw, o->work);
+	ret = sandbox_child(c, &sb, &r->reason);
+	sandbox_clear(&sb);
+	free(trace);
+	free(src);
+	return ret;
+}
+
 static int compile(const struct sim_opts *o, struct strvec *args,
 		   struct sim_result *r, const char *what)
 {
@@ -479,6 +506,11 @@ static int compile(const struct sim_opts *o, struct strvec *args,
 	c.log = o->log;
 	c.out = &out;
 	c.timeout = o->timeout;
+	if (sandboxed(o, &c, r)) {
+		child_clear(&c);
+		strbuf_release(&out);
+		return -1;
+	}
 	ret = run_child(&c);
 	if (ret) {
 		if (c.spawn_errno == ENOENT)
@@ -785,6 +817,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 			free(gcda);
 		}
 	}
+	if (sandboxed(o, &c, r))
+		goto out;
 	run_child(&c);
 	parse_output(r);
 	if (o->coverage)
