@@ -18,7 +18,7 @@
 # mutant and the invariant it must fail
 MUTANTS="v2-style=ii-a naive-port=iv"
 # the ops that make KVM fold a counter (or save its status)
-FOLDS=host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel
+FOLDS='host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel'
 FOLDS=$FOLDS,wrmsr-fixed-ctrl,save-restore,host-wrmsr-ctr,host-wrmsr-evtsel
 FOLDS=$FOLDS,host-wrmsr-status
 plan $((8 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
