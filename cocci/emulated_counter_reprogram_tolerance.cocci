@@ -74,8 +74,8 @@ REQUIRED = {
 	"emulated_counter": ["include", "param", "stop", "period",
 			     "write_period", "pending", "write", "reprogram",
 			     "sync", "sync_decl", "x86.c", "defer", "incr"],
-	"prev_counter": ["include", "param", "reprogram", "incr", "sync",
-			 "sync_decl", "x86.c"],
+	"prev_counter": ["include", "param", "overflow", "reprogram", "write",
+			 "pmu.h", "incr", "sync", "sync_decl", "x86.c"],
 }
 
 def done(hunk):
@@ -146,13 +146,6 @@ SYNC_BODY = """
 		kvm_pmu_deliver_pmi(vcpu);
 """
 
-SYNC_BODY_PREV = """
-	if (kvm_check_request(KVM_REQ_PMU, vcpu))
-		kvm_pmu_handle_event(vcpu);
-	if (kvm_check_request(KVM_REQ_PMI, vcpu))
-		kvm_pmu_deliver_pmi(vcpu);
-"""
-
 DEFER_BODY = """
 	u64 tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
 	u64 to_wrap;
@@ -178,62 +171,116 @@ DEFER_CALL = """
 			kvm_pmu_request_counter_reprogram(pmc);
 """
 
-# 6.2-6.7 (prev_counter)
+# 6.2-6.7 (prev_counter): what tests/sim/prev-counter-variant.patch writes.
+# That era has no count of the batched increments: pmc->prev_counter keeps
+# the batch's base (flagged PMC_PREV_BATCHED) or the guest-visible value of
+# an increment that could not start a batch (PMC_PREV_VALUE); '%(request)s'
+# is the tree's spelling of the request helper.
 PREV_REPROGRAM_CHECK = """
 	pmc_pause_counter(pmc);
 
 	/*
 	 * The emulated increments were counted while the counter was enabled
-	 * and allowed; with a batched reprogram, the counter may have been
-	 * disabled or filtered since: signal their overflow regardless.  Then
-	 * drop the snapshot, so that a failed pmc_reprogram_counter() below,
-	 * which leaves the reprogram pending, leaves no stale snapshot for its
-	 * retry to compare against.
+	 * and allowed: signal their overflow even if it no longer is, and drop
+	 * the snapshot, which a failed pmc_reprogram_counter() below would
+	 * leave for its retry to compare against again.
 	 */
-	if (pmc->counter < pmc->prev_counter)
+	if (pmc->prev_counter &&
+	    pmc_emulated_overflow(pmc, before, pmc->counter))
 		__kvm_perf_overflow(pmc, false);
 	pmc->prev_counter = 0;
 """
 
+PREV_OVERFLOW_BODY = """
+	u64 mask = pmc_bitmask(pmc), base = pmc->prev_counter;
+	u64 counted = (after - before) & mask;
+
+	if (!(base & PMC_PREV_FLAGS))
+		return after < base;
+	if (base & PMC_PREV_VALUE)
+		return after < (base & ~PMC_PREV_FLAGS);
+
+	base &= ~PMC_PREV_FLAGS;
+	if (base + counted > mask)
+		return false;
+
+	return before < base || before + counted > mask;
+"""
+
 PREV_WRITE_BODY = """
-	if (pmc->counter < pmc->prev_counter)
+	if (pmc->prev_counter &&
+	    pmc_emulated_overflow(pmc, pmc->counter, pmc_read_counter(pmc)))
 		__kvm_perf_overflow(pmc, false);
 	pmc->prev_counter = 0;
+
+	if (READ_ONCE(emulated_counter_reprogram_tolerance) &&
+	    pmc->perf_event && !pmc->is_paused)
+		%(request)s(pmc);
+"""
+
+PREV_SYNC_BODY = """
+	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
+	int i;
+
+	for (i = 0; i < pmu->nr_arch_gp_counters; i++)
+		if (pmu->gp_counters[i].prev_counter)
+			%(request)s(&pmu->gp_counters[i]);
+	for (i = 0; i < pmu->nr_arch_fixed_counters; i++)
+		if (pmu->fixed_counters[i].prev_counter)
+			%(request)s(&pmu->fixed_counters[i]);
+
+	if (kvm_check_request(KVM_REQ_PMU, vcpu))
+		kvm_pmu_handle_event(vcpu);
+	if (kvm_check_request(KVM_REQ_PMI, vcpu))
+		kvm_pmu_deliver_pmi(vcpu);
 """
 
 PREV_INCR_BODY = """
 	unsigned int tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
-	u64 batch = tolerance ?
-		    BIT_ULL(ilog2(min_t(u64, (u64)tolerance + 1,
-					(pmc_bitmask(pmc) >> 1) + 1))) : 1;
-	u64 prev_counter = pmc->counter;
+	u64 mask = pmc_bitmask(pmc), prev_counter = pmc->counter;
 
-	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
+	pmc->counter = (pmc->counter + 1) & mask;
+
+	/* Without batching, as before; a batch still waiting keeps its base. */
+	if (!tolerance) {
+		if (!(pmc->prev_counter & PMC_PREV_FLAGS))
+			pmc->prev_counter = prev_counter;
+		%(request)s(pmc);
+		return;
+	}
 
 	/*
-	 * Batch reprograms: request one when the counter reaches a multiple of
-	 * the largest power of two not above tolerance + 1 nor half the
-	 * counter's range.  The counter moves by one per emulated instruction,
-	 * so a reprogram is requested at least every tolerance + 1 of them, and
-	 * always when it wraps to 0: an overflow that emulated instructions
-	 * cause on their own is signalled at the next VM-entry, as today.
+	 * A batch starts at the first increment after a fold, from a counter
+	 * whose pmc->counter is its value: the event has counted nothing since
+	 * (a counter write leaves pmc->counter offset by the event's count).
+	 * Otherwise fold first, as without batching.
 	 */
-	if (pmc->counter & (batch - 1))
+	if (!(pmc->prev_counter & PMC_PREV_BATCHED)) {
+		u64 value = pmc->counter;
+
+		if (pmc->perf_event && !pmc->is_paused)
+			value = pmc_read_counter(pmc);
+		if (pmc->prev_counter || value != pmc->counter) {
+			if (!pmc->prev_counter)
+				pmc->prev_counter = ((value - 1) & mask) |
+						    PMC_PREV_VALUE;
+			%(request)s(pmc);
+			return;
+		}
+		pmc->prev_counter = prev_counter | PMC_PREV_BATCHED;
+	}
+
+	/*
+	 * Reprogram once the batch exceeds the tolerance or half the counter's
+	 * range, and at once when the increments wrap the counter.
+	 */
+	if (pmc->counter &&
+	    pmc->counter > (pmc->prev_counter & ~PMC_PREV_FLAGS) &&
+	    pmc->counter - (pmc->prev_counter & ~PMC_PREV_FLAGS) <=
+	    min_t(u64, tolerance, mask >> 1))
 		return;
 
-	/*
-	 * reprogram_counter() signals an overflow if the counter went below
-	 * prev_counter, then drops it.  While a request is pending keep the
-	 * oldest snapshot, or a wrap earlier in the batch would be lost.
-	 */
-	if (batch == 1 || !pmc->prev_counter)
-		pmc->prev_counter = prev_counter;
-	%s(pmc);
-"""
-
-PREV_PERIOD = """
-	perf_event_period(pmc->perf_event,
-			  get_sample_period(pmc, pmc_read_counter(pmc)));
+	%(request)s(pmc);
 """
 
 @already@
@@ -374,7 +421,7 @@ declarer name EXPORT_SYMBOL_GPL;
 +static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
 +module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
-@param_cap depends on (emulated_counter && !param_eventsel) || prev_counter@
+@param_cap depends on emulated_counter && !param_eventsel@
 declarer name EXPORT_SYMBOL_GPL;
 @@
  EXPORT_SYMBOL_GPL(kvm_pmu_cap);
@@ -386,7 +433,42 @@ declarer name EXPORT_SYMBOL_GPL;
 +static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
 +module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
-@script:python depends on param_eventsel || param_cap@
+// 6.2-6.7: the parameter, and the flags that say what pmc->prev_counter
+// holds (each #define one identifier, whose tabs spatch keeps).
+@script:python pv_defines depends on prev_counter@
+batched; value; flags;
+@@
+coccinelle.batched = cocci.make_ident("PMC_PREV_BATCHED\tBIT_ULL(63)")
+coccinelle.value = cocci.make_ident("PMC_PREV_VALUE\t\tBIT_ULL(62)")
+coccinelle.flags = cocci.make_ident(
+	"PMC_PREV_FLAGS\t\t(PMC_PREV_BATCHED | PMC_PREV_VALUE)")
+
+@param_prev depends on prev_counter@
+declarer name EXPORT_SYMBOL_GPL;
+identifier pv_defines.batched, pv_defines.value, pv_defines.flags;
+@@
+ EXPORT_SYMBOL_GPL(kvm_pmu_cap);
++
++/*
++ * How many emulated instructions may accumulate on a counter of the
++ * perf-based vPMU before KVM reprograms it; 0 reprograms on every one.
++ */
++static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
++module_param(emulated_counter_reprogram_tolerance, uint, 0644);
++
++/*
++ * pmc->prev_counter with PMC_PREV_BATCHED: the counter's value before the
++ * first emulated increment whose reprogram was batched, i.e. the value the
++ * perf event's sample period was last computed from.  With PMC_PREV_VALUE:
++ * the value the guest saw before an emulated increment that could not start
++ * a batch.  Without either: pmc->counter before the last emulated increment,
++ * as without batching.
++ */
++#define batched
++#define value
++#define flags
+
+@script:python depends on param_eventsel || param_cap || param_prev@
 @@
 done("param")
 
@@ -654,59 +736,88 @@ position p;
 
 // ----------------------------------------------- prev_counter (6.2-6.7)
 //
-// No curated variant and no tree of that era here: `make backport` generates
-// the variant from these rules, and tests/cocci/prev_counter (our fixture,
-// written after 6.6) checks them.  On a tree of that era's shape made from
-// Debian's 6.1 the rules apply, and the sim rejects the result for the
-// joint wraps described below (docs/backports.md).
-// What the variant does:
-//  - the parameter after EXPORT_SYMBOL_GPL(kvm_pmu_cap), moduleparam include;
-//  - kvm_pmu_incr_counter() requests the reprogram only when the counter
-//    reaches a multiple of a power of two not above tolerance + 1 nor half
-//    the counter's range (the width cap), and always at its wrap to 0, so an
-//    overflow the emulated increments cause on their own is signalled at the
-//    next VM-entry, as today; a request keeps the oldest pending snapshot in
-//    pmc->prev_counter (tolerance 0: today's, the latest);
-//  - reprogram_counter() compares against the snapshot right after
-//    pmc_pause_counter(), before the early returns (goto
-//    reprogram_complete) for a disabled or filtered counter, and drops the
-//    snapshot there: that era's reprogram_counter() returns without clearing
-//    prev_counter when pmc_reprogram_counter() fails (the retry comes with
-//    the next request), so a snapshot kept by "keep the oldest" would be
-//    compared again, stale, by the retry;
-//  - kvm_pmu_sync_to_userspace() after kvm_pmu_handle_event(), called at
-//    the out: label of kvm_arch_vcpu_ioctl_run(): pending KVM_REQ_PMU and
-//    KVM_REQ_PMI are serviced before KVM_RUN returns;
-//  - where pmu.h has the inline pmc_update_sample_period() of that era, it
-//    re-periods the event from pmc_read_counter(), the value the guest
-//    sees after the write, not from pmc->counter;
-//  - where pmu.h has the inline pmc_write_counter() (6.7, 6.6.y): it calls
-//    the new exported kvm_pmu_write_pending_overflow() first, which signals
-//    the overflow a pending request holds and drops its snapshot, which the
-//    write would otherwise compare against.
-// What it does not do: skipped increments are in pmc->counter but not in
-// the perf event's sample period, and that era keeps no count of them, so
-// a wrap that they and hardware-counted events cause together is signalled
-// by perf up to "batch" events late, and lost if a reprogram or a write
-// folds the counter first; nor does kvm_pmu_sync_to_userspace() fold them.
-// A tree of that era needs a curated variant before it gets more than
-// tolerance 0.
+// No curated variant and no Debian tree of that era: `make backport`
+// generates the variant from these rules.  They write, in pmu.c, pmu.h,
+// kvm_host.h and x86.c, exactly what tests/sim/prev-counter-variant.patch
+// writes on the sim's tree of that era's shape made from Debian's 6.1
+// (tests/t0201-sim-prev.t compares them and runs the sim on the result);
+// tests/cocci/prev_counter (our fixture, written after 6.6) checks them too.
+// That era keeps no count of the batched increments, so pmc->prev_counter
+// holds what the fold needs (docs/backports.md, "6.2 - 6.7"):
+//  - the parameter after EXPORT_SYMBOL_GPL(kvm_pmu_cap), moduleparam include,
+//    and the PMC_PREV_* flags of pmc->prev_counter;
+//  - kvm_pmu_incr_counter(): at tolerance 0 as before.  Otherwise a batch
+//    starts at the first increment after a fold, and only from a counter
+//    whose pmc->counter is its value (the perf event counted nothing since;
+//    else the increment folds at once, its snapshot the value the guest saw
+//    before it, PMC_PREV_VALUE); pmc->prev_counter keeps the batch's base,
+//    the value the sample period was computed from (PMC_PREV_BATCHED).  A
+//    request once the batch exceeds the tolerance or half the counter's
+//    range, and at the counter's wrap;
+//  - pmc_emulated_overflow(), before reprogram_counter(): from the counter's
+//    value before and after the pause, whether it passed its wrap since the
+//    base and perf has not signalled it (its period ran out only if the
+//    counted events alone passed the wrap);
+//  - reprogram_counter() asks it right after pmc_pause_counter(), before the
+//    early return (goto reprogram_complete) for a disabled or filtered
+//    counter, and drops the snapshot there: that era's reprogram_counter()
+//    returns without clearing prev_counter when pmc_reprogram_counter()
+//    fails, and the retry would compare a stale snapshot;
+//  - kvm_pmu_write_pending_overflow(), exported, called first by pmu.h's
+//    inline pmc_write_counter() (6.6.y, 6.7; required): signals the overflow
+//    a pending snapshot holds, drops it, and while batching requests a fold,
+//    which re-periods the event from the written value;
+//  - kvm_pmu_sync_to_userspace() after kvm_pmu_handle_event(), called at the
+//    out: label of kvm_arch_vcpu_ioctl_run(): folds every counter with a
+//    snapshot, then services KVM_REQ_PMU and KVM_REQ_PMI.
 
 @script:python pv_text depends on prev_counter@
 request << prev_counter.request;
-check; write_body; incr_body; sync_body; period_call;
+check; overflow_body; write_body; incr_body; sync_body;
 @@
+R = {"request": str(request)}
 coccinelle.check = cocci.make_ident(text(PREV_REPROGRAM_CHECK))
-coccinelle.write_body = cocci.make_ident(text(PREV_WRITE_BODY))
-coccinelle.incr_body = cocci.make_ident(text(PREV_INCR_BODY % request))
-coccinelle.sync_body = cocci.make_ident(text(SYNC_BODY_PREV))
-coccinelle.period_call = cocci.make_ident(text(PREV_PERIOD))
+coccinelle.overflow_body = cocci.make_ident(text(PREV_OVERFLOW_BODY))
+coccinelle.write_body = cocci.make_ident(text(PREV_WRITE_BODY % R))
+coccinelle.incr_body = cocci.make_ident(text(PREV_INCR_BODY % R))
+coccinelle.sync_body = cocci.make_ident(text(PREV_SYNC_BODY % R))
 
-@prev_reprogram depends on prev_counter@
+@prev_overflow depends on prev_counter@
+identifier pv_text.overflow_body;
+typedef bool;
+typedef u64;
+@@
++/*
++ * Whether the counter passed its wrap since the last fold with emulated
++ * increments in it, @before and @after being its value without and with what
++ * the perf event counted since then.  A batch leaves the increments out of
++ * the sample period, so perf cannot see a wrap that they and counted events
++ * make together; it has signalled one that counted events made on their own
++ * (its period ran out), which is not signalled again.
++ */
++static bool pmc_emulated_overflow(struct kvm_pmc *pmc, u64 before, u64 after)
++{
++	overflow_body;
++}
++
+ static void reprogram_counter(...)
+ {
+ 	...
+ }
+
+@script:python depends on prev_overflow@
+@@
+done("overflow")
+
+@prev_reprogram depends on prev_overflow@
 identifier pv_text.check;
+typedef u8;
 @@
  reprogram_counter(...)
  {
+ 	...
++	u64 before = pmc->counter;
+ 	u8 fixed_ctr_ctrl;
  	...
 -	pmc_pause_counter(pmc);
 +	check;
@@ -720,21 +831,6 @@ identifier pv_text.check;
 @@
 done("reprogram")
 
-@prev_period depends on prev_counter@
-identifier pv_text.period_call;
-@@
- static inline void pmc_update_sample_period(struct kvm_pmc *pmc)
- {
- 	...
--	perf_event_period(pmc->perf_event,
--			  get_sample_period(pmc, pmc->counter));
-+	period_call;
- }
-
-@script:python depends on prev_period@
-@@
-done("period")
-
 @prev_sync depends on prev_counter@
 identifier pv_text.sync_body;
 @@
@@ -743,9 +839,8 @@ identifier pv_text.sync_body;
  	...
  }
 +/*
-+ * Service pending PMU requests before KVM_RUN returns: vcpu->requests is not
-+ * part of the state userspace saves, and userspace may change the filter or
-+ * the PMU MSRs before the next VM-entry.
++ * Before KVM_RUN returns: fold every counter with emulated increments waiting
++ * and deliver what is owed, as vcpu->requests is not state userspace saves.
 + */
 +void kvm_pmu_sync_to_userspace(struct kvm_vcpu *vcpu)
 +{
@@ -761,9 +856,10 @@ declarer name EXPORT_SYMBOL_GPL;
 identifier pv_text.write_body;
 @@
 +/*
-+ * Before a write of the counter: signal the overflow a pending reprogram
-+ * request holds, which the write would drop, and drop its snapshot, which
-+ * would be compared with the written value.
++ * Before a write of the counter: signal the overflow that emulated increments
++ * waiting for a reprogram caused, which the write would drop.  While batching,
++ * fold the counter at the next VM-entry too: the write re-periods the event
++ * from a value offset by its count, not from the one the guest wrote.
 + */
 +void kvm_pmu_write_pending_overflow(struct kvm_pmc *pmc)
 +{

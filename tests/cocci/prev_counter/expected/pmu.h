@@ -33,7 +33,7 @@ static inline void pmc_update_sample_period(struct kvm_pmc *pmc)
 		return;
 
 	perf_event_period(pmc->perf_event,
-			  get_sample_period(pmc, pmc_read_counter(pmc)));
+			  get_sample_period(pmc, pmc->counter));
 }
 
 void kvm_pmu_handle_event(struct kvm_vcpu *vcpu);

@@ -9,7 +9,10 @@ EXPORT_SYMBOL_GPL(kvm_pmu_cap);
 
 static void reprogram_counter(struct kvm_pmc *pmc)
 {
+	struct kvm_pmu *pmu = pmc_to_pmu(pmc);
 	u64 eventsel = pmc->eventsel;
+	u64 new_config = eventsel;
+	u8 fixed_ctr_ctrl;
 
 	pmc_pause_counter(pmc);
 
@@ -19,11 +22,11 @@ static void reprogram_counter(struct kvm_pmc *pmc)
 	if (pmc->counter < pmc->prev_counter)
 		__kvm_perf_overflow(pmc, false);
 
-	if (pmc_reprogram_counter(pmc, eventsel))
+	if (pmc_reprogram_counter(pmc, new_config, fixed_ctr_ctrl))
 		return;
 
 reprogram_complete:
-	clear_bit(pmc->idx, (unsigned long *)&pmc_to_pmu(pmc)->reprogram_pmi);
+	clear_bit(pmc->idx, (unsigned long *)&pmu->reprogram_pmi);
 	pmc->prev_counter = 0;
 }
 
