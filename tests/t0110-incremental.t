@@ -30,10 +30,11 @@ ok $? "the build log has no make command"
 # date, and the next build step runs make (without this, the bzImage check
 # below compiles pmu.o and fails).
 series=$(target_series $T)
-p1=$(sed -n 1p "$series/series")
+# the knob's patch, whose comment the checks below edit
+p1=$(grep -m1 Batch-counter-reprograms "$series/series")
 between=$TMP/between
 repo_copy "$between"
-sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events (applied, never built) whose reprogram/' "$between/$series/$p1"
+sed -i 's/^\(+ \* How many emulated instructions\)/\1 (applied, never built)/' "$between/$series/$p1"
 test_expect_success 'another series applied and not built' '
 	grep -q "applied, never built" "$between/$series/$p1" &&
 	(cd "$between" && ./build/kverify --boot own verify \
@@ -52,11 +53,11 @@ grep -q 'bzImage is ready' $logs/07-build.log && ! grep -qE '^  CC  ' $logs/07-b
 ok $? "make ran again, made the bzImage and compiled nothing"
 [ $? = 0 ] || grep -E '^  (CC|LD)' $logs/07-build.log | head | diag
 
-# Edit one patch (a comment line of patch 1) in a copy of the repository.
+# Edit one patch (a comment line of the knob's) in a copy of the repository.
 copy=$TMP/repo
 repo_copy "$copy"
-sed -i 's/^\(+\t\+ \* \)Emulated events whose reprogram/\1Emulated events of which the reprogram/' "$copy/$series/$p1"
-grep -q "Emulated events of which the reprogram" "$copy/$series/$p1"
+sed -i 's/^\(+ \* How many emulated instructions\)/\1 (edited)/' "$copy/$series/$p1"
+grep -q "How many emulated instructions (edited)" "$copy/$series/$p1"
 ok $? "edited a comment line of $p1"
 # The semantic patch would rightly flag the edit (the series no longer
 # writes what it writes), so the cocci step is skipped for this run.

@@ -14,9 +14,10 @@ plan 13
 copy=$TMP/repo
 repo_copy "$copy"
 series=$(target_series $T)
-p1=$(sed -n 1p "$series/series")
+# the knob's patch, whose lines the checks below edit
+p1=$(grep -m1 Batch-counter-reprograms "$series/series")
 # A comment edit in the pmu.c hunk: pmu.o and the link must be redone.
-sed -i 's/^+ \* READ_ONCE() in the emulation path\.$/+ * READ_ONCE(), in the emulation path./' "$copy/$series/$p1"
+sed -i 's/^+ \* perf-based vPMU before KVM reprograms it; 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it, 0 reprograms on every one./' "$copy/$series/$p1"
 
 log=$copy/results/$T/logs/07-build.log
 compiling_kvm() { grep -q "CC      arch/x86/kvm" "$log" 2> /dev/null; }
@@ -47,7 +48,7 @@ ok $rc "the next run recovers by itself and passes (exit $rc)"
 [ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
 
 # SIGKILL mid-build, after another edit of the same comment line.
-sed -i 's/^+ \* READ_ONCE(), in the emulation path\.$/+ * READ_ONCE() - in the emulation path./' "$copy/$series/$p1"
+sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$copy/$series/$p1"
 interrupt_build KILL kill-build
 sleep 1
 ! pgrep -f "^make .*O=$KVERIFY_CACHE/build/$T" > /dev/null

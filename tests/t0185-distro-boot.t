@@ -151,9 +151,10 @@ rm -rf "$KVERIFY_CACHE/apt/kverify-noimage"
 # kept beside the build, come back, and only pmu.o is compiled again.
 edit=$TMP/edit
 repo_copy "$edit"
-p1=$(sed -n 1p "$series/series")
-sed -i 's/^+ \* READ_ONCE() in the emulation path\.$/+ * READ_ONCE(), in the emulation path./' "$edit/$series/$p1"
-grep -q 'READ_ONCE(), in the emulation path' "$edit/$series/$p1" || echo "the edit of $p1 did not take" | diag
+# the knob's patch, whose lines the checks below edit
+p1=$(grep -m1 Batch-counter-reprograms "$series/series")
+sed -i 's/^+ \* perf-based vPMU before KVM reprograms it; 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it, 0 reprograms on every one./' "$edit/$series/$p1"
+grep -q 'reprograms it, 0 reprograms on every one' "$edit/$series/$p1" || echo "the edit of $p1 did not take" | diag
 (cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
 rc=$?
 E=$edit/results/$T/report.json
@@ -165,7 +166,7 @@ ok $? "one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS (ex
 grep 'CC \[M\]  ' "$blog" | head | diag
 
 # 7. SIGKILL in the middle of the module build: the next run builds again.
-sed -i 's/^+ \* READ_ONCE(), in the emulation path\.$/+ * READ_ONCE() - in the emulation path./' "$edit/$series/$p1"
+sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$edit/$series/$p1"
 rm -f "$blog"
 compiling_kvm() { grep -q 'CC \[M\]  .*/arch/x86/kvm/' "$blog" 2> /dev/null; }
 (cd "$edit" && exec ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/kill.out" 2>&1 &
