@@ -68,8 +68,9 @@ KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
+KV_ARTIFACTS := $(value ARTIFACTS)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE
+	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -91,6 +92,7 @@ export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
+export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
 .PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
@@ -165,7 +167,10 @@ verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
 verify-one/%: $(KVERIFY)
 	+KVERIFY_TARGETS=$* $(KVERIFY) verify --env
 
-## make bundle KERNEL=<name>  verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA jobs)
+## make bundle KERNEL=<name> [ARTIFACTS=<URL>]
+##                            verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA
+##                            jobs that fetch them from URL, default file:// of that directory;
+##                            docs/lab.md)
 bundle: deps-verify $(KVERIFY)
 	+$(KVERIFY) verify --env --bundle
 

@@ -10,14 +10,14 @@
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
-plan 16
+plan 21
 
 if ! $PY -c 'import lava_dispatcher.actions.test.monitor' 2> /dev/null; then
-	for i in $(seq 16); do skip "LAVA replay" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"; done
+	for i in $(seq 21); do skip "LAVA replay" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"; done
 	exit 0
 fi
 
-for job in tools/lava/qemu.yaml tools/lava/x86.yaml; do
+for job in tools/lava/qemu.yaml tools/lava/x86.yaml tools/lava/qemu-tcg.yaml; do
 	for c in pass fail skip panic hang; do
 		$PY tests/lava/check.py $job $c > "$TMP/out" 2>&1
 		ok $? "$job, $c: LAVA records every KTAP result right ($(tail -n 1 "$TMP/out"))"
@@ -42,8 +42,8 @@ k=$(grep -n '^	echo "KTAP version 1"' tools/guest/init | cut -d: -f1)
 	grep -q "^    - 'kverify-guest: booted'$" tools/lava/x86.yaml
 ok $? "the runner prints the jobs' boot prompt (line $b) before the KTAP header (line $k)"
 
-grep -q -- '- -no-reboot' tools/lava/qemu.yaml
-ok $? "qemu job: -no-reboot, so a panic ends the job instead of booting twice"
+grep -q -- '- -no-reboot' tools/lava/qemu.yaml && grep -q -- '- -no-reboot' tools/lava/qemu-tcg.yaml
+ok $? "qemu jobs: -no-reboot, so a panic ends the job instead of booting twice"
 
 # The check can fail: the old job and a naive pattern lose results.
 ! $PY tests/lava/check.py tests/lava/old-qemu.yaml fail > "$TMP/out" 2>&1 &&

@@ -6,7 +6,7 @@
 # test's skip stays a skip.
 . "$(dirname "$0")/lib.sh"
 
-plan 5
+plan 8
 mkdir -p "$TMP/tests"
 printf '#!/bin/sh\necho "SKIP no vPMU here"\nexit 4\n' > "$TMP/tests/pmu_fake_test"
 printf '#!/bin/sh\necho "SKIP not this CPU"\nexit 4\n' > "$TMP/tests/cpuid_test"
@@ -48,5 +48,31 @@ test_expect_success 'without a vPMU (enable_pmu=N) the reason says so' '
 test_expect_success 'the bundle'"'"'s bare-metal LAVA job passes the arguments the tests need' '
 	grep -q "^  extra_kernel_args: .*kvm.force_emulation_prefix=1" tools/lava/x86.yaml &&
 	grep -q "^  extra_kernel_args: .*kverify.require=pmu" tools/lava/x86.yaml
+'
+
+plumb() {	# plumb PARAM-VALUE KERNEL-ARGS...: the plumbing checks, then "ran"
+	echo "$1" > "$TMP/param"; shift
+	KVERIFY_GUEST_FUNCTIONS_ONLY=1 sh -c '
+		. tools/guest/init
+		PARAM=$1; shift
+		parse_args "$@"
+		plumbing && echo ran' plumb "$TMP/param" "$@"
+}
+test_expect_success 'the command line'"'"'s tolerance took effect: checked, then the run goes on' '
+	plumb 1000 console=ttyS0 kvm.emulated_counter_reprogram_tolerance=1000 > "$TMP/took" ; cat "$TMP/took" &&
+	grep -qx "ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/took" &&
+	tail -n 1 "$TMP/took" | grep -qx ran
+'
+test_expect_success 'the command line'"'"'s tolerance did not take effect: not ok, Bail out!, nothing runs' '
+	plumb 0 kvm.emulated_counter_reprogram_tolerance=1000 > "$TMP/nottook" ; cat "$TMP/nottook" &&
+	grep -qx "not ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/nottook" &&
+	grep -qx "Bail out! kvm.emulated_counter_reprogram_tolerance=1000 of the kernel command line did not take effect" "$TMP/nottook" &&
+	grep -q "^# .*is '"'"'0'"'"': the module did not take it" "$TMP/nottook" &&
+	! grep -q "^ran" "$TMP/nottook" && ! grep -q "round-trips" "$TMP/nottook"
+'
+test_expect_success 'no tolerance on the command line: the boot value must be the default 0' '
+	plumb 0 console=ttyS0 > "$TMP/dflt" && grep -qx "ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/dflt" &&
+	plumb 5 console=ttyS0 > "$TMP/five"; grep -qx "not ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/five" &&
+	tail -n 1 "$TMP/five" | grep -qx ran
 '
 done_testing

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --bundle: what a lab with a PMU needs to run the same tests: the kernel,
- * the initramfs with the KTAP runner, a README and LAVA job definitions,
- * in results/<target>/bundle/.
+ * the initramfs with the KTAP runner, a README, SHA256SUMS and LAVA jobs a
+ * lab can submit as they are, in results/<target>/bundle/.  The jobs are
+ * tools/lava/'s templates with every @NAME@ filled in: the artifacts' URLs
+ * (ARTIFACTS=, default the bundle's own directory as a file:// URL) and
+ * sha256sum, the metadata (kverify version, target, package version) and
+ * the vendor of the device tags (docs/lab.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +15,12 @@
 
 #include "fsutil.h"
 #include "bundle.h"
+#include "run.h"
 #include "usage.h"
+#include "version.h"
+
+/* The tolerance the jobs put on the kernel command line. */
+#define BUNDLE_TOLERANCE "1000"
 
 static int copy(const char *from, const char *to)
 {
@@ -22,31 +31,214 @@ static int copy(const char *from, const char *to)
 	return ret;
 }
 
+/*
+ * ARTIFACTS= is outside input: an http, https or file URL, its characters
+ * those of a URL but for quotes (the jobs quote it in YAML) and braces
+ * (LAVA's own substitutions).  0, or -1 with @why set.
+ */
+int bundle_check_artifacts(const char *url, struct strbuf *why)
+{
+	static const char punct[] = "-._~:/?#[]@!$&()*+,;=%";
+	const char *rest = NULL;
+	size_t n = 0;
+
+	while (url[n] && ((url[n] >= 'a' && url[n] <= 'z') ||
+			  (url[n] >= 'A' && url[n] <= 'Z') ||
+			  (url[n] >= '0' && url[n] <= '9') ||
+			  strchr(punct, url[n])))
+		n++;
+
+	if (!skip_prefix(url, "https://", &rest) &&
+	    !skip_prefix(url, "http://", &rest) &&
+	    !skip_prefix(url, "file://", &rest)) {
+		strbuf_addstr(why, "not an http://, https:// or file:// URL");
+		return -1;
+	}
+	if (url[n]) {
+		strbuf_addf(why, "character %d is %s, which a URL of a LAVA job cannot hold",
+			    (int)n + 1, url[n] == ' ' ? "a blank" :
+			    url[n] == '\'' || url[n] == '"' ? "a quote" :
+			    "not one of a URL's");
+		return -1;
+	}
+	if (starts_with(url, "file://") ? *rest != '/' || !rest[1] :
+	    !*rest || *rest == '/') {
+		strbuf_addstr(why, starts_with(url, "file://") ?
+			      "a file:// URL names a directory of the worker by its absolute path: file:///srv/kverify" :
+			      "no host: https://HOST/PATH");
+		return -1;
+	}
+	return 0;
+}
+
+/* The sha256sum of @path, as LAVA checks it after the download. */
+static char *sha256(const char *path)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *sum = NULL;
+
+	strvec_pushl(&c.args, "sha256sum", "--", path, NULL);
+	c.out = &out;
+	if (!run_child(&c) && out.len >= 64 && strspn(out.buf,
+	    "0123456789abcdef") == 64) {
+		strbuf_setlen(&out, 64);
+		sum = strbuf_detach(&out, NULL);
+	} else {
+		error("bundle: sha256sum %s failed", path);
+	}
+	strbuf_release(&out);
+	child_clear(&c);
+	return sum;
+}
+
+struct subst {
+	const char *name;	/* "@ARTIFACTS@" */
+	const char *value;
+};
+
+/* @tmpl with every @NAME@ of @s replaced; -1 when one is left or unknown. */
+static int fill(const char *tmpl_path, const char *out_path,
+		const struct subst *s, size_t nr)
+{
+	struct strbuf tmpl = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p;
+	size_t i;
+	int ret = -1;
+
+	if (strbuf_read_file(&tmpl, tmpl_path, 1 << 20) < 0) {
+		error("bundle: %s: %s", tmpl_path, strerror(errno));
+		goto out;
+	}
+	for (p = tmpl.buf; *p;) {
+		for (i = 0; i < nr; i++)
+			if (starts_with(p, s[i].name))
+				break;
+		if (i < nr) {
+			strbuf_addstr(&out, s[i].value);
+			p += strlen(s[i].name);
+			continue;
+		}
+		strbuf_addch(&out, *p++);
+	}
+	/* No template word left: a lab submits the job as it is. */
+	for (p = out.buf; (p = strchr(p, '@')); p++) {
+		size_t n = strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+		if (n && p[n + 1] == '@') {
+			error("bundle: %s: %.*s is not filled in", tmpl_path,
+			      (int)n + 2, p);
+			goto out;
+		}
+	}
+	ret = write_file(out_path, out.buf, out.len);
+	if (ret)
+		error("bundle: %s: %s", out_path, strerror(errno));
+out:
+	strbuf_release(&tmpl);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int write_jobs(const struct verify_ctx *ctx, const char *dir,
+		      const char *url, const char *sum_kernel,
+		      const char *sum_initramfs)
+{
+	static const struct {
+		const char *tmpl, *out, *vendor;
+	} jobs[] = {
+		{ "qemu.yaml", "lava-qemu-intel.yaml", "intel" },
+		{ "qemu.yaml", "lava-qemu-amd.yaml", "amd" },
+		{ "x86.yaml", "lava-x86-intel.yaml", "intel" },
+		{ "x86.yaml", "lava-x86-amd.yaml", "amd" },
+		{ "qemu-tcg.yaml", "lava-qemu-tcg.yaml", "" },
+	};
+	const char *pkg_version = ctx->fetch.source.deb_version;
+	struct subst s[] = {
+		{ "@ARTIFACTS@", url },
+		{ "@SHA256_BZIMAGE@", sum_kernel },
+		{ "@SHA256_INITRAMFS@", sum_initramfs },
+		{ "@KVERIFY_VERSION@", kverify_version },
+		{ "@TARGET@", ctx->t->name },
+		{ "@PACKAGE@", ctx->t->deb_package ? ctx->t->deb_package :
+			ctx->t->source },
+		{ "@PACKAGE_VERSION@", pkg_version ? pkg_version : "none" },
+		{ "@TOLERANCE@", BUNDLE_TOLERANCE },
+		{ "@VENDOR@", NULL },
+	};
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < ARRAY_SIZE(jobs); i++) {
+		char *tmpl = xstrfmt("%s/tools/lava/%s", ctx->repo,
+				     jobs[i].tmpl);
+		char *out = xstrfmt("%s/%s", dir, jobs[i].out);
+
+		s[ARRAY_SIZE(s) - 1].value = jobs[i].vendor;
+		ret = fill(tmpl, out, s, ARRAY_SIZE(s));
+		free(tmpl);
+		free(out);
+	}
+	return ret;
+}
+
 int write_bundle(const struct verify_ctx *ctx)
 {
 	char *dir = xstrfmt("%s/bundle", ctx->results);
-	char *files[5][2] = {
+	char *files[3][2] = {
 		{ xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx)), "bzImage" },
 		{ xstrfmt("%s/boot/initramfs.cpio", ctx->results),
 		  "initramfs.cpio" },
 		{ xstrfmt("%s/tools/guest/README", ctx->repo), "README" },
-		{ xstrfmt("%s/tools/lava/qemu.yaml", ctx->repo),
-		  "lava-qemu.yaml" },
-		{ xstrfmt("%s/tools/lava/x86.yaml", ctx->repo),
-		  "lava-x86.yaml" },
 	};
+	char *sums[2] = { NULL, NULL }, *url = NULL, *path;
+	struct strbuf list = STRBUF_INIT;
 	int i, ret = mkdir_p(dir);
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 3; i++) {
 		char *to = xstrfmt("%s/%s", dir, files[i][1]);
 
 		if (!ret)
 			ret = copy(files[i][0], to);
+		if (!ret && i < 2) {
+			sums[i] = sha256(to);
+			if (!sums[i])
+				ret = -1;
+		}
 		free(to);
 		free(files[i][0]);
 	}
+	if (!ret) {
+		strbuf_addf(&list, "%s  bzImage\n%s  initramfs.cpio\n",
+			    sums[0], sums[1]);
+		path = xstrfmt("%s/SHA256SUMS", dir);
+		ret = write_file(path, list.buf, list.len);
+		free(path);
+	}
+	if (!ret) {
+		const char *given = ctx->opt->artifacts;
+		char *abs = abspath(dir);
+
+		url = given ? xstrdup(given) : xstrfmt("file://%s", abs);
+		free(abs);
+		strbuf_reset(&list);
+		if (!given && bundle_check_artifacts(url, &list)) {
+			error("bundle: %s: %s; give ARTIFACTS=URL", url,
+			      list.buf);
+			ret = -1;
+		}
+		/* ARTIFACTS=https://host/kverify/ is https://host/kverify */
+		while (ends_with(url, "/") && !ends_with(url, ":///"))
+			url[strlen(url) - 1] = '\0';
+		if (!ret)
+			ret = write_jobs(ctx, dir, url, sums[0], sums[1]);
+	}
 	if (!ret)
-		printf("  bundle: %s\n", dir);
+		printf("  bundle: %s (artifacts at %s)\n", dir, url);
+	strbuf_release(&list);
+	free(sums[0]);
+	free(sums[1]);
+	free(url);
 	free(dir);
 	return ret;
 }

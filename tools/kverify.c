@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "b4.h"
+#include "bundle.h"
 #include "exitcode.h"
 #include "fsutil.h"
 #include "backport.h"
@@ -56,6 +57,9 @@ static const char usage[] =
 "  -j N                 parallel jobs (default: make's jobserver, or nproc)\n"
 "  --no-wait            exit instead of waiting for another run's lock\n"
 "  --bundle             also write results/<target>/bundle/ for labs\n"
+"  --artifacts URL      the bundle's LAVA jobs fetch its files from URL\n"
+"                       (http, https or file; default: the bundle's own\n"
+"                       directory as file://; also $KVERIFY_ARTIFACTS)\n"
 "  --format kcidb       verify: also write results/<target>/kcidb.json\n"
 "  --require pmu        a guest PMU test that SKIPs (no PMU, no forced\n"
 "                       emulation) FAILs the boot step: for a lab with PMU\n"
@@ -204,7 +208,7 @@ static int skips_a_test_step(const char *skip)
 }
 
 static int from_env, names_only, want_help;
-static const char *require;
+static const char *require, *artifacts;
 
 /* --require pmu (REQUIRE=pmu): the one thing a run can require today. */
 static int check_require(struct options *opt, const char *what)
@@ -215,6 +219,23 @@ static int check_require(struct options *opt, const char *what)
 	opt->require_pmu = 1;
 	return 0;
 }
+/* --artifacts (ARTIFACTS=): where a lab serves the bundle's files. */
+static int check_artifacts(struct options *opt, const char *url)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	if (bundle_check_artifacts(url, &why)) {
+		error("ARTIFACTS='%s': %s", url, why.buf);
+		fputs("  give the base URL the lab serves the bundle's files from:\n"
+		      "  make bundle KERNEL=6.12 ARTIFACTS=https://HOST/PATH (http, https or file:///PATH)\n",
+		      stderr);
+		strbuf_release(&why);
+		return EXIT_USAGE;
+	}
+	opt->artifacts = url;
+	return 0;
+}
+
 /* The options on the command line ("--skip", "-j"), for check_options() */
 static struct strvec given_options = STRVEC_INIT;
 static struct backport_args bp;
@@ -359,6 +380,9 @@ static int options_from_env(struct options *opt)
 	}
 	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
 		return EXIT_USAGE;
+	if (env("KVERIFY_ARTIFACTS") && *env("KVERIFY_ARTIFACTS") &&
+	    check_artifacts(opt, env("KVERIFY_ARTIFACTS")))
+		return EXIT_USAGE;
 	if (env("KVERIFY_REQUIRE") && *env("KVERIFY_REQUIRE") &&
 	    check_require(opt, env("KVERIFY_REQUIRE")))
 		return EXIT_USAGE;
@@ -402,6 +426,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ .name = "format", .str = &matrix_format },
 		{ .name = "shard", .str = &matrix_shard },
 		{ .name = "require", .str = &require },
+		{ .name = "artifacts", .str = &artifacts },
 		{ .name = "tree", .str = &bp.tree },
 		{ .name = "name", .str = &bp.name },
 		{ .name = "only", .str = &sweep.only },
@@ -491,6 +516,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	if (opt->config && check_config(opt->config))
 		return EXIT_USAGE;
 	if (require && check_require(opt, require))
+		return EXIT_USAGE;
+	if (artifacts && check_artifacts(opt, artifacts))
 		return EXIT_USAGE;
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
@@ -726,7 +753,7 @@ static const struct command {
 	{ "verify", run_verify, usage_verify,
 	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
 		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
-		"--quiet", "--env", "--require", NULL }, 1, 0 },
+		"--quiet", "--env", "--require", "--artifacts", NULL }, 1, 0 },
 	{ "list", run_list, usage_list,
 	  (const char *const[]){ "--names", NULL }, 0, 0 },
 	{ "matrix", run_matrix, usage_matrix,

@@ -31,6 +31,7 @@ struct options {
 	int make_jobserver;	/* make -jN shares its jobs ($MAKEFLAGS) */
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
+	const char *artifacts;	/* --artifacts (ARTIFACTS=): the bundle's URL */
 	int verbose;
 	int keep_going;		/* run what does not depend on a failed step */
 	int quiet;		/* no step or progress lines */
