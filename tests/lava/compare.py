@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+compare.py LAVA-LOG REPORT.json: what lava-run recorded (the "results"
+lines of its log: one per test case, pass/fail/skip) against kverify's
+report.json of a boot of the same kernel and initramfs.  Every test of the
+report must be a LAVA test case of the job's monitor (the KTAP name with
+non-word characters as "_"), with the same result (PASS pass, FAIL fail,
+SKIP skip), and LAVA must record no case of the monitor the report lacks;
+LAVA's own job result must be pass.  Exit 0 when they agree, 1 with the
+differences.
+"""
+import json
+import re
+import sys
+
+import yaml
+
+log, report = sys.argv[1], sys.argv[2]
+lava, job = {}, None
+for line in open(log):
+    line = line.strip()
+    if not line.startswith("{") or '"lvl": "results"' not in line:
+        continue
+    msg = yaml.safe_load(line)["msg"]
+    if msg.get("definition") == "lava":
+        if msg.get("case") == "job":
+            job = msg.get("result")
+        continue
+    lava[msg["case"]] = msg["result"]
+
+r = json.load(open(report))
+ours = {re.sub(r"\W+", "_", t["name"].strip().lower()): t["status"].lower()
+        for t in r["tests"]}
+ours = {k: {"pass": "pass", "fail": "fail", "skip": "skip"}.get(v, v)
+        for k, v in ours.items()}
+bad = []
+if job != "pass":
+    bad.append("LAVA's job result: %s" % job)
+for k, v in ours.items():
+    if lava.get(k) != v:
+        bad.append("%s: kverify %s, LAVA %s" % (k, v, lava.get(k, "nothing")))
+for k, v in lava.items():
+    if k not in ours:
+        bad.append("%s: LAVA %s, not in kverify's report" % (k, v))
+for line in bad:
+    print(line)
+print("%d test cases: LAVA %s, kverify %s" % (
+    len(lava), " ".join("%s=%d" % (s, list(lava.values()).count(s))
+                        for s in ("pass", "fail", "skip")),
+    " ".join("%s=%d" % (s, list(ours.values()).count(s))
+             for s in ("pass", "fail", "skip"))))
+sys.exit(1 if bad else 0)
