@@ -13,6 +13,7 @@
 #include "bundle.h"
 #include "exitcode.h"
 #include "fsutil.h"
+#include "latency.h"
 #include "backport.h"
 #include "matrix.h"
 #include "run.h"
@@ -718,6 +719,12 @@ static int run_sweep(struct options *opt, int argc, char **argv)
 	return cmd_sweep(opt, &sweep);
 }
 
+static int run_latency(struct options *opt, int argc, char **argv)
+{
+	(void)opt;
+	return cmd_latency(argc, argv);
+}
+
 static int run_sim(struct options *opt, int argc, char **argv)
 {
 	return cmd_sim(argc, argv, opt);
@@ -750,6 +757,7 @@ static const struct command {
 	int own_options;
 } commands[] = {
 	{ "sim", run_sim, NULL, (const char *const[]){ NULL }, 1, 1 },
+	{ "latency", run_latency, NULL, (const char *const[]){ NULL }, 0, 1 },
 	{ "verify", run_verify, usage_verify,
 	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
 		"-j", "--no-wait", "--bundle", "--format", "--keep-going",

@@ -1,0 +1,103 @@
+#!/bin/bash
+# kverify latency: the v2 posting's table from function_graph traces.
+# tests/latency/tcg-pass-{1..4}.trace.xz are four passes of the latency
+# job recorded here end to end (tools/guest/latency-host, ACCEL=tcg, Debian's
+# 6.12 kernel as the guest, 2 vCPUs, 5 s a pass, tolerances 0 and 1000
+# twice round): the parser's figures must equal an independent computation
+# (python, over the leaf lines), the table must warn that TCG's numbers
+# mean nothing, and put v2's row beside each tolerance.  Hand-made traces
+# cover what the recording lacks: nested calls closed by "}", markers, the
+# funcgraph-tail comment, lost events; bad input exits 2 with FILE:LINE.
+# Cost: under a second.
+. "$(dirname "$0")/lib.sh"
+
+plan 8
+K=build/kverify
+for i in 1 2 3 4; do xz -dc tests/latency/tcg-pass-$i.trace.xz > "$TMP/pass-$i.trace"; done
+
+# The figures by another road: python over every leaf line of the function.
+figures() {	# figures TRACE...: "tolerance mean p50 p99 p99.9 max ticks" a pass
+	/usr/bin/python3 - "$@" <<'PY'
+import math, re, sys
+for f in sys.argv[1:]:
+    tol, d = None, []
+    for line in open(f):
+        m = re.match(r"# kverify-latency tolerance=(\d+)", line)
+        if m:
+            tol = m.group(1)
+        m = re.match(r"\s*\d+\)\s*[+!#*@$]?\s*([\d.]+) us\s*\|\s*__sysvec_apic_timer_interrupt\(\);", line)
+        if m:
+            d.append(float(m.group(1)))
+    d.sort()
+    rank = lambda p: d[max(math.ceil(p * len(d) / 1000) - 1, 0)]
+    print("%s %.3f %.3f %.3f %.3f %.3f %d" % (tol, sum(d) / len(d), rank(500), rank(990), rank(999), d[-1], len(d)))
+PY
+}
+
+test_expect_success 'the recorded TCG passes: each row equals the independent computation' '
+	$K latency "$TMP"/pass-*.trace > "$TMP/table" && cat "$TMP/table" &&
+	figures "$TMP"/pass-1.trace "$TMP"/pass-3.trace "$TMP"/pass-2.trace "$TMP"/pass-4.trace > "$TMP/want" &&
+	sed -n "s/^  \([0-9]*\) run [0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9]*\)$/\1 \2 \3 \4 \5 \6 \7/p" \
+		"$TMP/table" > "$TMP/got" &&
+	cat "$TMP/want" && diff "$TMP/want" "$TMP/got" && [ $(wc -l < "$TMP/got") = 4 ]
+'
+test_expect_success 'TCG: the table says loudly, before and after, that its numbers mean nothing' '
+	[ $(grep -c "^!!! TCG: THESE NUMBERS MEAN NOTHING" "$TMP/table") = 2 ] &&
+	grep -q "^machine: host .*, tcg, 2 vCPUs, 5 s per pass$" "$TMP/table"
+'
+test_expect_success 'v2'"'"'s published row beside each tolerance, and the spread of several runs' '
+	grep -A3 "^  0 run 2" "$TMP/table" | grep -q "^    v2 (EPYC 7R13, 1 run)   148.973   11.080  464.200  469.569   919.690" &&
+	grep -A3 "^  1000 run 2" "$TMP/table" | grep -q "^    v2 (EPYC 7R13, 1 run)     3.194    2.950    7.251    9.831   470.100" &&
+	[ $(grep -c "^    spread (min-max)" "$TMP/table") = 2 ]
+'
+test_expect_success 'a KVM trace (accel=kvm, a real CPU) gets no TCG warning; a changed duration changes the figures' '
+	sed "1s/accel=tcg machine=.*/accel=kvm machine=host AMD EPYC 7R13/" "$TMP/pass-1.trace" |
+		sed "0,/| *__sysvec_apic_timer_interrupt();/s/[0-9.]* us *| *__sysvec_apic_timer_interrupt();/99999.000 us |  __sysvec_apic_timer_interrupt();/" > "$TMP/kvm.trace" &&
+	$K latency "$TMP/kvm.trace" > "$TMP/kvm.table" && cat "$TMP/kvm.table" &&
+	! grep -q "TCG" "$TMP/kvm.table" &&
+	figures "$TMP/kvm.trace" > "$TMP/kvm.want" && grep -q " 99999.000 " "$TMP/kvm.want" &&
+	grep -q "^  0 run 1 .* 99999.000  1146$" "$TMP/kvm.table"
+'
+
+# Hand-made, in the format of the kernel'"'"'s function_graph tracer: nested
+# calls (max_graph_depth unset), markers, funcgraph-tail, an irq, lost events.
+cat > "$TMP/nested.trace" <<'TRACE'
+# tracer: function_graph
+#
+# CPU  DURATION                  FUNCTION CALLS
+# |     |   |                     |   |   |   |
+ 1)   0.300 us    |    } /* opened before the trace */
+ 0)               |  __sysvec_apic_timer_interrupt() {
+ 1)   2.500 us    |  __sysvec_apic_timer_interrupt();
+ 0)               |    hrtimer_interrupt() {
+ 0)   1.000 us    |      _raw_spin_lock_irqsave();
+ 0) + 12.000 us   |    }
+ 0) + 14.250 us   |  } /* __sysvec_apic_timer_interrupt */
+CPU:1 [LOST 3 EVENTS]
+ 1)               |  __sysvec_apic_timer_interrupt() {
+ 1)   0.500 us    |    irq_enter_rcu();
+ 1) ! 150.000 us  |  }
+ 0)   3.000 us    |  __sysvec_apic_timer_interrupt();
+TRACE
+test_expect_success 'nested calls, markers, funcgraph-tail, lost events: the durations of the function only' '
+	$K latency 1000="$TMP/nested.trace" > "$TMP/nested.table" && cat "$TMP/nested.table" &&
+	grep -q "^  1000 run 1  *42.438    3.000  150.000  150.000   150.000  4 (events lost)$" "$TMP/nested.table"
+'
+test_expect_success 'not a function_graph trace: exit 2, FILE:LINE' '
+	printf "# tracer: function\n 0) 1.0 us | x();\n" > "$TMP/fn.trace"
+	$K latency 0="$TMP/fn.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
+	grep -q "fn.trace:1: not a function_graph trace" "$TMP/err"
+'
+test_expect_success 'a duration that is not "N.NNN us": exit 2, FILE:LINE' '
+	sed "7s/2.500 us/2.500 ms/" "$TMP/nested.trace" > "$TMP/ms.trace"
+	$K latency 0="$TMP/ms.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
+	grep -q "ms.trace:7: the duration column is not" "$TMP/err"
+'
+test_expect_success 'no tolerance (no header, no T=FILE), no such file, no argument: exit 2' '
+	$K latency "$TMP/nested.trace" 2> "$TMP/err"; [ $? = 2 ] &&
+	grep -q "nested.trace:1: no tolerance" "$TMP/err" &&
+	{ $K latency 0="$TMP/none.trace" 2> "$TMP/err"; [ $? = 2 ]; } &&
+	grep -q "none.trace: No such file" "$TMP/err" &&
+	{ $K latency 2> /dev/null; [ $? = 2 ]; }
+'
+done_testing

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_LATENCY_H
+#define KVERIFY_LATENCY_H
+
+/* kverify latency [TOLERANCE=]TRACE...: the v2 posting's table. */
+int cmd_latency(int argc, char **argv);
+
+#endif
