@@ -5,8 +5,9 @@
 # (default the bundle's directory as file://), each artifact's sha256sum is
 # the file's, the metadata and the device tags are set, the kernel command
 # line carries the tolerance and what the tests need; a bad ARTIFACTS=
-# exits 2.  Cost: one make bundle of the cached 6.12 build (the boot is
-# memoized: ~30 s), two more of it with other URLs (a few s each).
+# exits 2.  Cost: one make bundle of the cached 6.12 build (50 s with the
+# boot memoized, 2 min when the runner changed), two more with other
+# URLs (memoized, a few s each).
 # tier: kernels
 # lane: 1
 . "$(dirname "$0")/lib.sh"
