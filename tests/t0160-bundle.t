@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 T=${KVERIFY_BUNDLE_TARGET:-6.12}
-plan 18
+plan 19
 
 validate() {
 	/usr/bin/python3 -c '
@@ -38,7 +38,7 @@ rm -rf $B
 test_expect_success "make bundle KERNEL=$T writes the bundle" '
 	make --no-print-directory bundle KERNEL=$T SKIP=sim > "$TMP/out" 2>&1 &&
 	missing= &&
-	for f in bzImage initramfs.cpio README SHA256SUMS $JOBS; do
+	for f in bzImage initramfs.cpio README SHA256SUMS $JOBS latency.cpio latency-host; do
 		test -s $B/$f || missing="$missing $f"
 	done &&
 	echo "missing:$missing" && [ -z "$missing" ]
@@ -48,6 +48,12 @@ test_expect_success 'the initramfs holds /init, busybox, the control and PMU tes
 	grep -qx init "$TMP/list" && grep -qx bin/busybox "$TMP/list" &&
 	grep -qx tests/cpuid_test "$TMP/list" && grep -qx tests/plan "$TMP/list" &&
 	grep -q "^tests/pmu_" "$TMP/list"
+'
+test_expect_success 'the latency kit: the guest initramfs with its /init, pmu-toggle, busybox; the host driver' '
+	cpio -it < $B/latency.cpio > "$TMP/llist" 2>/dev/null &&
+	grep -qx init "$TMP/llist" && grep -qx bin/pmu-toggle "$TMP/llist" &&
+	grep -qx bin/busybox "$TMP/llist" && grep -qx bin/sh "$TMP/llist" &&
+	test -x $B/latency-host && cmp $B/latency-host tools/guest/latency-host
 '
 test_expect_success 'every job of the bundle is valid and holds no template word or placeholder' '
 	invalid= &&

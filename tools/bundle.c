@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "bundle.h"
@@ -182,6 +183,39 @@ static int write_jobs(const struct verify_ctx *ctx, const char *dir,
 	return ret;
 }
 
+/*
+ * The latency job's kit: the guest's initramfs (tools/guest/latency-initrd:
+ * busybox, pmu-toggle built static, the workload as /init), the host
+ * driver and the guest's source, for a lab host (docs/lab.md).
+ */
+static int write_latency_kit(const struct verify_ctx *ctx, const char *dir)
+{
+	struct child c = CHILD_INIT;
+	char *out = xstrfmt("%s/latency.cpio", dir);
+	char *from = xstrfmt("%s/tools/guest/latency-host", ctx->repo);
+	char *to = xstrfmt("%s/latency-host", dir);
+	int ret;
+
+	strvec_pushf(&c.args, "%s/tools/guest/latency-initrd", ctx->repo);
+	strvec_push(&c.args, out);
+	if (ctx->opt->busybox)
+		strvec_pushf(&c.env, "KVERIFY_BUSYBOX=%s", ctx->opt->busybox);
+	c.log = ctx->log;
+	ret = run_child(&c);
+	if (ret || c.status)
+		ret = error("bundle: tools/guest/latency-initrd %s failed (gcc -static, a static busybox: see the log)",
+			    out);
+	if (!ret)
+		ret = copy(from, to);
+	if (!ret && chmod(to, 0755))
+		ret = error("bundle: chmod %s: %s", to, strerror(errno));
+	child_clear(&c);
+	free(out);
+	free(from);
+	free(to);
+	return ret;
+}
+
 int write_bundle(const struct verify_ctx *ctx)
 {
 	char *dir = xstrfmt("%s/bundle", ctx->results);
@@ -208,6 +242,8 @@ int write_bundle(const struct verify_ctx *ctx)
 		free(to);
 		free(files[i][0]);
 	}
+	if (!ret)
+		ret = write_latency_kit(ctx, dir);
 	if (!ret) {
 		strbuf_addf(&list, "%s  bzImage\n%s  initramfs.cpio\n",
 			    sums[0], sums[1]);
