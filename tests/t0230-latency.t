@@ -11,7 +11,7 @@
 # Cost: under a second.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 9
 K=build/kverify
 for i in 1 2 3 4; do xz -dc tests/latency/tcg-pass-$i.trace.xz > "$TMP/pass-$i.trace"; done
 
@@ -100,4 +100,38 @@ test_expect_success 'no tolerance (no header, no T=FILE), no such file, no argum
 	grep -q "none.trace: No such file" "$TMP/err" &&
 	{ $K latency 2> /dev/null; [ $? = 2 ]; }
 '
+
+# --lava: LAVA's own monitor code (tests/lava/replay.py) must record each
+# figure as a test case with its measurement, as latency-monitor.yaml says.
+if ! /usr/bin/python3 -c 'import lava_dispatcher.actions.test.monitor' 2> /dev/null; then
+	skip "kverify latency --lava through LAVA's monitor" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"
+else
+	test_expect_success 'kverify latency --lava: LAVA records every figure of every pass as a measurement' '
+		/usr/bin/python3 - tools/lava/qemu-tcg.yaml tools/lava/latency-monitor.yaml "$TMP/ljob.yaml" <<-PY &&
+		import sys, yaml
+		j = yaml.safe_load(open(sys.argv[1]))
+		mon = yaml.safe_load(open(sys.argv[2]))[0]
+		j["actions"] = [a for a in j["actions"] if "test" not in a] + [mon]
+		yaml.safe_dump(j, open(sys.argv[3], "w"))
+		PY
+		{ echo "kverify-guest: booted host"; $K latency --lava "$TMP"/pass-*.trace; } > "$TMP/lconsole" &&
+		/usr/bin/python3 tests/lava/replay.py "$TMP/ljob.yaml" "$TMP/lconsole" > "$TMP/lr.json" &&
+		/usr/bin/python3 - "$TMP/lr.json" "$TMP/want" <<-PY
+		import json, sys
+		r = json.load(open(sys.argv[1]))
+		m = r["measurements"]
+		assert r["status"] == "passed", r
+		assert len(m) == 24 and all(v == "pass" for v in r["results"].values()), (len(m), r["results"])
+		want = [l.split() for l in open(sys.argv[2])]
+		runs = {}
+		for tol, mean, p50, p99, p999, mx, ticks in want:
+		    runs[tol] = runs.get(tol, 0) + 1
+		    case = "tolerance_%s_run_%d_" % (tol, runs[tol])
+		    for name, v in (("mean", mean), ("p50", p50), ("p99", p99), ("p99_9", p999), ("max", mx)):
+		        assert m[case + name] == [float(v), "us"], (case + name, m[case + name], v)
+		    assert m[case + "ticks"] == [float(ticks), "ticks"], (case, m[case + "ticks"])
+		print("24 measurements, as computed")
+		PY
+	'
+fi
 done_testing

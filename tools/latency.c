@@ -342,17 +342,51 @@ static void print_table(struct pass *ps, int nr)
 		printf("\n!!! TCG: THESE NUMBERS MEAN NOTHING (see above).\n");
 }
 
+/*
+ * --lava: each figure of each pass as a line the monitor of
+ * tools/lava/latency-monitor.yaml turns into a LAVA test case with a
+ * measurement: "kverify-latency-measure: tolerance_0_run_1_p99 464.200 us".
+ */
+static void print_lava(const struct pass *ps, int nr)
+{
+	static const char *const names[] = { "mean", "p50", "p99", "p99_9",
+					     "max" };
+	int i, j, k, run;
+
+	printf("kverify-latency-measure: start\n");
+	for (i = 0; i < nr; i++) {
+		const double f[] = { ps[i].mean, ps[i].p50, ps[i].p99,
+				     ps[i].p999, ps[i].max };
+
+		for (j = 0, run = 1; j < i; j++)
+			run += !strcmp(ps[j].tolerance, ps[i].tolerance);
+		for (k = 0; k < 5; k++)
+			printf("kverify-latency-measure: tolerance_%s_run_%d_%s %.3f us\n",
+			       ps[i].tolerance, run, names[k], f[k]);
+		printf("kverify-latency-measure: tolerance_%s_run_%d_ticks %zu ticks\n",
+		       ps[i].tolerance, run, ps[i].nr);
+	}
+	printf("kverify-latency-measure: done\n");
+}
+
 int cmd_latency(int argc, char **argv)
 {
 	struct pass *ps;
-	int i, nr = 0, ret = 0;
+	int i, nr = 0, ret = 0, lava = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--lava")) {
+		lava = 1;
+		argc--;
+		argv++;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs("usage: kverify latency [TOLERANCE=]TRACE...\n"
+		fputs("usage: kverify latency [--lava] [TOLERANCE=]TRACE...\n"
 		      "\n"
 		      "The v2 posting's table (mean, p50, p99, p99.9, max, ticks of\n"
 		      "__sysvec_apic_timer_interrupt, in us) from ftrace function_graph\n"
-		      "traces, a pass each, v2's row beside each tolerance (docs/lab.md).\n",
+		      "traces, a pass each, v2's row beside each tolerance (docs/lab.md).\n"
+		      "--lava: also each figure as a line for LAVA's monitor\n"
+		      "(tools/lava/latency-monitor.yaml).\n",
 		      argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
@@ -378,6 +412,8 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!ret)
 		print_table(ps, nr);
+	if (!ret && lava)
+		print_lava(ps, nr);
 	for (i = 0; i < nr; i++) {
 		free(ps[i].file);
 		free(ps[i].tolerance);

@@ -11,8 +11,9 @@ ShellCommand/ShellSession, the pexpect connection LAVA uses for a serial
 console.  Nothing of LAVA's matching is re-implemented here.
 
 usage: replay.py JOB.yaml CONSOLE.log [--hang SECONDS]
-Prints JSON: {"boot": ..., "results": {case: result}, "status": ...,
-"errors": [...], "exception": ...}.
+Prints JSON: {"boot": ..., "results": {case: result}, "measurements":
+{case: [measurement, units]}, "status": ..., "errors": [...],
+"exception": ...}.
 """
 import json
 import logging
@@ -71,8 +72,8 @@ def main():
     raw = ShellCommand(cmd, Timeout("replay", duration=2 if hang else 30),
                        logger=logger)
     conn = ShellSession(job, raw)
-    out = {"boot": None, "results": {}, "status": None, "errors": [],
-           "exception": None}
+    out = {"boot": None, "results": {}, "measurements": {}, "status": None,
+           "errors": [], "exception": None}
     end = time.monotonic() + hang + 30
 
     login = LoginAction()
@@ -98,6 +99,9 @@ def main():
                 out["results"][r["case"]] += "," + r["result"]
             else:
                 out["results"][r["case"]] = r["result"]
+            if "measurement" in r:
+                out["measurements"][r["case"]] = [float(r["measurement"]),
+                                                  r.get("units")]
     out["status"] = test_action.results.get("status")
     out["errors"] = test_action.errors
     raw.close(force=True)
