@@ -106,13 +106,15 @@ test_expect_success 'no tolerance (no header, no T=FILE), no such file, no argum
 if ! /usr/bin/python3 -c 'import lava_dispatcher.actions.test.monitor' 2> /dev/null; then
 	skip "kverify latency --lava through LAVA's monitor" "lava-dispatcher is not installed (apt-get install lava-dispatcher)"
 else
-	test_expect_success 'kverify latency --lava: LAVA records every figure of every pass as a measurement' '
+	test_expect_success 'kverify latency --lava: a job with latency-monitor.yaml is valid; LAVA records every figure of every pass as a measurement' '
 		/usr/bin/python3 - tools/lava/qemu-tcg.yaml tools/lava/latency-monitor.yaml "$TMP/ljob.yaml" <<-PY &&
 		import sys, yaml
 		j = yaml.safe_load(open(sys.argv[1]))
 		mon = yaml.safe_load(open(sys.argv[2]))[0]
 		j["actions"] = [a for a in j["actions"] if "test" not in a] + [mon]
 		yaml.safe_dump(j, open(sys.argv[3], "w"))
+		from lava_common.schemas import validate
+		validate(j, strict=True)
 		PY
 		{ echo "kverify-guest: booted host"; $K latency --lava "$TMP"/pass-*.trace; } > "$TMP/lconsole" &&
 		/usr/bin/python3 tests/lava/replay.py "$TMP/ljob.yaml" "$TMP/lconsole" > "$TMP/lr.json" &&
