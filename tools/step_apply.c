@@ -150,7 +150,7 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 	/* patch(1) writes the tree (sandbox.c keeps the pristine inodes). */
 	const char *tree_rw[2] = { NULL };
 	struct step_result forced = STEP_RESULT_INIT("apply");
-	char *stamp, *stamp_path;
+	char *stamp, *stamp_path, *after;
 	struct child c = CHILD_INIT;
 	int ret;
 
@@ -164,6 +164,8 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 			    series_of(ctx)->patches.nr);
 		return STEP_PASS;
 	}
+	/* What the tree will be stamped with: the series as quilt reads it. */
+	stamp = tree_stamp(ctx);
 	quilt_args(ctx, &c);
 	strvec_pushl(&c.args, "push", "-a", "--fuzz=0", NULL);
 	ret = step_run_sandboxed(ctx, r, &c, tree_rw);
@@ -174,6 +176,7 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 		if (log_says_enospc(ctx->log)) {
 			/* The disk, not the patch: an ERROR (verify.c). */
 			strbuf_addstr(&r->reason, "; no space left on device (cache or results)");
+			free(stamp);
 			return STEP_FAIL;
 		}
 		/* Force the failing patch in to show its rejects. */
@@ -187,10 +190,24 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 		collect_rejects(ctx, r);
 		strbuf_addf(&r->detail, "(log: %s)\n", ctx->log);
 	}
-	if (ret)
+	if (ret) {
+		free(stamp);
 		return STEP_FAIL;
+	}
+	/*
+	 * A series file replaced while quilt ran: which of the two is in the
+	 * tree nobody knows, so the tree is never stamped, and the next run
+	 * makes it again.
+	 */
+	after = tree_stamp(ctx);
+	if (strcmp(stamp, after)) {
+		strbuf_addstr(&r->reason, "the series changed while it was being applied: run again (the tree will be made afresh)");
+		free(stamp);
+		free(after);
+		return STEP_FAIL;
+	}
+	free(after);
 	keep_mtimes(ctx);
-	stamp = tree_stamp(ctx);
 	stamp_path = tree_stamp_path(ctx);
 	write_file_atomic(stamp_path, stamp, strlen(stamp));
 	free(stamp);
