@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 19
+plan 21
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache
@@ -164,5 +164,34 @@ test_expect_success 'tar: setuid, world-writable and foreign-owned members are o
 	[ -f "$m/suid" ] && [ -z "$(find "$m" -perm /7022)" ] &&
 	[ -z "$(find "$m" ! -uid "$(id -u)")" ] && [ "$(stat -c %a "$m/suid")" = 755 ] &&
 	[ "$(stat -c %a "$m/open")" = 644 ] && [ "$(stat -c %a "$m/tmpdir")" = 755 ]
+'
+# A series file replaced while quilt is applying it: the tree holds the old
+# patch, the file the new one.  The run must not stamp that tree, and the
+# next run must make it again.  A quilt that applies, says so in the step's
+# log, then waits, lets the test replace the patch at that moment.
+mkdir -p "$copy/fakebin"
+printf '#!/bin/sh\n/usr/bin/quilt "$@"\nrc=$?\necho quilt-applied\nsleep 4\nexit $rc\n' > "$copy/fakebin/quilt"
+chmod 755 "$copy/fakebin/quilt"
+printf "x dir:%s backports/fix\n" "$TMP/d/linux" > "$copy/kernels.list"
+printf "int pmu;\n" > "$TMP/d/linux/arch/x86/kvm/pmu.c"
+verify
+sed -i "s/^+int tolerance;$/+int tolerance1;/" "$copy/backports/fix/0001-fix.patch"
+(cd "$copy" && PATH=$copy/fakebin:$PATH build/kverify verify \
+	--skip sim,checkpatch,cocci,config,build,selftests,boot x) > "$TMP/out" 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	grep -qs quilt-applied "$copy"/results/x/logs/*-apply.log && break
+	sleep 0.1
+done
+sed -i "s/^+int tolerance1;$/+int tolerance2;/" "$copy/backports/fix/0001-fix.patch"
+wait $pid
+mrc=$?
+test_expect_success 'a series file replaced while it is applied: that run FAILs, saying so' '
+	grep -q "+int tolerance2;" "$copy/backports/fix/0001-fix.patch" && [ $mrc = 1 ] &&
+	reason apply | grep -q "the series changed while it was being applied"
+'
+test_expect_success 'and the next run makes the tree again, with the patch as it is now' '
+	verify && ! reason tree | grep -q "^reused" &&
+	grep -qx "int tolerance2;" "$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c"
 '
 done_testing

@@ -5,8 +5,12 @@
 #include "run.h"
 #include "strbuf.h"
 
-/* perl <tree>/scripts/checkpatch.pl --strict --show-types on @patch, in @tree. */
-void checkpatch_child(struct child *c, const char *tree, const char *patch);
+/*
+ * perl <tree>/scripts/checkpatch.pl --strict --show-types on @patch, in
+ * @tree, in the sandbox; @c's output fields are the caller's.
+ */
+int checkpatch_run(struct child *c, const char *tree, const char *patch,
+		   struct strbuf *why);
 
 /*
  * checkpatch --strict on one patch or mail outside a verify run: the number

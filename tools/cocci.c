@@ -7,6 +7,7 @@
 #include "cocci.h"
 #include "fsutil.h"
 #include "run.h"
+#include "sandbox.h"
 
 /*
  * In one spatch invocation, which applies each rule to all of them: the
@@ -64,6 +65,7 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	      int keep_pristine, const char *log, unsigned int timeout,
 	      char **outcome, struct strbuf *why)
 {
+	struct sandbox sb = SANDBOX_INIT;
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	char *smpl = xstrfmt("%s/%s", repo, COCCI_SMPL);
@@ -89,6 +91,11 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	c.out = &out;
 	c.log = log;
 	c.timeout = timeout;
+	/* spatch parses the tree's C: it reads the rules and writes @work. */
+	strvec_push(&sb.ro, smpl);
+	strvec_push(&sb.rw, work);
+	if (sandbox_child(&c, &sb, why))
+		goto out;
 	run_child(&c);
 	*outcome = outcome_line(out.buf);
 	if (c.spawn_errno || c.timed_out || c.interrupted)
@@ -98,6 +105,7 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 			    c.status);
 out:
 	rm_rf(tmp);
+	sandbox_clear(&sb);
 	strbuf_release(&out);
 	child_clear(&c);
 	free(smpl);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <ftw.h>
+#include <sys/stat.h>
 
 #include "fsutil.h"
 #include "sandbox.h"
@@ -38,13 +39,32 @@ static void make_parents(struct strvec *a, struct strvec *made,
 	free(copy);
 }
 
+/*
+ * A file with more than one link may share its inode with the pristine
+ * source (trees are hard links to it): it is, or becomes again, ours, so
+ * the sandbox can replace it in a directory it owns (patch(1) and as(1)
+ * do) but never write into it.
+ */
 static int chown_one(const char *path, const struct stat *st, int type,
 		     struct FTW *ftw)
 {
-	(void)st;
-	(void)type;
 	(void)ftw;
+	if (type == FTW_F && S_ISREG(st->st_mode) && st->st_nlink > 1)
+		return st->st_uid == SANDBOX_UID || st->st_gid == SANDBOX_UID ?
+		       lchown(path, 0, 0) : 0;
+	if (st->st_uid == SANDBOX_UID && st->st_gid == SANDBOX_UID)
+		return 0;
 	return lchown(path, SANDBOX_UID, SANDBOX_UID) < 0 ? -1 : 0;
+}
+
+/* A mount point for @path inside @root, made on the host before bwrap. */
+static int make_mount_point(const char *root, const char *path)
+{
+	char *at = xstrfmt("%s%s", root, path);
+	int ret = is_dir(at) ? 0 : mkdir_p(at);
+
+	free(at);
+	return ret;
 }
 
 /*
@@ -66,12 +86,14 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 	}
 	strvec_pushl(&a, "bwrap", "--die-with-parent", "--unshare-ipc",
 		     "--unshare-pid", "--unshare-net", "--unshare-uts",
-		     "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+		     "--ro-bind", sb->root ? sb->root : "/", "/",
+		     "--dev", "/dev", "--proc", "/proc",
 		     "--perms", "1777", "--tmpfs", "/tmp",
 		     "--setenv", "TMPDIR", "/tmp", NULL);
 	if (!root)
 		strvec_push(&a, "--unshare-user");
-	if (home && *home == '/' && strcmp(home, "/") && is_real_dir(home))
+	if (!sb->root && home && *home == '/' && strcmp(home, "/") &&
+	    is_real_dir(home))
 		strvec_pushl(&a, "--perms", "0755", "--tmpfs", home, NULL);
 	else
 		home = NULL;
@@ -79,6 +101,13 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		int rw = i >= sb->ro.nr;
 		const char *p = rw ? sb->rw.v[i - sb->ro.nr] : sb->ro.v[i];
 
+		if (sb->root && make_mount_point(sb->root, p) < 0) {
+			strbuf_addf(why, "cannot make %s%s for the sandbox: %s",
+				    sb->root, p, strerror(errno));
+			strvec_clear(&a);
+			strvec_clear(&made);
+			return -1;
+		}
 		make_parents(&a, &made, "/tmp", p);
 		if (home)
 			make_parents(&a, &made, home, p);

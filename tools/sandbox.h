@@ -7,15 +7,17 @@
 
 /*
  * What code from the tree under test may see: the whole file system read
- * only, but $HOME and /tmp are empty (a private /tmp), and of what they
- * hid only @ro comes back, read only, and @rw, writable.
+ * only (or @root's, a toolchain's chroot), but $HOME and /tmp are empty (a
+ * private /tmp), and of what they hid only @ro comes back, read only, and
+ * @rw, writable.  @ro and @rw keep their host paths.
  */
 struct sandbox {
 	struct strvec ro;
 	struct strvec rw;
+	const char *root;
 };
 
-#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT }
+#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT, NULL }
 
 /* The user code under test runs as, when kverify runs as root. */
 #define SANDBOX_UID 65534

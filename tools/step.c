@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every step may use: cache paths, its log and timeout, make, stamps. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "sandbox.h"
 #include "series.h"
 #include "step.h"
 
@@ -33,6 +35,66 @@ int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c)
 {
 	return run_tool(ctx->log, ctx->timeout, r, c);
+}
+
+/*
+ * Run code that came with the tree (its Makefiles, scripts, compilers'
+ * plugins) in the sandbox: it reads the cache and this repository, writes
+ * only the directories in @rw (NULL-terminated), and a chroot in @c->root
+ * becomes the sandbox's root.  @c is as it was when this returns, so the
+ * caller's stamps see the command, not the sandbox around it.
+ */
+int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
+		       struct child *c, const char *const *rw)
+{
+	struct sandbox sb = SANDBOX_INIT;
+	struct strvec cmd = c->args;
+	const char *root = c->root, *bind = c->bind;
+	size_t i;
+	int ret = -1;
+
+	c->args = (struct strvec)STRVEC_INIT;
+	for (i = 0; i < cmd.nr; i++)
+		strvec_push(&c->args, cmd.v[i]);
+	strvec_pushl(&sb.ro, ctx->cache, ctx->repo, NULL);
+	for (; rw && *rw; rw++) {
+		if (mkdir_p(*rw) < 0) {
+			strbuf_addf(&r->reason, "cannot make %s: %s", *rw,
+				    strerror(errno));
+			goto out;
+		}
+		strvec_push(&sb.rw, *rw);
+	}
+	sb.root = root;
+	c->root = NULL;
+	c->bind = NULL;
+	if (sandbox_child(c, &sb, &r->reason))
+		goto out;
+	ret = step_run(ctx, r, c);
+out:
+	strvec_clear(&c->args);
+	c->args = cmd;
+	c->root = root;
+	c->bind = bind;
+	sandbox_clear(&sb);
+	return ret;
+}
+
+/*
+ * The kernel's make and what it runs: they write the build directory, and
+ * ccache its own directory in the cache (CCACHE_DIR in @c's environment).
+ */
+int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,
+		      struct child *c)
+{
+	const char *rw[3] = { NULL };
+	size_t i;
+
+	rw[0] = build_dir(ctx);
+	for (i = 0; i < c->env.nr; i++)
+		if (starts_with(c->env.v[i], "CCACHE_DIR="))
+			rw[1] = c->env.v[i] + strlen("CCACHE_DIR=");
+	return step_run_sandboxed(ctx, r, c, rw);
 }
 
 /* -jN, unless make's jobserver reached us: then the sub-make shares it. */

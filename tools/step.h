@@ -119,6 +119,10 @@ char *distro_config_path(const struct verify_ctx *ctx);
 /* Helpers for steps. */
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
+int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
+		       struct child *c, const char *const *rw);
+int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,
+		      struct child *c);
 __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);

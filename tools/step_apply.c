@@ -106,7 +106,9 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 		struct stat st;
 		char *key, *hit;
 
-		if (hash_file(&h, path) || stat(path, &st)) {
+		/* Only a regular file's: never through a link to outside. */
+		if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+		    hash_file(&h, path)) {
 			free(path);
 			continue;
 		}
@@ -116,7 +118,7 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 		    sscanf(hit + strlen(key), "%ld.%ld", &ts[1].tv_sec,
 			   &ts[1].tv_nsec) == 2) {
 			ts[0] = ts[1];
-			utimensat(AT_FDCWD, path, ts, 0);
+			utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW);
 		} else {
 			ts[1] = st.st_mtim;
 		}
@@ -132,12 +134,27 @@ static void keep_mtimes(const struct verify_ctx *ctx)
 	free(manifest);
 }
 
+static int log_says_enospc(const char *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_read_file(&sb, log, 64 << 20);
+	ret = !!strstr(sb.buf, "No space left on device");
+	strbuf_release(&sb);
+	return ret;
+}
+
 enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *r)
 {
-	char *stamp, *stamp_path;
+	/* patch(1) writes the tree (sandbox.c keeps the pristine inodes). */
+	const char *tree_rw[2] = { NULL };
+	struct step_result forced = STEP_RESULT_INIT("apply");
+	char *stamp, *stamp_path, *after;
 	struct child c = CHILD_INIT;
 	int ret;
 
+	tree_rw[0] = ctx->tree;
 	if (!ctx->fetch.source.src_key || !is_dir(ctx->tree)) {
 		strbuf_addstr(&r->reason, "no tree to apply the series to: the fetch and tree steps did not run");
 		return STEP_SKIP;
@@ -147,26 +164,50 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 			    series_of(ctx)->patches.nr);
 		return STEP_PASS;
 	}
+	/* What the tree will be stamped with: the series as quilt reads it. */
+	stamp = tree_stamp(ctx);
 	quilt_args(ctx, &c);
 	strvec_pushl(&c.args, "push", "-a", "--fuzz=0", NULL);
-	ret = step_run(ctx, r, &c);
+	ret = step_run_sandboxed(ctx, r, &c, tree_rw);
 	child_clear(&c);
 	if (ret && !c.spawn_errno && !c.interrupted && !c.timed_out) {
 		strbuf_reset(&r->reason);
 		describe_failure(ctx->log, &r->reason);
+		if (log_says_enospc(ctx->log)) {
+			/* The disk, not the patch: an ERROR (verify.c). */
+			strbuf_addstr(&r->reason, "; no space left on device (cache or results)");
+			free(stamp);
+			return STEP_FAIL;
+		}
 		/* Force the failing patch in to show its rejects. */
 		quilt_args(ctx, &c);
 		strvec_pushl(&c.args, "push", "-f", "--fuzz=0", NULL);
 		c.log = ctx->log;
-		run_child(&c);
+		step_run_sandboxed(ctx, &forced, &c, tree_rw);
+		strbuf_release(&forced.reason);
+		strbuf_release(&forced.detail);
 		child_clear(&c);
 		collect_rejects(ctx, r);
 		strbuf_addf(&r->detail, "(log: %s)\n", ctx->log);
 	}
-	if (ret)
+	if (ret) {
+		free(stamp);
 		return STEP_FAIL;
+	}
+	/*
+	 * A series file replaced while quilt ran: which of the two is in the
+	 * tree nobody knows, so the tree is never stamped, and the next run
+	 * makes it again.
+	 */
+	after = tree_stamp(ctx);
+	if (strcmp(stamp, after)) {
+		strbuf_addstr(&r->reason, "the series changed while it was being applied: run again (the tree will be made afresh)");
+		free(stamp);
+		free(after);
+		return STEP_FAIL;
+	}
+	free(after);
 	keep_mtimes(ctx);
-	stamp = tree_stamp(ctx);
 	stamp_path = tree_stamp_path(ctx);
 	write_file_atomic(stamp_path, stamp, strlen(stamp));
 	free(stamp);

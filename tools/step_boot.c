@@ -146,7 +146,7 @@ static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", build_dir(ctx));
 	strvec_push(&c.args, list_path);
 	c.out_file = out;
-	ret = step_run(ctx, r, &c);
+	ret = step_run_sandboxed(ctx, r, &c, NULL);
 	child_clear(&c);
 out:
 	free(init);
@@ -298,9 +298,13 @@ static int is_pmu_test(const struct test_case *tc)
 	return starts_with(tc->name, "pmu_");
 }
 
+/*
+ * @runner is what the guest runner wrote to its own serial port (the tests
+ * run as nobody and cannot write it), @console the guest's console.
+ */
 static enum step_status verdict(const struct boot_out *out,
-				struct step_result *r, const char *console,
-				int require_pmu)
+				struct step_result *r, const char *runner,
+				const char *console, int require_pmu)
 {
 	const struct ktap_result *k = &out->tests;
 	size_t i, pass = ktap_count(k, TEST_PASS);
@@ -339,7 +343,7 @@ static enum step_status verdict(const struct boot_out *out,
 		console_excerpt(r, console, strstr(console, bad));
 		strbuf_addf(&r->reason, "guest console shows \"%s\"; ", bad);
 		st = STEP_FAIL;
-	} else if (!strstr(console, "KVERIFY-DONE")) {
+	} else if (!strstr(runner, "KVERIFY-DONE")) {
 		console_excerpt(r, console, NULL);
 		strbuf_addstr(&r->reason, "the guest runner did not finish; ");
 		st = STEP_FAIL;
@@ -358,13 +362,26 @@ static enum step_status verdict(const struct boot_out *out,
 
 static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *how, const char *initrd,
-		     const char *console_path)
+		     const char *console_path, const char *runner_path)
 {
 	const char *accel = starts_with(how, "kvm") ? "kvm" : "tcg";
 	struct child c = CHILD_INIT;
+	struct strbuf chardev = STRBUF_INIT;
+	const char *p;
 
 	qemu_args(ctx, &c, accel, initrd,
 		  "console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init");
+	/* ttyS0 the console, ttyS1 the runner's port; "," is ",," there. */
+	strbuf_addstr(&chardev, "file,id=runner,path=");
+	for (p = runner_path; *p; p++) {
+		if (*p == ',')
+			strbuf_addch(&chardev, ',');
+		strbuf_addch(&chardev, *p);
+	}
+	strvec_pushl(&c.args, "-chardev", chardev.buf, "-serial", "stdio",
+		     "-serial", "chardev:runner", NULL);
+	strbuf_release(&chardev);
+	unlink(runner_path);
 	c.out_file = console_path;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
@@ -409,7 +426,8 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	char *dir = xstrfmt("%s/boot", ctx->results);
 	char *initrd = xstrfmt("%s/initramfs.cpio", dir);
 	char *console_path = xstrfmt("%s/console.log", ctx->results);
-	struct strbuf console = STRBUF_INIT;
+	char *runner_path = xstrfmt("%s/runner.log", ctx->results);
+	struct strbuf console = STRBUF_INIT, runner = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 
 	if (!ctx->built.kernel_built || !ctx->selftests.bins.nr) {
@@ -425,20 +443,23 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	if (make_initramfs(ctx, r, dir, initrd))
 		goto out;
 	out->accel = probe_accel(ctx, initrd);
-	if (run_guest(ctx, r, out->accel, initrd, console_path))
+	if (run_guest(ctx, r, out->accel, initrd, console_path, runner_path))
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
-	ktap_parse(console.buf, console.len, &out->tests);
+	strbuf_read_file(&runner, runner_path, 64 << 20);
+	ktap_parse(runner.buf, runner.len, &out->tests);
 	free(out->kernel_release);
 	out->kernel_release = booted_release(console.buf);
-	st = verdict(out, r, console.buf, ctx->opt->require_pmu);
+	st = verdict(out, r, runner.buf, console.buf, ctx->opt->require_pmu);
 	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
 			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);
 out:
 	strbuf_release(&console);
+	strbuf_release(&runner);
 	free(dir);
 	free(initrd);
 	free(console_path);
+	free(runner_path);
 	return st;
 }

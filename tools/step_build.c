@@ -162,7 +162,7 @@ enum step_status build_kernel(const struct verify_ctx *ctx,
 		goto out;
 	}
 	write_build_stamp(ctx, NULL);
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	if (ccache && !ccache_counts(&h1, &m1)) {
 		out->ccache_hits = h1 - h0;
 		out->ccache_misses = m1 - m0;

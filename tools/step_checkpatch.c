@@ -75,11 +75,10 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 	struct child c = CHILD_INIT;
 	int ret = 0;
 
-	checkpatch_child(&c, ctx->fetch.source.src, patch);
 	c.out = &out;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
-	run_child(&c);
+	checkpatch_run(&c, ctx->fetch.source.src, patch, &r->reason);
 	if (c.spawn_errno || c.timed_out || c.interrupted ||
 	    (c.status != 0 && c.status != 1)) {
 		child_describe_failure(&c, &r->reason);

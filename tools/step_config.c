@@ -145,7 +145,7 @@ static int allconfig(const struct verify_ctx *ctx, struct step_result *r,
 	make_args(ctx, &c);
 	strvec_pushf(&c.args, "KCONFIG_ALLCONFIG=%s", fragment);
 	strvec_push(&c.args, base);
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	return ret;
 }
@@ -196,7 +196,7 @@ static int make_config(const struct verify_ctx *ctx, struct step_result *r,
 	}
 	make_args(ctx, &c);
 	strvec_push(&c.args, base);
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	if (ret)
 		goto out;
@@ -204,7 +204,7 @@ static int make_config(const struct verify_ctx *ctx, struct step_result *r,
 	strvec_pushf(&c.args, "%s/.config", build_dir(ctx));
 	for (i = 0; i < args->nr; i++)
 		strvec_push(&c.args, args->v[i]);
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	if (ret)
 		goto out;
@@ -213,7 +213,7 @@ static int make_config(const struct verify_ctx *ctx, struct step_result *r,
 		goto out;
 	make_args(ctx, &c);
 	strvec_push(&c.args, "olddefconfig");
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 out:
 	free(script);
@@ -260,11 +260,11 @@ static enum step_status configure_distro(const struct verify_ctx *ctx,
 		     "SYSTEM_TRUSTED_KEYS", "", "--set-str",
 		     "SYSTEM_REVOCATION_KEYS", "", "--disable", "DEBUG_INFO_BTF",
 		     NULL);
-	ret = ret || step_run(ctx, r, &c);
+	ret = ret || step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	make_args(ctx, &c);
 	strvec_push(&c.args, "olddefconfig");
-	ret = ret || step_run(ctx, r, &c);
+	ret = ret || step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	if (!ret)
 		strbuf_read_file(&cfg, to, 16 << 20);

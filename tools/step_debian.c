@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -748,13 +749,30 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
  * kbuild writes an M= build's objects into the tree, and the tree step makes
  * a fresh tree when a patch changes: without them, kbuild would compile
  * every object again.  After a good build, what is not in the pristine
- * source (kbuild's objects, .cmd files, modules) is kept as hard links in
- * <build>/kvm-objects; before a build, what a fresh tree lacks is linked
+ * source (kbuild's objects, .cmd files, modules) is copied to
+ * <build>/kvm-objects; before a build, what a fresh tree lacks is copied
  * back, with its mtime, and kbuild rebuilds only what changed.
  */
 static const char *const module_dirs[] = { KVM_DIR, "virt/kvm" };
 
-static void link_objects(const char *from, const char *to, const char *pristine)
+/*
+ * A copy of its own, with its mtime: the sandboxed build writes into
+ * kbuild's files (.cmd) in place, and a link would let it write the kept
+ * copy (and the sandbox may write no file with a second link: sandbox.c).
+ */
+static void copy_keeping_mtime(const char *from, const char *to)
+{
+	struct timespec ts[2];
+	struct stat st;
+
+	if (stat(from, &st) || copy_file(from, to))
+		return;
+	ts[0] = st.st_atim;
+	ts[1] = st.st_mtim;
+	utimensat(AT_FDCWD, to, ts, 0);
+}
+
+static void copy_objects(const char *from, const char *to, const char *pristine)
 {
 	struct dirent *de;
 	DIR *d = opendir(from);
@@ -772,11 +790,10 @@ static void link_objects(const char *from, const char *to, const char *pristine)
 		if (lstat(f, &st)) {
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
-			link_objects(f, t, p);
+			copy_objects(f, t, p);
 		} else if (S_ISREG(st.st_mode) && (!p || lstat(p, &st)) &&
 			   lstat(t, &st)) {
-			mkdir_p(to);
-			link(f, t);
+			copy_keeping_mtime(f, t);
 		}
 		free(f);
 		free(t);
@@ -786,8 +803,8 @@ static void link_objects(const char *from, const char *to, const char *pristine)
 		closedir(d);
 }
 
-/* Link what is kbuild's from <from>/DIR to <to>/DIR, for each module dir. */
-static void link_module_dirs(const char *from, const char *to,
+/* Copy what is kbuild's from <from>/DIR to <to>/DIR, for each module dir. */
+static void copy_module_dirs(const char *from, const char *to,
 			     const char *pristine)
 {
 	size_t i;
@@ -798,7 +815,7 @@ static void link_module_dirs(const char *from, const char *to,
 		char *p = pristine ? xstrfmt("%s/%s", pristine, module_dirs[i]) :
 				     NULL;
 
-		link_objects(f, t, p);
+		copy_objects(f, t, p);
 		free(f);
 		free(t);
 		free(p);
@@ -814,7 +831,7 @@ static void restore_objects(const struct verify_ctx *ctx)
 {
 	char *kept = kept_objects_dir(ctx);
 
-	link_module_dirs(kept, ctx->tree, NULL);
+	copy_module_dirs(kept, ctx->tree, NULL);
 	free(kept);
 }
 
@@ -824,7 +841,7 @@ static void keep_objects(const struct verify_ctx *ctx)
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
-	link_module_dirs(ctx->tree, tmp, ctx->fetch.source.src);
+	copy_module_dirs(ctx->tree, tmp, ctx->fetch.source.src);
 	rm_rf(kept);
 	rename(tmp, kept);
 	free(kept);
@@ -843,11 +860,27 @@ static int build_gen_init_cpio(const struct verify_ctx *ctx, struct step_result 
 		mkdir_p(dir);
 		strvec_pushl(&c.args, "gcc", "-O2", "-o", out, NULL);
 		strvec_pushf(&c.args, "%s/usr/gen_init_cpio.c", ctx->tree);
-		ret = step_run(ctx, r, &c);
+		ret = step_run_in_build(ctx, r, &c);
 		child_clear(&c);
 	}
 	free(out);
 	free(dir);
+	return ret;
+}
+
+/* kbuild writes an M= build's objects next to its sources. */
+static int run_module_build(const struct verify_ctx *ctx,
+			    struct step_result *r, struct child *c)
+{
+	char *dirs[ARRAY_SIZE(module_dirs) + 1] = { NULL };
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
+		dirs[i] = xstrfmt("%s/%s", ctx->tree, module_dirs[i]);
+	ret = step_run_sandboxed(ctx, r, c, (const char *const *)dirs);
+	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
+		free(dirs[i]);
 	return ret;
 }
 
@@ -880,7 +913,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	} else {
 		unlink(stamp_path);
 		restore_objects(ctx);
-		if (step_run(ctx, r, &c))
+		if (run_module_build(ctx, r, &c))
 			goto out;
 		if (new_warnings(ctx, r))
 			goto out;

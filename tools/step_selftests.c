@@ -56,7 +56,7 @@ static int make_headers(const struct verify_ctx *ctx, struct step_result *r)
 
 	make_args(ctx, &c);
 	strvec_push(&c.args, "headers");
-	ret = step_run(ctx, r, &c);
+	ret = step_run_in_build(ctx, r, &c);
 	child_clear(&c);
 	return ret;
 }
@@ -97,7 +97,7 @@ enum step_status build_selftests(const struct verify_ctx *ctx,
 		strvec_push(&out->bins, bin);
 		free(bin);
 	}
-	if (step_run(ctx, r, &c))
+	if (step_run_in_build(ctx, r, &c))
 		goto out;
 	strbuf_addf(&r->reason, "%zu static tests:", names.nr);
 	for (i = 0; i < names.nr; i++)
