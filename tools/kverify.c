@@ -29,6 +29,7 @@ static const char usage[] =
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
+"       kverify latency [--lava] [TOLERANCE=]TRACE...   (docs/lab.md)\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
 "       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
 "                     [--json FILE] [--members] [--env]   (make sweep)\n"
