@@ -25,7 +25,7 @@ DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
-DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
+DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync \
 	lava-common lava-dispatcher b4 git-filter-repo
 
 # Command-line values are data, whatever their names.  make would expand
@@ -218,7 +218,8 @@ sweep: deps-verify $(KVERIFY)
 list: $(KVERIFY)
 	@$(KVERIFY) list
 
-## make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])
+## make matrix-github|matrix-gitlab  CI jobs (build/kverify matrix --format ... [--shard I/N])
+##     KVERIFY_CI_IMAGE=, KVERIFY_CI_TAGS=, KVERIFY_CI_TIMEOUT=  image, runner tags, minutes
 matrix-github matrix-gitlab: $(KVERIFY)
 	@$(KVERIFY) matrix --format $(subst matrix-,,$@)
 

@@ -2,18 +2,19 @@
 # What a step that did not run says: a step the user skipped says
 # "skipped with --skip" even after another step failed, and a step that
 # does not read what failed says the run stopped there (and that
-# --keep-going runs it), not that it needs the failed step.  A tiny dir:
+# --keep-going runs it), not that it needs the failed step; and the cold
+# cost a warm run reports (kverify matrix balances on it).  A tiny dir:
 # tree whose checkpatch has a finding and whose make fails: seconds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 3
+plan 4
 copy=$TMP/repo
 repo_copy "$copy"
 mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/esc" "$TMP/bin"
 touch "$TMP/tree/Makefile"
 printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
-printf '#!/bin/sh\necho "ERROR: a finding"\nexit 1\n' > "$TMP/tree/scripts/checkpatch.pl"
+printf '#!/bin/sh\nsleep 2\necho "ERROR: a finding"\nexit 1\n' > "$TMP/tree/scripts/checkpatch.pl"
 chmod +x "$TMP/tree/scripts/checkpatch.pl"
 printf '0001-good.patch\n' > "$copy/esc/series"
 printf 'Subject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int d;\n int c;\n' \
@@ -53,5 +54,12 @@ test_expect_success '--keep-going: config runs; build and kabi, which need confi
 	[ "$(reason build)" = "not run: needs config, which failed" ] &&
 	[ "$(reason kabi)" = "not run: needs config, which failed" ] &&
 	[ "$(reason boot)" = "skipped with --skip" ]
+'
+test_expect_success 'report.json: cold_seconds keeps the longest each step took here, when a run skips it' '
+	cat "$KVERIFY_CACHE/costs/esc" &&
+	grep -q "^checkpatch [2-9]" "$KVERIFY_CACHE/costs/esc" &&
+	run --skip sim,checkpatch,cocci,selftests,boot,config,build,kabi > "$TMP/out" 2>&1
+	echo "seconds $(json $R "r[\"seconds\"]"), cold_seconds $(json $R "r[\"cold_seconds\"]")" &&
+	[ "$(json $R "r[\"cold_seconds\"] >= 2 and r[\"seconds\"] < r[\"cold_seconds\"]")" = True ]
 '
 done_testing

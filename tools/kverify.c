@@ -103,12 +103,18 @@ static const char usage_matrix[] =
 "                                                     [--shard I/N]\n"
 "\n"
 "Fan the applicable targets out over CI: --format github prints JSON for\n"
-"strategy.matrix, --format gitlab a child pipeline (one job per target with\n"
-"its JUnit report), no --format the names, one a line.  --shard I/N keeps\n"
-"the I-th of N shards, balanced by each target's last duration in\n"
-"results/<target>/report.json (else by name).  No shard is ever empty:\n"
-"with fewer targets than N, there are as many shards as targets (a note\n"
-"says so on stderr) and a shard I beyond them is refused with exit 2.\n"
+"strategy.matrix (kernel, image, timeout_minutes, cache_key), --format\n"
+"gitlab a child pipeline: one job per target calling build/kverify (its\n"
+"exit status kept: 1 FAIL, 3 ERROR, retried), with image, tags, timeout,\n"
+"a cache of $KVERIFY_CACHE per target and its JUnit report; no --format\n"
+"the names, one a line.  --shard I/N keeps the I-th of N shards, balanced\n"
+"on each target's cold cost (cold_seconds of results/<target>/report.json,\n"
+"else its last duration, else by name).  No shard is ever empty: with\n"
+"fewer targets than N, there are as many shards as targets (a note says so\n"
+"on stderr) and a shard I beyond them is refused with exit 2.\n"
+"$KVERIFY_CI_IMAGE (default debian:bookworm), $KVERIFY_CI_TAGS (runner tags\n"
+"a,b; default kvm), $KVERIFY_CI_TIMEOUT (minutes; default 3x the cold\n"
+"cost, at least 30, 180 when unknown) shape the jobs.\n"
 "  --sweep              one job per Debian linux-source version instead\n"
 "                       (see 'kverify sweep --help'); no --shard\n";
 
@@ -309,9 +315,12 @@ static int options_from_make(struct options *opt)
 	opt->sim_seed = opt->test_apt_max_age = -1;
 	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
 	opt->test_sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
+	opt->ci_image = env("KVERIFY_CI_IMAGE");
+	opt->ci_tags = env("KVERIFY_CI_TAGS");
 	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
 	    env_number("KVERIFY_SIM_TRACES", 1, 100000000, &opt->sim_traces) ||
 	    env_number("KVERIFY_SIM_SECONDS", 1, 3600, &opt->sim_seconds) ||
+	    env_number("KVERIFY_CI_TIMEOUT", 1, 10080, &opt->ci_timeout) ||
 	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
 	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
 	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
@@ -649,9 +658,12 @@ static int run_b4(struct options *opt, int argc, char **argv)
 	return cmd_b4_env(opt, argv[0]);
 }
 
+#define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
 static int run_matrix(struct options *opt, int argc, char **argv)
 {
 	struct target_list list = { 0 };
+	struct ci_jobs ci = { 0 };
 	int ret;
 
 	(void)argc;
@@ -662,9 +674,22 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 		sweep.matrix = matrix_format ? matrix_format : "github";
 		return cmd_sweep(opt, &sweep);
 	}
+	/* They go into YAML and JSON as they are: no quote, no space. */
+	if (opt->ci_image && opt->ci_image[strspn(opt->ci_image, CI_NAME_CHARS ":@/")])
+		return usage_error("KVERIFY_CI_IMAGE is an image name ([A-Za-z0-9._-:@/]), not '%s'",
+				   opt->ci_image);
+	if (opt->ci_tags && (opt->ci_tags[strspn(opt->ci_tags, CI_NAME_CHARS ",")] ||
+			     strstr(opt->ci_tags, ",,") || *opt->ci_tags == ',' ||
+			     opt->ci_tags[strlen(opt->ci_tags) - 1] == ','))
+		return usage_error("KVERIFY_CI_TAGS is runner tags, TAG[,TAG] of [A-Za-z0-9._-], not '%s'",
+				   opt->ci_tags);
 	if (load(opt, &list))
 		return EXIT_USAGE;
-	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results);
+	ci.image = opt->ci_image;
+	ci.tags = opt->ci_tags;
+	ci.timeout = opt->ci_timeout;
+	ci.list = strcmp(opt->list, "kernels.list") ? opt->list : NULL;
+	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results, &ci);
 	targets_clear(&list);
 	return ret;
 }

@@ -256,6 +256,58 @@ static int write_report(const char *path, struct strbuf *sb,
 	return ret;
 }
 
+/*
+ * What a run of this target costs on an empty cache: the longest each step
+ * has taken here, summed.  $cache/costs/<target> keeps that maximum, a
+ * "STEP SECONDS" line per step, raised by every run: a warm run's build is
+ * "up to date" in a second and its fetch "cached", so its own seconds say
+ * nothing of what a CI job with a cold cache pays.  kverify matrix
+ * balances shards on it.  A step that never ran on this cache counts 0.
+ */
+static double cold_seconds(const struct verify_ctx *ctx,
+			   const struct step_result *res, int n)
+{
+	char *path = cache_path(ctx, "costs/%s", ctx->t->name), *dir;
+	double *most = calloc(n ? n : 1, sizeof(*most)), sum = 0;
+	struct strbuf sb = STRBUF_INIT;
+	int s, changed = 0;
+	struct line l;
+
+	if (!most)
+		abort();
+	if (strbuf_read_file(&sb, path, 1 << 16) >= 0) {
+		for_each_line(l, sb.buf) {
+			char name[64];
+			double secs;
+
+			if (sscanf(l.s, "%63s %lf", name, &secs) != 2)
+				continue;
+			for (s = 0; s < n; s++)
+				if (!strcmp(name, res[s].name) && secs > most[s])
+					most[s] = secs;
+		}
+	}
+	strbuf_reset(&sb);
+	for (s = 0; s < n; s++) {
+		if ((res[s].status == STEP_PASS || res[s].status == STEP_FAIL) &&
+		    res[s].seconds > most[s]) {
+			most[s] = res[s].seconds;
+			changed = 1;
+		}
+		sum += most[s];
+		if (most[s] > 0)
+			strbuf_addf(&sb, "%s %.3f\n", res[s].name, most[s]);
+	}
+	dir = cache_path(ctx, "costs");
+	if (changed && !run_interrupted() && !mkdir_p(dir))
+		write_file_atomic(path, sb.buf, sb.len);
+	free(dir);
+	strbuf_release(&sb);
+	free(most);
+	free(path);
+	return sum;
+}
+
 int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		int n, struct strbuf *err)
 {
@@ -280,6 +332,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addf(&sb, ",\n  \"seconds\": %ld",
 		    ctx->finished && ctx->started ?
 		    (long)(ctx->finished - ctx->started) : 0L);
+	strbuf_addf(&sb, ",\n  \"cold_seconds\": %.0f",
+		    cold_seconds(ctx, res, n));
 	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
 	if (ctx->boot.kernel_release)
 		json_str(&sb, ctx->boot.kernel_release);
