@@ -668,12 +668,6 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (matrix_sweep) {
-		if (matrix_shard)
-			return usage_error("%s", "matrix --sweep has one job per version: no --shard");
-		sweep.matrix = matrix_format ? matrix_format : "github";
-		return cmd_sweep(opt, &sweep);
-	}
 	/* They go into YAML and JSON as they are: no quote, no space. */
 	if (opt->ci_image && opt->ci_image[strspn(opt->ci_image, CI_NAME_CHARS ":@/")])
 		return usage_error("KVERIFY_CI_IMAGE is an image name ([A-Za-z0-9._-:@/]), not '%s'",
@@ -683,6 +677,12 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 			     opt->ci_tags[strlen(opt->ci_tags) - 1] == ','))
 		return usage_error("KVERIFY_CI_TAGS is runner tags, TAG[,TAG] of [A-Za-z0-9._-], not '%s'",
 				   opt->ci_tags);
+	if (matrix_sweep) {
+		if (matrix_shard)
+			return usage_error("%s", "matrix --sweep has one job per version: no --shard");
+		sweep.matrix = matrix_format ? matrix_format : "github";
+		return cmd_sweep(opt, &sweep);
+	}
 	if (load(opt, &list))
 		return EXIT_USAGE;
 	ci.image = opt->ci_image;

@@ -16,6 +16,7 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	       const char *shard_spec, const char *results,
 	       const struct ci_jobs *ci);
 
-int cmd_matrix_sweep(const struct strvec *jobs, const char *format);
+int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
+		     const struct ci_jobs *ci);
 
 #endif
