@@ -13,6 +13,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "backport.h"
+#include "debpatches.h"
 #include "matrix.h"
 #include "run.h"
 #include "sim.h"
@@ -26,6 +27,7 @@ static const char usage[] =
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
+"       kverify debian-patches --dest DIR [TARGET...]\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
 "       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
@@ -139,6 +141,19 @@ static const char usage_backport[] =
 "Run the semantic patch on copies of the tree's arch/x86/kvm/ files and\n"
 "write backports/X.Y/ with the series it generates.\n";
 
+static const char usage_debian_patches[] =
+"usage: kverify debian-patches --dest DIR [TARGET...]\n"
+"       kverify debian-patches --env   (make debian-patches DEST=DIR [KERNEL=]\n"
+"                                      [BUG=<Debian bug>])\n"
+"\n"
+"Write each target's series as Debian's linux package carries patches:\n"
+"DIR/<target>/bugfix/x86/<name>.patch (From:, Date:, a plain Subject: and\n"
+"the DEP-3 fields Origin:, Forwarded:, Bug-Debian:, Last-Update: in one\n"
+"header; your identity stamped as make send does) and DIR/<target>/series,\n"
+"the lines for debian/patches/series.  Origin: is the upstream commit\n"
+"series/merged names, else the posting series/message-id records; before\n"
+"posting there is none, and Forwarded: no.\n";
+
 static const char usage_send[] =
 "usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
 "\n"
@@ -224,7 +239,7 @@ static int check_require(struct options *opt, const char *what)
 /* The options on the command line ("--skip", "-j"), for check_options() */
 static struct strvec given_options = STRVEC_INIT;
 static struct backport_args bp;
-static const char *matrix_format, *matrix_shard;
+static const char *matrix_format, *matrix_shard, *deb_dest;
 static struct sweep_args sweep = {
 	.md = "docs/sweep.md", .json = "results/sweep/sweep.json",
 };
@@ -412,6 +427,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ .name = "shard", .str = &matrix_shard },
 		{ .name = "require", .str = &require },
 		{ .name = "tree", .str = &bp.tree },
+		{ .name = "dest", .str = &deb_dest },
 		{ .name = "name", .str = &bp.name },
 		{ .name = "only", .str = &sweep.only },
 		{ .name = "md", .str = &sweep.md },
@@ -707,6 +723,30 @@ static int run_backport(struct options *opt, int argc, char **argv)
 	return cmd_backport(&bp);
 }
 
+static int run_debian_patches(struct options *opt, int argc, char **argv)
+{
+	struct target_list list = { 0 };
+	const char *bug = NULL, *one[1];
+	const char *const *names = (const char *const *)argv + 1;
+	int nr = argc - 1, ret;
+
+	if (from_env) {
+		deb_dest = env("KVERIFY_DEST");
+		bug = env("KVERIFY_BUG_DEBIAN");
+		nr = 0;
+		if (env("KVERIFY_TARGETS")) {	/* make's KERNEL=: one name */
+			one[0] = env("KVERIFY_TARGETS");
+			names = one;
+			nr = 1;
+		}
+	}
+	if (load(opt, &list))
+		return EXIT_USAGE;
+	ret = cmd_debian_patches(&list, deb_dest, bug, opt->tmp, names, nr);
+	targets_clear(&list);
+	return ret;
+}
+
 static int run_sweep(struct options *opt, int argc, char **argv)
 {
 	(void)argc;
@@ -761,6 +801,8 @@ static const struct command {
 		"--env", "-j", "--no-wait", "--quiet", NULL }, 1, 0 },
 	{ "backport", run_backport, usage_backport,
 	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1, 0 },
+	{ "debian-patches", run_debian_patches, usage_debian_patches,
+	  (const char *const[]){ "--dest", "--env", NULL }, 1, 0 },
 	{ "send", run_b4, usage_send,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1, 0 },
