@@ -25,7 +25,7 @@ DEPS_BUILD := gcc make libc6-dev
 DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
-DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml \
+DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync git-buildpackage lintian \
 	lava-common lava-dispatcher b4 git-filter-repo
 
 # Command-line values are data, whatever their names.  make would expand
@@ -69,8 +69,9 @@ KV_VERIFY_CACHE := $(value VERIFY_CACHE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
 KV_ARTIFACTS := $(value ARTIFACTS)
+KV_DEST := $(value DEST)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS
+	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -91,11 +92,12 @@ export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
 export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
+export KVERIFY_DEST := $(KV_DEST)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
 export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
-.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
+.PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
@@ -179,6 +181,11 @@ bundle: deps-verify $(KVERIFY)
 backport: deps-verify $(KVERIFY)
 	@$(KVERIFY) backport --env
 
+## make debian-patches DEST=<dir> [KERNEL=<name>] [BUG=<Debian bug>]
+##                            each series as debian/patches: DEST/<name>/bugfix/x86/ + series
+debian-patches: deps-verify $(KVERIFY)
+	@$(KVERIFY) debian-patches --env
+
 ## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4;
 ##                            recipients from the tree's get_maintainer.pl unless TO=/CC=,
 ##                            signed with your git identity
@@ -223,7 +230,8 @@ sweep: deps-verify $(KVERIFY)
 list: $(KVERIFY)
 	@$(KVERIFY) list
 
-## make matrix-github|matrix-gitlab  CI matrices (build/kverify matrix --format ... [--shard I/N])
+## make matrix-github|matrix-gitlab  CI jobs (build/kverify matrix --format ... [--shard I/N])
+##     KVERIFY_CI_IMAGE=, KVERIFY_CI_TAGS=, KVERIFY_CI_TIMEOUT=  image, runner tags, minutes
 matrix-github matrix-gitlab: $(KVERIFY)
 	@$(KVERIFY) matrix --format $(subst matrix-,,$@)
 

@@ -1,10 +1,10 @@
 #!/bin/bash
 # kverify matrix: the GitHub and GitLab outputs parse and name every
 # applicable target once; shards partition the targets, balanced by the
-# last run's time, never empty; bad --shard values are refused.
+# cost with a cold cache (else the last run's time), never empty; bad --shard values are refused.
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 12
 want=$("$KVERIFY" list --names | while read -r t; do
 	[ -n "$(grep -E "^$t[[:space:]]" kernels.list | grep -v 'n/a:')" ] && echo "$t"
 done | sort | tr '\n' ' ')
@@ -16,9 +16,11 @@ import sys, yaml
 y = yaml.safe_load(sys.stdin)
 jobs = [j for j in y if j != "stages"]
 assert all(y[j]["artifacts"]["reports"]["junit"].endswith("/junit.xml") for j in jobs)
-print(" ".join(sorted(y[j]["script"][0].split("=")[1] for j in jobs)) + " ")')
+assert all(y[j]["script"][-1] == "build/kverify --list kernels.list verify --env" for j in jobs)
+assert all(y[j]["retry"]["exit_codes"] == [3] for j in jobs)
+print(" ".join(sorted(y[j]["variables"]["KVERIFY_TARGETS"] for j in jobs)) + " ")')
 [ "$got" = "$want" ]
-ok $? "gitlab: a child pipeline, one job per applicable target with its JUnit report ($got)"
+ok $? "gitlab: a child pipeline, one job per applicable target calling build/kverify, retried on exit 3, with its JUnit report ($got)"
 for n in 2 3; do
 	all=$(for i in $(seq 1 $n); do "$KVERIFY" matrix --shard $i/$n; done | sort | tr '\n' ' ')
 	[ "$all" = "$want" ]
@@ -52,6 +54,17 @@ ok $? "--shard I/2 with a 3000 s target: it alone in shard 1 ($s1| $s2)"
 all=$(echo $s1 $s2 | tr ' ' '\n' | sort | tr '\n' ' ')
 [ "$all" = "$want" ]
 ok $? "balanced shards still partition the targets"
+
+# Cold cost: after a warm run (3 s) the cold cost (cold_seconds) counts,
+# not the run's seconds; and a job's timeout is 3x it.
+printf '{\n  "schema": 2,\n  "seconds": 3,\n  "cold_seconds": 5000,\n  "steps": []}\n' > "$TMP/r/$3/report.json"
+warm=$3
+test_expect_success "a target warm in 3 s but 5000 s cold is balanced on 5000 s: alone in shard 1" '
+	s1=$("$KVERIFY" --results "$TMP/r" matrix --shard 1/2 | tr "\n" " ") &&
+	echo "shard 1: $s1" && [ "$s1" = "$warm " ] &&
+	"$KVERIFY" --results "$TMP/r" matrix --format github --shard 1/2 |
+		python3 -c "import json,sys; m=json.load(sys.stdin)[\"include\"]; print(m); assert m[0][\"timeout_minutes\"] == 251"
+'
 
 # Never empty: fewer shards than asked, with a note; a shard beyond is refused.
 n=$((nr + 2))

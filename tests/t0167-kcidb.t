@@ -2,13 +2,14 @@
 # verify --format kcidb: results/<target>/kcidb.json is KCIDB I/O data of
 # schema v4.3 (checkout, build, one test per step, origin kverify), checked
 # by tests/kcidb/check.py, which carries the published schema's required
-# fields and patterns; the checker itself rejects broken documents.
+# fields and patterns; the checker itself rejects broken documents; the
+# checkout id is the source and the patchset hash.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 PY=/usr/bin/python3
 QUICK=sim,checkpatch,cocci,config,build,selftests,boot
-plan 7
+plan 8
 copy=$TMP/repo
 repo_copy "$copy"
 esc_fixture "$copy"
@@ -38,6 +39,26 @@ assert "valid" not in d["builds"][0]' $K "$copy/results/esc/report.json" > "$TMP
 ok $? "checkout invalid, apply FAIL with its reject, steps as kverify.<step>, build not run"
 [ $? = 0 ] || diag < "$TMP/err"
 
+# The checkout is the source and the patches: its id and patchset_hash
+# (KCIDB's: the sha256 of the patches' sha256s, in order) the same on
+# every run of the same pair; a build is a run's.
+test_expect_success "the checkout id: the source and the patchset hash, the same each run; a build id per run" '
+	cp $K "$TMP/k1.json" && sleep 1 &&
+	(cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK esc) > /dev/null 2>&1
+	want=$(cd "$copy/esc" && sha256sum $(cat series) | cut -c-64 | sha256sum | cut -c-64) &&
+	$PY - $K "$TMP/k1.json" "$want" "$copy/results/esc/report.json" <<-\PY
+	import json, sys
+	d, d1 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+	c, c1, b = d["checkouts"][0], d1["checkouts"][0], d["builds"][0]
+	key = json.load(open(sys.argv[4]))["source_key"]
+	print(c["id"], c.get("patchset_hash"), b["id"], b["config_name"])
+	assert c["patchset_hash"] == sys.argv[3], (c, sys.argv[3])
+	assert c["id"] == "kverify:%s+%s" % (key, sys.argv[3][:16]), c["id"]
+	assert c["id"] == c1["id"] and b["checkout_id"] == c["id"]
+	assert b["id"] != d1["builds"][0]["id"], "a build id per run"
+	assert b["config_name"] == "configs/kvm-guest.config", b
+	PY
+'
 (cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK notree) > /dev/null 2>&1
 $PY tests/kcidb/check.py $copy/results/notree/kcidb.json &&
 	[ "$(json $copy/results/notree/kcidb.json '[t["status"] for t in r["tests"] if t["path"] == "kverify.fetch"][0]')" = ERROR ]

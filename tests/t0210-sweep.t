@@ -134,8 +134,8 @@ ok $? "--only runs one version and leaves docs/sweep.md alone (exit $rc)"
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.900-1@bookworm", "linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"], m' "$TMP/gh"
 ok $? "matrix --sweep --format github: one job per version"
 (cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
-	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"] == ["make sweep ONLY=linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"], j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
-ok $? "matrix --sweep --format gitlab: a job per version running make sweep ONLY="
+	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"][-1] == "build/kverify sweep --only linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert j["retry"]["exit_codes"] == [3] and j["cache"]["key"] == "kverify-sweep-linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
+ok $? "matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own"
 
 status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' sweep --only linux-6.12"
 grep_ok "and says what it wants" "wants linux-source-X.Y=VERSION\[@SUITE\], not 'linux-6.12'" "$TMP/out"

@@ -6,11 +6,12 @@
 # pool lacks (the mirror answers 404, as for superseded security uploads).
 # The other eight suites are not on this mirror.  No test hook: the
 # listing (apt-cache madison), the download and the partial unpack of the
-# .deb are the real ones.
+# .deb are the real ones; a version the suite lacks is named with the
+# versions it has.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 7
+plan 8
 src612=$(cached_source 6.12)
 ok $? "the 6.12 source is in the cache"
 
@@ -77,4 +78,12 @@ ok $? "the .deb is unpacked in part under a key of its own and not kept ($key)"
 (cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.899-1@bookworm", "linux-source-6.12=6.12.900-1@bookworm"], m' "$TMP/gh"
 ok $? "matrix --sweep lists what the archive lists"
+# A version the suite does not have: the fetch step names those it has.
+printf '6.12x deb:linux-source-6.12=6.12.99-1~deb12u1@bookworm backports/6.12\n' > "$copy/k.list"
+test_expect_success 'a version the suite lacks: the fetch step ERRORs and lists the versions it has' '
+	(cd "$copy" && ./build/kverify --cache "$cache" --list k.list verify \
+		--skip tree,apply,sim,checkpatch,cocci,config,build,kabi,selftests,boot 6.12x) > "$TMP/v.out" 2>&1
+	rc=$? && cat "$TMP/v.out" && [ $rc = 3 ] &&
+	grep -q "fetch .*ERROR.* linux-source-6.12=6.12.99-1~deb12u1 is not in bookworm; it has 6.12.900-1, 6.12.899-1 (k.list:1: name one of them, or none for the newest)" "$TMP/v.out"
+'
 done_testing

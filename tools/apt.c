@@ -260,6 +260,59 @@ int apt_lists_fresh(const struct apt_suite *as)
 	return fresh;
 }
 
+/*
+ * apt-cache madison's lines, " PKG | VERSION | URI SUITE/COMPONENT TYPE":
+ * each version once (a version in both Packages and Sources is listed
+ * twice), into @out, ", "-separated; @n counts them.
+ */
+void apt_madison_parse(const char *text, struct strbuf *out, int *n)
+{
+	struct line l;
+
+	for_each_line(l, text) {
+		const char *bar = memchr(l.s, '|', l.len), *v, *e;
+		char *one, *all;
+
+		if (!bar)
+			continue;
+		v = bar + 1 + strspn(bar + 1, " ");
+		e = memchr(v, '|', l.len - (v - l.s));
+		if (!e)
+			continue;
+		while (e > v && e[-1] == ' ')
+			e--;
+		if (e == v)
+			continue;
+		one = xstrfmt(", %.*s,", (int)(e - v), v);
+		all = xstrfmt(", %s,", out->buf);
+		if (!strstr(all, one)) {	/* ", A, B," holds ", A," */
+			strbuf_addf(out, "%s%.*s", out->len ? ", " : "",
+				    (int)(e - v), v);
+			(*n)++;
+		}
+		free(all);
+		free(one);
+	}
+}
+
+int apt_versions(const struct apt_suite *as, const char *pkg,
+		 struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	int n = 0;
+
+	apt_suite_args(as, &c, "apt-cache");
+	strvec_pushl(&c.args, "madison", pkg, NULL);
+	c.out = &text;
+	c.log = "/dev/null";
+	if (!run_child(&c))
+		apt_madison_parse(text.buf, out, &n);
+	child_clear(&c);
+	strbuf_release(&text);
+	return n;
+}
+
 /* apt-cache show of @pkg: =@version if given, else the candidate. */
 void apt_show_args(const struct apt_suite *as, struct child *c,
 		   const char *pkg, const char *version)

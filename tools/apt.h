@@ -22,6 +22,14 @@ int apt_suite_init(struct apt_suite *as, const struct options *opt,
 		   const char *suite, struct strbuf *err);
 void apt_suite_args(const struct apt_suite *as, struct child *c,
 		    const char *tool);
+/*
+ * The versions of @pkg the suite's index lists, newest first as apt-cache
+ * madison prints them, ", "-separated into @out; how many (0: none, or
+ * apt-cache failed).
+ */
+int apt_versions(const struct apt_suite *as, const char *pkg,
+		 struct strbuf *out);
+void apt_madison_parse(const char *text, struct strbuf *out, int *n);
 void apt_show_args(const struct apt_suite *as, struct child *c,
 		   const char *pkg, const char *version);
 char *deb822_field(const char *para, const char *end, const char *name);

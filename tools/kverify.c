@@ -15,6 +15,7 @@
 #include "fsutil.h"
 #include "latency.h"
 #include "backport.h"
+#include "debpatches.h"
 #include "matrix.h"
 #include "run.h"
 #include "sim.h"
@@ -28,6 +29,7 @@ static const char usage[] =
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
 "       kverify backport --tree PATH --name X.Y\n"
+"       kverify debian-patches --dest DIR [TARGET...]\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
 "       kverify latency [--lava] [TOLERANCE=]TRACE...   (docs/lab.md)\n"
 "       kverify matrix [--format github|gitlab] [--shard I/N]\n"
@@ -109,12 +111,18 @@ static const char usage_matrix[] =
 "                                                     [--shard I/N]\n"
 "\n"
 "Fan the applicable targets out over CI: --format github prints JSON for\n"
-"strategy.matrix, --format gitlab a child pipeline (one job per target with\n"
-"its JUnit report), no --format the names, one a line.  --shard I/N keeps\n"
-"the I-th of N shards, balanced by each target's last duration in\n"
-"results/<target>/report.json (else by name).  No shard is ever empty:\n"
-"with fewer targets than N, there are as many shards as targets (a note\n"
-"says so on stderr) and a shard I beyond them is refused with exit 2.\n"
+"strategy.matrix (kernel, image, timeout_minutes, cache_key), --format\n"
+"gitlab a child pipeline: one job per target calling build/kverify (its\n"
+"exit status kept: 1 FAIL, 3 ERROR, retried), with image, tags, timeout,\n"
+"a cache of $KVERIFY_CACHE per target and its JUnit report; no --format\n"
+"the names, one a line.  --shard I/N keeps the I-th of N shards, balanced\n"
+"on each target's cold cost (cold_seconds of results/<target>/report.json,\n"
+"else its last duration, else by name).  No shard is ever empty: with\n"
+"fewer targets than N, there are as many shards as targets (a note says so\n"
+"on stderr) and a shard I beyond them is refused with exit 2.\n"
+"$KVERIFY_CI_IMAGE (default debian:bookworm), $KVERIFY_CI_TAGS (runner tags\n"
+"a,b; default kvm), $KVERIFY_CI_TIMEOUT (minutes; default 3x the cold\n"
+"cost, at least 30, 180 when unknown) shape the jobs.\n"
 "  --sweep              one job per Debian linux-source version instead\n"
 "                       (see 'kverify sweep --help'); no --shard\n";
 
@@ -138,6 +146,19 @@ static const char usage_backport[] =
 "\n"
 "Run the semantic patch on copies of the tree's arch/x86/kvm/ files and\n"
 "write backports/X.Y/ with the series it generates.\n";
+
+static const char usage_debian_patches[] =
+"usage: kverify debian-patches --dest DIR [TARGET...]\n"
+"       kverify debian-patches --env   (make debian-patches DEST=DIR [KERNEL=]\n"
+"                                      [BUG=<Debian bug>])\n"
+"\n"
+"Write each target's series as Debian's linux package carries patches:\n"
+"DIR/<target>/bugfix/x86/<name>.patch (From:, Date:, a plain Subject: and\n"
+"the DEP-3 fields Origin:, Forwarded:, Bug-Debian:, Last-Update: in one\n"
+"header; your identity stamped as make send does) and DIR/<target>/series,\n"
+"the lines for debian/patches/series.  Origin: is the upstream commit\n"
+"series/merged names, else the posting series/message-id records; before\n"
+"posting there is none, and Forwarded: no.\n";
 
 static const char usage_send[] =
 "usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
@@ -241,7 +262,7 @@ static int check_artifacts(struct options *opt, const char *url)
 /* The options on the command line ("--skip", "-j"), for check_options() */
 static struct strvec given_options = STRVEC_INIT;
 static struct backport_args bp;
-static const char *matrix_format, *matrix_shard;
+static const char *matrix_format, *matrix_shard, *deb_dest;
 static struct sweep_args sweep = {
 	.md = "docs/sweep.md", .json = "results/sweep/sweep.json",
 };
@@ -332,9 +353,12 @@ static int options_from_make(struct options *opt)
 	opt->sim_seed = opt->test_apt_max_age = -1;
 	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
 	opt->test_sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
+	opt->ci_image = env("KVERIFY_CI_IMAGE");
+	opt->ci_tags = env("KVERIFY_CI_TAGS");
 	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
 	    env_number("KVERIFY_SIM_TRACES", 1, 100000000, &opt->sim_traces) ||
 	    env_number("KVERIFY_SIM_SECONDS", 1, 3600, &opt->sim_seconds) ||
+	    env_number("KVERIFY_CI_TIMEOUT", 1, 10080, &opt->ci_timeout) ||
 	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
 	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
 	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
@@ -430,6 +454,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ .name = "require", .str = &require },
 		{ .name = "artifacts", .str = &artifacts },
 		{ .name = "tree", .str = &bp.tree },
+		{ .name = "dest", .str = &deb_dest },
 		{ .name = "name", .str = &bp.name },
 		{ .name = "only", .str = &sweep.only },
 		{ .name = "md", .str = &sweep.md },
@@ -678,13 +703,25 @@ static int run_b4(struct options *opt, int argc, char **argv)
 	return cmd_b4_env(opt, argv[0]);
 }
 
+#define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
+
 static int run_matrix(struct options *opt, int argc, char **argv)
 {
 	struct target_list list = { 0 };
+	struct ci_jobs ci = { 0 };
 	int ret;
 
 	(void)argc;
 	(void)argv;
+	/* They go into YAML and JSON as they are: no quote, no space. */
+	if (opt->ci_image && opt->ci_image[strspn(opt->ci_image, CI_NAME_CHARS ":@/")])
+		return usage_error("KVERIFY_CI_IMAGE is an image name ([A-Za-z0-9._-:@/]), not '%s'",
+				   opt->ci_image);
+	if (opt->ci_tags && (opt->ci_tags[strspn(opt->ci_tags, CI_NAME_CHARS ",")] ||
+			     strstr(opt->ci_tags, ",,") || *opt->ci_tags == ',' ||
+			     opt->ci_tags[strlen(opt->ci_tags) - 1] == ','))
+		return usage_error("KVERIFY_CI_TAGS is runner tags, TAG[,TAG] of [A-Za-z0-9._-], not '%s'",
+				   opt->ci_tags);
 	if (matrix_sweep) {
 		if (matrix_shard)
 			return usage_error("%s", "matrix --sweep has one job per version: no --shard");
@@ -693,7 +730,11 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 	}
 	if (load(opt, &list))
 		return EXIT_USAGE;
-	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results);
+	ci.image = opt->ci_image;
+	ci.tags = opt->ci_tags;
+	ci.timeout = opt->ci_timeout;
+	ci.list = strcmp(opt->list, "kernels.list") ? opt->list : NULL;
+	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results, &ci);
 	targets_clear(&list);
 	return ret;
 }
@@ -709,6 +750,30 @@ static int run_backport(struct options *opt, int argc, char **argv)
 	}
 	bp.tmp = opt->tmp;
 	return cmd_backport(&bp);
+}
+
+static int run_debian_patches(struct options *opt, int argc, char **argv)
+{
+	struct target_list list = { 0 };
+	const char *bug = NULL, *one[1];
+	const char *const *names = (const char *const *)argv + 1;
+	int nr = argc - 1, ret;
+
+	if (from_env) {
+		deb_dest = env("KVERIFY_DEST");
+		bug = env("KVERIFY_BUG_DEBIAN");
+		nr = 0;
+		if (env("KVERIFY_TARGETS")) {	/* make's KERNEL=: one name */
+			one[0] = env("KVERIFY_TARGETS");
+			names = one;
+			nr = 1;
+		}
+	}
+	if (load(opt, &list))
+		return EXIT_USAGE;
+	ret = cmd_debian_patches(&list, deb_dest, bug, opt->tmp, names, nr);
+	targets_clear(&list);
+	return ret;
 }
 
 static int run_sweep(struct options *opt, int argc, char **argv)
@@ -772,6 +837,8 @@ static const struct command {
 		"--env", "-j", "--no-wait", "--quiet", NULL }, 1, 0 },
 	{ "backport", run_backport, usage_backport,
 	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1, 0 },
+	{ "debian-patches", run_debian_patches, usage_debian_patches,
+	  (const char *const[]){ "--dest", "--env", NULL }, 1, 0 },
 	{ "send", run_b4, usage_send,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1, 0 },

@@ -6,27 +6,42 @@
  * its test report), or, with --shard I/N alone, the names of one shard for
  * any other scheduler.  n/a targets are left out.
  *
- * Shards are balanced: the targets, longest last run first (the "seconds"
- * of results/<target>/report.json; the mean for a target without one, by
- * name when none has one), each go to the shard with the least work so
- * far.  No shard is ever empty: with fewer targets than shards asked, there
- * are as many shards as targets, a note says so, and a shard beyond them is
- * refused.
+ * Each job calls build/kverify itself, so that its exit status is
+ * kverify's (exitcode.h: 0 PASS, 1 FAIL, 2 usage, 3 ERROR) and not make's 2
+ * for all: GitLab retries a job that exits 3 (a mirror, a tool or the
+ * machine failed) and never one that exits 1 (the patch is wrong).  A
+ * GitLab job also names its image, runner tags and timeout, and keeps
+ * $KVERIFY_CACHE in a cache of its own target.
+ *
+ * Shards are balanced on what a job pays with a cold cache: the
+ * "cold_seconds" of results/<target>/report.json (the longest each step
+ * took on that run's cache, tools/report.c), else the last run's
+ * "seconds"; the mean for a target without either, by name when none has
+ * one.  The targets, costliest first, each go to the shard with the least
+ * work so far.  No shard is ever empty: with fewer targets than shards
+ * asked, there are as many shards as targets, a note says so, and a shard
+ * beyond them is refused.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcode.h"
 #include "fsutil.h"
 #include "matrix.h"
 #include "usage.h"
 
 #define SHARDS_MAX 1000
+#define CI_IMAGE "debian:bookworm"
+#define CI_TAGS "kvm"
+#define CI_TIMEOUT_MIN 30		/* minutes */
+#define CI_TIMEOUT_UNKNOWN 180		/* no cost known: a cold kernel build */
 
 struct job {
 	const char *name;
-	double secs;		/* last run's duration, or < 0 */
+	double secs;		/* cold cost, else last run's duration, or < 0 */
+	int known;		/* secs is measured, not the mean */
 	int shard;		/* 1-based */
 };
 
@@ -35,7 +50,11 @@ static int applicable(const struct target *t)
 	return t->series || t->auto_series;
 }
 
-/* The last run's wall time of @name, from its report.json, or -1. */
+/*
+ * What a run of @name costs with a cold cache, from its last report.json:
+ * "cold_seconds", else the run's "seconds" (an older report), else the
+ * sum of the steps' (schema 1), or -1.
+ */
 static double last_seconds(const char *results, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -45,6 +64,11 @@ static double last_seconds(const char *results, const char *name)
 
 	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
 		goto out;
+	p = strstr(sb.buf, "\n  \"cold_seconds\": ");
+	if (p && strtod(p + 19, NULL) > 0) {
+		secs = strtod(p + 19, NULL);
+		goto out;
+	}
 	p = strstr(sb.buf, "\n  \"seconds\": ");
 	if (p) {
 		secs = strtod(p + 14, NULL);
@@ -78,7 +102,8 @@ static void balance(struct job *jobs, size_t nr, int shards)
 	if (!load)
 		abort();
 	for (i = 0; i < nr; i++) {
-		if (jobs[i].secs >= 0) {
+		jobs[i].known = jobs[i].secs >= 0;
+		if (jobs[i].known) {
 			sum += jobs[i].secs;
 			known++;
 		}
@@ -116,7 +141,21 @@ static int parse_shard(const char *spec, int *shard, int *n)
 	return 0;
 }
 
-static void github_matrix(const struct job *jobs, size_t nr, int shard)
+/* A job's timeout in minutes: 3x its cold cost, at least 30; or as set. */
+static long timeout_minutes(const struct job *j, const struct ci_jobs *ci)
+{
+	long m;
+
+	if (ci->timeout)
+		return ci->timeout;
+	if (!j->known)
+		return CI_TIMEOUT_UNKNOWN;
+	m = (long)(3 * j->secs / 60) + 1;
+	return m < CI_TIMEOUT_MIN ? CI_TIMEOUT_MIN : m;
+}
+
+static void github_matrix(const struct job *jobs, size_t nr, int shard,
+			  const struct ci_jobs *ci)
 {
 	const char *sep = "";
 	size_t i;
@@ -125,36 +164,90 @@ static void github_matrix(const struct job *jobs, size_t nr, int shard)
 	for (i = 0; i < nr; i++) {
 		if (jobs[i].shard != shard)
 			continue;
-		printf("%s{\"kernel\": \"%s\"}", sep, jobs[i].name);
+		printf("%s{\"kernel\": \"%s\", \"image\": \"%s\", \"timeout_minutes\": %ld, \"cache_key\": \"kverify-%s\"}",
+		       sep, jobs[i].name, ci->image ? ci->image : CI_IMAGE,
+		       timeout_minutes(&jobs[i], ci), jobs[i].name);
 		sep = ", ";
 	}
 	printf("]}\n");
 }
 
-static void gitlab_pipeline(const struct job *jobs, size_t nr, int shard)
+/* A YAML flow sequence of the comma-separated @list, each item quoted. */
+static void yaml_list(const char *list)
 {
+	const char *p = list, *e;
+
+	printf("[");
+	while (*p) {
+		e = strchrnul(p, ',');
+		printf("%s\"%.*s\"", p == list ? "" : ", ", (int)(e - p), p);
+		p = *e ? e + 1 : e;
+	}
+	printf("]");
+}
+
+/*
+ * A GitLab job's keys but its command and artifacts: image, tags, timeout,
+ * the retry of an ERROR (exit 3), the cache of $KVERIFY_CACHE under @key,
+ * and the script's first lines (make, then what the project needs).
+ */
+static void gitlab_job(const char *job, const char *stage, long timeout,
+		       const char *key, const char *target,
+		       const struct ci_jobs *ci)
+{
+	printf("\n\"%s\":\n  stage: %s\n", job, stage);
+	printf("  image: \"%s\"\n  tags: ", ci->image ? ci->image : CI_IMAGE);
+	yaml_list(ci->tags ? ci->tags : CI_TAGS);
+	printf("\n  timeout: %ld minutes\n", timeout);
+	printf("  retry:\n    max: 2\n    exit_codes: [%d]\n", EXIT_TOOL);
+	printf("  variables:\n    KVERIFY_CACHE: .kverify-cache\n");
+	if (target)
+		printf("    KVERIFY_TARGETS: \"%s\"\n", target);
+	printf("  cache:\n    key: \"%s\"\n    paths:\n"
+	       "      - .kverify-cache/\n    when: always\n", key);
+	printf("  script:\n"
+	       "    - command -v make > /dev/null || { apt-get update -q && apt-get install -y -q --no-install-recommends make; }\n"
+	       "    - make deps-verify all\n");
+}
+
+#define GITLAB_HEADER(what)						\
+	"# Generated by kverify matrix " what ".\n"			\
+	"# Each job exits as build/kverify does: 0 PASS, 1 FAIL (the patch),\n" \
+	"# 2 bad usage, 3 ERROR (a tool, the mirror or the machine): only 3 is\n" \
+	"# retried.  $KVERIFY_CACHE is cached per job (key kverify-...).\n"
+
+static void gitlab_pipeline(const struct job *jobs, size_t nr, int shard,
+			    const struct ci_jobs *ci)
+{
+	const char *list = ci->list ? ci->list : "kernels.list";
 	size_t i;
 
-	printf("# Generated by kverify matrix --format gitlab: one job per kernel.\n"
+	printf(GITLAB_HEADER("--format gitlab: one job per kernel")
 	       "stages:\n  - verify\n");
 	for (i = 0; i < nr; i++) {
 		const char *t = jobs[i].name;
+		char *job, *key;
 
 		if (jobs[i].shard != shard)
 			continue;
-		printf("\n\"verify %s\":\n  stage: verify\n  script:\n"
-		       "    - make verify KERNEL=%s\n  artifacts:\n"
-		       "    when: always\n    paths:\n      - results/%s/\n"
-		       "    reports:\n      junit: results/%s/junit.xml\n",
-		       t, t, t, t);
+		job = xstrfmt("verify %s", t);
+		key = xstrfmt("kverify-%s", t);
+		gitlab_job(job, "verify", timeout_minutes(&jobs[i], ci), key, t,
+			   ci);
+		printf("    - build/kverify --list %s verify --env\n", list);
+		printf("  artifacts:\n    when: always\n    paths:\n      - results/%s/\n"
+		       "    reports:\n      junit: results/%s/junit.xml\n", t, t);
+		free(key);
+		free(job);
 	}
 }
 
 int cmd_matrix(const struct target_list *l, const char *format,
-	       const char *shard_spec, const char *results)
+	       const char *shard_spec, const char *results,
+	       const struct ci_jobs *ci)
 {
 	struct job *jobs = calloc(l->nr + 1, sizeof(*jobs));
-	int shard = 1, n = 1, ret = 2;
+	int shard = 1, n = 1, ret = EXIT_USAGE;
 	size_t i, nr = 0;
 
 	if (!jobs)
@@ -195,9 +288,9 @@ int cmd_matrix(const struct target_list *l, const char *format,
 			if (jobs[i].shard == shard)
 				printf("%s\n", jobs[i].name);
 	} else if (!strcmp(format, "github")) {
-		github_matrix(jobs, nr, shard);
+		github_matrix(jobs, nr, shard, ci);
 	} else {
-		gitlab_pipeline(jobs, nr, shard);
+		gitlab_pipeline(jobs, nr, shard, ci);
 	}
 	ret = 0;
 out:
@@ -209,28 +302,40 @@ out:
  * matrix --sweep: one job per linux-source version of make sweep, each
  * "linux-source-X.Y=VERSION@SUITE" (tools/sweep.c lists them).
  */
-int cmd_matrix_sweep(const struct strvec *jobs, const char *format)
+int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
+		     const struct ci_jobs *ci)
 {
+	struct job unknown = { .known = 0 };
+	long timeout = timeout_minutes(&unknown, ci);
 	size_t i;
 
 	if (!format || !strcmp(format, "github")) {
 		printf("{\"include\": [");
 		for (i = 0; i < jobs->nr; i++)
-			printf("%s{\"sweep\": \"%s\"}", i ? ", " : "",
+			printf("%s{\"sweep\": \"%s\", \"image\": \"%s\", \"timeout_minutes\": %ld, \"cache_key\": \"kverify-sweep-%s\"}",
+			       i ? ", " : "", jobs->v[i],
+			       ci->image ? ci->image : CI_IMAGE, timeout,
 			       jobs->v[i]);
 		printf("]}\n");
 	} else if (!strcmp(format, "gitlab")) {
-		printf("# Generated by kverify matrix --sweep --format gitlab: one job per version.\n"
+		printf(GITLAB_HEADER("--sweep --format gitlab: one job per version")
 		       "stages:\n  - sweep\n");
-		for (i = 0; i < jobs->nr; i++)
-			printf("\n\"sweep %s\":\n  stage: sweep\n  script:\n"
-			       "    - make sweep ONLY=%s\n  artifacts:\n"
+		for (i = 0; i < jobs->nr; i++) {
+			char *job = xstrfmt("sweep %s", jobs->v[i]);
+			char *key = xstrfmt("kverify-sweep-%s", jobs->v[i]);
+
+			gitlab_job(job, "sweep", timeout, key, NULL, ci);
+			printf("    - build/kverify sweep --only %s\n"
+			       "  artifacts:\n"
 			       "    when: always\n    paths:\n      - results/sweep/\n"
 			       "    reports:\n      junit: results/sweep/sweep-*/junit.xml\n",
-			       jobs->v[i], jobs->v[i]);
+			       jobs->v[i]);
+			free(key);
+			free(job);
+		}
 	} else {
 		error("--format is github or gitlab, not '%s'", format);
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }

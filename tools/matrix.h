@@ -4,9 +4,19 @@
 
 #include "targets.h"
 
-int cmd_matrix(const struct target_list *l, const char *format,
-	       const char *shard_spec, const char *results);
+/* What the generated CI jobs are given: NULL or 0 for the defaults. */
+struct ci_jobs {
+	const char *image;	/* $KVERIFY_CI_IMAGE, default debian:bookworm */
+	const char *tags;	/* $KVERIFY_CI_TAGS, runner tags a,b; default kvm */
+	long timeout;		/* $KVERIFY_CI_TIMEOUT minutes; default 3x cost */
+	const char *list;	/* --list, when not kernels.list */
+};
 
-int cmd_matrix_sweep(const struct strvec *jobs, const char *format);
+int cmd_matrix(const struct target_list *l, const char *format,
+	       const char *shard_spec, const char *results,
+	       const struct ci_jobs *ci);
+
+int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
+		     const struct ci_jobs *ci);
 
 #endif

@@ -48,6 +48,9 @@ struct options {
 	/* $KVERIFY_SIM_SEED (-1: 1), _TRACES, _SECONDS (0: the step's), _DEBUG */
 	long sim_seed, sim_traces, sim_seconds;
 	int sim_debug;
+	/* kverify matrix's jobs: $KVERIFY_CI_IMAGE, _TAGS, _TIMEOUT (minutes) */
+	const char *ci_image, *ci_tags;
+	long ci_timeout;
 	/* Test hooks, $KVERIFY_TEST_* (tests/README); 0 or NULL: unset. */
 	unsigned int test_boot_timeout;	/* seconds QEMU may run */
 	double test_progress_seconds;	/* between progress lines */

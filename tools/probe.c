@@ -15,6 +15,7 @@
 #include "fsutil.h"
 #include "probe.h"
 #include "run.h"
+#include "sandbox.h"
 #include "series.h"
 #include "step.h"
 #include "toolout.h"
@@ -207,6 +208,7 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 		free(to);
 	}
 	for (i = 0; i < sr->patches.nr && !ret; i++) {
+		struct sandbox sb = SANDBOX_INIT;
 		struct child c = CHILD_INIT;
 		struct strbuf out = STRBUF_INIT;
 
@@ -217,7 +219,12 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 		c.out = &out;
 		c.log = ctx->log;
 		c.timeout = ctx->timeout;
-		if (run_child(&c)) {
+		/* patch(1) on the tree's files: it writes only @work. */
+		strvec_push(&sb.ro, ctx->repo);
+		strvec_push(&sb.rw, work);
+		if (sandbox_child(&c, &sb, why)) {
+			ret = -1;
+		} else if (run_child(&c)) {
 			strbuf_addf(why, "%s: ", patch_name(sr->patches.v[i]));
 			if (c.spawn_errno || c.timed_out || c.interrupted)
 				child_describe_failure(&c, why);
@@ -226,6 +233,7 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 			ret = -1;
 		}
 		child_clear(&c);
+		sandbox_clear(&sb);
 		strbuf_release(&out);
 	}
 	strvec_clear(&files);

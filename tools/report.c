@@ -13,6 +13,7 @@
 #include "fsutil.h"
 #include "report.h"
 #include "series.h"
+#include "toolout.h"
 #include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */
@@ -256,12 +257,109 @@ static int write_report(const char *path, struct strbuf *sb,
 	return ret;
 }
 
+/*
+ * The compiler that built this run's objects, as the objects say it
+ * (their ELF .comment): for BOOT=distro the modules built against
+ * Debian's headers, maybe in a chroot of the kernel's own release with
+ * its gcc-14; else vmlinux or the arch/x86/kvm objects.  NULL when the
+ * build step did not build (then the compiler it would run is named).
+ */
+static char *built_compiler(const struct verify_ctx *ctx,
+			    const struct step_result *res, int n)
+{
+	static const char *const objects[] = {
+		"vmlinux", "arch/x86/kvm/kvm.ko", "arch/x86/kvm/pmu.o",
+	};
+	char *path, *cc = NULL;
+	size_t i;
+	int s;
+
+	for (s = 0; s < n; s++)
+		if (!strcmp(res[s].name, "build") &&
+		    res[s].status != STEP_PASS && res[s].status != STEP_FAIL)
+			return NULL;
+	if (distro_boot(ctx)) {
+		path = xstrfmt("%s/arch/x86/kvm/kvm.ko", ctx->tree);
+		cc = elf_compiler(path);
+		free(path);
+		return cc;
+	}
+	for (i = 0; !cc && i < ARRAY_SIZE(objects); i++) {
+		path = xstrfmt("%s/%s", build_dir(ctx), objects[i]);
+		cc = elf_compiler(path);
+		free(path);
+	}
+	return cc;
+}
+
+/* The compiler: the one that built the objects, else the one make runs. */
+static char *compiler(const struct verify_ctx *ctx,
+		      const struct step_result *res, int n)
+{
+	const char *kcc = ctx->opt->kernel_cc;
+	char *cc = built_compiler(ctx, res, n);
+
+	return cc ? cc : tool_version(kcc && *kcc ? kcc : "gcc", "--version");
+}
+
+/*
+ * What a run of this target costs on an empty cache: the longest each step
+ * has taken here, summed.  $cache/costs/<target> keeps that maximum, a
+ * "STEP SECONDS" line per step, raised by every run: a warm run's build is
+ * "up to date" in a second and its fetch "cached", so its own seconds say
+ * nothing of what a CI job with a cold cache pays.  kverify matrix
+ * balances shards on it.  A step that never ran on this cache counts 0.
+ */
+static double cold_seconds(const struct verify_ctx *ctx,
+			   const struct step_result *res, int n)
+{
+	char *path = cache_path(ctx, "costs/%s", ctx->t->name), *dir;
+	double *most = calloc(n ? n : 1, sizeof(*most)), sum = 0;
+	struct strbuf sb = STRBUF_INIT;
+	int s, changed = 0;
+	struct line l;
+
+	if (!most)
+		abort();
+	if (strbuf_read_file(&sb, path, 1 << 16) >= 0) {
+		for_each_line(l, sb.buf) {
+			char name[64];
+			double secs;
+
+			if (sscanf(l.s, "%63s %lf", name, &secs) != 2)
+				continue;
+			for (s = 0; s < n; s++)
+				if (!strcmp(name, res[s].name) && secs > most[s])
+					most[s] = secs;
+		}
+	}
+	strbuf_reset(&sb);
+	for (s = 0; s < n; s++) {
+		if ((res[s].status == STEP_PASS || res[s].status == STEP_FAIL) &&
+		    res[s].seconds > most[s]) {
+			most[s] = res[s].seconds;
+			changed = 1;
+		}
+		sum += most[s];
+		if (most[s] > 0)
+			strbuf_addf(&sb, "%s %.3f\n", res[s].name, most[s]);
+	}
+	dir = cache_path(ctx, "costs");
+	if (changed && !run_interrupted() && !mkdir_p(dir))
+		write_file_atomic(path, sb.buf, sb.len);
+	free(dir);
+	strbuf_release(&sb);
+	free(most);
+	free(path);
+	return sum;
+}
+
 int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		int n, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/report.json", ctx->results);
-	const char *cc = ctx->opt->kernel_cc;
+	char *cc = compiler(ctx, res, n);
 	char *console = xstrfmt("%s/console.log", ctx->results);
 	char t0[32], t1[32];
 	int s, ret;
@@ -280,6 +378,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addf(&sb, ",\n  \"seconds\": %ld",
 		    ctx->finished && ctx->started ?
 		    (long)(ctx->finished - ctx->started) : 0L);
+	strbuf_addf(&sb, ",\n  \"cold_seconds\": %.0f",
+		    cold_seconds(ctx, res, n));
 	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
 	if (ctx->boot.kernel_release)
 		json_str(&sb, ctx->boot.kernel_release);
@@ -302,7 +402,11 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"tools\": {\"kverify\": ");
 	json_str(&sb, kverify_version);
 	strbuf_addstr(&sb, ", ");
-	json_tool(&sb, "compiler", cc && *cc ? cc : "gcc", "--version", 1);
+	strbuf_addstr(&sb, "\"compiler\": ");
+	if (cc)
+		json_str(&sb, cc);
+	else
+		strbuf_addstr(&sb, "null");
 	json_tool(&sb, "make", "make", "--version", 0);
 	json_tool(&sb, "quilt", "quilt", "--version", 0);
 	json_tool(&sb, "spatch", "spatch", "--version", 0);
@@ -331,6 +435,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_tests(&sb, &ctx->boot.tests);
 	strbuf_addstr(&sb, "\n}\n");
 	ret = write_report(path, &sb, err);
+	free(cc);
 	free(console);
 	free(path);
 	return ret;
@@ -528,6 +633,49 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 }
 
 /*
+ * KCIDB's patchset_hash: the sha256 over the newline-terminated sha256s of
+ * each patch, in order ("sha256sum *.patch | cut -c-64 | sha256sum"); ""
+ * without patches, NULL when sha256sum failed.
+ */
+static char *patchset_hash(const struct strvec *patches)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *hash = NULL;
+	size_t i;
+
+	if (!patches->nr)
+		return xstrdup("");
+	strvec_pushl(&c.args, "sh", "-c",
+		     "sha256sum -- \"$@\" | cut -c-64 | sha256sum | cut -c-64",
+		     "sh", NULL);
+	for (i = 0; i < patches->nr; i++)
+		strvec_push(&c.args, patches->v[i]);
+	c.out = &out;
+	c.log = "/dev/null";
+	if (!run_child(&c) && out.len >= 64 &&
+	    strspn(out.buf, "0123456789abcdef") == 64)
+		hash = xstrfmt("%.64s", out.buf);
+	child_clear(&c);
+	strbuf_release(&out);
+	return hash;
+}
+
+/* The config the build used, by name: Debian's own, or the fragment. */
+static char *config_name(const struct verify_ctx *ctx)
+{
+	if (distro_boot(ctx) && ctx->config.deb_abi)
+		return xstrfmt("Debian config-%s-amd64 (modules of arch/x86/kvm)",
+			       ctx->config.deb_abi);
+	if (distro_config(ctx->opt))
+		return xstrfmt("Debian config-amd64 of %s", ctx->t->deb_package ?
+			       ctx->t->deb_package : ctx->t->source);
+	return xstrdup(ctx->opt->config ? ctx->opt->config :
+		       ctx->t->config ? ctx->t->config :
+		       "configs/kvm-guest.config");
+}
+
+/*
  * results/<target>/kcidb.json: the run as KCIDB I/O schema v4.3 data
  * (KernelCI's common database): one checkout (the source with the series),
  * one build, one test per step ("kverify.<step>") and per guest test
@@ -538,8 +686,7 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 {
 	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
 	char *path = xstrfmt("%s/kcidb.json", ctx->results);
-	const char *kcc = ctx->opt->kernel_cc;
-	char *build_id, *cc = tool_version(kcc ? kcc : "gcc", "--version");
+	char *build_id, *cc = compiler(ctx, res, n), *psh, *cfg;
 	int s, b = -1, a = -1, ret, i = 0;
 	size_t t;
 
@@ -549,16 +696,31 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 		else if (!strcmp(res[s].name, "apply"))
 			a = s;
 	}
+	/*
+	 * The checkout is the source at its version and the patches: the
+	 * same id for every run of the same pair.  A build is a run's.
+	 */
+	psh = patchset_hash(&series_of(ctx)->patches);
 	strbuf_addstr(&id, "kverify:");
-	kcidb_path(&id, ctx->t->name);
-	strbuf_addf(&id, "-%lld", (long long)ctx->started);
-	build_id = xstrfmt("%s:build", id.buf);
+	if (ctx->t->kind == SRC_DEB && ctx->fetch.source.deb_version)
+		strbuf_addf(&id, "%s=%s", ctx->t->deb_package,
+			    ctx->fetch.source.deb_version);
+	else
+		strbuf_addstr(&id, ctx->fetch.source.src_key ?
+			      ctx->fetch.source.src_key : ctx->t->name);
+	if (psh && *psh)
+		strbuf_addf(&id, "+%.16s", psh);
+	build_id = xstrfmt("%s:build:%s-%lld", id.buf, ctx->t->name,
+			   (long long)ctx->started);
+	cfg = config_name(ctx);
 
 	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [\n    {\"id\": ");
 	json_str(&sb, id.buf);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
 	json_str(&sb, ctx->t->name);
 	json_field(&sb, " ", "comment", ctx->t->source);
+	if (psh)
+		json_field(&sb, " ", "patchset_hash", psh);
 	kcidb_time(&sb, "start_time", ctx->started);
 	if (a >= 0 && (res[a].status == STEP_PASS || res[a].status == STEP_FAIL))
 		strbuf_addf(&sb, ", \"valid\": %s",
@@ -566,13 +728,15 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
 	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
 	json_field(&sb, " ", "source_key", ctx->fetch.source.src_key);
+	if (ctx->fetch.source.deb_version)
+		json_field(&sb, " ", "source_version",
+			   ctx->fetch.source.deb_version);
 	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
 	json_str(&sb, build_id);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
 	json_str(&sb, id.buf);
 	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
-	json_str(&sb, ctx->opt->config ? ctx->opt->config :
-		 ctx->t->config ? ctx->t->config : "configs/kvm-guest.config");
+	json_str(&sb, cfg);
 	if (cc)
 		json_field(&sb, " ", "compiler", cc);
 	kcidb_time(&sb, "start_time", ctx->started);
@@ -599,6 +763,8 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	ret = write_report(path, &sb, err);
 	strbuf_release(&id);
 	free(build_id);
+	free(psh);
+	free(cfg);
 	free(cc);
 	free(path);
 	return ret;

@@ -68,17 +68,45 @@ static int make_mount_point(const char *root, const char *path)
 }
 
 /*
+ * The directories of $PATH under /tmp, which the private /tmp hides: tools
+ * put there (a test's, say) come back read-only.  $HOME's stay hidden: its
+ * shims (pyenv's) need the rest of $HOME, and spatch found no python3.
+ */
+static void path_dirs(struct strvec *ro)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL;
+
+	if (!path)
+		return;
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		if (*dir != '/' || !is_real_dir(dir) || strvec_has(ro, dir))
+			continue;
+		if (path_under(dir, "/tmp"))
+			strvec_push(ro, dir);
+	}
+	free(copy);
+}
+
+/*
  * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
  * it starts, inside too.  0, or -1 with @why saying what to install.
  */
 int sandbox_child(struct child *c, const struct sandbox *sb,
 		  struct strbuf *why)
 {
-	struct strvec a = STRVEC_INIT, made = STRVEC_INIT;
+	struct strvec a = STRVEC_INIT, made = STRVEC_INIT, ro = STRVEC_INIT;
 	const char *home = getenv("HOME");
 	int root = !geteuid();
 	size_t i;
 
+	/* A missing tool is named as such, not as the sandbox's exit 127. */
+	if (!sb->root && c->args.nr && !path_has(c->args.v[0])) {
+		missing_tool(why, c->args.v[0], NULL);
+		return -1;
+	}
 	if (!path_has("bwrap") || (root && !path_has("setpriv"))) {
 		missing_tool(why, path_has("bwrap") ? "setpriv" : "bwrap", NULL);
 		strbuf_addstr(why, " (code from the tree under test runs in a sandbox, never with kverify's privileges)");
@@ -97,15 +125,20 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		strvec_pushl(&a, "--perms", "0755", "--tmpfs", home, NULL);
 	else
 		home = NULL;
-	for (i = 0; i < sb->ro.nr + sb->rw.nr; i++) {
-		int rw = i >= sb->ro.nr;
-		const char *p = rw ? sb->rw.v[i - sb->ro.nr] : sb->ro.v[i];
+	if (!sb->root)
+		path_dirs(&ro);
+	for (i = 0; i < sb->ro.nr; i++)
+		strvec_push(&ro, sb->ro.v[i]);
+	for (i = 0; i < ro.nr + sb->rw.nr; i++) {
+		int rw = i >= ro.nr;
+		const char *p = rw ? sb->rw.v[i - ro.nr] : ro.v[i];
 
 		if (sb->root && make_mount_point(sb->root, p) < 0) {
 			strbuf_addf(why, "cannot make %s%s for the sandbox: %s",
 				    sb->root, p, strerror(errno));
 			strvec_clear(&a);
 			strvec_clear(&made);
+			strvec_clear(&ro);
 			return -1;
 		}
 		make_parents(&a, &made, "/tmp", p);
@@ -117,6 +150,7 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 				    p, strerror(errno));
 			strvec_clear(&a);
 			strvec_clear(&made);
+			strvec_clear(&ro);
 			return -1;
 		}
 	}
@@ -132,6 +166,7 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 	strvec_clear(&c->args);
 	c->args = a;
 	strvec_clear(&made);
+	strvec_clear(&ro);
 	return 0;
 }
 

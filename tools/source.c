@@ -114,11 +114,21 @@ static char *deb_version(const struct source_req *req, struct step_result *r,
 	c.out = &out;
 	if (!run_tool(req->log, req->timeout, r, &c))
 		v = deb822_field(out.buf, NULL, "Version");
-	if (!v && !r->reason.len)
+	if (!v && !r->reason.len) {
+		struct strbuf have = STRBUF_INIT;
+
 		strbuf_addf(&r->reason, "%s%s%s is not in %s",
 			    t->deb_package, t->deb_version ? "=" : "",
 			    t->deb_version ? t->deb_version : "",
 			    t->deb_suite);
+		if (apt_versions(as, t->deb_package, &have))
+			strbuf_addf(&r->reason, "; it has %s (%s:%d: name one of them, or none for the newest)",
+				    have.buf, req->opt->list, t->line);
+		else if (t->deb_version)
+			strbuf_addf(&r->reason, "; it lists no version of %s",
+				    t->deb_package);
+		strbuf_release(&have);
+	}
 	child_clear(&c);
 	strbuf_release(&out);
 	return v;

@@ -68,8 +68,11 @@ int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 	sb.root = root;
 	c->root = NULL;
 	c->bind = NULL;
-	if (sandbox_child(c, &sb, &r->reason))
+	/* No sandbox (a tool missing): as if the tool could not be run. */
+	if (sandbox_child(c, &sb, &r->reason)) {
+		c->spawn_errno = ENOENT;
 		goto out;
+	}
 	ret = step_run(ctx, r, c);
 out:
 	strvec_clear(&c->args);

@@ -1171,6 +1171,7 @@ static void sweep_clear(struct sweep *sw)
 static int sweep_matrix(struct sweep *sw)
 {
 	struct strvec jobs = STRVEC_INIT;
+	struct ci_jobs ci = { 0 };
 	size_t i;
 	int ret;
 
@@ -1179,7 +1180,10 @@ static int sweep_matrix(struct sweep *sw)
 			     sw->v[i].version, sw->v[i].suites.v[0]);
 	for (i = 0; i < sw->missing.nr; i++)
 		note("sweep: suite %s", sw->missing.v[i]);
-	ret = cmd_matrix_sweep(&jobs, sw->a->matrix);
+	ci.image = sw->opt->ci_image;
+	ci.tags = sw->opt->ci_tags;
+	ci.timeout = sw->opt->ci_timeout;
+	ret = cmd_matrix_sweep(&jobs, sw->a->matrix, &ci);
 	strvec_clear(&jobs);
 	return ret;
 }

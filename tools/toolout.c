@@ -3,7 +3,11 @@
  * What the tools print, read: checkpatch's findings and quilt's failed
  * hunk.  Text in, counts and one line out; tests/unit/test_toolout.c.
  */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "toolout.h"
 
@@ -118,4 +122,79 @@ enum cocci_outcome cocci_outcome(const char *line, const char **rest)
 	}
 	*rest = line;
 	return COCCI_UNKNOWN;
+}
+
+/* Little-endian fields of an ELF64 header or section header. */
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+#define COMMENT_MAX (64 << 10)
+
+char *elf_compiler(const char *path)
+{
+	unsigned char eh[64], sh[64], *names = NULL, *text = NULL;
+	uint64_t shoff, off, size, noff = 0, nsize = 0;
+	unsigned int shentsize, shnum, shstrndx, i;
+	char *found = NULL, *s, *end;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (pread(fd, eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh, "\177ELF", 4) || eh[4] != 2 || eh[5] != 1)
+		goto out;	/* not ELF64 little-endian (x86_64) */
+	shoff = le(eh + 0x28, 8);
+	shentsize = le(eh + 0x3a, 2);
+	shnum = le(eh + 0x3c, 2);
+	shstrndx = le(eh + 0x3e, 2);
+	if (shentsize < 64 || shstrndx >= shnum ||
+	    pread(fd, sh, 64, shoff + (uint64_t)shstrndx * shentsize) != 64)
+		goto out;
+	noff = le(sh + 0x18, 8);
+	nsize = le(sh + 0x20, 8);
+	if (!nsize || nsize > COMMENT_MAX)
+		goto out;
+	names = malloc(nsize + 1);
+	if (!names || pread(fd, names, nsize, noff) != (ssize_t)nsize)
+		goto out;
+	names[nsize] = '\0';
+	for (i = 0; i < shnum; i++) {
+		if (pread(fd, sh, 64, shoff + (uint64_t)i * shentsize) != 64)
+			goto out;
+		if (le(sh, 4) >= nsize ||
+		    strcmp((char *)names + le(sh, 4), ".comment"))
+			continue;
+		off = le(sh + 0x18, 8);
+		size = le(sh + 0x20, 8);
+		if (!size || size > COMMENT_MAX)
+			goto out;
+		text = malloc(size + 1);
+		if (!text || pread(fd, text, size, off) != (ssize_t)size)
+			goto out;
+		text[size] = '\0';
+		/* NUL-separated strings, one per compiler that left one */
+		for (s = (char *)text, end = s + size; s < end;
+		     s += strlen(s) + 1) {
+			if (starts_with(s, "GCC: ")) {
+				found = xstrfmt("gcc %s", s + 5);
+				break;
+			}
+			if (strstr(s, "clang version")) {
+				found = xstrdup(s);
+				break;
+			}
+		}
+		break;
+	}
+out:
+	free(names);
+	free(text);
+	close(fd);
+	return found;
 }

@@ -27,4 +27,12 @@ enum cocci_outcome {
 
 enum cocci_outcome cocci_outcome(const char *line, const char **rest);
 
+/*
+ * The compiler that built the 64-bit ELF object @path, from the strings
+ * the compiler leaves in its .comment section: "gcc (Debian 14.2.0-19)
+ * 14.2.0" for "GCC: (Debian 14.2.0-19) 14.2.0", clang's "... clang version
+ * ..." as it is.  NULL when @path is no such object or names no compiler.
+ */
+char *elf_compiler(const char *path);
+
 #endif

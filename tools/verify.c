@@ -289,9 +289,13 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 			r->status = STEP_NA;
 			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
 				      series_of(ctx)->na_reason : "no series");
-		} else if (stopped.len) {
+		} else if (run_interrupted() && stopped.len) {
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
+		} else if (skipped_by_option(ctx->opt, s->name)) {
+			/* The user's choice, whatever failed before it. */
+			r->status = STEP_SKIP;
+			strbuf_addstr(&r->reason, "skipped with --skip");
 		} else if (s->needs & failed) {
 			for (j = 0; !(s->needs & failed & (1u << j)); j++)
 				;
@@ -301,9 +305,14 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				    res[j].status == STEP_SKIP ? "did not run" :
 				    "failed");
 			failed |= 1u << i;
-		} else if (skipped_by_option(ctx->opt, s->name)) {
+		} else if (stopped.len) {
+			/*
+			 * It does not read what failed: it is not run only
+			 * because the run stops at the first failure.
+			 */
 			r->status = STEP_SKIP;
-			strbuf_addstr(&r->reason, "skipped with --skip");
+			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
+				    stopped.buf, s->name);
 		} else {
 			ctx->timeout = s->timeout;
 			ctx->log = r->log;

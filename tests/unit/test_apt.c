@@ -54,11 +54,36 @@ static void paragraph_bounds(void **state)
 	free(v);
 }
 
+/* apt-cache madison: each version once, in its order; other lines ignored. */
+static void madison_versions(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	int n = 0;
+
+	(void)state;
+	apt_madison_parse(" linux-source-6.12 | 6.12.118-1~deb12u1 | http://deb.debian.org/debian-security bookworm-security/main amd64 Packages\n"
+			  " linux-source-6.12 | 6.12.117-1~deb12u1 | http://deb.debian.org/debian-security bookworm-security/main amd64 Packages\n"
+			  " linux-source-6.12 | 6.12.118-1~deb12u1 | http://deb.debian.org/debian-security bookworm-security/main Sources\n"
+			  "N: no bar here\n"
+			  " linux-source-6.12 | 6.12.11-1 | x\n"
+			  " linux-source-6.12 |  | empty\n",
+			  &out, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(out.buf, "6.12.118-1~deb12u1, 6.12.117-1~deb12u1, 6.12.11-1");
+	strbuf_release(&out);
+	n = 0;
+	apt_madison_parse("", &out, &n);
+	assert_int_equal(n, 0);
+	assert_string_equal(out.buf, "");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(field_value),
 		cmocka_unit_test(paragraph_bounds),
+		cmocka_unit_test(madison_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

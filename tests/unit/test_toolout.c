@@ -4,6 +4,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tools/toolout.h"
@@ -127,6 +131,94 @@ static void cocci_outcomes(void **state)
 	assert_int_equal(cocci_outcome("", &rest), COCCI_UNKNOWN);
 }
 
+/* Little-endian @v in @n bytes at @p. */
+static void put(unsigned char *p, uint64_t v, int n)
+{
+	while (n--) {
+		*p++ = v & 0xff;
+		v >>= 8;
+	}
+}
+
+/*
+ * A minimal ELF64 object: the header, .shstrtab, .comment holding
+ * @comment (NUL-separated strings, @len bytes), and 3 section headers.
+ */
+static char *elf_with_comment(const char *comment, size_t len)
+{
+	static const char names[] = "\0.shstrtab\0.comment\0";
+	unsigned char buf[1024] = { 0 };
+	const char *tmp = getenv("TMPDIR");
+	char *path = malloc(4096);
+	size_t noff = 64, coff = noff + sizeof(names), shoff;
+	unsigned char *sh;
+	int fd;
+
+	snprintf(path, 4096, "%s/kverify-elf-XXXXXX", tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+
+	assert_true(fd >= 0 && coff + len + 3 * 64 + 8 < sizeof(buf));
+	memcpy(buf, "\177ELF", 4);
+	buf[4] = 2;			/* ELFCLASS64 */
+	buf[5] = 1;			/* little-endian */
+	buf[6] = 1;			/* EV_CURRENT */
+	put(buf + 0x10, 1, 2);		/* ET_REL */
+	put(buf + 0x12, 62, 2);		/* EM_X86_64 */
+	memcpy(buf + noff, names, sizeof(names));
+	memcpy(buf + coff, comment, len);
+	shoff = (coff + len + 7) & ~7ul;
+	put(buf + 0x28, shoff, 8);
+	put(buf + 0x34, 64, 2);		/* e_ehsize */
+	put(buf + 0x3a, 64, 2);		/* e_shentsize */
+	put(buf + 0x3c, 3, 2);		/* e_shnum */
+	put(buf + 0x3e, 1, 2);		/* e_shstrndx */
+	sh = buf + shoff + 64;		/* [1] .shstrtab */
+	put(sh, 1, 4);
+	put(sh + 4, 3, 4);		/* SHT_STRTAB */
+	put(sh + 0x18, noff, 8);
+	put(sh + 0x20, sizeof(names), 8);
+	sh += 64;			/* [2] .comment */
+	put(sh, 11, 4);
+	put(sh + 4, 1, 4);		/* SHT_PROGBITS */
+	put(sh + 0x18, coff, 8);
+	put(sh + 0x20, len, 8);
+	assert_int_equal(write(fd, buf, shoff + 3 * 64), shoff + 3 * 64);
+	close(fd);
+	return path;
+}
+
+static void elf_compilers(void **state)
+{
+	static const char gcc14[] = "GCC: (Debian 14.2.0-19) 14.2.0";
+	static const char two[] = "Linker: LLD 19.1.7\0Debian clang version 19.1.7 (3)";
+	static const char none[] = "a comment that names no compiler";
+	char *path, *cc;
+
+	(void)state;
+	/* what a module built in a chroot of trixie says, on a bookworm host */
+	path = elf_with_comment(gcc14, sizeof(gcc14));
+	cc = elf_compiler(path);
+	assert_non_null(cc);
+	assert_string_equal(cc, "gcc (Debian 14.2.0-19) 14.2.0");
+	free(cc);
+	unlink(path);
+	free(path);
+	path = elf_with_comment(two, sizeof(two));
+	cc = elf_compiler(path);
+	assert_non_null(cc);
+	assert_string_equal(cc, "Debian clang version 19.1.7 (3)");
+	free(cc);
+	unlink(path);
+	free(path);
+	path = elf_with_comment(none, sizeof(none));
+	assert_null(elf_compiler(path));
+	unlink(path);
+	free(path);
+	/* no ELF, no file */
+	assert_null(elf_compiler("tests/unit/test_toolout.c"));
+	assert_null(elf_compiler("/nonexistent/kvm.ko"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +227,7 @@ int main(void)
 		cmocka_unit_test(quilt_hunk),
 		cmocka_unit_test(quilt_other_failures),
 		cmocka_unit_test(cocci_outcomes),
+		cmocka_unit_test(elf_compilers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

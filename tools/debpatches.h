@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_DEBPATCHES_H
+#define KVERIFY_DEBPATCHES_H
+
+#include "targets.h"
+
+/*
+ * Each target's series of @l (or of @names) as Debian's linux package
+ * carries patches: @dest/<target>/bugfix/x86/ and @dest/<target>/series.
+ * @bug: BUG=, a Debian bug for Bug-Debian:, or NULL.  @tmp: the process's
+ * $TMPDIR in the cache.  An exit_code.
+ */
+int cmd_debian_patches(const struct target_list *l, const char *dest,
+		       const char *bug, const char *tmp,
+		       const char *const *names, int nr_names);
+
+#endif
