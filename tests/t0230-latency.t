@@ -11,7 +11,7 @@
 # Cost: under a second.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 11
 K=build/kverify
 for i in 1 2 3 4; do xz -dc tests/latency/tcg-pass-$i.trace.xz > "$TMP/pass-$i.trace"; done
 
@@ -99,6 +99,33 @@ test_expect_success 'no tolerance (no header, no T=FILE), no such file, no argum
 	{ $K latency 0="$TMP/none.trace" 2> "$TMP/err"; [ $? = 2 ]; } &&
 	grep -q "none.trace: No such file" "$TMP/err" &&
 	{ $K latency 2> /dev/null; [ $? = 2 ]; }
+'
+
+# latency-host reads the guest's console as data: a fake QEMU on PATH
+# plays a hostile guest.
+mkdir -p "$TMP/fakebin"
+fake_guest() {	# fake_guest LINE...: a qemu-system-x86_64 that prints them
+	{ echo '#!/bin/sh'; for l in "$@"; do printf "printf '%%s\\n' '%s'\n" "$l"; done; echo 'sleep 5'; } \
+		> "$TMP/fakebin/qemu-system-x86_64"
+	chmod +x "$TMP/fakebin/qemu-system-x86_64"
+}
+hostile_host() {	# hostile_host: latency-host against the fake guest
+	echo 0 > "$TMP/hparam"
+	PATH=$TMP/fakebin:$PATH ACCEL=tcg RUNS=1 TOLERANCES="0 1000" PARAM=$TMP/hparam \
+		timeout 60 tools/guest/latency-host /dev/null /dev/null "$TMP/hout" 2> "$TMP/herr"
+}
+test_expect_success 'latency-host: a pass number that is an expression is refused, never evaluated' '
+	fake_guest "kverify-latency: ready x[\$(touch $TMP/pwned)]" &&
+	{ hostile_host; [ $? = 1 ]; } && cat "$TMP/herr" &&
+	! test -e "$TMP/pwned" && grep -q "the guest asked for pass .x\[" "$TMP/herr"
+'
+test_expect_success 'latency-host: a trace named by a path, or a pass beyond the plan, is refused' '
+	fake_guest "kverify-latency: ready 1" "kverify-latency: trace begin ../../escape tolerance=0" &&
+	{ hostile_host; [ $? = 1 ]; } && cat "$TMP/herr" &&
+	! test -e "$TMP/escape.trace" && ! ls "$TMP"/hout/*.trace 2> /dev/null &&
+	grep -q "the guest sent a trace of pass .\.\./\.\./escape. of 2" "$TMP/herr" &&
+	fake_guest "kverify-latency: ready 3" && { hostile_host; [ $? = 1 ]; } &&
+	grep -q "the guest asked for pass .3. of 2" "$TMP/herr"
 '
 
 # --lava: LAVA's own monitor code (tests/lava/replay.py) must record each
