@@ -8,7 +8,8 @@
 # mean nothing, and put v2's row beside each tolerance.  Hand-made traces
 # cover what the recording lacks: nested calls closed by "}", markers, the
 # funcgraph-tail comment, lost events; bad input exits 2 with FILE:LINE.
-# Cost: under a second.
+# latency-host meets a hostile guest (a fake qemu on PATH); --lava's lines
+# go through lava-dispatcher's monitor.  Cost: about 2 s.
 . "$(dirname "$0")/lib.sh"
 
 plan 11

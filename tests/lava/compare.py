@@ -19,7 +19,10 @@ import yaml
 log, report = sys.argv[1], sys.argv[2]
 lava, job = {}, None
 for line in open(log):
+    # lava-run's lines, or a server's log ("- {...}" each)
     line = line.strip()
+    if line.startswith("- "):
+        line = line[2:]
     if not line.startswith("{") or '"lvl": "results"' not in line:
         continue
     msg = yaml.safe_load(line)["msg"]
