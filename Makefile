@@ -61,6 +61,8 @@ KV_TO := $(value TO)
 KV_CC := $(if $(filter command line,$(origin CC)),$(value CC))
 KV_FROM := $(value FROM)
 KV_SEND := $(value SEND)
+KV_REFLECT := $(value REFLECT)
+KV_RESEND := $(value RESEND)
 KV_CCACHE := $(value CCACHE)
 KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
@@ -68,7 +70,7 @@ KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
-unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
+unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
 	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
@@ -84,6 +86,8 @@ export KVERIFY_TO := $(KV_TO)
 export KVERIFY_CC := $(KV_CC)
 export KVERIFY_FROM := $(KV_FROM)
 export KVERIFY_SEND := $(KV_SEND)
+export KVERIFY_REFLECT := $(KV_REFLECT)
+export KVERIFY_RESEND := $(KV_RESEND)
 export KVERIFY_CCACHE := $(KV_CCACHE)
 export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
@@ -93,7 +97,7 @@ export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
 endif
 
-.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff \
+.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff reroll \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
@@ -174,13 +178,16 @@ bundle: deps-verify $(KVERIFY)
 backport: deps-verify $(KVERIFY)
 	@$(KVERIFY) backport --env
 
-## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4;
+## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1 [REFLECT=1]] [RESEND=1]
+##                            series/ -> results/send/vN/*.eml via b4, checked; SEND=1 mails them;
 ##                            recipients from the tree's get_maintainer.pl unless TO=/CC=,
 ##                            signed with your git identity
 ## make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)
 ## make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/
 ## make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/
-send am trailers range-diff: deps-verify $(KVERIFY)
+## make reroll                        the next revision: posted vN kept as sent in series/old/vN,
+##                            the cover's "Changes in vN+1:" and "Link to vN:" started
+send am trailers range-diff reroll: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
 	@$(KVERIFY) $@ --env
 

@@ -31,7 +31,7 @@ static const char usage[] =
 "       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
 "                     [--json FILE] [--members] [--env]   (make sweep)\n"
 "       kverify matrix --sweep [--format github|gitlab]\n"
-"       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
+"       kverify send|am|trailers|range-diff|reroll --env   (make send, am, ...)\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP,\n"
@@ -147,6 +147,12 @@ static const char usage_trailers[] =
 "usage: kverify trailers --env   (make trailers MBOX=<replies>)\n"
 "\n"
 "Reviewed-by/Tested-by trailers from replies onto the right patches.\n";
+
+static const char usage_reroll[] =
+"usage: kverify reroll --env   (make reroll [RESEND=1])\n"
+"\n"
+"The next revision: the posted one kept as sent in series/old/vN/, the\n"
+"cover's changelog and link started.\n";
 
 static const char usage_range_diff[] =
 "usage: kverify range-diff --env   (make range-diff [FROM=vN])\n"
@@ -608,6 +614,9 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	int ret = EXIT_USAGE;
 
 	a.send = env("KVERIFY_SEND") && !strcmp(env("KVERIFY_SEND"), "1");
+	a.reflect = env("KVERIFY_REFLECT") &&
+		    !strcmp(env("KVERIFY_REFLECT"), "1");
+	a.resend = env("KVERIFY_RESEND") && !strcmp(env("KVERIFY_RESEND"), "1");
 	if (load(opt, &list))
 		return EXIT_USAGE;
 	if (env("KVERIFY_TARGETS"))
@@ -742,6 +751,8 @@ static const struct command {
 	{ "trailers", run_b4, usage_trailers,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "range-diff", run_b4, usage_range_diff,
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "reroll", run_b4, usage_reroll,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 };
 
