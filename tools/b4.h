@@ -17,6 +17,7 @@ struct b4_args {
 	int send;		/* really send (SEND=1) */
 	int reflect;		/* SEND=1 REFLECT=1: only to the sender */
 	int resend;		/* RESEND=1: a posted revision again */
+	const struct target_list *list;	/* kernels.list: make verify-all's */
 };
 
 int cmd_b4(const char *what, const struct target *t,

@@ -636,6 +636,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	a.results = results;
 	a.cache = opt->cache;
 	a.work = work;
+	a.list = &list;
 	ret = cmd_b4(what, t, opt, &a);
 	free(work);
 	free(results);
