@@ -97,7 +97,7 @@ export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
 endif
 
-.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff reroll \
+.PHONY: all verify verify-all verify-each bundle backport send am trailers range-diff reroll regenerate \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
@@ -187,6 +187,11 @@ backport: deps-verify $(KVERIFY)
 ## make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/
 ## make reroll                        the next revision: posted vN kept as sent in series/old/vN,
 ##                            the cover's "Changes in vN+1:" and "Link to vN:" started
+## make regenerate                    series/ and backports/X.Y rewritten from the semantic patch
+##                            (cocci/) where it covers the change; names a variant needing a hand
+regenerate: deps-verify $(KVERIFY)
+	@$(KVERIFY) regenerate --env
+
 send am trailers range-diff reroll: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
 	@$(KVERIFY) $@ --env

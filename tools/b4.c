@@ -1433,6 +1433,28 @@ out:
 	return ret;
 }
 
+/* A line of @path that still says EDITME: 1 after naming it, else 0. */
+static int editme(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct line l;
+	int n = 0, found = 0;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+		return 0;
+	for_each_line(l, sb.buf) {
+		n++;
+		if (memmem(l.s, l.len, "EDITME", 6)) {
+			error("%s:%d still says EDITME: write it first (%.*s)",
+			      path, n, (int)(l.len > 60 ? 60 : l.len), l.s);
+			found = 1;
+			break;
+		}
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
 static int do_send(struct b4 *b)
 {
 	int rev = series_revision("to send");
@@ -1448,6 +1470,8 @@ static int do_send(struct b4 *b)
 		error("REFLECT=1 goes with SEND=1 (the mails go to you alone)");
 		goto out;
 	}
+	if (editme("series/cover-letter"))
+		goto out;
 	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name) ||
 	    co_developed(CO_DEVELOPED) < 0)
 		goto out;
