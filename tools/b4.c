@@ -970,7 +970,7 @@ static void sh_quote(struct strbuf *sb, const char *s)
  */
 static char *recorder(struct b4 *b, const char *dir, const char *real)
 {
-	char *path = xstrfmt("%s/sendmail-recorder", b->a->work);
+	char *path = xstrfmt("%s/sendmail-keep", b->a->work);
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "#!/bin/sh\n# written by kverify send: keep the mail, then pass it on\ndir=");
@@ -1101,8 +1101,9 @@ static char *tracked_msgid(struct b4 *b, int rev)
 	char *want = xstrfmt("\"v%d\": [", rev), *id = NULL;
 	const char *p;
 
-	if (!git(b, &out, "log", "--format=%B", BASE_TAG ".." BRANCH, NULL) &&
-	    (p = strstr(out.buf, want))) {
+	p = git(b, &out, "log", "--format=%B", BASE_TAG ".." BRANCH, NULL) ?
+	    NULL : strstr(out.buf, want);
+	if (p) {
 		p += strlen(want);
 		p = strchr(p, '"');
 		if (p) {
@@ -1476,14 +1477,6 @@ static int do_send(struct b4 *b)
 	    co_developed(CO_DEVELOPED) < 0)
 		goto out;
 	ret = keep_posted(b, out, rev, 0);
-	if (!ret && gate(b)) {
-		if (b->a->send)
-			ret = 2;
-		else
-			note("only writing the mails: SEND=1 would be refused until make verify-all passes (above)");
-	}
-	if (!ret)
-		ret = keep_posted(b, out, rev, 1);
 	if (ret)
 		goto out;
 	ret = 2;
@@ -1492,6 +1485,15 @@ static int do_send(struct b4 *b)
 		goto out;
 	if (placeholder_recipients(&to, "TO") + placeholder_recipients(&cc, "CC"))
 		goto out;
+	if (gate(b)) {
+		if (b->a->send)
+			goto out;
+		note("only writing the mails: SEND=1 would be refused until make verify-all passes (above)");
+	}
+	if (keep_posted(b, out, rev, 1)) {
+		ret = 1;
+		goto out;
+	}
 	ret = 1;
 	if (build_branch(b, 1))
 		goto out;

@@ -227,8 +227,7 @@ static void diff_part(const char *text, struct strbuf *out)
 		return;
 	for_each_line(l, p + 1)
 		if (!starts_with(l.s, "index ") &&
-		    !(l.len == 3 && starts_with(l.s, "-- ")) &&
-		    !(l.len && starts_with(l.s, "-- \n"))) {
+		    !(l.len == 3 && starts_with(l.s, "-- "))) {
 			strbuf_add(out, l.s, l.len);
 			strbuf_addch(out, '\n');
 		}
