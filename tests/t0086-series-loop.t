@@ -16,7 +16,7 @@
 # Cost: two make verify-all with SKIP=config,build,kabi,selftests,boot
 # and one make verify of 7.3 on the test cache's fetched trees (no kernel
 # build), one make regenerate, eight b4 runs: 231 s wall (408 s while
-# four other jobs loaded the same 2-core VM), about 200 CPU-s, measured
+# four other jobs loaded the same 2-core VM), 185-202 CPU-s, measured
 # with KVERIFY_TESTS=tests/t0086-series-loop.t tests/run under nice.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
