@@ -61,6 +61,8 @@ KV_TO := $(value TO)
 KV_CC := $(if $(filter command line,$(origin CC)),$(value CC))
 KV_FROM := $(value FROM)
 KV_SEND := $(value SEND)
+KV_REFLECT := $(value REFLECT)
+KV_RESEND := $(value RESEND)
 KV_CCACHE := $(value CCACHE)
 KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
@@ -70,7 +72,7 @@ KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
 KV_ARTIFACTS := $(value ARTIFACTS)
 KV_DEST := $(value DEST)
-unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND KCC KHOSTCC CCACHE \
+unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
 	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
@@ -86,6 +88,8 @@ export KVERIFY_TO := $(KV_TO)
 export KVERIFY_CC := $(KV_CC)
 export KVERIFY_FROM := $(KV_FROM)
 export KVERIFY_SEND := $(KV_SEND)
+export KVERIFY_REFLECT := $(KV_REFLECT)
+export KVERIFY_RESEND := $(KV_RESEND)
 export KVERIFY_CCACHE := $(KV_CCACHE)
 export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
@@ -97,7 +101,7 @@ export KVERIFY_REQUIRE := $(KV_REQUIRE)
 export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
-.PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff \
+.PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff reroll regenerate \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
@@ -186,13 +190,21 @@ backport: deps-verify $(KVERIFY)
 debian-patches: deps-verify $(KVERIFY)
 	@$(KVERIFY) debian-patches --env
 
-## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1]  series/ -> results/send/vN/*.eml via b4;
+## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1 [REFLECT=1]] [RESEND=1]
+##                            series/ -> results/send/vN/*.eml via b4, checked; SEND=1 mails them;
 ##                            recipients from the tree's get_maintainer.pl unless TO=/CC=,
 ##                            signed with your git identity
 ## make am MBOX=<file> | MSGID=<id>   import a posted revision into series/ (old one in series/old/)
 ## make trailers MBOX=<replies>       collect Reviewed-by/Tested-by into series/
 ## make range-diff [FROM=vN]          series/old/vN (default: the previous revision kept) against series/
-send am trailers range-diff: deps-verify $(KVERIFY)
+## make reroll                        the next revision: posted vN kept as sent in series/old/vN,
+##                            the cover's "Changes in vN+1:" and "Link to vN:" started
+## make regenerate                    series/ and backports/X.Y rewritten from the semantic patch
+##                            (cocci/) where it covers the change; names a variant needing a hand
+regenerate: deps-verify $(KVERIFY)
+	@$(KVERIFY) regenerate --env
+
+send am trailers range-diff reroll: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
 	@$(KVERIFY) $@ --env
 

@@ -104,7 +104,7 @@ ok $? "make trailers puts the Reviewed-by on patch $knob only (exit $rc)"
 sed -i '1s/^/EDITME: /' series/cover-letter
 make --no-print-directory send > "$TMP/editme" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "cover-letter still says EDITME" "$TMP/editme"
+[ $rc != 0 ] && grep -q "cover-letter:[0-9]* still says EDITME" "$TMP/editme"
 ok $? "a cover letter with EDITME is refused (exit $rc)"
 make --no-print-directory am > "$TMP/nombox" 2>&1
 [ $? = 2 ] && grep -q "am needs MBOX=<file> or MSGID=<message-id>" "$TMP/nombox"

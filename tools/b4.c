@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "b4.h"
@@ -48,6 +49,7 @@
 #define MAX_REVISION 999
 #define LORE "https://lore.kernel.org/r/"
 #define CO_DEVELOPED "series/co-developed"
+#define COCCI_INPUT "cocci/emulated_counter_reprogram_tolerance.cocci"
 
 struct b4 {
 	const struct b4_args *a;
@@ -61,6 +63,9 @@ struct b4 {
 	struct ident id;	/* the sender; a local one for am/range-diff */
 	int sender_ok;		/* id is the operator's real identity */
 	struct strvec patches;
+	const char *smtp;	/* sendemail.smtpserver for a real send */
+	int real;		/* the b4 run that really sends */
+	int crashed;		/* b4's last run ended in a Python traceback */
 };
 
 /* Run @c with the b4 log; say why it failed on stderr. */
@@ -510,20 +515,45 @@ static int build_branch(struct b4 *b, int signoff)
 	       cover_commit(b) || am_series(b, signoff);
 }
 
-/* b4's output goes to the user as b4 wrote it, and into the log. */
+/*
+ * b4's output goes to the user as b4 wrote it, and into the log; a Python
+ * traceback only into the log: the user gets its last line, the
+ * exception, as one kverify error (b4v()).
+ */
 static void show_b4_output(struct b4 *b)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *tb;
 	FILE *f;
 
+	b->crashed = 0;
 	if (strbuf_read_file(&sb, b->b4_out, 16 << 20) < 0 || !sb.len)
 		goto out;
-	fputs(sb.buf, stderr);
 	f = fopen(b->log, "a");
 	if (f) {
 		fputs(sb.buf, f);
 		fclose(f);
 	}
+	tb = strstr(sb.buf, "Traceback (most recent call last):");
+	if (tb) {
+		const char *end = sb.buf + sb.len, *last;
+
+		b->crashed = 1;
+		fwrite(sb.buf, 1, tb - sb.buf, stderr);
+		while (end > tb && end[-1] == '\n')
+			end--;
+		for (last = end; last > tb && last[-1] != '\n'; last--)
+			;
+		if (memmem(last, end - last, "ConnectionError", 15))
+			error("b4 could not reach the network (%.*s): MSGID= needs lore.kernel.org; offline, give MBOX=<the thread as an mbox> (the traceback is in %s)",
+			      (int)(end - last > 160 ? 160 : end - last), last,
+			      b->log);
+		else
+			error("b4 crashed: %.*s (the traceback is in %s)",
+			      (int)(end - last), last, b->log);
+		goto out;
+	}
+	fputs(sb.buf, stderr);
 out:
 	strbuf_release(&sb);
 }
@@ -549,7 +579,9 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 	 * signing even for "send -o".  Only a real send (SEND=1) goes by the
 	 * sender's own configuration.
 	 */
-	if (!b->a->send)
+	if (b->smtp)
+		strvec_pushl(&cfg, "sendemail.smtpserver", b->smtp, NULL);
+	else if (!b->real)
 		strvec_pushl(&cfg, "sendemail.smtpserver", "/bin/false", NULL);
 	git_config_env(&c, &cfg);
 	ident_env(b, &c);
@@ -566,7 +598,9 @@ static int b4v(struct b4 *b, const char *in, const struct strvec *args)
 		struct strbuf why = STRBUF_INIT;
 
 		child_describe_failure(&c, &why);
-		error("%s (b4's messages above; log: %s)", why.buf, b->log);
+		if (!b->crashed)
+			error("%s (b4's messages above; log: %s)", why.buf,
+			      b->log);
 		strbuf_release(&why);
 	}
 	child_clear(&c);
@@ -769,6 +803,36 @@ static int codev_pair_last(const char *text, const char *ident)
 	return ok;
 }
 
+/*
+ * A changelog section of revision @rev in the cover @text: a line of its
+ * own "Changes in vN:" or "Changes since vN-1:", as b4 and the lists write
+ * it, followed by at least one line of text (not the words anywhere).
+ */
+static int has_changelog(const char *text, int rev)
+{
+	char *in = xstrfmt("Changes in v%d:", rev);
+	char *since = xstrfmt("Changes since v%d:", rev - 1);
+	struct line l;
+	int found = 0, want_text = 0;
+
+	for_each_line(l, text) {
+		size_t n = l.len;
+
+		while (n && (l.s[n - 1] == ' ' || l.s[n - 1] == '\r'))
+			n--;
+		if (want_text) {
+			found = n > 0;
+			break;
+		}
+		if ((n == strlen(in) && !strncmp(l.s, in, n)) ||
+		    (n == strlen(since) && !strncmp(l.s, since, n)))
+			want_text = 1;
+	}
+	free(in);
+	free(since);
+	return found;
+}
+
 static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 {
 	int i, n = emls->nr - 1, bad = 0;
@@ -785,10 +849,14 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 			bad++;
 		}
 		if (!i && (!strstr(sb.buf, "\nchange-id: ") ||
-			   !strstr(sb.buf, "Changes since v") ||
 			   !strstr(sb.buf, b->base))) {
-			fprintf(stderr, "check: the cover lacks change-id:, 'Changes since' or its base (%s)\n",
+			fprintf(stderr, "check: the cover lacks change-id: or its base (%s)\n",
 				b->base);
+			bad++;
+		}
+		if (!i && rev > 1 && !has_changelog(sb.buf, rev)) {
+			fprintf(stderr, "check: the cover has no changelog section: a line 'Changes in v%d:' (or 'Changes since v%d:') heading what changed; make reroll writes one\n",
+				rev, rev - 1);
 			bad++;
 		}
 		if (!b->base_commit && strstr(sb.buf, "\nbase-commit:")) {
@@ -836,6 +904,558 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 	return bad;
 }
 
+static char *header(const char *msg, const char *name);
+
+/* git config --get @key as the operator's git sees it, trimmed, or NULL. */
+static char *config_get(const char *key)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	strvec_pushl(&c.args, "git", "config", "--get", key, NULL);
+	c.out = &out;
+	ret = run_child(&c);
+	child_clear(&c);
+	strbuf_trim_trailing(&out);
+	if (ret || !out.len) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/*
+ * Does the sender sign with patatt?  Only when it is installed and a key
+ * is configured (patatt.signingkey, or user.signingkey for PGP), as b4
+ * needs it; b4's own b4.send-no-patatt-sign still wins.
+ */
+static int patatt_configured(void)
+{
+	char *key = config_get("patatt.signingkey");
+	struct child c = CHILD_INIT;
+	int ret;
+
+	if (!key)
+		key = config_get("user.signingkey");
+	if (!key)
+		return 0;
+	free(key);
+	strvec_pushl(&c.args, "python3", "-c", "import patatt", NULL);
+	ret = run_child(&c);
+	child_clear(&c);
+	if (ret)
+		note("a signing key is configured but patatt is not installed: the mails go unsigned (--no-sign)");
+	return !ret;
+}
+
+/* @s in single quotes for sh. */
+static void sh_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/*
+ * A sendmail command that keeps each mail b4 hands it in @dir (0000.eml,
+ * 0001.eml, ... in the order b4 sends them) and passes it on to @real,
+ * the operator's sendemail.smtpserver command, which sh reads as b4
+ * would (words, ~ and $VARS expanded).  Its path, or NULL.
+ */
+static char *recorder(struct b4 *b, const char *dir, const char *real)
+{
+	char *path = xstrfmt("%s/sendmail-keep", b->a->work);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "#!/bin/sh\n# written by kverify send: keep the mail, then pass it on\ndir=");
+	sh_quote(&sb, dir);
+	strbuf_addstr(&sb, "\nreal=");
+	sh_quote(&sb, real);
+	strbuf_addstr(&sb, "\nn=$(ls \"$dir\" | wc -l)\nf=$(printf '%s/%04d.eml' \"$dir\" \"$n\")\ncat > \"$f\" || exit 75\neval \"exec $real \\\"\\$@\\\"\" < \"$f\"\n");
+	if (strchr(path, ' ') || strchr(path, '\t')) {
+		error("%s: b4 splits sendemail.smtpserver at blanks: give --results a path without any",
+		      path);
+		goto fail;
+	}
+	if (write_file(path, sb.buf, sb.len) || chmod(path, 0755) < 0)
+		goto fail;
+	strbuf_release(&sb);
+	return path;
+fail:
+	strbuf_release(&sb);
+	free(path);
+	return NULL;
+}
+
+/*
+ * @text without \r, and without the headers a send sets anew (Date,
+ * Message-Id, In-Reply-To, References) and patatt adds.
+ */
+static void sendable(const char *text, struct strbuf *out)
+{
+	static const char *const volatile_hdr[] = {
+		"Date:", "Message-Id:", "In-Reply-To:", "References:",
+		"X-Developer-Signature:", "X-Developer-Key:",
+		"X-B4-Tracking:",	/* gzip, with the time in it */
+	};
+	const char *p = text;
+	int in_header = 1, skip = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		size_t n = len;
+		size_t i;
+
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (in_header && !n) {
+			in_header = 0;
+		} else if (in_header && (*p == ' ' || *p == '\t')) {
+			/* a folded line goes with its header */
+		} else if (in_header) {
+			skip = 0;
+			for (i = 0; i < ARRAY_SIZE(volatile_hdr); i++)
+				if (!strncasecmp(p, volatile_hdr[i],
+						 strlen(volatile_hdr[i])))
+					skip = 1;
+		}
+		if (!in_header || !skip) {
+			strbuf_add(out, p, n);
+			strbuf_addch(out, '\n');
+		}
+		p += len + !!p[len];
+	}
+}
+
+/*
+ * The mails recorded in @dir are the checked ones of @emls, but for what
+ * a send sets anew: 0, else the number that differ (named on stderr).
+ */
+static int sent_as_checked(const struct strvec *emls, const char *dir,
+			   struct strvec *sent)
+{
+	size_t i;
+	int bad = 0;
+
+	list_dir(dir, ".eml", sent);
+	if (sent->nr != emls->nr) {
+		error("%zu mails went out, %zu were checked: see %s", sent->nr,
+		      emls->nr, dir);
+		return 1;
+	}
+	for (i = 0; i < emls->nr; i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+
+		strbuf_read_file(&a, emls->v[i], 16 << 20);
+		strbuf_read_file(&b, sent->v[i], 16 << 20);
+		sendable(a.buf, &x);
+		sendable(b.buf, &y);
+		/* a real send adds To:/Cc: b4 -o also writes: compare all */
+		if (strcmp(x.buf, y.buf)) {
+			error("%s went out other than %s, which was checked",
+			      sent->v[i], emls->v[i]);
+			bad++;
+		}
+		strbuf_release(&a);
+		strbuf_release(&b);
+		strbuf_release(&x);
+		strbuf_release(&y);
+	}
+	return bad;
+}
+
+/* The cover's Message-Id (without <>) in mail @path, or NULL. */
+static char *msgid_of(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *m, *id = NULL;
+
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+		return NULL;
+	m = header(sb.buf, "Message-Id");
+	if (m) {
+		const char *s = m + strspn(m, " <");
+
+		id = xstrfmt("%.*s", (int)strcspn(s, ">\r\n "), s);
+		free(m);
+	}
+	strbuf_release(&sb);
+	return id;
+}
+
+/*
+ * What b4 recorded of the cover it sent, when the mails went to an SMTP
+ * server or the web endpoint (nothing to record them on the way): the
+ * revision's message-id in the tracking data of the branch's cover commit.
+ */
+static char *tracked_msgid(struct b4 *b, int rev)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *want = xstrfmt("\"v%d\": [", rev), *id = NULL;
+	const char *p;
+
+	p = git(b, &out, "log", "--format=%B", BASE_TAG ".." BRANCH, NULL) ?
+	    NULL : strstr(out.buf, want);
+	if (p) {
+		p += strlen(want);
+		p = strchr(p, '"');
+		if (p) {
+			p++;
+			p += *p == '<';
+			id = xstrfmt("%.*s", (int)strcspn(p, "\">"), p);
+		}
+	}
+	free(want);
+	strbuf_release(&out);
+	return id;
+}
+
+/* "N" in @out/message-id: this revision was posted (a real send). */
+static char *posted(const char *out)
+{
+	char *path = xstrfmt("%s/message-id", out), *id = read_trim(path);
+
+	free(path);
+	return id;
+}
+
+/*
+ * A posted revision's record stays: RESEND=1 moves it (with @move) to
+ * @out.K (the first free K) before the revision is sent again; without
+ * it, 2.
+ */
+static int keep_posted(struct b4 *b, const char *out, int rev, int move)
+{
+	char *id = posted(out), *to = NULL;
+	int k, ret = 0;
+
+	if (!id)
+		return 0;
+	if (!b->a->resend) {
+		error("v%d was posted as <%s> (%s/message-id); nothing was changed: 'make reroll' starts v%d, RESEND=1 sends v%d again",
+		      rev, id, out, rev + 1, rev);
+		free(id);
+		return 2;
+	}
+	if (!move) {
+		free(id);
+		return 0;
+	}
+	for (k = 1; !to; k++) {
+		to = xstrfmt("%s.%d", out, k);
+		if (is_dir(to)) {
+			free(to);
+			to = NULL;
+		}
+	}
+	if (rename(out, to) < 0) {
+		error("cannot keep %s as %s: %s", out, to, strerror(errno));
+		ret = 1;
+	} else {
+		note("RESEND=1: the record of v%d as posted <%s> moved to %s",
+		     rev, id, to);
+	}
+	free(to);
+	free(id);
+	return ret;
+}
+
+/*
+ * The steps make verify-all must have run, not skipped, for make send:
+ * the series applies, its logic passes the sim, checkpatch is clean and
+ * every variant is what the semantic patch writes (the cocci step).  The
+ * others (config, build, kabi, selftests, boot) may be skipped: they
+ * take a kernel build each.
+ */
+static const char *const gate_steps[] = {
+	"fetch", "tree", "apply", "sim", "checkpatch", "cocci",
+};
+
+/* Newer than @t: the file @path, 1 when it is (or is missing: -1). */
+static int newer_than(const char *path, const struct timespec *t)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	return st.st_mtim.tv_sec > t->tv_sec ||
+	       (st.st_mtim.tv_sec == t->tv_sec &&
+		st.st_mtim.tv_nsec > t->tv_nsec);
+}
+
+/*
+ * One target's report.json against the gate: 0, or 1 after a "send:"
+ * line saying what is wrong.  @stale_inputs: the files that, changed
+ * after the report, make it stale.
+ */
+static int gate_target(struct b4 *b, const struct target *t)
+{
+	char *path = xstrfmt("%s/%s/report.json", b->a->results, t->name);
+	char *where = xstrfmt("kernels.list:%d", t->line);
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec inputs = STRVEC_INIT;
+	struct series s = { 0 };
+	struct stat st;
+	const char *p;
+	size_t i;
+	int bad = 0;
+
+	if (stat(path, &st) < 0 || strbuf_read_file(&sb, path, 16 << 20) < 0) {
+		fprintf(stderr, "send: %s: no result of make verify (%s)\n",
+			t->name, path);
+		bad = 1;
+		goto out;
+	}
+	strvec_pushl(&inputs, "kernels.list", COCCI_INPUT, NULL);
+	if (t->series && !series_load(&s, ".", t->series, where, &err)) {
+		char *sf = xstrfmt("%s/series", t->series);
+
+		strvec_push(&inputs, sf);
+		free(sf);
+		for (i = 0; i < s.patches.nr; i++)
+			strvec_push(&inputs, s.patches.v[i]);
+	}
+	for (i = 0; i < inputs.nr && !bad; i++)
+		if (newer_than(inputs.v[i], &st.st_mtim) > 0) {
+			fprintf(stderr, "send: %s: %s changed after its last make verify (%s)\n",
+				t->name, inputs.v[i], path);
+			bad = 1;
+		}
+	/* report.c writes one step a line: {"name": "X", "status": "Y", */
+	for (p = sb.buf; !bad && (p = strstr(p, "{\"name\": \"")); p++) {
+		const char *name = p + 10, *st_at = strstr(p, "\"status\": \"");
+		size_t nl = strcspn(name, "\"");
+		const char *status;
+		size_t sl, j;
+
+		if (!st_at || memchr(p, '\n', st_at - p))
+			continue;
+		status = st_at + 11;
+		sl = strcspn(status, "\"");
+		for (j = 0; j < ARRAY_SIZE(gate_steps); j++)
+			if (strlen(gate_steps[j]) == nl &&
+			    !strncmp(gate_steps[j], name, nl))
+				break;
+		if ((sl == 4 && !strncmp(status, "FAIL", 4)) ||
+		    (sl == 5 && !strncmp(status, "ERROR", 5)) ||
+		    (j < ARRAY_SIZE(gate_steps) &&
+		     !(sl == 4 && !strncmp(status, "PASS", 4)) &&
+		     !(sl == 3 && !strncmp(status, "N-A", 3)))) {
+			const char *r = strstr(st_at, "\"reason\": \"");
+
+			fprintf(stderr, "send: %s: %.*s %.*s%s%.*s\n", t->name,
+				(int)nl, name, (int)sl, status,
+				r ? ": " : "", r ? (int)strcspn(r + 11, "\"") : 0,
+				r ? r + 11 : "");
+			bad = 1;
+		}
+	}
+out:
+	series_clear(&s);
+	strvec_clear(&inputs);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	free(path);
+	free(where);
+	return bad;
+}
+
+/*
+ * make send is for a series that make verify-all passed as it is now:
+ * every target of kernels.list has a report newer than its series, the
+ * semantic patch and kernels.list, without a FAIL or ERROR, and with the
+ * gate's steps run (PASS or N-A).  0, or 2 after what to do.
+ */
+static int gate(struct b4 *b)
+{
+	size_t i;
+	int bad = 0;
+
+	if (!b->a->list)
+		return 0;
+	for (i = 0; i < b->a->list->nr; i++)
+		bad += gate_target(b, &b->a->list->v[i]);
+	if (!bad)
+		return 0;
+	error("%d target%s of kernels.list %s no passing make verify-all of this series (above)%s: run 'make verify-all' (SKIP=config,build,kabi,selftests,boot is enough for this check; not fetch, tree, apply, sim, checkpatch or cocci), fix what fails ('make regenerate' rewrites a variant the semantic patch covers), then make send",
+	      bad, bad == 1 ? "" : "s", bad == 1 ? "has" : "have",
+	      b->a->send ? "; nothing was sent" : "");
+	return 2;
+}
+
+/* Every address of @list that nobody owns, on stderr; how many. */
+static int placeholder_recipients(const struct strvec *list, const char *what)
+{
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < list->nr; i++) {
+		char *copy = xstrdup(list->v[i]), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			const char *lt = strchr(tok, '<');
+			char *addr = lt ? xstrfmt("r %s", lt) :
+				     xstrfmt("r <%s>", tok + strspn(tok, " "));
+			const char *why;
+
+			addr[strcspn(addr, ">") + 1] = '\0';
+			why = ident_placeholder(addr);
+			if (why) {
+				error("%s %s: %s: give the real address with %s=",
+				      what, tok + strspn(tok, " "), why, what);
+				bad++;
+			}
+			free(addr);
+		}
+		free(copy);
+	}
+	return bad;
+}
+
+/*
+ * SEND=1, after the checks passed on the same set: b4 sends it for real
+ * (patatt-signed when the sender has it set up, to the sender alone with
+ * REFLECT=1), kverify answering b4's "Press Enter" prompt once the
+ * operator confirmed (on a terminal) or SEND=1 did (off one).  Through a
+ * local sendmail command the mails are recorded on their way out
+ * (@out/sent/, @out/reflected/) and compared with the checked ones; the
+ * cover's message-id goes into @out/message-id and series/message-id:
+ * the revision is posted.
+ */
+static int real_send(struct b4 *b, const char *out, int rev,
+		     const struct strvec *to, const struct strvec *cc,
+		     const struct strvec *emls)
+{
+	char *smtp = config_get("sendemail.smtpserver");
+	char *dir = xstrfmt("%s/%s", out, b->a->reflect ? "reflected" : "sent");
+	char *enter = xstrfmt("%s/enter", b->a->work), *rec = NULL;
+	char *id = NULL;
+	struct strvec args = STRVEC_INIT, sent = STRVEC_INIT;
+	int sign = patatt_configured(), ret = 2;
+	size_t i;
+
+	if (!smtp && !sign) {
+		error("SEND=1: git has no sendemail.smtpserver, and in a kernel tree b4 then sends through kernel.org's web endpoint, which needs patatt signing; nothing was sent: 'git config --global sendemail.smtpserver /usr/bin/msmtp' (a sendmail-like command, or an SMTP host with sendemail.smtpuser...), or set up patatt and 'b4 send --web-auth-new'");
+		goto out;
+	}
+	ret = 1;
+	if (smtp && strchr(smtp, '/')) {
+		rm_rf(dir);
+		mkdir_p(dir);
+		rec = recorder(b, dir, smtp);
+		if (!rec)
+			goto out;
+	}
+	if (isatty(STDIN_FILENO)) {
+		char line[64];
+
+		printf("Send these %zu messages of v%d%s? Enter sends, Ctrl-C aborts: ",
+		       emls->nr, rev, b->a->reflect ? " to yourself only (REFLECT=1)" : "");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin)) {
+			error("not confirmed: nothing was sent");
+			goto out;
+		}
+	}
+	if (write_file(enter, "\n", 1))
+		goto out;
+	strvec_push(&args, "send");
+	if (!sign)
+		strvec_push(&args, "--no-sign");
+	if (b->a->reflect)
+		strvec_push(&args, "--reflect");
+	strvec_push(&args, "--to");
+	for (i = 0; i < to->nr; i++)
+		strvec_push(&args, to->v[i]);
+	if (cc->nr)
+		strvec_push(&args, "--cc");
+	for (i = 0; i < cc->nr; i++)
+		strvec_push(&args, cc->v[i]);
+	printf("sending v%d (%zu messages)%s%s through %s\n", rev, emls->nr,
+	       sign ? ", patatt-signed" : ", unsigned (no patatt key)",
+	       b->a->reflect ? ", to yourself only" : "",
+	       smtp ? smtp : "b4's web endpoint");
+	fflush(stdout);
+	b->real = 1;
+	b->smtp = rec;
+	ret = b4v(b, enter, &args);
+	b->real = 0;
+	b->smtp = NULL;
+	if (ret) {
+		error("b4 send failed (above): what went out, if anything, is in %s",
+		      rec ? dir : "your mail server's log");
+		ret = 1;
+		goto out;
+	}
+	if (rec) {
+		ret = sent_as_checked(emls, dir, &sent) ? 1 : 0;
+		id = sent.nr ? msgid_of(sent.v[0]) : NULL;
+	} else if (!b->a->reflect) {
+		id = tracked_msgid(b, rev);
+	}
+	if (b->a->reflect) {
+		printf("reflected v%d to %s only%s%s: not posted, series/ unchanged\n",
+		       rev, b->id.email, rec ? "; the mails are in " : "",
+		       rec ? dir : "");
+		goto out;
+	}
+	if (!id || !valid_msgid(id)) {
+		error("sent, but the cover's Message-Id is unknown: write it into series/message-id and %s/message-id",
+		      out);
+		ret = 1;
+		goto out;
+	} else {
+		char *v = xstrfmt("%s\n", id), *path = xstrfmt("%s/message-id", out);
+
+		if (write_file(path, v, strlen(v)) ||
+		    write_file("series/message-id", v, strlen(v)))
+			ret = 1;
+		free(v);
+		free(path);
+	}
+	printf("posted v%d: " LORE "%s%s%s\n", rev, id,
+	       rec ? "; the mails as sent are in " : "", rec ? dir : "");
+out:
+	strvec_clear(&args);
+	strvec_clear(&sent);
+	free(smtp);
+	free(dir);
+	free(enter);
+	free(rec);
+	free(id);
+	return ret;
+}
+
+/* A line of @path that still says EDITME: 1 after naming it, else 0. */
+static int editme(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct line l;
+	int n = 0, found = 0;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+		return 0;
+	for_each_line(l, sb.buf) {
+		n++;
+		if (memmem(l.s, l.len, "EDITME", 6)) {
+			error("%s:%d still says EDITME: write it first (%.*s)",
+			      path, n, (int)(l.len > 60 ? 60 : l.len), l.s);
+			found = 1;
+			break;
+		}
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
 static int do_send(struct b4 *b)
 {
 	int rev = series_revision("to send");
@@ -847,18 +1467,39 @@ static int do_send(struct b4 *b)
 
 	if (!rev)
 		goto out;
+	if (b->a->reflect && !b->a->send) {
+		error("REFLECT=1 goes with SEND=1 (the mails go to you alone)");
+		goto out;
+	}
+	if (editme("series/cover-letter"))
+		goto out;
 	if (load_patches(b) || ident_refuse_patches(&b->patches, b->t->name) ||
 	    co_developed(CO_DEVELOPED) < 0)
 		goto out;
-	ret = 1;
+	ret = keep_posted(b, out, rev, 0);
+	if (ret)
+		goto out;
+	ret = 2;
 	describe_base(b);
-	if (recipients(b, &to, &cc) || build_branch(b, 1))
+	if (recipients(b, &to, &cc))
+		goto out;
+	if (placeholder_recipients(&to, "TO") + placeholder_recipients(&cc, "CC"))
+		goto out;
+	if (gate(b)) {
+		if (b->a->send)
+			goto out;
+		note("only writing the mails: SEND=1 would be refused until make verify-all passes (above)");
+	}
+	if (keep_posted(b, out, rev, 1)) {
+		ret = 1;
+		goto out;
+	}
+	ret = 1;
+	if (build_branch(b, 1))
 		goto out;
 	rm_rf(out);
 	mkdir_p(out);
-	strvec_pushl(&c.args, "send", "--no-sign", NULL);
-	if (!b->a->send)
-		strvec_pushl(&c.args, "-o", out, NULL);
+	strvec_pushl(&c.args, "send", "--no-sign", "-o", out, NULL);
 	strvec_push(&c.args, "--to");
 	for (i = 0; i < to.nr; i++)
 		strvec_push(&c.args, to.v[i]);
@@ -867,7 +1508,7 @@ static int do_send(struct b4 *b)
 	for (i = 0; i < cc.nr; i++)
 		strvec_push(&c.args, cc.v[i]);
 	ret = b4v(b, NULL, &c.args);
-	if (ret || b->a->send)
+	if (ret)
 		goto out;
 	list_dir(out, ".eml", &emls);
 	for (i = 0; i < emls.nr; i++)
@@ -875,6 +1516,15 @@ static int do_send(struct b4 *b)
 	ret = emls.nr != b->patches.nr + 1 || check_emls(b, &emls, rev);
 	printf("%s: %zu messages, v%d: %s\n", out, emls.nr, rev,
 	       ret ? "CHECKS FAILED" : "numbering, base, change-id, changelog, identities, sign-offs and checkpatch checked");
+	if (ret) {
+		if (b->a->send)
+			error("nothing was sent: the checks above failed");
+		goto out;
+	}
+	if (b->a->send)
+		ret = real_send(b, out, rev, &to, &cc, &emls);
+	else
+		printf("nothing was sent: SEND=1 sends this set (REFLECT=1: to you alone)\n");
 out:
 	child_clear(&c);
 	strvec_clear(&emls);
@@ -1500,6 +2150,258 @@ static int do_range_diff(struct b4 *b)
 }
 
 /*
+ * The mails of @sent (cover first) without the cover and with LF line
+ * ends (as a mail server delivers them), into @dir; 0 or -1.
+ */
+static int sent_patches(const char *sent, const char *dir,
+			struct strvec *out)
+{
+	struct strvec emls = STRVEC_INIT;
+	size_t i;
+	int ret = list_dir(sent, ".eml", &emls);
+
+	rm_rf(dir);
+	mkdir_p(dir);
+	for (i = 1; i < emls.nr && !ret; i++) {
+		struct strbuf sb = STRBUF_INIT, lf = STRBUF_INIT;
+		char *to = xstrfmt("%s/%04zu.eml", dir, i);
+		size_t j;
+
+		ret = strbuf_read_file(&sb, emls.v[i], 16 << 20) < 0;
+		for (j = 0; j < sb.len; j++)
+			if (sb.buf[j] != '\r')
+				strbuf_addch(&lf, sb.buf[j]);
+		ret = ret || write_file(to, lf.buf, lf.len);
+		strvec_push(out, to);
+		strbuf_release(&sb);
+		strbuf_release(&lf);
+		free(to);
+	}
+	if (!ret && emls.nr < 2)
+		ret = -1;
+	strvec_clear(&emls);
+	return ret;
+}
+
+/*
+ * series/old/v@rev/ as v@rev went out: the patches from the mails of
+ * @sent, the sender's From:/Signed-off-by: taken off as make am does
+ * (series/ keeps none), the cover letter, revision and change-id of
+ * series/, and the posting's @msgid.
+ */
+static int keep_as_posted(struct b4 *b, const char *sent, int rev,
+			  const char *msgid)
+{
+	char *lf = xstrfmt("%s/sent-lf", b->a->work);
+	char *fmt = xstrfmt("%s/sent-patches", b->a->work);
+	char *dir = xstrfmt("series/old/v%d", rev);
+	struct strvec mails = STRVEC_INIT, files = STRVEC_INIT;
+	struct strbuf series = STRBUF_INIT;
+	static const char *const keep[] = {
+		"cover-letter", "revision", "change-id",
+	};
+	size_t i;
+	int ret;
+
+	ret = sent_patches(sent, lf, &mails) ||
+	      branch_from(b, "kverify-sent", &mails, 0) ||
+	      format_patches(b, BASE_TAG "..kverify-sent", fmt) ||
+	      unstamp_dir(b, fmt) || list_dir(fmt, ".patch", &files);
+	if (ret) {
+		error("cannot read back what %s holds as patches (log: %s)",
+		      sent, b->log);
+		goto out;
+	}
+	rm_rf(dir);
+	ret = mkdir_p(dir);
+	for (i = 0; i < files.nr && !ret; i++) {
+		char *to = xstrfmt("%s/%s", dir, patch_name(files.v[i]));
+
+		ret = copy_file(files.v[i], to);
+		strbuf_addf(&series, "%s\n", patch_name(files.v[i]));
+		free(to);
+	}
+	for (i = 0; i < ARRAY_SIZE(keep) && !ret; i++) {
+		char *from = xstrfmt("series/%s", keep[i]);
+		char *to = xstrfmt("%s/%s", dir, keep[i]);
+
+		ret = copy_file(from, to);
+		free(from);
+		free(to);
+	}
+	if (!ret) {
+		char *path = xstrfmt("%s/series", dir);
+		char *v = xstrfmt("%s\n", msgid);
+		char *mp = xstrfmt("%s/message-id", dir);
+
+		ret = write_file(path, series.buf, series.len) ||
+		      write_file(mp, v, strlen(v));
+		free(path);
+		free(v);
+		free(mp);
+	}
+	if (!ret)
+		printf("v%d as posted kept in %s/ (from %s)\n", rev, dir, sent);
+out:
+	strvec_clear(&mails);
+	strvec_clear(&files);
+	strbuf_release(&series);
+	free(lf);
+	free(fmt);
+	free(dir);
+	return ret;
+}
+
+/*
+ * The changelog lines of a range-diff: one per patch that changed, was
+ * added or dropped, for the author to put into words (EDITME).
+ */
+static void changelog_from(const char *range_diff, struct strbuf *out)
+{
+	struct line l;
+
+	for_each_line(l, range_diff) {
+		char *s = xstrfmt("%.*s", (int)l.len, l.s), *p = s;
+		char mark = 0;
+		int new_n = 0;
+
+		/* "N:  abc ! N:  def Subject" */
+		p += strspn(p, " ");
+		p += strcspn(p, " ");	/* "N:" or "-:" */
+		p += strspn(p, " ");
+		p += strcspn(p, " ");	/* the commit, or dashes */
+		if (p[0] == ' ' && strchr("=!<>", p[1]) && p[1] && p[2] == ' ') {
+			mark = p[1];
+			p += 3;
+			new_n = atoi(p);
+			p += strcspn(p, " ");
+			p += strspn(p, " ");
+			p += strcspn(p, " ");
+			p += strspn(p, " ");
+		}
+		if (mark == '!')
+			strbuf_addf(out, "- Patch %d, %s: EDITME: say what changed (the range-diff shows it)\n",
+				    new_n, p);
+		else if (mark == '>')
+			strbuf_addf(out, "- New patch %d, %s: EDITME: say why\n",
+				    new_n, p);
+		else if (mark == '<')
+			strbuf_addf(out, "- Dropped %s: EDITME: say why\n", p);
+		free(s);
+	}
+	if (!out->len)
+		strbuf_addstr(out, "- EDITME: no patch changed: say why there is a new revision\n");
+}
+
+/*
+ * series/cover-letter with the section "Changes in v@rev:" (@changes, then
+ * the link to the previous posting) before the first changelog section it
+ * has, or at its end.
+ */
+static int add_changelog(int rev, const char *changes, const char *link)
+{
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT, sec = STRBUF_INIT;
+	const char *at = NULL;
+	struct line l;
+	int ret;
+
+	if (strbuf_read_file(&sb, "series/cover-letter", 1 << 20) < 0)
+		return -1;
+	strbuf_addf(&sec, "Changes in v%d:\n%s- Link to v%d: %s\n", rev,
+		    changes, rev - 1, link);
+	for_each_line(l, sb.buf)
+		if (!at && (starts_with(l.s, "Changes in v") ||
+			    starts_with(l.s, "Changes since v")))
+			at = l.s;
+	if (at) {
+		strbuf_add(&out, sb.buf, at - sb.buf);
+		strbuf_addf(&out, "%s\n%s", sec.buf, at);
+	} else {
+		strbuf_addstr(&out, sb.buf);
+		strbuf_trim_trailing(&out);
+		strbuf_addf(&out, "\n\n%s", sec.buf);
+	}
+	ret = write_file("series/cover-letter", out.buf, out.len);
+	strbuf_release(&sb);
+	strbuf_release(&out);
+	strbuf_release(&sec);
+	return ret;
+}
+
+/*
+ * make reroll: the next revision, as b4 send's reroll starts it.  The
+ * posted one (results/send/vN/message-id, written by a real send) is kept
+ * as it went out in series/old/vN/; the cover gets "Changes in vN+1:",
+ * a line per patch the range-diff finds changed (EDITME: the author says
+ * how) and "Link to vN:"; series/revision says N+1, series/message-id
+ * goes (N+1 is not posted).
+ */
+static int do_reroll(struct b4 *b)
+{
+	int rev = series_revision("series/ holds"), next = rev + 1, ret = 2;
+	char *rel = xstrfmt("%s/send/v%d", b->a->results, rev);
+	char *nrel = xstrfmt("%s/send/v%d", b->a->results, next);
+	char *out = abspath(rel), *nout = abspath(nrel);
+	char *sent = xstrfmt("%s/sent", out), *id = NULL, *nid = NULL;
+	char *rd = xstrfmt("%s/range-diff.txt", b->a->work), *v;
+	struct strbuf diff = STRBUF_INIT, changes = STRBUF_INIT;
+
+	if (!rev)
+		goto out;
+	id = posted(out);
+	if (!id) {
+		error("v%d is not posted (no %s/message-id): 'make send SEND=1' posts it; nothing was changed",
+		      rev, rel);
+		goto out;
+	}
+	nid = posted(nout);
+	if (nid && !b->a->resend) {
+		error("v%d was posted already as <%s> (%s/message-id); nothing was changed: series/revision says %d, set it to the revision you work on",
+		      next, nid, nrel, rev);
+		goto out;
+	}
+	if (next > MAX_REVISION) {
+		error("v%d is the last revision kverify counts to", rev);
+		goto out;
+	}
+	ret = 1;
+	if (!is_dir(sent))	/* sent through SMTP: the checked set */
+		sent[strlen(out)] = '\0';
+	if (import_tree(b) || load_patches(b))
+		goto out;
+	am_abort(b);
+	if (keep_as_posted(b, sent, rev, id) ||
+	    show_range_diff(b, rev, next) ||
+	    strbuf_read_file(&diff, rd, 16 << 20) < 0)
+		goto out;
+	changelog_from(diff.buf, &changes);
+	v = xstrfmt(LORE "%s", id);
+	ret = add_changelog(next, changes.buf, v);
+	free(v);
+	if (ret)
+		goto out;
+	v = xstrfmt("%d\n", next);
+	ret = write_file("series/revision", v, strlen(v));
+	free(v);
+	unlink("series/message-id");
+	if (!ret)
+		printf("series/ is v%d now; series/cover-letter has 'Changes in v%d:' with the link to v%d: edit its EDITME lines, then make verify-all and make send\n",
+		       next, next, rev);
+out:
+	strbuf_release(&diff);
+	strbuf_release(&changes);
+	free(rel);
+	free(nrel);
+	free(out);
+	free(nout);
+	free(sent);
+	free(id);
+	free(nid);
+	free(rd);
+	return ret;
+}
+
+/*
  * The series as make verify reads it, before anything runs: every patch
  * listed is there and names no file outside the tree.
  */
@@ -1587,6 +2489,8 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = do_am(&b);
 	else if (!strcmp(what, "trailers"))
 		ret = do_trailers(&b);
+	else if (!strcmp(what, "reroll"))
+		ret = do_reroll(&b);
 	else
 		ret = do_range_diff(&b);
 out:

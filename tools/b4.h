@@ -15,6 +15,9 @@ struct b4_args {
 	const char *msgid;	/* am: a message-id (needs lore) */
 	const char *from;	/* range-diff: vN */
 	int send;		/* really send (SEND=1) */
+	int reflect;		/* SEND=1 REFLECT=1: only to the sender */
+	int resend;		/* RESEND=1: a posted revision again */
+	const struct target_list *list;	/* kernels.list: make verify-all's */
 };
 
 int cmd_b4(const char *what, const struct target *t,

@@ -177,7 +177,7 @@ static int write_variant_file(const char *dir, const char *shape,
  * series/message-id records one, else what it is and that it is not
  * posted.  -1 when series/ says no revision.
  */
-static int dep3_origin(struct strbuf *out)
+int backport_origin(struct strbuf *out)
 {
 	char *rev = read_first_line("series/revision");
 	char *id = read_first_line("series/change-id");
@@ -350,7 +350,7 @@ int cmd_backport(const struct backport_args *a)
 		      tree);
 		goto out;
 	}
-	if (dep3_origin(&dep3) || dep3_bug(a->bug, &dep3))
+	if (backport_origin(&dep3) || dep3_bug(a->bug, &dep3))
 		goto out;
 	dir = xstrfmt("backports/%s", a->name);
 	if (is_dir(dir)) {

@@ -21,6 +21,7 @@
 #include "sim.h"
 #include "sweep.h"
 #include "usage.h"
+#include "regen.h"
 #include "verify.h"
 #include "version.h"
 
@@ -36,7 +37,7 @@ static const char usage[] =
 "       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
 "                     [--json FILE] [--members] [--env]   (make sweep)\n"
 "       kverify matrix --sweep [--format github|gitlab]\n"
-"       kverify send|am|trailers|range-diff --env   (make send, am, ...)\n"
+"       kverify send|am|trailers|range-diff|reroll|regenerate --env\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP,\n"
@@ -174,6 +175,18 @@ static const char usage_trailers[] =
 "usage: kverify trailers --env   (make trailers MBOX=<replies>)\n"
 "\n"
 "Reviewed-by/Tested-by trailers from replies onto the right patches.\n";
+
+static const char usage_reroll[] =
+"usage: kverify reroll --env   (make reroll [RESEND=1])\n"
+"\n"
+"The next revision: the posted one kept as sent in series/old/vN/, the\n"
+"cover's changelog and link started.\n";
+
+static const char usage_regenerate[] =
+"usage: kverify regenerate --env   (make regenerate)\n"
+"\n"
+"Every curated variant's code rewritten from the semantic patch where it\n"
+"covers the change; a variant it cannot rewrite is named.\n";
 
 static const char usage_range_diff[] =
 "usage: kverify range-diff --env   (make range-diff [FROM=vN])\n"
@@ -662,6 +675,9 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	int ret = EXIT_USAGE;
 
 	a.send = env("KVERIFY_SEND") && !strcmp(env("KVERIFY_SEND"), "1");
+	a.reflect = env("KVERIFY_REFLECT") &&
+		    !strcmp(env("KVERIFY_REFLECT"), "1");
+	a.resend = env("KVERIFY_RESEND") && !strcmp(env("KVERIFY_RESEND"), "1");
 	if (load(opt, &list))
 		return EXIT_USAGE;
 	if (env("KVERIFY_TARGETS"))
@@ -681,6 +697,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	a.results = results;
 	a.cache = opt->cache;
 	a.work = work;
+	a.list = &list;
 	ret = cmd_b4(what, t, opt, &a);
 	free(work);
 	free(results);
@@ -776,6 +793,33 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	return ret;
 }
 
+/* make regenerate: one b4 workflow at a time, series/ is shared. */
+static int run_regenerate(struct options *opt, int argc, char **argv)
+{
+	struct target_list list = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	char *results;
+	int ret, lockfd = -1;
+
+	(void)argc;
+	(void)argv;
+	if (load(opt, &list))
+		return EXIT_USAGE;
+	run_install_signal_handlers();
+	if (lock_in_cache(opt->cache, 1, &lockfd, &why, "b4.lock")) {
+		error("%s", why.buf);
+		strbuf_release(&why);
+		targets_clear(&list);
+		return EXIT_TOOL;
+	}
+	results = abspath(opt->results);
+	ret = cmd_regenerate(&list, opt, results);
+	unlock_file(lockfd);
+	free(results);
+	targets_clear(&list);
+	return ret;
+}
+
 static int run_sweep(struct options *opt, int argc, char **argv)
 {
 	(void)argc;
@@ -845,6 +889,10 @@ static const struct command {
 	{ "trailers", run_b4, usage_trailers,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "range-diff", run_b4, usage_range_diff,
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "reroll", run_b4, usage_reroll,
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "regenerate", run_regenerate, usage_regenerate,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 };
 
