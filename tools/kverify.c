@@ -281,8 +281,9 @@ static int env_number(const char *name, long min, long max, long *n)
 
 /*
  * The environment every command takes, whether or not --env: make's
- * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, and $KVERIFY_BUSYBOX,
- * the mirrors, the sim step's knobs and the test hooks (tests/README).
+ * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, FORCE=, and
+ * $KVERIFY_BUSYBOX, the mirrors, the sim step's knobs and the test hooks
+ * (tests/README).
  * The only place that reads them.
  */
 static int options_from_make(struct options *opt)
@@ -302,6 +303,7 @@ static int options_from_make(struct options *opt)
 		return EXIT_USAGE;
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
+	opt->force = env("KVERIFY_FORCE") && !strcmp(env("KVERIFY_FORCE"), "1");
 	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
 				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
