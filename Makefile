@@ -145,7 +145,8 @@ deps-check:
 ##     BOOT=auto|distro|own   deb: targets boot Debian's kernel with the patched KVM modules
 ##                            and the kabi step (auto, the default: our own kernel, saying why,
 ##                            where Debian's compiler is missing); own: our allnoconfig bzImage
-##     CCACHE=1               ccache in front of gcc (hits and misses in report.json)
+##     CCACHE=0               no ccache in front of gcc (by default where ccache is installed:
+##                            its store in the cache, hits and misses in report.json)
 ##     KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)
 ##     KEEP_GOING=1           after a failure, run every step that does not depend on it
 ##     VERIFY_CACHE=1         hash every file of the cached source against its manifest,

@@ -39,7 +39,7 @@ struct options {
 	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1, FORCE=1 */
 	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
 	const char *kernel_hostcc;
-	int ccache;		/* ccache in front of gcc */
+	int ccache;		/* ccache in front of gcc: -1 where installed */
 	int verify_cache;	/* hash every file of the cached source */
 	int force;		/* FORCE=1: run the steps that keep a PASS */
 	const char *busybox;	/* the guest's static busybox ($KVERIFY_BUSYBOX) */
