@@ -5,7 +5,8 @@
 # count.  The same inputs again: "up to date", no compiler run; a one-byte
 # change of the patched pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
 # sim runs again; an edit of a patch that touches no file the sim reads
-# does not; a kept file whose verdict was edited is not believed.
+# does not, nor another checkout of the same code; a kept file whose verdict
+# was edited is not believed.
 # Cost: about 10 sim runs of 2000 traces (~1.5 s each here) on the test
 # cache's 6.12 tree; no kernel build, no boot.
 # lane: 2
@@ -13,7 +14,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_MEMO_TARGET:-6.12}
-plan 10
+plan 11
 copy=$TMP/repo
 repo_copy "$copy"
 cached_source $T > /dev/null || exit 1
@@ -51,6 +52,13 @@ test_expect_success "the first run runs the sim" '
 '
 test_expect_success "the same inputs again: up to date, nothing compiled" '
 	verify && reused
+'
+test_expect_success "another checkout of the same code and series: up to date" '
+	copy2=$TMP/repo2 && repo_copy "$copy2" && (cd "$copy2" && ./build/kverify verify \
+		--skip checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/out" 2>&1 &&
+	R2=$copy2/results/$T/report.json &&
+	json $R2 "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"sim\"][0]" |
+		grep "^up to date: "
 '
 test_expect_success "a patch that touches no file the sim reads: still up to date" '
 	[ -n "$pt" ] && printf "\n" >> "$copy/$series/$pt" &&

@@ -222,8 +222,11 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 	while (n-- > 0) {
 		char *p = xstrfmt("%s/%s", src, names[n]->d_name);
 
-		if (names[n]->d_name[0] != '.')
-			memo_add_optional_file(m, p);
+		/* By name, not path: another checkout's sim is the same. */
+		if (names[n]->d_name[0] != '.' && is_file(p)) {
+			memo_add_string(m, names[n]->d_name);
+			memo_add_file(m, p);
+		}
 		free(p);
 		free(names[n]);
 	}
