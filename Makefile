@@ -68,12 +68,13 @@ KV_KCC := $(value KCC)
 KV_KHOSTCC := $(value KHOSTCC)
 KV_KEEP_GOING := $(value KEEP_GOING)
 KV_VERIFY_CACHE := $(value VERIFY_CACHE)
+KV_FORCE := $(value FORCE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
 KV_ARTIFACTS := $(value ARTIFACTS)
 KV_DEST := $(value DEST)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST
+	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -95,6 +96,7 @@ export KVERIFY_KERNEL_CC := $(KV_KCC)
 export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
 export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
 export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
+export KVERIFY_FORCE := $(KV_FORCE)
 export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_DEST := $(KV_DEST)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
@@ -151,10 +153,13 @@ deps-check:
 ##     BOOT=auto|distro|own   deb: targets boot Debian's kernel with the patched KVM modules
 ##                            and the kabi step (auto, the default: our own kernel, saying why,
 ##                            where Debian's compiler is missing); own: our allnoconfig bzImage
-##     CCACHE=1               ccache in front of gcc (hits and misses in report.json)
+##     CCACHE=0               no ccache in front of gcc (by default where ccache is installed:
+##                            its store in the cache, hits and misses in report.json)
 ##     KCC=, KHOSTCC=         the kernel's compilers (distcc, icecream)
 ##     KEEP_GOING=1           after a failure, run every step that does not depend on it
-##     VERIFY_CACHE=1         hash every file of the cached source against its manifest
+##     VERIFY_CACHE=1         hash every file of the cached source against its manifest,
+##                            and run the steps that keep a PASS (sim, checkpatch, cocci, boot)
+##     FORCE=1                run the steps that keep a PASS even when their inputs are unchanged
 ##     REQUIRE=pmu            a guest PMU test that SKIPs (no PMU here) FAILs: for labs with one
 verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \

@@ -338,20 +338,27 @@ static int env_number(const char *name, long min, long max, long *n)
 
 /*
  * The environment every command takes, whether or not --env: make's
- * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, and $KVERIFY_BUSYBOX,
- * the mirrors, the sim step's knobs and the test hooks (tests/README).
+ * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, FORCE=, and
+ * $KVERIFY_BUSYBOX, the mirrors, the sim step's knobs and the test hooks
+ * (tests/README).
  * The only place that reads them.
  */
 static int options_from_make(struct options *opt)
 {
 	const char *vc = env("KVERIFY_VERIFY_CACHE"), *mf = env("MAKEFLAGS");
+	const char *cc = env("KVERIFY_CCACHE");
 	long boot_timeout = 0, progress = 0;
 
 	opt->keep_going = env("KVERIFY_KEEP_GOING") &&
 			  !strcmp(env("KVERIFY_KEEP_GOING"), "1");
 	opt->kernel_cc = env("KVERIFY_KERNEL_CC");
 	opt->kernel_hostcc = env("KVERIFY_KERNEL_HOSTCC");
-	opt->ccache = env("KVERIFY_CCACHE") && !strcmp(env("KVERIFY_CCACHE"), "1");
+	if (cc && strcmp(cc, "") && strcmp(cc, "0") && strcmp(cc, "1")) {
+		fprintf(stderr, "CCACHE (KVERIFY_CCACHE) is 0 or 1, not '%s'\n",
+			cc);
+		return EXIT_USAGE;
+	}
+	opt->ccache = cc && *cc ? *cc == '1' : -1;
 	opt->busybox = env("KVERIFY_BUSYBOX");
 	if (vc && strcmp(vc, "0") && strcmp(vc, "1")) {
 		fprintf(stderr, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
@@ -359,6 +366,7 @@ static int options_from_make(struct options *opt)
 		return EXIT_USAGE;
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
+	opt->force = env("KVERIFY_FORCE") && !strcmp(env("KVERIFY_FORCE"), "1");
 	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
 				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");

@@ -37,11 +37,12 @@ struct options {
 	int quiet;		/* no step or progress lines */
 	int kcidb;		/* also write results/<target>/kcidb.json */
 	int require_pmu;	/* --require pmu: a PMU test that SKIPs fails */
-	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1 (options_from_make) */
+	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1, FORCE=1 */
 	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
 	const char *kernel_hostcc;
-	int ccache;		/* ccache in front of gcc */
+	int ccache;		/* ccache in front of gcc: -1 where installed */
 	int verify_cache;	/* hash every file of the cached source */
+	int force;		/* FORCE=1: run the steps that keep a PASS */
 	const char *busybox;	/* the guest's static busybox ($KVERIFY_BUSYBOX) */
 	/* $KVERIFY_DEBIAN_MIRROR, $KVERIFY_SECURITY_MIRROR: not apt's sources' */
 	const char *debian_mirror, *security_mirror;

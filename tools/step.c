@@ -111,9 +111,9 @@ void make_jobs(const struct verify_ctx *ctx, struct child *c)
 
 /*
  * The kernel's compilers: make's KCC=/KHOSTCC= (distcc, icecream), else
- * with CCACHE=1 ccache in front of gcc.  Opt-in, because kbuild records
- * the compiler command: switching an existing O= directory to ccache
- * rebuilds it all.
+ * ccache in front of gcc where ccache is installed (CCACHE=0: not).  kbuild
+ * records the compiler command: switching an existing O= directory to or
+ * from ccache rebuilds it all, once.
  */
 static int kernel_compilers(const struct options *opt, struct child *c)
 {
@@ -136,13 +136,29 @@ static int kernel_compilers(const struct options *opt, struct child *c)
  */
 int make_args(const struct verify_ctx *ctx, struct child *c)
 {
+	int ret;
+
 	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
 	strvec_pushf(&c->args, "O=%s", build_dir(ctx));
 	make_jobs(ctx, c);
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
-	return kernel_compilers(ctx->opt, c);
+	ret = kernel_compilers(ctx->opt, c);
+	if (ctx->opt->ccache && path_has("ccache"))
+		ccache_env(ctx, &c->env);
+	return ret;
+}
+
+/*
+ * ccache's store is the cache's own (not ~/.cache/ccache, which other builds
+ * share and fill), and it knows a compiler by its bytes, not its mtime: a
+ * new gcc (a toolchain upgrade) misses.
+ */
+void ccache_env(const struct verify_ctx *ctx, struct strvec *env)
+{
+	strvec_pushf(env, "CCACHE_DIR=%s/ccache", ctx->cache);
+	strvec_push(env, "CCACHE_COMPILERCHECK=content");
 }
 
 /*

@@ -126,6 +126,7 @@ int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,
 __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
+void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
 uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "memo.h"
 #include "series.h"
 #include "debian.h"
 #include "steps.h"
@@ -20,6 +21,8 @@
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
 #define TOLERANCES "0 1000 100000 10000000\n"
 #define PROBE_TIMEOUT 30
+#define GUEST_APPEND \
+	"console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init"
 
 static const char *const bad_console[] = {
 	"Kernel panic", "BUG:", "Oops:", "general protection fault",
@@ -125,23 +128,24 @@ static void cpio_list(const struct verify_ctx *ctx, const char *dir,
 			    ctx->selftests.bins.v[i]);
 }
 
+/* The gen_init_cpio list is in @list. */
 static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
-			  const char *dir, const char *out)
+			  const char *dir, const char *out,
+			  struct strbuf *list)
 {
 	char *init = xstrfmt("%s/tools/guest/init", ctx->repo);
 	char *list_path = xstrfmt("%s/initramfs.list", dir);
-	struct strbuf list = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	int ret = -1;
 
-	cpio_list(ctx, dir, init, &list);
+	cpio_list(ctx, dir, init, list);
 	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
-	if (ctx->config.kernel && debian_initramfs(ctx, r, dir, &list))
+	if (ctx->config.kernel && debian_initramfs(ctx, r, dir, list))
 		goto out;
 	if (write_plan(ctx, dir) ||
-	    write_file(list_path, list.buf, list.len))
+	    write_file(list_path, list->buf, list->len))
 		goto out;
 	strvec_pushf(&c.args, "%s/usr/gen_init_cpio", build_dir(ctx));
 	strvec_push(&c.args, list_path);
@@ -150,7 +154,6 @@ static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	child_clear(&c);
 out:
 	free(init);
-	strbuf_release(&list);
 	free(list_path);
 	return ret;
 }
@@ -369,8 +372,7 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	struct strbuf chardev = STRBUF_INIT;
 	const char *p;
 
-	qemu_args(ctx, &c, accel, initrd,
-		  "console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init");
+	qemu_args(ctx, &c, accel, initrd, GUEST_APPEND);
 	/* ttyS0 the console, ttyS1 the runner's port; "," is ",," there. */
 	strbuf_addstr(&chardev, "file,id=runner,path=");
 	for (p = runner_path; *p; p++) {
@@ -420,6 +422,51 @@ static char *booted_release(const char *console)
 	return NULL;
 }
 
+/*
+ * The boot's PASS follows from: the initramfs's list and the bytes of every
+ * file it takes (busybox, the runner, the plan, the tests, Debian's modules),
+ * the kernel image, QEMU's executable (its version with it), QEMU's whole
+ * command line (the accelerator, the kernel's), the probe's answer and
+ * --require.  The initramfs itself is not hashed: gen_init_cpio stamps its
+ * directories with the time of the run.
+ */
+static void boot_memo(const struct verify_ctx *ctx, const char *how,
+		      const char *initrd, const char *list, struct memo *m)
+{
+	struct child c = CHILD_INIT;
+	struct line l;
+	size_t i;
+
+	memo_init_bare(m, ctx, "boot");
+	memo_add_string(m, list);
+	for_each_line(l, list) {
+		char *t = xstrfmt("%.*s", (int)l.len, l.s), *save;
+		char *kind = strtok_r(t, " ", &save);
+		char *dest = kind ? strtok_r(NULL, " ", &save) : NULL;
+		char *from = dest ? strtok_r(NULL, " ", &save) : NULL;
+
+		if (from && !strcmp(kind, "file"))
+			memo_add_file(m, from);
+		free(t);
+	}
+	if (ctx->config.kernel) {
+		memo_add_file(m, ctx->config.kernel);
+	} else {
+		char *bz = xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx));
+
+		memo_add_file(m, bz);
+		free(bz);
+	}
+	memo_add_tool(m, "qemu-system-x86_64");
+	qemu_args(ctx, &c, starts_with(how, "kvm") ? "kvm" : "tcg", initrd,
+		  GUEST_APPEND);
+	for (i = 0; i < c.args.nr; i++)
+		memo_add_string(m, c.args.v[i]);
+	child_clear(&c);
+	memo_add_string(m, how);
+	memo_add_string(m, ctx->opt->require_pmu ? "require pmu" : "");
+}
+
 enum step_status boot_and_test(const struct verify_ctx *ctx,
 			       struct boot_out *out, struct step_result *r)
 {
@@ -428,7 +475,9 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	char *console_path = xstrfmt("%s/console.log", ctx->results);
 	char *runner_path = xstrfmt("%s/runner.log", ctx->results);
 	struct strbuf console = STRBUF_INIT, runner = STRBUF_INIT;
+	struct strbuf list = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
+	struct memo memo = { 0 };
 
 	if (!ctx->built.kernel_built || !ctx->selftests.bins.nr) {
 		strbuf_addstr(&r->reason, "no kernel image or selftests to boot");
@@ -440,9 +489,22 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 		goto out;
 	}
 	mkdir_p(dir);
-	if (make_initramfs(ctx, r, dir, initrd))
+	if (make_initramfs(ctx, r, dir, initrd, &list))
 		goto out;
 	out->accel = probe_accel(ctx, initrd);
+	/* The kept PASS: the runner's port gives the tests as they were. */
+	boot_memo(ctx, out->accel, initrd, list.buf, &memo);
+	if (memo_reuse_data(&memo, r, &runner)) {
+		if (!write_file(runner_path, runner.buf, runner.len)) {
+			ktap_parse(runner.buf, runner.len, &out->tests);
+			out->kernel_release = booted_release(runner.buf);
+			st = STEP_PASS;
+			goto out;
+		}
+		strbuf_reset(&r->reason);
+		strbuf_reset(&r->detail);
+		strbuf_reset(&runner);
+	}
 	if (run_guest(ctx, r, out->accel, initrd, console_path, runner_path))
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
@@ -454,7 +516,11 @@ enum step_status boot_and_test(const struct verify_ctx *ctx,
 	if (ctx->config.kernel)
 		strbuf_addf(&r->reason, "; booted Debian's %s-amd64 (%s %s)",
 			    ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);
+	memo_keep_data(&memo, st, r, &runner);
 out:
+	if (memo.path)
+		memo_clear(&memo);
+	strbuf_release(&list);
 	strbuf_release(&console);
 	strbuf_release(&runner);
 	free(dir);

@@ -19,8 +19,9 @@
 #include "debian.h"
 #include "steps.h"
 
-/* ccache's hit and miss counters (all builds of this machine). */
-static int ccache_counts(long *hits, long *misses)
+/* ccache's hit and miss counters (of the cache's ccache store). */
+static int ccache_counts(const struct verify_ctx *ctx, long *hits,
+			 long *misses)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
@@ -28,6 +29,7 @@ static int ccache_counts(long *hits, long *misses)
 
 	*hits = *misses = 0;
 	strvec_pushl(&c.args, "ccache", "--print-stats", NULL);
+	ccache_env(ctx, &c.env);
 	c.out = &out;
 	c.log = "/dev/null";
 	if (run_child(&c)) {
@@ -151,7 +153,7 @@ enum step_status build_kernel(const struct verify_ctx *ctx,
 		st = build_debian_modules(ctx, out, r);
 		goto out;
 	}
-	ccache = make_args(ctx, &c) && !ccache_counts(&h0, &m0);
+	ccache = make_args(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	strvec_push(&c.args, objects ? "arch/x86/kvm/" : "bzImage");
 	out->ccache_hits = out->ccache_misses = -1;
 	stamp = build_stamp(ctx, &c, output);
@@ -163,7 +165,7 @@ enum step_status build_kernel(const struct verify_ctx *ctx,
 	}
 	write_build_stamp(ctx, NULL);
 	ret = step_run_in_build(ctx, r, &c);
-	if (ccache && !ccache_counts(&h1, &m1)) {
+	if (ccache && !ccache_counts(ctx, &h1, &m1)) {
 		out->ccache_hits = h1 - h0;
 		out->ccache_misses = m1 - m0;
 	}

@@ -5,6 +5,7 @@
  * A counterexample fails the step: its shortest trace goes into the log and
  * the detail, its invariant and values into the reason.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "fsutil.h"
+#include "memo.h"
 #include "run.h"
 #include "sim.h"
 #include "series.h"
@@ -87,6 +89,28 @@ static int link_file(const char *from, const char *to)
 }
 
 /*
+ * What the baseline is made of: the series' patches that carry a Fixes:
+ * trailer, in series order, into @fixes; the pristine tree's files the sim
+ * reads and those the patches touch, into @files.
+ */
+static void baseline_inputs(const struct verify_ctx *ctx,
+			    struct strvec *fixes, struct strvec *files)
+{
+	const struct series *s = series_of(ctx);
+	size_t i;
+
+	for (i = 0; s && i < s->patches.nr; i++)
+		if (has_fixes(s->patches.v[i]))
+			strvec_push(fixes, s->patches.v[i]);
+	if (!fixes->nr)
+		return;
+	for (i = 0; i < nr_sim_files; i++)
+		strvec_push(files, sim_files[i] + (sim_files[i][0] == '?'));
+	for (i = 0; i < fixes->nr; i++)
+		patch_paths(fixes->v[i], files);
+}
+
+/*
  * The baseline tree: the pristine tree's files the sim reads, and those
  * the patches touch, linked into @dir, with the series' patches that carry
  * a Fixes: trailer applied in series order.  Their names go into @names;
@@ -96,23 +120,16 @@ static int link_file(const char *from, const char *to)
 static int make_baseline(const struct verify_ctx *ctx, const char *dir,
 			 struct strbuf *names, struct strbuf *why)
 {
-	const struct series *s = series_of(ctx);
 	const char *src = ctx->fetch.source.src;
 	struct strvec fixes = STRVEC_INIT, files = STRVEC_INIT;
 	size_t i;
 	int ret = -1;
 
-	for (i = 0; s && i < s->patches.nr; i++)
-		if (has_fixes(s->patches.v[i]))
-			strvec_push(&fixes, s->patches.v[i]);
+	baseline_inputs(ctx, &fixes, &files);
 	if (!fixes.nr) {
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < nr_sim_files; i++)
-		strvec_push(&files, sim_files[i] + (sim_files[i][0] == '?'));
-	for (i = 0; i < fixes.nr; i++)
-		patch_paths(fixes.v[i], &files);
 	rm_rf(dir);
 	for (i = 0; i < files.nr; i++) {
 		char *from = xstrfmt("%s/%s", src, files.v[i]);
@@ -158,6 +175,123 @@ out:
 	return ret;
 }
 
+/*
+ * The sim's PASS follows from: the files it cuts out of the pristine and
+ * the patched tree, the baseline's Fixes: patches and the pristine files
+ * they touch, the sim's sources (tools/sim) and this kverify (which cuts
+ * the code out and generates the units), the compiler, and the seed, the
+ * trace count and the time budget.  Not from the rest of the series: a
+ * patch that touches no file the sim reads leaves its PASS up to date.
+ */
+static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
+		     struct memo *m)
+{
+	struct strvec fixes = STRVEC_INIT, files = STRVEC_INIT;
+	char *src = sim_source_dir(), *cc1 = NULL;
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct dirent **names;
+	size_t i;
+	int n;
+
+	memo_init_bare(m, ctx, "sim");
+	for (i = 0; i < nr_sim_files; i++) {
+		const char *f = sim_files[i] + (sim_files[i][0] == '?');
+		char *p = xstrfmt("%s/%s", o->pristine, f);
+		char *q = xstrfmt("%s/%s", o->patched, f);
+
+		memo_add_optional_file(m, p);
+		memo_add_optional_file(m, q);
+		free(p);
+		free(q);
+	}
+	baseline_inputs(ctx, &fixes, &files);
+	for (i = 0; i < fixes.nr; i++) {
+		memo_add_string(m, patch_name(fixes.v[i]));
+		memo_add_file(m, fixes.v[i]);
+	}
+	for (i = 0; i < files.nr; i++) {
+		char *p = xstrfmt("%s/%s", o->pristine, files.v[i]);
+
+		memo_add_optional_file(m, p);
+		free(p);
+	}
+	n = scandir(src, &names, NULL, alphasort);
+	if (n < 0)
+		m->incomplete = 1;
+	while (n-- > 0) {
+		char *p = xstrfmt("%s/%s", src, names[n]->d_name);
+
+		/* By name, not path: another checkout's sim is the same. */
+		if (names[n]->d_name[0] != '.' && is_file(p)) {
+			memo_add_string(m, names[n]->d_name);
+			memo_add_file(m, p);
+		}
+		free(p);
+		free(names[n]);
+	}
+	if (n == -1)
+		free(names);
+	/* gcc and what it runs: cc1, as, ld. */
+	memo_add_tool(m, "gcc");
+	strvec_pushl(&c.args, "gcc", "-print-prog-name=cc1", NULL);
+	c.out = &out;
+	c.timeout = 30;
+	if (!run_child(&c)) {
+		strbuf_trim_trailing(&out);
+		cc1 = out.len ? xstrdup(out.buf) : NULL;
+	}
+	if (cc1)
+		memo_add_file(m, cc1);
+	else
+		m->incomplete = 1;
+	memo_add_tool(m, "as");
+	memo_add_tool(m, "ld");
+	{
+		char *k = xstrfmt("seed %llu traces %ld tolerance %ld shrink %g total %g debug %d",
+				  o->seed, o->traces, o->tolerance,
+				  o->shrink_seconds, o->total_seconds,
+				  o->debug);
+
+		memo_add_string(m, k);
+		free(k);
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	strvec_clear(&fixes);
+	strvec_clear(&files);
+	free(cc1);
+	free(src);
+}
+
+/* What the report needs of the sim's output, kept beside the PASS. */
+static void sim_out_save(const struct sim_out *out, struct strbuf *data)
+{
+	strbuf_addf(data, "%s\n%ld\n%llu\n%s\n%s\n", out->era, out->traces,
+		    out->seed, out->figures.buf, out->reads.buf);
+}
+
+static int sim_out_load(struct sim_out *out, struct strbuf *data)
+{
+	char *v[5], *p = data->buf, *e;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		e = strchr(p, '\n');
+		if (!e)
+			return -1;
+		*e = '\0';
+		v[i] = p;
+		p = e + 1;
+	}
+	out->era = xstrdup(v[0]);
+	out->traces = strtol(v[1], NULL, 10);
+	out->seed = strtoull(v[2], NULL, 10);
+	strbuf_addstr(&out->figures, v[3]);
+	strbuf_addstr(&out->reads, v[4]);
+	return 0;
+}
+
 enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 			 struct step_result *r)
 {
@@ -177,6 +311,8 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 	char *work = cache_path(ctx, "sim/%s", ctx->t->name);
 	char *base = xstrfmt("%s/baseline", work);
 	struct strbuf names = STRBUF_INIT, why = STRBUF_INIT, bdesc = STRBUF_INIT;
+	struct strbuf kept = STRBUF_INIT;
+	struct memo memo = { 0 };
 	int made;
 
 	o.work = work;
@@ -184,6 +320,15 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 		strbuf_addstr(&r->reason, "no patched tree of this series: the tree and apply steps did not run");
 		st = STEP_SKIP;
 		goto out;
+	}
+	sim_memo(ctx, &o, &memo);
+	if (memo_reuse_data(&memo, r, &kept)) {
+		if (!sim_out_load(out, &kept)) {
+			st = STEP_PASS;
+			goto out;
+		}
+		strbuf_reset(&r->reason);
+		strbuf_reset(&r->detail);
 	}
 	rm_rf(work);
 	made = make_baseline(ctx, base, &names, &why);
@@ -221,11 +366,16 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 			    sim_era_name(res.era), res.traces, o.seed,
 			    bdesc.buf, res.figures.buf, res.reads.buf);
 		st = STEP_PASS;
+		sim_out_save(out, &kept);
 	} else {
 		strbuf_addf(&r->reason, "%s", res.reason.buf);
 		counterexample(res.output.buf, &r->detail);
 	}
+	memo_keep_data(&memo, st, r, &kept);
 out:
+	if (memo.path)
+		memo_clear(&memo);
+	strbuf_release(&kept);
 	sim_result_clear(&res);
 	strbuf_release(&names);
 	strbuf_release(&why);

@@ -1,0 +1,92 @@
+#!/bin/bash
+# The sim step keeps its PASS under a hash of what it reads (memo.h): the
+# vPMU files it cuts out of the pristine and the patched tree, the Fixes:
+# patches of its baseline, its sources, kverify, gcc, the seed and the trace
+# count.  The same inputs again: "up to date", no compiler run; a one-byte
+# change of the patched pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
+# sim runs again; an edit of a patch that touches no file the sim reads
+# does not, nor another checkout of the same code; a kept file whose verdict
+# was edited is not believed.
+# Cost: about 10 sim runs of 2000 traces (~1.5 s each here) on the test
+# cache's 6.12 tree; no kernel build, no boot.
+# lane: 2
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_MEMO_TARGET:-6.12}
+plan 11
+copy=$TMP/repo
+repo_copy "$copy"
+cached_source $T > /dev/null || exit 1
+series=$(target_series $T)
+# the selftest's patch: it touches no file the sim reads
+pt=$(grep -m1 -i selftest "$series/series")
+R=$copy/results/$T/report.json
+logs=$copy/results/$T/logs
+memo=$KVERIFY_CACHE/memo/$T.sim
+pmu=$KVERIFY_CACHE/trees/$T/arch/x86/kvm/pmu.c
+rm -f "$memo"
+export KVERIFY_SIM_TRACES=2000
+
+verify() {
+	(cd "$copy" && ./build/kverify verify \
+		--skip checkpatch,cocci,config,build,kabi,selftests,boot $T) \
+		> "$TMP/out" 2>&1
+}
+reason() { json $R "[s['reason'] for s in r['steps'] if s['name'] == '${1:-sim}'][0]"; }
+ran() {	# the sim compiled and ran the tree's code
+	[ "$(step_status $R sim)" = PASS ] && ! reason | grep -q "^up to date" &&
+		grep -q "gcc" $logs/*-sim.log
+}
+reused() {	# the kept PASS, no compiler run, the report's sim figures kept
+	[ "$(step_status $R sim)" = PASS ] &&
+		reason | grep "^up to date: inputs unchanged since the PASS of .*every invariant holds" &&
+		! grep -q "gcc" $logs/*-sim.log && grep -q "nothing run" $logs/*-sim.log &&
+		[ "$(json $R "r['sim']['traces']")" = 2000 ]
+}
+# one byte more in the file, as a new file (the tree's files are links)
+touch_byte() { cp "$1" "$TMP/f" && printf '\n' >> "$TMP/f" && mv "$TMP/f" "$1"; }
+
+test_expect_success "the first run runs the sim" '
+	verify && ran && [ -s "$memo" ]
+'
+test_expect_success "the same inputs again: up to date, nothing compiled" '
+	verify && reused
+'
+test_expect_success "another checkout of the same code and series: up to date" '
+	copy2=$TMP/repo2 && repo_copy "$copy2" && (cd "$copy2" && ./build/kverify verify \
+		--skip checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/out" 2>&1 &&
+	R2=$copy2/results/$T/report.json &&
+	json $R2 "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"sim\"][0]" |
+		grep "^up to date: "
+'
+test_expect_success "a patch that touches no file the sim reads: still up to date" '
+	[ -n "$pt" ] && printf "\n" >> "$copy/$series/$pt" &&
+	verify && reason tree | grep "^fresh tree" && reused
+'
+test_expect_success "one byte more in the patched pmu.c: the sim runs" '
+	[ -f "$pmu" ] && touch_byte "$pmu" &&
+	verify && ran
+'
+test_expect_success "and the run after it is up to date" '
+	verify && reused
+'
+test_expect_success "another seed: the sim runs" '
+	KVERIFY_SIM_SEED=2 verify && ran && reason | grep -q "(seed 2)"
+'
+test_expect_success "FORCE=1: the sim runs though nothing changed" '
+	verify && ran && verify && reused &&
+	KVERIFY_FORCE=1 verify && ran
+'
+test_expect_success "VERIFY_CACHE=1: the sim runs" '
+	KVERIFY_VERIFY_CACHE=1 verify && ran
+'
+test_expect_success "a kept file whose verdict was edited is not believed" '
+	sed -i "s/every invariant holds/FORGED/" "$memo" && grep -q FORGED "$memo" &&
+	verify && ran && ! reason | grep -q FORGED && ! grep -q FORGED "$memo"
+'
+test_expect_success "nor one that names another hash" '
+	sed -i "1s/^kverify memo2 [0-9a-f]* /kverify memo2 0123456789abcdef /" "$memo" &&
+	verify && ran
+'
+done_testing

@@ -1,0 +1,109 @@
+#!/bin/bash
+# The boot step keeps its PASS under a hash of what it boots (memo.h): the
+# initramfs's list and the bytes of every file in it (the runner, the
+# tests), the kernel image, QEMU's executable and its command line, the
+# probe's answer, --require.  QEMU here is a fake that prints a guest's
+# console with a SKIP and counts its boots.  The same inputs again: "up to
+# date", no boot, the SKIP still a SKIP in the report; another QEMU, an
+# edited runner, --require pmu, FORCE=1: it boots again; a FAIL is not
+# kept; a kept console edited by hand is not believed.
+# Cost: 11 runs of the build and selftests steps on a built tree (make
+# finds nothing to do: lane 1 built it in t0120), no real boot: 15 s here
+# (31 s with KVERIFY_MEMO_BOOT=distro, which runs it on a cache where
+# Debian's kernel is what is built).
+# tier: kernels
+# lane: 1
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_GUEST_TARGET:-6.12}
+BOOT=${KVERIFY_MEMO_BOOT:-own}
+plan 9
+copy=$TMP/repo
+repo_copy "$copy"
+R=$copy/results/$T/report.json
+memo=$KVERIFY_CACHE/memo/$T.boot
+calls=$TMP/qemu.calls
+rm -f "$memo"
+mkdir -p "$TMP/bin"
+cat > "$TMP/console" <<'EOF2'
+kverify-guest: booted 6.12.0-fake
+KTAP version 1
+1..3
+ok 1 param:emulated_counter_reprogram_tolerance
+ok 2 cpuid_test
+ok 3 pmu_counters_test # SKIP no PMU in this guest
+KVERIFY-DONE
+EOF2
+cat > "$TMP/bin/qemu-system-x86_64" <<EOF2
+#!/bin/sh
+echo "\$*" >> "$calls"
+case "\$*" in *kverify.probe=1*) exit 0 ;; esac
+cat "$TMP/console"
+EOF2
+chmod +x "$TMP/bin/qemu-system-x86_64"
+# The probe's answer is this host's: back as it was at the end.
+probe=$KVERIFY_CACHE/accel-probe
+[ -e "$probe" ] && cp -p "$probe" "$TMP/accel-probe"
+restore_probe() {
+	if [ -e "$TMP/accel-probe" ]; then cp -p "$TMP/accel-probe" "$probe"; else rm -f "$probe"; fi
+}
+trap 'restore_probe; rm -rf "$TMP"' EXIT
+
+verify() {
+	: > "$calls"
+	(cd "$copy" && PATH=$TMP/bin:$PATH ./build/kverify --boot $BOOT verify \
+		--skip sim,checkpatch,cocci "$@" $T) > "$TMP/out" 2>&1
+}
+# the guest boots QEMU made (not the probe's, not a --version)
+boots() { grep -e "-kernel " "$calls" | grep -vc kverify.probe=1; }
+reason() { json $R "[s['reason'] for s in r['steps'] if s['name'] == 'boot'][0]"; }
+booted() {	# the guest booted once, with the tests as the console says
+	[ "$(step_status $R boot)" = PASS ] && ! reason | grep -q "^up to date" &&
+		[ "$(boots)" = 1 ] && skip_kept
+}
+skip_kept() {
+	[ "$(json $R "[t['status'] for t in r['tests'] if t['name'].startswith('pmu_counters_test')][0]")" = SKIP ] &&
+		reason | grep -q "2 passed, 0 failed, 1 skipped"
+}
+reused() {	# the kept PASS, QEMU not run, the SKIP kept a SKIP
+	[ "$(step_status $R boot)" = PASS ] &&
+		reason | grep "^up to date: inputs unchanged since the PASS of " &&
+		[ "$(boots)" = 0 ] && skip_kept &&
+		grep -q "^ok 3 pmu_counters_test # SKIP" "$copy/results/$T/console.log" &&
+		[ "$(json $R "r['kernel_release']")" = 6.12.0-fake ]
+}
+
+test_expect_success "the first run boots (the fake QEMU)" '
+	verify && booted && [ -s "$memo" ]
+'
+test_expect_success "the same inputs again: up to date, no boot, the SKIP still a SKIP" '
+	verify && reused
+'
+test_expect_success "another QEMU executable: it boots" '
+	echo "# another build" >> "$TMP/bin/qemu-system-x86_64" &&
+	verify && booted && verify && reused
+'
+test_expect_success "the guest runner edited: it boots" '
+	echo "# an edit" >> "$copy/tools/guest/init" &&
+	verify && booted
+'
+test_expect_success "--require pmu: it boots, the SKIP FAILs, nothing kept" '
+	{ verify --require pmu; [ $? = 1 ]; } &&
+	[ "$(step_status $R boot)" = FAIL ] && [ ! -e "$memo" ]
+'
+test_expect_success "then without it: boots again (the PASS was forgotten), then up to date" '
+	verify && booted && verify && reused
+'
+test_expect_success "FORCE=1: it boots though nothing changed" '
+	KVERIFY_FORCE=1 verify && booted
+'
+test_expect_success "a kept console edited by hand is not believed" '
+	sed -i "s/^ok 3 pmu_counters_test # SKIP.*/ok 3 pmu_counters_test/" "$memo" &&
+	verify && booted
+'
+test_expect_success "a kept file naming another hash is not believed" '
+	sed -i "1s/^kverify memo2 [0-9a-f]* /kverify memo2 0123456789abcdef /" "$memo" &&
+	verify && booted
+'
+done_testing
