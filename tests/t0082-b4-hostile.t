@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 14
+plan 15
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -42,6 +42,18 @@ make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
 rc=$?
 ok $rc "the next make am works"
 [ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# series/ that cannot say which revision it holds: a file make am must
+# write is a directory (root writes any file, so chmod would not stop it).
+rm -f series/change-id && mkdir -p series/change-id/keep
+make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
+rc=$?
+test_expect_success 'make am that cannot write series/change-id says so and exits 3, not "imported" and 0' '
+	cat "$TMP/out" | diag; [ $rc = 3 ] && grep -q "series/change-id: cannot write it" "$TMP/out" &&
+	! grep -q "^imported v" "$TMP/out"
+'
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 

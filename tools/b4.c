@@ -1876,6 +1876,36 @@ struct posting {
 	char *msgid;		/* without <>, NULL: none */
 };
 
+/*
+ * series/change-id, message-id and revision after an import: a file that
+ * cannot be written stops it, or series/ would hold vN's patches under
+ * the old revision's number.
+ */
+static int write_series_meta(const struct posting *po)
+{
+	const char *name[3] = {
+		"series/change-id", "series/message-id", "series/revision",
+	};
+	char *v[3] = { NULL };
+	int i, ret = 0;
+
+	v[0] = po->change_id ? xstrfmt("%s\n", po->change_id) : NULL;
+	v[1] = po->msgid ? xstrfmt("%s\n", po->msgid) : NULL;
+	v[2] = xstrfmt("%d\n", po->rev);
+	if (!po->msgid)
+		unlink(name[1]);
+	for (i = 0; i < 3 && !ret; i++) {
+		if (v[i] && write_file(name[i], v[i], strlen(v[i]))) {
+			error("%s: cannot write it (%s): the patches of v%d are in series/, but series/ does not say so yet; make it writable and run make am again",
+			      name[i], strerror(errno), po->rev);
+			ret = -1;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		free(v[i]);
+	return ret;
+}
+
 static int read_posting(const char *cover, const char *mbx,
 			struct posting *po)
 {
@@ -1932,7 +1962,7 @@ static int do_am(struct b4 *b)
 	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
 	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT, before = STRVEC_INIT;
 	struct posting po = { 0 };
-	char *mbox = NULL, *v;
+	char *mbox = NULL;
 	int ret = 1, old_rev, n;
 
 	if (!b->a->mbox && !b->a->msgid) {
@@ -1989,21 +2019,10 @@ static int do_am(struct b4 *b)
 	n = install_patches(out);
 	if (n < 0 || (cover.nr && write_cover(cover.v[0])))
 		goto out;
-	if (po.change_id) {
-		v = xstrfmt("%s\n", po.change_id);
-		write_file("series/change-id", v, strlen(v));
-		free(v);
+	if (write_series_meta(&po)) {
+		ret = EXIT_TOOL;
+		goto out;
 	}
-	if (po.msgid) {
-		v = xstrfmt("%s\n", po.msgid);
-		write_file("series/message-id", v, strlen(v));
-		free(v);
-	} else {
-		unlink("series/message-id");
-	}
-	v = xstrfmt("%d\n", po.rev);
-	write_file("series/revision", v, strlen(v));
-	free(v);
 	printf("imported v%d into series/ (%d patch%s)%s%s\n", po.rev, n,
 	       n == 1 ? "" : "es", po.msgid ? ", posted as " LORE : "",
 	       po.msgid ? po.msgid : "");

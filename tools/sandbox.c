@@ -120,8 +120,9 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		     "--setenv", "TMPDIR", "/tmp", NULL);
 	if (!root)
 		strvec_push(&a, "--unshare-user");
+	/* A $HOME under /tmp is hidden already, with /tmp. */
 	if (!sb->root && home && *home == '/' && strcmp(home, "/") &&
-	    is_real_dir(home))
+	    !path_under(home, "/tmp") && is_real_dir(home))
 		strvec_pushl(&a, "--perms", "0755", "--tmpfs", home, NULL);
 	else
 		home = NULL;
