@@ -39,6 +39,10 @@ cat > "$TMP/bin/qemu-system-x86_64" <<EOF2
 #!/bin/sh
 echo "\$*" >> "$calls"
 case "\$*" in *kverify.probe=1*) exit 0 ;; esac
+# The runner's port (ttyS1): QEMU's "-chardev file,id=runner,path=FILE".
+for a in "\$@"; do
+	case "\$a" in file,id=runner,path=*) cat "$TMP/console" > "\${a#file,id=runner,path=}" ;; esac
+done
 cat "$TMP/console"
 EOF2
 chmod +x "$TMP/bin/qemu-system-x86_64"
@@ -70,7 +74,7 @@ reused() {	# the kept PASS, QEMU not run, the SKIP kept a SKIP
 	[ "$(step_status $R boot)" = PASS ] &&
 		reason | grep "^up to date: inputs unchanged since the PASS of " &&
 		[ "$(boots)" = 0 ] && skip_kept &&
-		grep -q "^ok 3 pmu_counters_test # SKIP" "$copy/results/$T/console.log" &&
+		grep -q "^ok 3 pmu_counters_test # SKIP" "$copy/results/$T/runner.log" &&
 		[ "$(json $R "r['kernel_release']")" = 6.12.0-fake ]
 }
 

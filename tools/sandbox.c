@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <ftw.h>
+#include <pwd.h>
 #include <sys/stat.h>
 
 #include "fsutil.h"
@@ -91,6 +92,26 @@ static void path_dirs(struct strvec *ro)
 }
 
 /*
+ * The homes to hide: $HOME and the user's own from the password file (a
+ * $HOME set elsewhere leaves the real one, mode 700, in the way of the
+ * cache's path).  One under /tmp is hidden already, with /tmp.
+ */
+static void hidden_homes(struct strvec *homes)
+{
+	const struct passwd *pw = getpwuid(geteuid());
+	const char *cand[2] = { getenv("HOME"), pw ? pw->pw_dir : NULL };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cand); i++) {
+		const char *h = cand[i];
+
+		if (h && *h == '/' && strcmp(h, "/") && !path_under(h, "/tmp") &&
+		    is_real_dir(h) && !strvec_has(homes, h))
+			strvec_push(homes, h);
+	}
+}
+
+/*
  * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
  * it starts, inside too.  0, or -1 with @why saying what to install.
  */
@@ -98,9 +119,9 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		  struct strbuf *why)
 {
 	struct strvec a = STRVEC_INIT, made = STRVEC_INIT, ro = STRVEC_INIT;
-	const char *home = getenv("HOME");
+	struct strvec homes = STRVEC_INIT;
 	int root = !geteuid();
-	size_t i;
+	size_t i, j;
 
 	/* A missing tool is named as such, not as the sandbox's exit 127. */
 	if (!sb->root && c->args.nr && !path_has(c->args.v[0])) {
@@ -120,12 +141,10 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		     "--setenv", "TMPDIR", "/tmp", NULL);
 	if (!root)
 		strvec_push(&a, "--unshare-user");
-	/* A $HOME under /tmp is hidden already, with /tmp. */
-	if (!sb->root && home && *home == '/' && strcmp(home, "/") &&
-	    !path_under(home, "/tmp") && is_real_dir(home))
-		strvec_pushl(&a, "--perms", "0755", "--tmpfs", home, NULL);
-	else
-		home = NULL;
+	if (!sb->root)
+		hidden_homes(&homes);
+	for (i = 0; i < homes.nr; i++)
+		strvec_pushl(&a, "--perms", "0755", "--tmpfs", homes.v[i], NULL);
 	if (!sb->root)
 		path_dirs(&ro);
 	for (i = 0; i < sb->ro.nr; i++)
@@ -140,11 +159,12 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 			strvec_clear(&a);
 			strvec_clear(&made);
 			strvec_clear(&ro);
+			strvec_clear(&homes);
 			return -1;
 		}
 		make_parents(&a, &made, "/tmp", p);
-		if (home)
-			make_parents(&a, &made, home, p);
+		for (j = 0; j < homes.nr; j++)
+			make_parents(&a, &made, homes.v[j], p);
 		strvec_pushl(&a, rw ? "--bind" : "--ro-bind", p, p, NULL);
 		if (rw && root && nftw(p, chown_one, 32, FTW_PHYS) < 0) {
 			strbuf_addf(why, "cannot hand %s to the sandbox's user: %s",
@@ -152,6 +172,7 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 			strvec_clear(&a);
 			strvec_clear(&made);
 			strvec_clear(&ro);
+			strvec_clear(&homes);
 			return -1;
 		}
 	}
@@ -168,6 +189,7 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 	c->args = a;
 	strvec_clear(&made);
 	strvec_clear(&ro);
+	strvec_clear(&homes);
 	return 0;
 }
 
