@@ -19,10 +19,13 @@ tree=$KVERIFY_CACHE/trees/$T
 
 # One command line for both Makefiles: who it ran as, what it could read,
 # and whether it could write outside its step's directories.
+# The marks' names are this run's own (a run without the sandbox leaves
+# them behind where it could write).
+tag=${TMP##*.}
 plant() {	# plant FILE WHERE: append the command to Makefile FILE
+	local id=${1//\//_}-$tag
 	printf '\n$(shell id -u > %s/uid-%s; cat /etc/shadow > %s/leak-%s 2>/dev/null; touch %s/planted-%s %s/planted-%s 2>/dev/null)\n' \
-		"$2" "${1//\//_}" "$2" "${1//\//_}" "$copy" "${1//\//_}" \
-		"$KVERIFY_CACHE" "${1//\//_}" >> "$TMP/b/$1"
+		"$2" "$id" "$2" "$id" "$copy" "$id" "$KVERIFY_CACHE" "$id" >> "$TMP/b/$1"
 }
 kvm_mk=arch/x86/kvm/Makefile
 st_mk=tools/testing/selftests/kvm/Makefile
@@ -47,25 +50,25 @@ test_expect_success 'the series with the planted Makefiles builds the modules an
 	[ "$(step_status $R selftests)" = PASS ] && [ $vrc = 0 ]
 '
 test_expect_success 'the kvm Makefile ran, in the sandbox, as nobody when kverify is root' '
-	u=$(cat "$tree/arch/x86/kvm/uid-arch_x86_kvm_Makefile") &&
+	u=$(cat "$tree/arch/x86/kvm/uid-arch_x86_kvm_Makefile-$tag") &&
 	{ [ "$(id -u)" != 0 ] || [ "$u" = 65534 ]; }
 '
 test_expect_success 'and it read nothing only root may read (/etc/shadow)' '
-	[ -e "$tree/arch/x86/kvm/leak-arch_x86_kvm_Makefile" ] &&
-	! grep -q "^root:" "$tree/arch/x86/kvm/leak-arch_x86_kvm_Makefile"
+	[ -e "$tree/arch/x86/kvm/leak-arch_x86_kvm_Makefile-$tag" ] &&
+	! grep -q "^root:" "$tree/arch/x86/kvm/leak-arch_x86_kvm_Makefile-$tag"
 '
 test_expect_success 'and wrote nothing outside its module directories (repository, cache)' '
-	[ ! -e "$copy/planted-arch_x86_kvm_Makefile" ] &&
-	[ ! -e "$KVERIFY_CACHE/planted-arch_x86_kvm_Makefile" ]
+	[ ! -e "$copy/planted-arch_x86_kvm_Makefile-$tag" ] &&
+	[ ! -e "$KVERIFY_CACHE/planted-arch_x86_kvm_Makefile-$tag" ]
 '
 test_expect_success 'the selftests Makefile wrote neither the repository nor the cache' '
-	[ ! -e "$copy/planted-tools_testing_selftests_kvm_Makefile" ] &&
-	[ ! -e "$KVERIFY_CACHE/planted-tools_testing_selftests_kvm_Makefile" ] &&
-	[ ! -e /tmp/uid-tools_testing_selftests_kvm_Makefile ]
+	[ ! -e "$copy/planted-tools_testing_selftests_kvm_Makefile-$tag" ] &&
+	[ ! -e "$KVERIFY_CACHE/planted-tools_testing_selftests_kvm_Makefile-$tag" ] &&
+	[ ! -e /tmp/uid-tools_testing_selftests_kvm_Makefile-$tag ]
 '
 test_expect_success 'the pristine source stays root'"'"'s, its KVM files unchanged' '
 	[ -z "$(find "$P/arch/x86/kvm" "$P/virt/kvm" ! -user "$(id -u)" -print -quit)" ] &&
-	[ ! -e "$P/arch/x86/kvm/uid-arch_x86_kvm_Makefile" ]
+	[ ! -e "$P/arch/x86/kvm/uid-arch_x86_kvm_Makefile-$tag" ]
 '
-rm -f "$tree"/arch/x86/kvm/uid-* "$tree"/arch/x86/kvm/leak-*
+rm -f "$tree"/arch/x86/kvm/uid-*-"$tag" "$tree"/arch/x86/kvm/leak-*-"$tag"
 done_testing
