@@ -5,13 +5,14 @@
 # alone leaves only its output behind, one that fails keeps its clone and
 # cache; a name that is no script exits 2; a shared test cache in the
 # environment is not used; a --list of scripts is checked before anything runs;
-# tests/lanes refuses to run over lane caches another run is using; the
+# tests/lanes refuses to run over lane caches another run is using, and
+# names a lane's failed checks again at the very end; the
 # copies of the checkout (tests/copy-checkout) take its edits and
 # deletions, and leave out a repository nested in it and a cache inside.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 8
+plan 9
 copy=$TMP/repo
 repo_copy "$copy"
 (cd "$copy" && git init -q && git add -A &&
@@ -123,4 +124,34 @@ test_expect_success 'the copy of the checkout: its edits, deletions and new file
 	[ ! -e "$l2/nested" ] && [ ! -e "$l2/in-cache" ] &&
 	grep -q "^tests/copy-checkout: $copy/nested/: a repository nested in the checkout, not copied$" "$TMP/copy.out"
 '
+# A lane that fails and ends first: its report is far up by the time the
+# other lane ends, and a CI log is read from its tail.
+cat > "$copy/tests/t9001-fails-first.t" <<'T'
+#!/bin/bash
+# lane: 2
+. "$(dirname "$0")/lib.sh"
+plan 2
+ok 0 "passes"
+test_expect_success "the check that fails" 'echo "what the failing check printed"; false'
+T
+cat > "$copy/tests/t9002-ends-last.t" <<'T'
+#!/bin/bash
+# lane: 1
+. "$(dirname "$0")/lib.sh"
+plan 1
+sleep 3
+ok 0 "passes, late"
+T
+chmod +x "$copy/tests/t9001-fails-first.t" "$copy/tests/t9002-ends-last.t"
+test_expect_success 'a lane that failed first: its failed check, script and output named again after the last lane ends; exit 1' '
+	(cd "$copy" && KVERIFY_CACHE=$TMP/lanes-fail KVERIFY_TESTS="tests/t9001-fails-first.t tests/t9002-ends-last.t" tests/lanes) > "$TMP/fail.out" 2>&1
+	rc=$? && cat "$TMP/fail.out" && [ $rc = 1 ] &&
+	sed -n "/^lane 1: exit 0/,\$p" "$TMP/fail.out" > "$TMP/tail.out" &&
+	grep -q "^lane 2 failed; its failed checks ($TMP/lanes-fail/tests/lane-2.log has it all):$" "$TMP/tail.out" &&
+	grep -q "^\[2\] not ok 2 - the check that fails   (tests/t9001-fails-first.t)$" "$TMP/tail.out" &&
+	grep -q "^\[2\] # what the failing check printed$" "$TMP/tail.out" &&
+	grep -q "^\[2\] tests/t9001-fails-first.t (Wstat: 0 Tests: 2 Failed: 1)$" "$TMP/tail.out" &&
+	! grep -q "passes" "$TMP/tail.out" && ! grep -q "^lane 1 failed" "$TMP/tail.out"
+'
+rm -f "$copy/tests/t9001-fails-first.t" "$copy/tests/t9002-ends-last.t"
 done_testing
