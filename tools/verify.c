@@ -147,20 +147,6 @@ static int skipped_by_option(const struct options *opt, const char *name)
 	return 0;
 }
 
-/*
- * A failure that says nothing about the patch: the machine or a tool
- * failed (no disk, a missing tool, an interrupt), or the source could not
- * be had.  KCIDB and report.json call it ERROR.
- */
-static int is_error(int idx, const struct step_result *r)
-{
-	const char *why = r->reason.buf;
-
-	return run_interrupted() || idx == STEP_IDX_tree ||
-	       strstr(why, " not found: install it with ") ||
-	       strstr(why, "no space left on device");
-}
-
 /* Progress: objects compiled so far, from kbuild's "  CC  x.o" lines. */
 struct progress {
 	struct verify_ctx *ctx;
@@ -327,8 +313,8 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
 				strbuf_addstr(&stopped, "interrupted");
-			} else if (r->status == STEP_FAIL && is_error(i, r)) {
-				r->status = STEP_ERROR;
+			} else {
+				r->status = step_outcome(r->status, r);
 			}
 			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 				continue;
