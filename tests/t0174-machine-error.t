@@ -1,18 +1,20 @@
 #!/bin/bash
 # A failure that is the machine's, not the patch's, is an ERROR (exit 3):
 # Debian's compiler of the kernel (its headers' .kernelvariables) missing
-# here is reported by the config step as ERROR, whatever its reason says;
-# with the compiler there, the same run passes.  The packages are the ones
-# BOOT=distro fetches for 6.12 (t0185 fetches them too); the run reads a
-# copy of the cache made of hard links, in which .kernelvariables names a
-# gcc that is not installed.  Warm: about 7 CPU-s; on an empty cache the 6.12
-# source and Debian's image and headers packages are fetched first.
+# here is reported by the config step as ERROR, whatever its reason says,
+# and so is a download of Debian's packages that fails (apt-get through a
+# proxy that refuses); with the compiler there, the same run passes.  The
+# packages are the ones BOOT=distro fetches for 6.12 (t0185 fetches them
+# too); the runs read a copy of the tests' cache made of hard links, in
+# which .kernelvariables names a gcc that is not installed.  Warm: about
+# 7 CPU-s (under a minute of wall time); on an empty cache the 6.12 source
+# and Debian's image and headers packages are fetched first.
 # tier: kernels
 . "$(dirname "$0")/lib.sh"
 
 T=6.12
 NOCONFIG=tree,apply,sim,checkpatch,cocci,build,kabi,selftests,boot
-plan 3
+plan 4
 
 # The source and Debian's packages, in the tests' cache.
 "$KVERIFY" --results "$TMP/prereq" --boot distro verify --skip $NOCONFIG $T \
@@ -50,5 +52,14 @@ test_expect_success "Debian's compiler missing: config is an ERROR, not a FAIL, 
 	run; rc=$? &&
 	[ $rc = 3 ] && [ "$(step_status "$R" config)" = ERROR ] &&
 	reason | grep -q "with x86_64-linux-gnu-gcc-99 .*which is not installed here"
+'
+
+# The packages not unpacked yet, and apt-get cannot reach the mirror.
+rm -rf "$C/debian"
+test_expect_success "Debian's packages cannot be downloaded: config is an ERROR, the run exits 3" '
+	http_proxy=http://127.0.0.1:9 run; rc=$? &&
+	[ $rc = 3 ] && [ "$(step_status "$R" config)" = ERROR ] &&
+	reason | grep -q "^apt-get exited with status" &&
+	grep -q "Failed to fetch" "$TMP/r/$T/logs/"*-config.log
 '
 done_testing
