@@ -45,68 +45,132 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
  */
 struct step {
 	const char *name;
+	/* The step's entry, one of the *_step() functions below. */
 	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
 	unsigned int timeout;	/* seconds, for each tool the step runs */
-	int runs_when_na;	/* also for targets whose series is n/a */
-	int independent;	/* its failure does not stop the later steps */
-	unsigned int needs;	/* bit i: reads what verify_steps[i] made */
+	unsigned int flags;	/* STEP_RUNS_WHEN_NA, STEP_INDEPENDENT */
+	unsigned int needs;	/* NEEDS(i): reads what verify_steps[i] made */
 };
 
-#define STEP_WRITES(fn, output)						\
-static enum step_status run_##fn(struct verify_ctx *ctx,		\
-				 struct step_result *r)			\
-{									\
-	return fn(ctx, &ctx->output, r);				\
-}
-
-#define STEP_READS_ONLY(fn)						\
-static enum step_status run_##fn(struct verify_ctx *ctx,		\
-				 struct step_result *r)			\
-{									\
-	return fn(ctx, r);						\
-}
-
-STEP_WRITES(fetch_source, fetch)
-STEP_READS_ONLY(prepare_tree)
-STEP_READS_ONLY(apply_series)
-STEP_WRITES(run_sim, sim)
-STEP_READS_ONLY(run_checkpatch)
-STEP_READS_ONLY(check_cocci)
-STEP_WRITES(configure_kernel, config)
-STEP_WRITES(build_kernel, built)
-STEP_READS_ONLY(check_kabi)
-STEP_WRITES(build_selftests, selftests)
-STEP_WRITES(boot_and_test, boot)
+/* It also runs for targets whose series is n/a. */
+#define STEP_RUNS_WHEN_NA	(1u << 0)
+/* Its failure does not stop the later steps, even without --keep-going. */
+#define STEP_INDEPENDENT	(1u << 1)
 
 /*
- * The pipeline, top to bottom.  Adding a step is adding a line.  The last
- * column names the steps whose outputs a step reads: with --keep-going a
- * failure stops only the steps that need it.
+ * Each step's entry: its own function (steps.h), given the step's output in
+ * the context where it has one.
  */
-#define NEEDS(s) (1u << STEP_IDX_##s)
-enum {
+static enum step_status fetch_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return fetch_source(ctx, &ctx->fetch, r);
+}
+
+static enum step_status tree_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return prepare_tree(ctx, r);
+}
+
+static enum step_status apply_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return apply_series(ctx, r);
+}
+
+static enum step_status sim_step(struct verify_ctx *ctx,
+				 struct step_result *r)
+{
+	return run_sim(ctx, &ctx->sim, r);
+}
+
+static enum step_status checkpatch_step(struct verify_ctx *ctx,
+					struct step_result *r)
+{
+	return run_checkpatch(ctx, r);
+}
+
+static enum step_status cocci_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return check_cocci(ctx, r);
+}
+
+static enum step_status config_step(struct verify_ctx *ctx,
+				    struct step_result *r)
+{
+	return configure_kernel(ctx, &ctx->config, r);
+}
+
+static enum step_status build_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return build_kernel(ctx, &ctx->built, r);
+}
+
+static enum step_status kabi_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return check_kabi(ctx, r);
+}
+
+static enum step_status selftests_step(struct verify_ctx *ctx,
+				       struct step_result *r)
+{
+	return build_selftests(ctx, &ctx->selftests, r);
+}
+
+static enum step_status boot_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return boot_and_test(ctx, &ctx->boot, r);
+}
+
+/*
+ * The pipeline, top to bottom: a step is an index here and a line of the
+ * table.  needs names the steps whose outputs a step reads: with
+ * --keep-going a failure stops only the steps that need it.
+ */
+enum step_idx {
 	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
 	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
-	STEP_IDX_kabi,
-	STEP_IDX_selftests, STEP_IDX_boot,
+	STEP_IDX_kabi, STEP_IDX_selftests, STEP_IDX_boot,
+	NR_STEPS
 };
+#define NEEDS(idx) (1u << (idx))
 
 static const struct step verify_steps[] = {
-	{ "fetch",	run_fetch_source,	SOURCE_TIMEOUT,	1,	0, 0 },
-	{ "tree",	run_prepare_tree,	900,	0,	0, NEEDS(fetch) },
-	{ "apply",	run_apply_series,	300,	0,	0, NEEDS(tree) },
-	{ "sim",	run_run_sim,		300,	0,	1, NEEDS(apply) },
-	{ "checkpatch",	run_run_checkpatch,	600,	0,	0, NEEDS(apply) },
-	{ "cocci",	run_check_cocci,	300,	1,	0, NEEDS(fetch) },
-	{ "config",	run_configure_kernel,	600,	0,	0,
-	  NEEDS(fetch) | NEEDS(apply) },
-	{ "build",	run_build_kernel,	5400,	0,	0, NEEDS(config) },
-	{ "kabi",	run_check_kabi,		300,	0,	0,
-	  NEEDS(config) | NEEDS(build) },
-	{ "selftests",	run_build_selftests,	1800,	0,	0, NEEDS(build) },
-	{ "boot",	run_boot_and_test,	1800,	0,	0,
-	  NEEDS(config) | NEEDS(build) | NEEDS(selftests) },
+	[STEP_IDX_fetch] = { .name = "fetch", .run = fetch_step,
+		.timeout = SOURCE_TIMEOUT, .flags = STEP_RUNS_WHEN_NA },
+	[STEP_IDX_tree] = { .name = "tree", .run = tree_step, .timeout = 900,
+		.needs = NEEDS(STEP_IDX_fetch) },
+	[STEP_IDX_apply] = { .name = "apply", .run = apply_step,
+		.timeout = 300, .needs = NEEDS(STEP_IDX_tree) },
+	[STEP_IDX_sim] = { .name = "sim", .run = sim_step, .timeout = 300,
+		.flags = STEP_INDEPENDENT, .needs = NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_checkpatch] = { .name = "checkpatch", .run = checkpatch_step,
+		.timeout = 600, .needs = NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_cocci] = { .name = "cocci", .run = cocci_step,
+		.timeout = 300, .flags = STEP_RUNS_WHEN_NA,
+		.needs = NEEDS(STEP_IDX_fetch) },
+	[STEP_IDX_config] = { .name = "config", .run = config_step,
+		.timeout = 600,
+		.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_build] = { .name = "build", .run = build_step,
+		.timeout = 5400, .needs = NEEDS(STEP_IDX_config) },
+	[STEP_IDX_kabi] = { .name = "kabi", .run = kabi_step, .timeout = 300,
+		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) },
+	[STEP_IDX_selftests] = { .name = "selftests", .run = selftests_step,
+		.timeout = 1800, .needs = NEEDS(STEP_IDX_build) },
+	[STEP_IDX_boot] = { .name = "boot", .run = boot_step, .timeout = 1800,
+		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
+			 NEEDS(STEP_IDX_selftests) },
 };
+
+_Static_assert(ARRAY_SIZE(verify_steps) == NR_STEPS,
+	       "verify_steps[]: a line for each STEP_IDX_*");
+_Static_assert(NR_STEPS <= 32, "needs is a 32-bit mask");
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
 
@@ -145,20 +209,6 @@ static int skipped_by_option(const struct options *opt, const char *name)
 		s = s ? s + 1 : NULL;
 	}
 	return 0;
-}
-
-/*
- * A failure that says nothing about the patch: the machine or a tool
- * failed (no disk, a missing tool, an interrupt), or the source could not
- * be had.  KCIDB and report.json call it ERROR.
- */
-static int is_error(int idx, const struct step_result *r)
-{
-	const char *why = r->reason.buf;
-
-	return run_interrupted() || idx == STEP_IDX_tree ||
-	       strstr(why, " not found: install it with ") ||
-	       strstr(why, "no space left on device");
 }
 
 /* Progress: objects compiled so far, from kbuild's "  CC  x.o" lines. */
@@ -270,22 +320,29 @@ static void progress_end(struct progress *p, enum step_status st)
 	}
 }
 
-static void run_steps(struct verify_ctx *ctx, struct step_result *res)
+/*
+ * Run @steps (@nr of them, needs bits indexing @steps) into @res: a step
+ * the user skipped, one that needs what failed or did not run, or one
+ * after the first failure (without --keep-going, unless that failure's
+ * step is independent) is not run, and says why.
+ */
+static void run_steps(struct verify_ctx *ctx, const struct step *steps,
+		      int nr, struct step_result *res)
 {
 	struct strbuf stopped = STRBUF_INIT;
 	unsigned int failed = 0;
 	struct progress prog;
 	int i, j;
 
-	for (i = 0; i < nr_verify_steps; i++) {
-		const struct step *s = &verify_steps[i];
+	for (i = 0; i < nr; i++) {
+		const struct step *s = &steps[i];
 		struct step_result *r = &res[i];
 		double t0 = now();
 
 		r->name = s->name;
 		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
 				 s->name);
-		if (!series_of(ctx)->dir && !s->runs_when_na) {
+		if (!series_of(ctx)->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
 			r->status = STEP_NA;
 			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
 				      series_of(ctx)->na_reason : "no series");
@@ -301,7 +358,7 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				;
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: needs %s, which %s",
-				    verify_steps[j].name,
+				    steps[j].name,
 				    res[j].status == STEP_SKIP ? "did not run" :
 				    "failed");
 			failed |= 1u << i;
@@ -327,14 +384,14 @@ static void run_steps(struct verify_ctx *ctx, struct step_result *res)
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
 				strbuf_addstr(&stopped, "interrupted");
-			} else if (r->status == STEP_FAIL && is_error(i, r)) {
-				r->status = STEP_ERROR;
+			} else {
+				r->status = step_outcome(r->status, r);
 			}
 			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 				continue;
 			failed |= 1u << i;
-			if (!s->independent && !ctx->opt->keep_going &&
-			    !stopped.len)
+			if (!(s->flags & STEP_INDEPENDENT) &&
+			    !ctx->opt->keep_going && !stopped.len)
 				strbuf_addf(&stopped, "%s failed", s->name);
 		}
 	}
@@ -477,7 +534,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	/* Every process the run starts holds the lock too. */
 	lock_inherit(lockfd);
 	ctx.started = time(NULL);
-	run_steps(&ctx, res);
+	run_steps(&ctx, verify_steps, nr_verify_steps, res);
 	ctx.finished = time(NULL);
 	for (i = 0; i < nr_verify_steps; i++) {
 		fail |= res[i].status == STEP_FAIL;
