@@ -287,13 +287,16 @@ static int series_revision(const char *what)
 
 static int is_commit_id(const char *s)
 {
-	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+	size_t n = s ? strlen(s) : 0;
+
+	return (n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n;
 }
 
 /*
- * What the cover says in place of b4's base-commit: the real upstream
- * commit when the source names one; else the upstream release and where
- * the tree came from, and no base-commit.
+ * What the cover says in place of b4's base-commit: for a git: source the
+ * commit its ref resolved to when it was fetched (a commit id, a branch, a
+ * tag or HEAD alike), which is upstream's own; else the upstream release
+ * and where the tree came from, and no base-commit.
  */
 static void describe_base(struct b4 *b)
 {
@@ -301,9 +304,9 @@ static void describe_base(struct b4 *b)
 	char *rel = kernel_release(b->source.src, 1);
 	const char *r = rel ? rel : "(unknown release)";
 
-	if (t->kind == SRC_GIT && is_commit_id(t->git_ref)) {
-		b->base_commit = xstrdup(t->git_ref);
-		b->base = xstrfmt("base-commit: %s", t->git_ref);
+	if (t->kind == SRC_GIT && is_commit_id(b->source.git_commit)) {
+		b->base_commit = xstrdup(b->source.git_commit);
+		b->base = xstrfmt("base-commit: %s", b->base_commit);
 	} else if (t->kind == SRC_DEB) {
 		b->base = xstrfmt("Made on Linux %s as packaged by Debian (%s %s);\nthat tree is no upstream commit, so there is no base-commit.",
 				  r, t->deb_package,

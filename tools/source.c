@@ -703,6 +703,8 @@ static enum step_status fetch_tree(const struct source_req *req,
 		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
 	if (st != STEP_PASS)
 		goto out;
+	if (commit)
+		out->git_commit = xstrdup(commit);
 	key = extract_only_key(req, key);
 	out->src_key = key;
 	out->src = xstrfmt("%s/src/%s", req->cache, key);
@@ -783,5 +785,6 @@ void source_clear(struct source *s)
 	free(s->src);
 	free(s->src_key);
 	free(s->deb_version);
+	free(s->git_commit);
 	memset(s, 0, sizeof(*s));
 }
