@@ -11,7 +11,8 @@
 # branch again from series/
 # while the branch has nothing new, refuses when both changed (exit 2),
 # and with FORCE=1 remakes it, the old tip kept; uncommitted work in the
-# branch is refused (exit 2).
+# branch is refused (exit 2); so is either without a git identity, which
+# the branch's commits need.
 #
 # Cost: three make edit (a sparse clone of the test cache's b4 repository
 # of 7.3, six git am each), eight make series, two rebases: 53-93 s wall
@@ -21,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 12
+plan 13
 test_identity
 src=$(cached_source 7.3) || exit 1
 copy=$TMP/repo
@@ -38,6 +39,15 @@ test=tools/testing/selftests/kvm/x86/pmu_emulated_batching_test.c
 kv() { make --no-print-directory "$@" > "$TMP/o" 2>&1; }
 in_edit() { git -C "$edit" "$@"; }
 
+test_expect_success 'make edit without a git identity exits 2 and makes nothing' '
+	mkdir "$TMP/home" &&
+	env -u GIT_COMMITTER_NAME -u GIT_COMMITTER_EMAIL -u GIT_AUTHOR_NAME \
+		-u GIT_AUTHOR_EMAIL -u EMAIL HOME="$TMP/home" \
+		XDG_CONFIG_HOME="$TMP/home" GIT_CONFIG_NOSYSTEM=1 \
+		make --no-print-directory edit > "$TMP/o" 2>&1
+	[ $? = 2 ] && cat "$TMP/o" && grep -q "git config --global user.email" "$TMP/o" &&
+	[ ! -e "$edit" ]
+'
 test_expect_success 'make edit makes a b4 prep branch of series/ (b4 prep --show-info reads it)' '
 	kv edit && cat "$TMP/o" &&
 	(cd "$edit" && b4 prep --show-info) > "$TMP/info" 2>&1 && cat "$TMP/info" &&

@@ -2928,7 +2928,9 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	if (identities(&b, !strcmp(what, "send")))
+	/* edit and series: the branch's commits and what comes off them. */
+	if (identities(&b, !strcmp(what, "send") || !strcmp(what, "edit") ||
+		       !strcmp(what, "series")))
 		goto out;
 	if (check_series(t, opt)) {
 		ret = EXIT_USAGE;
