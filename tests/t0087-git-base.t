@@ -6,17 +6,18 @@
 # checkpatch.pl needs) taken from the test cache's Debian 7.3 tree, one
 # commit where pmu.c's context differs, one where it is 7.3's, and a later
 # branch, checked out, where it differs again.  The series applies to the
-# base-commit the cover names, and to neither its parent nor HEAD; no mail
-# names the cache's own import commit.  A Debian target's cover still says
+# base-commit the cover names, and to neither its parent nor HEAD.  The
+# cache's b4 repository stands on that very commit (its object copied in,
+# shallow, over the same tree), and so does make edit's b4 prep branch.  A Debian target's cover still says
 # in words what it stands on (t0081).
 #
-# Cost: one b4 send -o on a ~20 MB tree in a cache of the test's own
-# ($TMP), three git am: about 15 s wall, measured with
+# Cost: one b4 send -o and one make edit on a ~20 MB tree in a cache of
+# the test's own ($TMP), three git am: about 25 s wall, measured with
 # KVERIFY_TESTS=tests/t0087-git-base.t tests/run under nice.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 5
+plan 6
 test_identity
 src=$(cached_source 7.3) || exit 1
 copy=$TMP/repo
@@ -75,9 +76,19 @@ test_expect_success 'the series applies to that commit with git am' '
 test_expect_success 'and to neither its parent nor the checked-out branch (the base is that one commit)' '
 	! am_at "$base^" && ! am_at next
 '
-test_expect_success 'no mail names the cache import commit' '
-	lid=$(git -C "$TMP"/cache/b4/git-* rev-parse kverify-base) &&
-	[ -n "$lid" ] && [ "$lid" != "$base" ] &&
-	! grep -r "${lid:0:12}" $sent
+test_expect_success 'the cache repository stands on that commit itself (shallow), not on an import of its own' '
+	b4repo=$(ls -d "$TMP"/cache/b4/git-*) &&
+	[ "$(git -C "$b4repo" rev-parse kverify-base)" = "$base" ] &&
+	[ "$(cat "$b4repo/.git/shallow")" = "$base" ] &&
+	[ "$(git -C "$b4repo" rev-parse "kverify-base^{tree}")" = "$(git -C "$up" rev-parse "master^{tree}")" ]
+'
+test_expect_success 'make edit KERNEL=up: a b4 prep branch on that commit (b4 prep --show-info says it)' '
+	KVERIFY_CACHE=$TMP/cache make --no-print-directory edit KERNEL=up &&
+	edit=$(ls -d "$TMP"/cache/edit/git-*) &&
+	(cd "$edit" && b4 prep --show-info) > "$TMP/info" 2>&1 && cat "$TMP/info" &&
+	grep -qx "base-commit: $base" "$TMP/info" &&
+	[ "$(grep -c "^commit-" "$TMP/info")" = $np ] &&
+	KVERIFY_CACHE=$TMP/cache make --no-print-directory series KERNEL=up &&
+	git diff --no-index --exit-code "$REPO/series" series
 '
 done_testing

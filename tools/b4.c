@@ -9,7 +9,9 @@
  * hard-linked work tree, git writes new files, never into the links).  Its
  * import commit exists nowhere else, so no mail names it: the cover says
  * which upstream release and Debian version the series was made on
- * instead of a base-commit.  The sender is the operator's git identity;
+ * instead of a base-commit.  A git: tree's import stands on its upstream
+ * commit itself (upstream_base()), which the cover names as base-commit.
+ * The sender is the operator's git identity;
  * a patch of series/ without From: (the project's own) gets theirs, every
  * patch their Signed-off-by (once, placed by git interpret-trailers), one
  * that series/co-developed lists their Co-developed-by: before it, and a
@@ -220,6 +222,48 @@ static int parse_revision(const char *s)
 	return n;
 }
 
+/*
+ * A git: tree's own commit, in the import at b->repo: its commit object
+ * (read from the source repository) written as it is, over the tree just
+ * committed, which is the same tree when git archive wrote every file of
+ * it; the repository is then shallow at that commit, whose parents it
+ * lacks.  The base is upstream's commit, so b4's base-commit, format-patch
+ * --base and a make edit branch on it are true.  "HEAD" (the import
+ * commit) when the trees differ (an export-ignore, say) or the object
+ * does not hash to the commit's id.
+ */
+static const char *upstream_base(struct b4 *b)
+{
+	const char *obj = b->source.git_commit_object, *want = b->source.git_commit;
+	char *path = xstrfmt("%s/commit.obj", b->a->work), *shallow;
+	struct strbuf tree = STRBUF_INIT, id = STRBUF_INIT;
+	const char *base = "HEAD";
+
+	if (b->t->kind != SRC_GIT || !obj || !want ||
+	    !starts_with(obj, "tree ") ||
+	    git(b, &tree, "rev-parse", "HEAD^{tree}", NULL) ||
+	    strncmp(obj + 5, tree.buf, strcspn(obj + 5, "\n") + 1) ||
+	    write_file(path, obj, strlen(obj)) ||
+	    git(b, &id, "hash-object", "-t", "commit", "-w", path, NULL))
+		goto out;
+	strbuf_trim_trailing(&id);
+	if (strcmp(id.buf, want))
+		goto out;
+	shallow = xstrfmt("%s/.git/shallow", b->repo);
+	strbuf_addch(&id, '\n');
+	if (!write_file(shallow, id.buf, id.len))
+		base = want;
+	free(shallow);
+out:
+	if (base != want && b->t->kind == SRC_GIT)
+		note("the import of %s is not its commit %s: the cache repository's base is its own import commit",
+		     b->source.src, want ? want : "(none)");
+	strbuf_release(&tree);
+	strbuf_release(&id);
+	free(path);
+	return base;
+}
+
 /* Under the repository's lock (cmd_b4), which owns b4/.tmp-<key>. */
 static int import_tree(struct b4 *b)
 {
@@ -245,7 +289,7 @@ static int import_tree(struct b4 *b)
 	ret = ret || git(b, NULL, "init", "-q", NULL) ||
 	      git(b, NULL, "add", "-A", "--force", NULL) ||
 	      git(b, NULL, "commit", "-q", "-m", "Debian kernel source, as packaged", NULL) ||
-	      git(b, NULL, "tag", BASE_TAG, NULL);
+	      git(b, NULL, "tag", BASE_TAG, upstream_base(b), NULL);
 	b->repo = real;
 	if (!ret && rename(tmp, real) < 0)
 		ret = -1;
@@ -737,7 +781,7 @@ static int recipients(struct b4 *b, struct strvec *to, struct strvec *cc)
 
 /*
  * The local import's commit id, cut to 12 digits: no mail may name it,
- * even abbreviated.
+ * even abbreviated; NULL when the base is the upstream commit itself.
  */
 static char *local_base(struct b4 *b)
 {
@@ -748,6 +792,11 @@ static char *local_base(struct b4 *b)
 		return NULL;
 	}
 	strbuf_trim_trailing(&out);
+	/* A git: tree's base is upstream's own commit (upstream_base()). */
+	if (b->base_commit && !strcmp(out.buf, b->base_commit)) {
+		strbuf_release(&out);
+		return NULL;
+	}
 	if (out.len > 12)
 		strbuf_setlen(&out, 12);
 	return strbuf_detach(&out, NULL);

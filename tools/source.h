@@ -26,6 +26,7 @@ struct source {
 	char *src_key;		/* its name in the cache */
 	char *deb_version;	/* deb: the source package's exact version */
 	char *git_commit;	/* git: the commit id the tree is, in full */
+	char *git_commit_object;	/* git: that commit object, raw */
 	int refetched;		/* it had changed since it was fetched */
 };
 
