@@ -26,6 +26,7 @@ struct step_result {
 	struct strbuf reason;	/* one line */
 	struct strbuf detail;	/* shown on failure: log tail, diff, ... */
 	double seconds;
+	double cpu_seconds;	/* user + system, kverify's and its children's */
 	char *log;
 	enum step_cause cause;	/* of the last failure */
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -189,6 +190,19 @@ int verify_step_index(const char *name)
 	return -1;
 }
 
+/* User and system time of kverify and of every child it waited for. */
+static double cpu_now(void)
+{
+	struct rusage self, children;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	return self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+	       children.ru_utime.tv_sec + children.ru_stime.tv_sec +
+	       (self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+		children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -337,7 +351,7 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 	for (i = 0; i < nr; i++) {
 		const struct step *s = &steps[i];
 		struct step_result *r = &res[i];
-		double t0 = now();
+		double t0 = now(), cpu0;
 
 		r->name = s->name;
 		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
@@ -376,7 +390,9 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 			if (!ctx->opt->quiet)
 				note("%s: %s ...", ctx->t->name, s->name);
 			progress_start(&prog, ctx, s->name);
+			cpu0 = cpu_now();
 			r->status = s->run(ctx, r);
+			r->cpu_seconds = cpu_now() - cpu0;
 			progress_end(&prog, r->status);
 			r->seconds = now() - t0;
 			if (run_interrupted()) {
