@@ -6,7 +6,8 @@
 # console with a SKIP and counts its boots.  The same inputs again: "up to
 # date", no boot, the SKIP still a SKIP in the report; another QEMU, an
 # edited runner, --require pmu, FORCE=1: it boots again; a FAIL is not
-# kept; a kept console edited by hand is not believed.
+# kept; a kept console edited by hand is not believed; with --results
+# outside the checkout, the initramfs is made from there.
 # Cost: 11 runs of the build and selftests steps on a built tree (make
 # finds nothing to do: lane 1 built it in t0120), no real boot: 15 s here
 # (31 s with KVERIFY_MEMO_BOOT=distro, which runs it on a cache where
@@ -18,7 +19,7 @@
 
 T=${KVERIFY_GUEST_TARGET:-6.12}
 BOOT=${KVERIFY_MEMO_BOOT:-own}
-plan 9
+plan 10
 copy=$TMP/repo
 repo_copy "$copy"
 R=$copy/results/$T/report.json
@@ -109,5 +110,13 @@ test_expect_success "a kept console edited by hand is not believed" '
 test_expect_success "a kept file naming another hash is not believed" '
 	sed -i "1s/^kverify memo2 [0-9a-f]* /kverify memo2 0123456789abcdef /" "$memo" &&
 	verify && booted
+'
+# The results elsewhere (--results): the initramfs list that the tree's
+# gen_init_cpio reads, in the sandbox, is there.
+test_expect_success "--results outside the checkout: the initramfs is made from there, it boots" '
+	(cd "$copy" && KVERIFY_FORCE=1 PATH=$TMP/bin:$PATH ./build/kverify --results "$TMP/elsewhere" \
+		--boot $BOOT verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1 &&
+	[ "$(step_status "$TMP/elsewhere/$T/report.json" boot)" = PASS ] &&
+	[ -s "$TMP/elsewhere/$T/boot/initramfs.list" ]
 '
 done_testing

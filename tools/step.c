@@ -39,7 +39,8 @@ int step_run(const struct verify_ctx *ctx, struct step_result *r,
 
 /*
  * Run code that came with the tree (its Makefiles, scripts, compilers'
- * plugins) in the sandbox: it reads the cache and this repository, writes
+ * plugins) in the sandbox: it reads the cache, this repository and the
+ * target's results (--results may be elsewhere), writes
  * only the directories in @rw (NULL-terminated), and a chroot in @c->root
  * becomes the sandbox's root.  @c is as it was when this returns, so the
  * caller's stamps see the command, not the sandbox around it.
@@ -57,6 +58,10 @@ int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 	for (i = 0; i < cmd.nr; i++)
 		strvec_push(&c->args, cmd.v[i]);
 	strvec_pushl(&sb.ro, ctx->cache, ctx->repo, NULL);
+	/* What kverify wrote for it there (the initramfs list, say). */
+	if (ctx->results && !path_under(ctx->results, ctx->repo) &&
+	    !path_under(ctx->results, ctx->cache) && is_dir(ctx->results))
+		strvec_push(&sb.ro, ctx->results);
 	for (; rw && *rw; rw++) {
 		if (mkdir_p(*rw) < 0) {
 			strbuf_addf(&r->reason, "cannot make %s: %s", *rw,
