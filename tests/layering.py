@@ -19,7 +19,9 @@ CHECK is one of:
             source, checkpatch, the series) stand below the steps: nothing
             reachable from b4.o is a step (step.o, step_*.o) or the engine,
             and none of their sources includes step.h, steps.h or verify.h,
-            directly or through another header
+            directly or through another header; b4's own files (b4.o, the
+            command, and the b4_*.o of its workflows) are all reached from
+            b4.o, so the rule sees each of them
 Prints what breaks the rule and exits 1; exits 0 when it holds.
 """
 import collections
@@ -167,6 +169,11 @@ def main():
         if 'b4' not in graph:
             bad.append('no b4.o in %s' % objdir)
         below = reachable(graph, ['b4'])
+        for obj in sorted(glob.glob(os.path.join(objdir, 'b4_*.o'))):
+            name = os.path.basename(obj)[:-2]
+            if name not in below:
+                bad.append('%s.o: a file of b4 that b4.o does not reach, '
+                           'so this rule does not see it' % name)
         for name in sorted(below):
             for to, sym in sorted(graph.get(name, {}).items()):
                 if is_step(to):

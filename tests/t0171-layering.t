@@ -7,13 +7,14 @@
 # the engine holds a writable struct verify_ctx, so a step writes nothing
 # but the output the engine hands it; b4 and the modules it shares with the
 # pipeline (source, checkpatch, series) stand below the steps: they call
-# no step and include no step's header.  Each rule is shown to reject a
+# no step and include no step's header, and every b4_*.o is reached from
+# b4.o, so that rule sees it.  Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
 # what they call, as a compiler that refuses implicit declarations wants).
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 13
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -71,6 +72,16 @@ test_expect_success 'a step that takes a writable context is named' '
 test_expect_success 'b4 calling a step helper is named' '
 	mutant b4step b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
 	rejects b4step shared "^b4.o calls step (cache_path): b4 reaches a step"
+'
+
+test_expect_success 'a b4 workflow file calling a step helper is named' '
+	mutant b4sendstep b4_send.c "s/(\tif \(gate\(b\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
+	rejects b4sendstep shared "^b4_send.o calls step (cache_path): b4 reaches a step"
+'
+
+test_expect_success 'a file of b4 that b4.o does not reach is named' '
+	mutant b4stray b4.c "s/\t\tret = do_send\(&b\);\n/\t\tret = 0;\n/" &&
+	rejects b4stray shared "^b4_send.o: a file of b4 that b4.o does not reach"
 '
 
 test_expect_success 'the source module including a step header is named' '

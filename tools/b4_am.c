@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make am and make trailers: a posted revision (a message-id or a local
+ * mbox) into series/, the previous one kept in series/old/vN/, and the
+ * trailers of review replies onto the right patches of series/.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "b4_int.h"
+#include "exitcode.h"
+#include "fsutil.h"
+#include "series.h"
+#include "usage.h"
+
+/* "[PATCH vN ..." in @text: N, 1 without one, 0 when out of range. */
+static int revision_of(const char *text)
+{
+	const char *p = strstr(text, "[PATCH v");
+	char *n;
+	int rev;
+
+	if (!p)
+		return 1;
+	p += 8;
+	n = xstrfmt("%.*s", (int)strspn(p, "0123456789"), p);
+	rev = parse_revision(n);
+	free(n);
+	return rev;
+}
+
+/* series/cover-letter from b4's .cover: subject and text, no base. */
+static int write_cover(const char *cover_mail)
+{
+	struct strbuf sb = STRBUF_INIT, mail = STRBUF_INIT;
+	char *subject, *body_end;
+	const char *body;
+	int ret;
+
+	if (strbuf_read_file(&mail, cover_mail, 1 << 20) < 0)
+		return -1;
+	subject = header(mail.buf, "Subject");
+	body = strstr(mail.buf, "\n\n");
+	if (!subject || !body) {
+		strbuf_release(&mail);
+		free(subject);
+		return -1;
+	}
+	body += 2;
+	body_end = strstr(body, "\n---\n");
+	strbuf_addf(&sb, "%s\n\n", strchr(subject, ']') ? strchr(subject, ']') + 2 : subject);
+	strbuf_add(&sb, body, body_end ? (size_t)(body_end - body) : strlen(body));
+	strbuf_trim_trailing(&sb);
+	strbuf_addch(&sb, '\n');
+	ret = write_file("series/cover-letter", sb.buf, sb.len);
+	strbuf_release(&sb);
+	strbuf_release(&mail);
+	free(subject);
+	return ret;
+}
+
+static int archive_series(struct b4 *b, int old_rev)
+{
+	char *dir = xstrfmt("series/old/v%d", old_rev);
+	static const char *const keep[] = {
+		"series", "cover-letter", "revision", "change-id", "message-id",
+	};
+	size_t i;
+	int ret;
+
+	rm_rf(dir);
+	ret = mkdir_p(dir);
+	for (i = 0; i < b->patches.nr && !ret; i++) {
+		char *to = xstrfmt("%s/%s", dir, patch_name(b->patches.v[i]));
+
+		ret = rename(b->patches.v[i], to);
+		free(to);
+	}
+	for (i = 0; i < ARRAY_SIZE(keep) && !ret; i++) {
+		char *from = xstrfmt("series/%s", keep[i]);
+		char *to = xstrfmt("%s/%s", dir, keep[i]);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!strbuf_read_file(&sb, from, 1 << 20))
+			ret = write_file(to, sb.buf, sb.len);
+		else
+			unlink(to);
+		strbuf_release(&sb);
+		free(from);
+		free(to);
+	}
+	if (!ret)
+		printf("previous revision kept in %s/\n", dir);
+	free(dir);
+	return ret;
+}
+
+/* The trailers ("Xxx-by: ...", "Link: ...") of a patch, "N<TAB>line". */
+static void trailers_of(const char *path, int n, struct strvec *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+		return;
+	p = strstr(sb.buf, "\n\n");
+	end = p ? strstr(p, "\n---\n") : NULL;
+	for (; p && p < end; p = strchr(p + 1, '\n')) {
+		const char *l = p + 1, *colon = strchr(l, ':');
+		size_t len = strcspn(l, "\n");
+
+		if (colon && colon < l + len && colon[1] == ' ' &&
+		    colon - l > 3 && starts_with(colon - 3, "-by") &&
+		    !memchr(l, ' ', colon - l))
+			strvec_pushf(out, "%d\t%.*s", n, (int)len, l);
+	}
+	strbuf_release(&sb);
+}
+
+
+/* Each trailer series/ gained, on which patch; how many. */
+static int print_new_trailers(const struct strvec *before)
+{
+	struct strvec now = STRVEC_INIT;
+	char *series = read_trim("series/series"), *line, *save = NULL;
+	int n = 0, added = 0;
+	size_t i;
+
+	for (line = series ? strtok_r(series, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *path = xstrfmt("series/%s", line);
+
+		trailers_of(path, ++n, &now);
+		free(path);
+	}
+	for (i = 0; i < now.nr; i++) {
+		if (strvec_has(before, now.v[i]))
+			continue;
+		printf("  patch %.*s: + %s\n", (int)strcspn(now.v[i], "\t"),
+		       now.v[i], strchr(now.v[i], '\t') + 1);
+		added++;
+	}
+	printf("%d trailer%s added\n", added, added == 1 ? "" : "s");
+	strvec_clear(&now);
+	free(series);
+	return added;
+}
+
+static void trailers_of_series(const struct strvec *patches, struct strvec *out)
+{
+	size_t i;
+
+	for (i = 0; i < patches->nr; i++)
+		trailers_of(patches->v[i], i + 1, out);
+}
+
+/* A directory of .eml files (what send -o writes) as one mbox. */
+static char *mbox_from(struct b4 *b, const char *path)
+{
+	struct strvec emls = STRVEC_INIT;
+	struct strbuf mbox = STRBUF_INIT;
+	char *out;
+	size_t i;
+
+	if (!is_dir(path))
+		return xstrdup(path);
+	list_dir(path, ".eml", &emls);
+	for (i = 0; i < emls.nr; i++) {
+		strbuf_addstr(&mbox, "From kverify Mon Sep 17 00:00:00 2001\n");
+		strbuf_read_file(&mbox, emls.v[i], 16 << 20);
+		strbuf_addch(&mbox, '\n');
+	}
+	out = xstrfmt("%s/in.mbox", b->a->work);
+	write_file(out, mbox.buf, mbox.len);
+	strvec_clear(&emls);
+	strbuf_release(&mbox);
+	return out;
+}
+
+/* What a cover (or first patch) of the posting says, checked. */
+struct posting {
+	int rev;
+	char *change_id;	/* NULL: none */
+	char *msgid;		/* without <>, NULL: none */
+};
+
+/*
+ * series/change-id, message-id and revision after an import: a file that
+ * cannot be written stops it, or series/ would hold vN's patches under
+ * the old revision's number.
+ */
+static int write_series_meta(const struct posting *po)
+{
+	const char *name[3] = {
+		"series/change-id", "series/message-id", "series/revision",
+	};
+	char *v[3] = { NULL };
+	int i, ret = 0;
+
+	v[0] = po->change_id ? xstrfmt("%s\n", po->change_id) : NULL;
+	v[1] = po->msgid ? xstrfmt("%s\n", po->msgid) : NULL;
+	v[2] = xstrfmt("%d\n", po->rev);
+	if (!po->msgid)
+		unlink(name[1]);
+	for (i = 0; i < 3 && !ret; i++) {
+		if (v[i] && write_file(name[i], v[i], strlen(v[i]))) {
+			error("%s: cannot write it (%s): the patches of v%d are in series/, but series/ does not say so yet; make it writable and run make am again",
+			      name[i], strerror(errno), po->rev);
+			ret = -1;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		free(v[i]);
+	return ret;
+}
+
+static int read_posting(const char *cover, const char *mbx,
+			struct posting *po)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	char *m;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, mbx, 64 << 20) < 0)
+		goto out;
+	po->rev = revision_of(sb.buf);
+	if (!po->rev) {
+		p = strstr(sb.buf, "[PATCH v");
+		error("the posting says '[PATCH v%.*s': not a revision (1 to %d); nothing was imported",
+		      (int)strspn(p + 8, "0123456789"), p + 8, MAX_REVISION);
+		goto out;
+	}
+	if (cover) {
+		strbuf_release(&sb);
+		if (strbuf_read_file(&sb, cover, 16 << 20) < 0)
+			goto out;
+	}
+	p = strstr(sb.buf, "\nchange-id: ");
+	if (cover && p) {
+		p += 12;
+		po->change_id = xstrfmt("%.*s", (int)strcspn(p, "\n"), p);
+		if (!valid_change_id(po->change_id)) {
+			error("the posting's cover has change-id: '%s': not a change-id (letters, digits, '.', '_' and '-'); nothing was imported",
+			      po->change_id);
+			goto out;
+		}
+	}
+	m = header(sb.buf, "Message-Id");
+	if (m) {
+		const char *s = m + (*m == '<');
+		size_t n = strcspn(s, ">");
+
+		po->msgid = xstrfmt("%.*s", (int)n, s);
+		free(m);
+		if (!valid_msgid(po->msgid) || strpbrk(po->msgid, "\"\\<>()[],;")) {
+			error("the posting's Message-Id <%s> is not one: nothing was imported",
+			      po->msgid);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+int do_am(struct b4 *b)
+{
+	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
+	struct strvec mbx = STRVEC_INIT, cover = STRVEC_INIT, before = STRVEC_INIT;
+	struct posting po = { 0 };
+	char *mbox = NULL;
+	int ret = 1, old_rev, n;
+
+	if (!b->a->mbox && !b->a->msgid) {
+		error("am needs MBOX=<file> or MSGID=<message-id>");
+		ret = 2;
+		goto out;
+	}
+	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
+		error("MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run",
+		      b->a->msgid);
+		ret = 2;
+		goto out;
+	}
+	old_rev = series_revision("series/ holds");
+	if (!old_rev) {
+		ret = 2;
+		goto out;
+	}
+	if (import_tree(b) || load_patches(b))
+		goto out;
+	am_abort(b);
+	rm_rf(dir);
+	mkdir_p(dir);
+	/*
+	 * -t: trailers given on the cover letter go onto every patch.  b4
+	 * 0.12 crashes on a folded Subject with -m FILE; stdin works.
+	 */
+	mbox = b->a->mbox ? mbox_from(b, b->a->mbox) : NULL;
+	if (b->a->msgid ? b4(b, NULL, "am", "-t", "-o", dir, "--", b->a->msgid,
+			     NULL) :
+			  b4(b, mbox, "--offline-mode", "am", "-t", "-m", "-",
+			     "-o", dir, NULL))
+		goto out;
+	list_dir(dir, ".mbx", &mbx);
+	list_dir(dir, ".cover", &cover);
+	if (mbx.nr != 1) {
+		error("b4 am wrote no series mbox in %s", dir);
+		goto out;
+	}
+	if (read_posting(cover.nr ? cover.v[0] : NULL, mbx.v[0], &po)) {
+		ret = 2;
+		goto out;
+	}
+	if (branch_from(b, "kverify-am", &mbx, 0) ||
+	    format_patches(b, BASE_TAG "..kverify-am", out))
+		goto out;
+	if (unstamp_dir(b, out)) {
+		ret = 2;
+		goto out;
+	}
+	trailers_of_series(&b->patches, &before);
+	if (archive_series(b, old_rev))
+		goto out;
+	n = install_patches(out);
+	if (n < 0 || (cover.nr && write_cover(cover.v[0])))
+		goto out;
+	if (write_series_meta(&po)) {
+		ret = EXIT_TOOL;
+		goto out;
+	}
+	printf("imported v%d into series/ (%d patch%s)%s%s\n", po.rev, n,
+	       n == 1 ? "" : "es", po.msgid ? ", posted as " LORE : "",
+	       po.msgid ? po.msgid : "");
+	print_new_trailers(&before);
+	ret = show_range_diff(b, old_rev, po.rev);
+out:
+	strvec_clear(&mbx);
+	strvec_clear(&cover);
+	strvec_clear(&before);
+	free(po.change_id);
+	free(po.msgid);
+	free(mbox);
+	free(dir);
+	free(out);
+	return ret;
+}
+
+/* 1 when the mailbox @path holds a patch, not only replies. */
+static int mbox_has_patch(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int found = 0;
+
+	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
+		return 0;
+	for (p = sb.buf; p && !found; p = strstr(p + 1, "\nSubject: ")) {
+		const char *v;
+
+		if (!skip_prefix(p + (p != sb.buf), "Subject: ", &v))
+			continue;
+		v += strspn(v, " ");
+		found = starts_with(v, "[PATCH");
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+int do_trailers(struct b4 *b)
+{
+	char *out = xstrfmt("%s/trailer-patches", b->a->work), *range;
+	struct strvec before = STRVEC_INIT;
+	int ret = 1;
+
+	if (!b->a->mbox) {
+		error("trailers needs MBOX=<file with the review replies>");
+		return 2;
+	}
+	if (!mbox_has_patch(b->a->mbox)) {
+		error("MBOX=%s holds no patch, only replies: b4 finds a reply's patch in the same mailbox, so give the whole thread (the posted messages, e.g. results/send/vN/*.eml or 'b4 mbox <message-id>', and the replies)",
+		      b->a->mbox);
+		ret = 2;
+		goto out;
+	}
+	if (build_branch(b, 0) ||
+	    b4(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
+	       NULL))
+		goto out;
+	trailers_of_series(&b->patches, &before);
+	range = xstrfmt("%s~%zu..%s", BRANCH, b->patches.nr, BRANCH);
+	ret = format_patches(b, range, out) || unstamp_dir(b, out) ||
+	      install_patches(out) < 0;
+	free(range);
+	if (!ret) {
+		printf("trailers collected into series/ (%zu patches)\n",
+		       b->patches.nr);
+		print_new_trailers(&before);
+	}
+out:
+	strvec_clear(&before);
+	free(out);
+	return ret;
+}
