@@ -3,16 +3,22 @@
  * BOOT=distro (--boot distro), for deb: sources: Debian's own built kernel
  * of exactly the source's version, with the patched KVM modules.
  *
- * config: linux-image-<abi>-amd64-unsigned (or the signed image where the
- *	suite lists only that one), linux-headers-<abi>-amd64, its -common
- *	and its linux-kbuild, through the fetch step's private apt state,
- *	unpacked with dpkg-deb -x into <cache>/debian/<abi>_<version>, once.
- *	A per-target objtree links Debian's amd64 headers (.config,
+ * config: linux-image-<abi>-<flavour>-unsigned (or the signed image where
+ *	the suite lists only that one), linux-headers-<abi>-<flavour>, its
+ *	-common and its linux-kbuild, through the fetch step's private apt
+ *	state, unpacked with dpkg-deb -x into <cache>/debian/<abi>_<version>
+ *	(amd64) or <abi>-<flavour>_<version>, once.  The flavour is amd64,
+ *	or one of --flavours' others (cloud-amd64, rt-amd64: their own
+ *	.config, PREEMPT_RT for rt, and Module.symvers).
+ *	A per-target objtree links Debian's headers (.config,
  *	Module.symvers, generated headers, kbuild's scripts) and includes the
  *	patched tree's Makefile: the patched tree is the srctree, so every
  *	header the series changes is the patched one in the build.
  * build: make -C <objtree> M=<tree>/arch/x86/kvm modules, with the build
- *	step's warnings policy; vermagic must be Debian's.
+ *	step's warnings policy; vermagic must be Debian's.  Another flavour
+ *	builds in a copy of the tree's arch/x86/kvm and virt/kvm sources
+ *	(trees/<target>@<flavour>), the srctree still the patched tree, so
+ *	that each flavour keeps its own objects.
  * kabi: the CRCs of every symbol the rebuilt modules export against
  *	Debian's Module.symvers for that version.
  * boot: Debian's vmlinuz, an initramfs with the patched modules and what
@@ -92,7 +98,8 @@ static int find_image(const struct verify_ctx *ctx,
 	int ret = -1;
 
 	strvec_pushl(&args, "search", "--names-only", NULL);
-	strvec_pushf(&args, "^linux-image-%s[.-].*-amd64(-unsigned)?$", xy);
+	strvec_pushf(&args, "^linux-image-%s[.-].*-%s(-unsigned)?$", xy,
+		     ctx->flavour);
 	if (apt_query(ctx, r, as, &args, &out))
 		goto out;
 	strvec_clear(&args);
@@ -100,7 +107,9 @@ static int find_image(const struct verify_ctx *ctx,
 	for_each_line(l, out.buf) {
 		char *name = xstrfmt("%.*s", (int)strcspn(l.s, "\n "), l.s);
 
-		if (!strstr(name, "-cloud-") && !strstr(name, "-rt-")) {
+		/* amd64's pattern also matches cloud-amd64 and rt-amd64 */
+		if (!default_flavour(ctx) ||
+		    (!strstr(name, "-cloud-") && !strstr(name, "-rt-"))) {
 			strvec_push(&args, name);
 			nnames++;
 		}
@@ -138,8 +147,9 @@ static int find_image(const struct verify_ctx *ctx,
 		free(signed_pkg);
 	if (!cfg->deb_image) {
 		strbuf_reset(&r->reason);
-		strbuf_addf(&r->reason, "%s has no linux-image-%s*-amd64[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
-			    ctx->t->deb_suite, xy, ctx->fetch.source.deb_version);
+		strbuf_addf(&r->reason, "%s has no linux-image-%s*-%s[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
+			    ctx->t->deb_suite, xy, ctx->flavour,
+			    ctx->fetch.source.deb_version);
 		for (i = 0; i < seen.nr && i < 6; i++)
 			strbuf_addf(&r->reason, " %s", seen.v[i]);
 		if (!seen.nr)
@@ -147,7 +157,11 @@ static int find_image(const struct verify_ctx *ctx,
 		goto out;
 	}
 	p = cfg->deb_image + strlen("linux-image-");
-	cfg->deb_abi = xstrfmt("%.*s", (int)(strstr(p, "-amd64") - p), p);
+	cfg->deb_release = xstrfmt("%.*s", (int)(strlen(p) -
+				   (ends_with(p, "-unsigned") ?
+				    strlen("-unsigned") : 0)), p);
+	cfg->deb_abi = xstrfmt("%.*s", (int)(strlen(cfg->deb_release) -
+				strlen(ctx->flavour) - 1), cfg->deb_release);
 	ret = 0;
 out:
 	strvec_clear(&args);
@@ -192,7 +206,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 	     tok = next_dep(NULL, &save)) {
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
-		    strstr(tok, cfg->deb_abi))
+		    ends_with(tok, cfg->deb_release))
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 	}
 	free(dep);
@@ -202,7 +216,8 @@ static int find_image_parts(const struct verify_ctx *ctx,
 }
 
 /*
- * The headers' -common and linux-kbuild packages, from their Depends, and
+ * The headers' -common (-common-rt) and linux-kbuild packages, from their
+ * Depends, and
  * the compiler package Debian built with (gcc-12, gcc-14-for-host).
  */
 static int find_headers(const struct verify_ctx *ctx,
@@ -211,7 +226,7 @@ static int find_headers(const struct verify_ctx *ctx,
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *headers = xstrfmt("linux-headers-%s-amd64", cfg->deb_abi);
+	char *headers = xstrfmt("linux-headers-%s", cfg->deb_release);
 	char *dep = NULL, *tok, *save = NULL;
 	int common = 0, kbuild = 0;
 
@@ -223,8 +238,10 @@ static int find_headers(const struct verify_ctx *ctx,
 	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.source.deb_version);
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
+		/* rt-amd64's is linux-headers-<abi>-common-rt */
 		if (starts_with(tok, "linux-headers-") &&
-		    ends_with(tok, "-common") && !common++)
+		    (ends_with(tok, "-common") || ends_with(tok, "-common-rt")) &&
+		    !common++)
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
@@ -287,15 +304,25 @@ out:
 }
 
 /*
- * The packages, unpacked once into <cache>/debian/<abi>_<version>; the lock
- * locks/debian-<abi>.lock owns debian/.tmp-<abi>, so what a killed run left
+ * Where a flavour's packages are kept: <abi> for amd64, <abi>-<flavour> for
+ * the others.
+ */
+static const char *deb_key(const struct verify_ctx *ctx,
+			   const struct config_out *cfg)
+{
+	return default_flavour(ctx) ? cfg->deb_abi : cfg->deb_release;
+}
+
+/*
+ * The packages, unpacked once into <cache>/debian/<key>_<version>; the lock
+ * locks/debian-<key>.lock owns debian/.tmp-<key>, so what a killed run left
  * there is abandoned and removed by that exact name.
  */
 static int fetch_packages(const struct verify_ctx *ctx,
 			  struct config_out *cfg, struct step_result *r,
 			  struct apt_suite *as, const struct strvec *pkgs)
 {
-	char *tmp = cache_path(ctx, "debian/.tmp-%s", cfg->deb_abi);
+	char *tmp = cache_path(ctx, "debian/.tmp-%s", deb_key(ctx, cfg));
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
 	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
 	struct strbuf want = STRBUF_INIT;
@@ -306,7 +333,7 @@ static int fetch_packages(const struct verify_ctx *ctx,
 	for (i = 0; i < pkgs->nr; i++)
 		strbuf_addf(&want, "%s%s", i ? " " : "", pkgs->v[i]);
 	ret = lock_in_cache(ctx->cache, 1, &lockfd, &r->reason, "debian-%s.lock",
-			    cfg->deb_abi);
+			    deb_key(ctx, cfg));
 	had = ret ? NULL : read_first_line(marker);
 	if (ret || (had && !strcmp(had, want.buf)))
 		goto out;
@@ -337,8 +364,8 @@ out:
 
 static char *headers_dir(const struct config_out *cfg)
 {
-	return xstrfmt("%s/usr/src/linux-headers-%s-amd64", cfg->deb_root,
-		       cfg->deb_abi);
+	return xstrfmt("%s/usr/src/linux-headers-%s", cfg->deb_root,
+		       cfg->deb_release);
 }
 
 /* A variable of the headers' .kernelvariables ("NAME = value"). */
@@ -399,8 +426,8 @@ static int check_compiler(const struct config_out *cfg, struct step_result *r,
 	if (!found) {
 		const char *ver = strrchr(*cc, '-');
 
-		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
-			    cfg->deb_abi, *cc, cfg->toolchain ? "in " : "here",
+		strbuf_addf(&r->reason, "Debian built %s with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
+			    cfg->deb_release, *cc, cfg->toolchain ? "in " : "here",
 			    ver ? ver : "");
 		if (cfg->toolchain)
 			strbuf_addstr(&r->reason, cfg->toolchain);
@@ -463,7 +490,7 @@ static int make_objtree(const struct verify_ctx *ctx,
 	int ret = -1, bad = 0;
 	DIR *d;
 
-	cfg->kbuild = cache_path(ctx, "build/%s-debian-kbuild", ctx->t->name);
+	cfg->kbuild = xstrfmt("%s-kbuild", ctx->build);
 	mkdir_p(cfg->kbuild);
 	d = opendir(hdr);
 	if (!d) {
@@ -519,13 +546,13 @@ static void boot_own_instead(const struct verify_ctx *ctx,
 /* The vmlinuz of Debian's image: boot/, or (7.x) beside the modules. */
 static char *find_vmlinuz(const struct config_out *cfg)
 {
-	char *path = xstrfmt("%s/boot/vmlinuz-%s-amd64", cfg->deb_root,
-			     cfg->deb_abi);
+	char *path = xstrfmt("%s/boot/vmlinuz-%s", cfg->deb_root,
+			     cfg->deb_release);
 
 	if (!is_file(path)) {
 		free(path);
-		path = xstrfmt("%s/usr/lib/modules/%s-amd64/vmlinuz",
-			       cfg->deb_root, cfg->deb_abi);
+		path = xstrfmt("%s/usr/lib/modules/%s/vmlinuz",
+			       cfg->deb_root, cfg->deb_release);
 	}
 	return is_file(path) ? path : (free(path), NULL);
 }
@@ -566,8 +593,8 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	if (cc && !found)
 		toolchain = toolchain_usable(&no_toolchain);
 	if (cc && !found && !toolchain) {
-		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
-				    cfg->deb_abi, cc_pkg, cfg->deb_abi,
+		char *why = xstrfmt("Debian built %s with %s (a Depends: of linux-headers-%s), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
+				    cfg->deb_release, cc_pkg, cfg->deb_release,
 				    no_toolchain.buf,
 				    ctx->opt->boot == BOOT_AUTO ?
 				    " (BOOT=distro makes this a failure)" : "");
@@ -593,7 +620,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	for (dir = ver; *dir; dir++)
 		if (*dir == '~' || *dir == ':')
 			*dir = '_';
-	cfg->deb_root = cache_path(ctx, "debian/%s_%s", cfg->deb_abi, ver);
+	cfg->deb_root = cache_path(ctx, "debian/%s_%s", deb_key(ctx, cfg), ver);
 	free(ver);
 	strbuf_reset(&r->reason);
 	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))
@@ -612,8 +639,8 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 			    cfg->deb_image);
 		goto out;
 	}
-	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
-		    cfg->deb_abi, cfg->deb_image, ctx->fetch.source.deb_version,
+	strbuf_addf(&r->reason, "Debian's %s: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
+		    cfg->deb_release, cfg->deb_image, ctx->fetch.source.deb_version,
 		    cfg->deb_fetched ? "fetched" : "cached", cc);
 	if (cfg->toolchain) {
 		char *release = toolchain_release(ctx->t->deb_suite);
@@ -686,7 +713,7 @@ static const char *modinfo_get(const struct strbuf *info, const char *key)
 
 static char *module_path(const struct verify_ctx *ctx, const char *name)
 {
-	return xstrfmt("%s/%s/%s.ko", ctx->tree, KVM_DIR, name);
+	return xstrfmt("%s/%s/%s.ko", ctx->kvm_tree, KVM_DIR, name);
 }
 
 /* vermagic of the rebuilt kvm.ko: Debian's release, or the step fails. */
@@ -695,7 +722,7 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf info = STRBUF_INIT;
 	char *ko = module_path(ctx, "kvm");
 	const char *magic = NULL;
-	char *want = xstrfmt("%s-amd64 ", ctx->config.deb_abi);
+	char *want = xstrfmt("%s ", ctx->config.deb_release);
 	int ret = -1;
 
 	if (!read_modinfo(ko, &info))
@@ -703,8 +730,8 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	if (!magic)
 		strbuf_addf(&r->reason, "%s has no .modinfo vermagic", ko);
 	else if (!starts_with(magic, want))
-		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s-amd64",
-			    magic, ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s",
+			    magic, ctx->config.deb_release);
 	else
 		ret = 0;
 	if (!ret) {
@@ -831,7 +858,7 @@ static void restore_objects(const struct verify_ctx *ctx)
 {
 	char *kept = kept_objects_dir(ctx);
 
-	copy_module_dirs(kept, ctx->tree, NULL);
+	copy_module_dirs(kept, ctx->kvm_tree, NULL);
 	free(kept);
 }
 
@@ -841,7 +868,7 @@ static void keep_objects(const struct verify_ctx *ctx)
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
-	copy_module_dirs(ctx->tree, tmp, ctx->fetch.source.src);
+	copy_module_dirs(ctx->kvm_tree, tmp, ctx->fetch.source.src);
 	rm_rf(kept);
 	rename(tmp, kept);
 	free(kept);
@@ -868,6 +895,88 @@ static int build_gen_init_cpio(const struct verify_ctx *ctx, struct step_result 
 	return ret;
 }
 
+/* Is @path's content that of @other? */
+static int same_bytes(const char *path, const char *other)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int same;
+
+	same = !strbuf_read_file(&a, path, 64 << 20) &&
+	       !strbuf_read_file(&b, other, 64 << 20) &&
+	       a.len == b.len && !memcmp(a.buf, b.buf, a.len);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return same;
+}
+
+/*
+ * Another flavour's module tree: the sources of @rel (a module dir, or one
+ * below it) in the tree, those of the pristine source and those the series
+ * adds, never kbuild's objects of the amd64 build there.  A file whose
+ * bytes changed is written anew, newer than its objects, and kbuild
+ * compiles it again; the others keep their mtime, and their objects.
+ */
+static int sync_sources(const struct verify_ctx *ctx, const char *rel,
+			const struct strvec *added, struct step_result *r)
+{
+	char *from = xstrfmt("%s/%s", ctx->tree, rel);
+	struct dirent *de;
+	DIR *d = opendir(from);
+	int ret = 0;
+
+	if (!d) {
+		strbuf_addf(&r->reason, "%s: %s", from, strerror(errno));
+		free(from);
+		return -1;
+	}
+	while ((de = readdir(d)) && !ret) {
+		char *sub, *f, *t, *p;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xstrfmt("%s/%s", rel, de->d_name);
+		f = xstrfmt("%s/%s", ctx->tree, sub);
+		t = xstrfmt("%s/%s", ctx->kvm_tree, sub);
+		p = xstrfmt("%s/%s", ctx->fetch.source.src, sub);
+		if (lstat(f, &st)) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = sync_sources(ctx, sub, added, r);
+		} else if (S_ISREG(st.st_mode) &&
+			   (is_file(p) || strvec_has(added, sub)) &&
+			   !same_bytes(f, t)) {
+			unlink(t);
+			ret = copy_file(f, t);
+			if (ret)
+				strbuf_addf(&r->reason, "cannot copy %s to %s: %s",
+					    f, t, strerror(errno));
+		}
+		free(sub);
+		free(f);
+		free(t);
+		free(p);
+	}
+	closedir(d);
+	free(from);
+	return ret;
+}
+
+static int sync_kvm_tree(const struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int ret = 0;
+
+	if (default_flavour(ctx))
+		return 0;
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < ARRAY_SIZE(module_dirs) && !ret; i++)
+		ret = sync_sources(ctx, module_dirs[i], &files, r);
+	strvec_clear(&files);
+	return ret;
+}
+
 /* kbuild writes an M= build's objects next to its sources. */
 static int run_module_build(const struct verify_ctx *ctx,
 			    struct step_result *r, struct child *c)
@@ -877,7 +986,7 @@ static int run_module_build(const struct verify_ctx *ctx,
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
-		dirs[i] = xstrfmt("%s/%s", ctx->tree, module_dirs[i]);
+		dirs[i] = xstrfmt("%s/%s", ctx->kvm_tree, module_dirs[i]);
 	ret = step_run_sandboxed(ctx, r, c, (const char *const *)dirs);
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
 		free(dirs[i]);
@@ -898,7 +1007,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 		goto out;
 	}
 	strvec_pushl(&c.args, "make", "-C", ctx->config.kbuild, NULL);
-	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
+	strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree, KVM_DIR);
 	c.root = ctx->config.toolchain;
 	c.bind = ctx->cache;
 	make_jobs(ctx, &c);
@@ -913,12 +1022,12 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	} else {
 		unlink(stamp_path);
 		restore_objects(ctx);
-		if (run_module_build(ctx, r, &c))
+		if (sync_kvm_tree(ctx, r) || run_module_build(ctx, r, &c))
 			goto out;
 		if (new_warnings(ctx, r))
 			goto out;
-		strbuf_addf(&r->reason, "%s modules built against Debian's %s-amd64 headers",
-			    KVM_DIR, ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
+			    KVM_DIR, ctx->config.deb_release);
 		keep_objects(ctx);
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);
@@ -1017,7 +1126,7 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 	hdr = headers_dir(&ctx->config);
 	debian = xstrfmt("%s/Module.symvers", hdr);
 	free(hdr);
-	mine = xstrfmt("%s/%s/Module.symvers", ctx->tree, KVM_DIR);
+	mine = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree, KVM_DIR);
 	if (symvers_read(&theirs, debian, kvm_module) ||
 	    symvers_read(&ours, mine, kvm_module)) {
 		strbuf_addf(&r->reason, "cannot read %s or %s", debian, mine);
@@ -1033,8 +1142,8 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		    theirs.nr, debian, ours.nr);
 	write_file(ctx->log, d.log.buf, d.log.len);
 	if (d.changed.nr || d.removed.nr) {
-		strbuf_addf(&r->reason, "kABI broken against Debian's %s-amd64 Module.symvers:",
-			    ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "kABI broken against Debian's %s Module.symvers:",
+			    ctx->config.deb_release);
 		if (d.changed.nr) {
 			strbuf_addf(&r->reason, " %zu changed CRC(s):",
 				    d.changed.nr);
@@ -1047,8 +1156,8 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		}
 		strbuf_addstr(&r->detail, d.log.buf);
 	} else {
-		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s-amd64 Module.symvers",
-			    theirs.nr, KVM_DIR, ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s Module.symvers",
+			    theirs.nr, KVM_DIR, ctx->config.deb_release);
 		st = STEP_PASS;
 	}
 	if (d.added.nr) {
@@ -1206,8 +1315,8 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	char *stage = xstrfmt("%s/modules", dir);
 	char *load = xstrfmt("%s/modules.load", dir);
 	/* /usr/lib/modules since trixie's usr-merge, /lib/modules before */
-	char *kdir = xstrfmt("%s/usr/lib/modules/%s-amd64/kernel",
-			     ctx->config.deb_root, ctx->config.deb_abi);
+	char *kdir = xstrfmt("%s/usr/lib/modules/%s/kernel",
+			     ctx->config.deb_root, ctx->config.deb_release);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -1217,8 +1326,8 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	ms.stage = stage;
 	if (!is_dir(kdir)) {
 		free(kdir);
-		kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->config.deb_root,
-			       ctx->config.deb_abi);
+		kdir = xstrfmt("%s/lib/modules/%s/kernel", ctx->config.deb_root,
+			       ctx->config.deb_release);
 	}
 	index_modules(kdir, &ms.names, &ms.paths);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {
