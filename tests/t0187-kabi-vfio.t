@@ -9,8 +9,8 @@
 # field at the end of the structure inside #ifndef __GENKSYMS__ passes.
 #
 # Cost: with t0185's 6.12 Debian packages in the cache, two module builds
-# of arch/x86/kvm and drivers/vfio (about 3 minutes each on 2 cores); a
-# second run reuses them.
+# of arch/x86/kvm and drivers/vfio, one per variant: 380 s on 2 loaded
+# cores; a second run reuses them.
 # tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
