@@ -1410,6 +1410,49 @@ static void changed_structs(const struct verify_ctx *ctx, struct strvec *out)
 	}
 }
 
+/*
+ * An M=@dir build's Module.symvers, appended to @out with each module path
+ * as Debian's names it, "drivers/vfio/pci/vfio-pci-core": 6.12's modpost
+ * writes the absolute path, 7.x's the path below M= ("pci/vfio-pci-core").
+ */
+static int read_dir_symvers(struct strbuf *out, const char *path,
+			    const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *under = xstrfmt("/%s/", dir);
+	struct line l;
+
+	if (strbuf_read_file(&sb, path, 64 << 20)) {
+		free(under);
+		return -1;
+	}
+	for_each_line(l, sb.buf) {
+		size_t len = strcspn(l.s, "\n");
+		const char *t1 = memchr(l.s, '\t', len), *t2, *mod;
+
+		t2 = t1 ? memchr(t1 + 1, '\t', len - (t1 + 1 - l.s)) : NULL;
+		mod = t2 ? t2 + 1 : NULL;
+		if (!mod) {
+			strbuf_addf(out, "%.*s\n", (int)len, l.s);
+			continue;
+		}
+		strbuf_add(out, l.s, mod - l.s);
+		if (starts_with(mod, under + 1)) {
+			/* already Debian's */
+		} else if (memmem(mod, len - (mod - l.s), under,
+				  strlen(under))) {
+			mod = (const char *)memmem(mod, len - (mod - l.s),
+						   under, strlen(under)) + 1;
+		} else {
+			strbuf_addf(out, "%s/", dir);
+		}
+		strbuf_addf(out, "%.*s\n", (int)(len - (mod - l.s)), mod);
+	}
+	strbuf_release(&sb);
+	free(under);
+	return 0;
+}
+
 /* What the kabi step tells of the symbols whose CRC is not Debian's. */
 struct kabi_diff {
 	struct strvec changed, removed, added;
@@ -1495,7 +1538,7 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 	for (i = 0; i < dirs.nr; i++) {
 		path = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree,
 			       dirs.v[i]);
-		if (strbuf_read_file(&ours.text, path, 64 << 20))
+		if (read_dir_symvers(&ours.text, path, dirs.v[i]))
 			strbuf_addf(&r->reason, "cannot read %s; ", path);
 		free(path);
 	}
