@@ -106,6 +106,7 @@ export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
 .PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff reroll regenerate \
+	edit series \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
 	deps deps-build deps-verify deps-check FORCE
 
@@ -213,7 +214,11 @@ debian-patches: deps-verify $(KVERIFY)
 regenerate: deps-verify $(KVERIFY)
 	@$(KVERIFY) regenerate --env
 
-send am trailers range-diff reroll: deps-verify $(KVERIFY)
+## make edit [FORCE=1]               series/ as a b4 prep branch in the cache (git commit --amend,
+##                            git rebase -i there); FORCE=1 remakes it over commits of yours
+## make series                        series/ written back from make edit's branch (refused when
+##                            series/ changed since the branch was made)
+send am trailers range-diff reroll edit series: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
 	@$(KVERIFY) $@ --env
 

@@ -61,11 +61,22 @@ _show_check() {
 	sed -n "${from},${line}p" "$0" | sed 's/^/#   /'
 }
 
-# test_expect_success TITLE COMMANDS: git's form of a check.  COMMANDS run
-# in this shell (what they set stays set, for the next checks); when they
-# fail, the commands and the end of what they printed are shown.
+# test_expect_success [PREREQS] TITLE COMMANDS: git's form of a check.
+# COMMANDS run in this shell (what they set stays set, for the next
+# checks); when they fail, the commands and the end of what they printed
+# are shown.  PREREQS (NAME,NAME...: test_lazy_prereq) that do not hold
+# skip the check, saying which is missing.
 test_expect_success() {
-	local out=$TMP/expect.$((_n + 1)) rc
+	local out=$TMP/expect.$((_n + 1)) rc p
+	if [ $# = 3 ]; then
+		for p in ${1//,/ }; do
+			if ! test_have_prereq "$p"; then
+				skip "$2" "missing $p"
+				return 0
+			fi
+		done
+		shift
+	fi
 	eval "$2" > "$out" 2>&1
 	rc=$?
 	_expect_cmds=$2
@@ -79,6 +90,22 @@ test_expect_success() {
 }
 
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+
+# test_lazy_prereq NAME COMMANDS: NAME holds where COMMANDS succeed, run
+# (in a subshell, quietly) the first time a check asks for it.
+test_lazy_prereq() { eval "_prereq_cmd_$1=\$2"; }
+test_have_prereq() {
+	local has=_prereq_has_$1 cmd=_prereq_cmd_$1
+	if [ -z "${!has-}" ]; then
+		if [ -n "${!cmd-}" ] && (eval "${!cmd}") > /dev/null 2>&1; then
+			eval "$has=yes"
+		else
+			eval "$has=no"
+		fi
+	fi
+	[ "${!has}" = yes ]
+}
+test_lazy_prereq CCACHE 'command -v ccache'
 
 diag() { sed 's/^/# /'; }
 

@@ -1,12 +1,14 @@
 #!/bin/bash
 # A missing tool is named with the Debian package that provides it: quilt,
-# spatch, qemu-system-x86_64, b4 and busybox (which must also be static).
+# spatch, gcc (the sim's), qemu-system-x86_64, b4 and busybox (which must
+# also be static); the step that lacks it is an ERROR (exit 3), not a FAIL
+# of the patch.
 # tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_APPLY_TARGET:-6.12}
-plan 10
+plan 12
 copy=$TMP/repo
 repo_copy "$copy"
 
@@ -51,9 +53,22 @@ ok $? "and the run exits 3 (exit $rc), the boot step ERROR (a missing tool is no
 grep_ok "boot: a missing busybox is named with busybox-static" "$TMP/no-busybox not found: install it with 'apt-get install busybox-static'" "$TMP/out"
 # Debian's busybox package is dynamic; the initramfs has no libraries.
 (cd "$copy" && KVERIFY_BUSYBOX=/bin/ls ./build/kverify verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
+bbrc=$?
 grep_ok "boot: a dynamic busybox is refused, busybox-static named" "/bin/ls is not a static x86_64 executable.*apt-get install busybox-static" "$TMP/out"
 grep -qs 'gen_init_cpio\|qemu-system' "$copy/results/$T/logs/10-boot.log"
 ok $((! $?)) "and neither gen_init_cpio nor QEMU ran"
+test_expect_success "and the boot step is an ERROR, the run exits 3 (the machine's busybox, not the patch: exit $bbrc)" '
+	[ $bbrc = 3 ] && [ "$(step_status "$copy/results/$T/report.json" boot)" = ERROR ]
+'
+
+# The sim compiles the tree's vPMU code with the host's gcc.
+bin=$(path_without gcc)
+(cd "$copy" && PATH=$bin ./build/kverify verify --skip checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/out" 2>&1
+simrc=$?
+test_expect_success "sim: gcc missing is named with its package, an ERROR, exit 3 (exit $simrc)" '
+	grep -q "gcc not found: install it with .apt-get install gcc." "$TMP/out" &&
+	[ $simrc = 3 ] && [ "$(step_status "$copy/results/$T/report.json" sim)" = ERROR ]
+'
 
 bin=$(path_without b4)
 (cd "$copy" && PATH=$bin ./build/kverify send --env) > "$TMP/out" 2>&1

@@ -11,7 +11,7 @@
 
 PY=/usr/bin/python3
 QUICK=sim,checkpatch,cocci,config,build,selftests,boot
-plan 11
+plan 12
 copy=$TMP/repo
 repo_copy "$copy"
 esc_fixture "$copy"
@@ -82,6 +82,18 @@ assert os.path.isfile(os.path.join(sys.argv[2], [s["log"] for s in r["steps"] if
 assert r["kernel_release"] is None and r["package"] is None' $R/report.json $R "$version" > "$TMP/err" 2>&1
 ok $? "report.json: schema 2, start and end times, kverify/compiler/tool versions, logs relative to results/esc"
 [ $? = 0 ] || diag < "$TMP/err"
+
+test_expect_success 'report.json: each step'"'"'s CPU time, its own and its children'"'"'s: 0 for a step that did not run, more for quilt'"'"'s apply, never more than its wall time on every core' '
+	$PY -c "import json, os, sys
+r = json.load(open(sys.argv[1]))
+for s in r[\"steps\"]:
+    c = s[\"cpu_seconds\"]
+    assert isinstance(c, float) and 0 <= c <= s[\"seconds\"] * os.cpu_count() + 0.01, s
+    assert s[\"status\"] != \"SKIP\" or c == 0, s
+apply = [s for s in r[\"steps\"] if s[\"name\"] == \"apply\"][0]
+assert apply[\"cpu_seconds\"] > 0, apply
+print(*[(s[\"name\"], s[\"cpu_seconds\"]) for s in r[\"steps\"]])" $R/report.json
+'
 
 # ERROR: the source, the machine or a tool failed, not the patch.
 (cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK notree) > "$TMP/out" 2>&1

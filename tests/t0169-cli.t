@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 26
+plan 27
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -154,16 +154,33 @@ ok $? "KEEP_GOING=1: config runs after the checkpatch finding, build (which need
 grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
 ok $? "make passes KEEP_GOING= on as KVERIFY_KEEP_GOING"
 
+# A check whose prerequisite does not hold is skipped, saying which (never
+# a pass), and one whose prerequisite holds runs: lib.sh in a script of
+# its own ($0 names this one, for lib.sh's checkout).
+test_expect_success "a prerequisite that does not hold skips its check, naming it" '
+	bash -c ". tests/lib.sh; plan 3
+		test_lazy_prereq NEVER false; test_lazy_prereq ALWAYS true
+		test_expect_success NEVER \"n\" \"echo ran-n\"
+		test_expect_success ALWAYS \"a\" \"false\"
+		test_expect_success ALWAYS,NEVER \"b\" \"false\"
+		done_testing" "$0" > "$TMP/prereq.out" 2>&1
+	[ $? = 1 ] &&
+	grep -qx "ok 1 - n # SKIP missing NEVER" "$TMP/prereq.out" &&
+	grep -qx "not ok 2 - a" "$TMP/prereq.out" &&
+	grep -qx "ok 3 - b # SKIP missing NEVER" "$TMP/prereq.out" &&
+	! grep -q ran-n "$TMP/prereq.out"
+'
 # make's KCC=, KHOSTCC= and CCACHE=1 reach the kernel's make command.
+# The fake make above fails the config step: the runs exit 1.
 test_expect_success "KCC= and KHOSTCC= are the kernel's CC= and HOSTCC=" '
-	KVERIFY_KERNEL_CC="distcc gcc" KVERIFY_KERNEL_HOSTCC=icecc \
-		run -k --skip sim,checkpatch,cocci,selftests,boot
+	{ KVERIFY_KERNEL_CC="distcc gcc" KVERIFY_KERNEL_HOSTCC=icecc \
+		run -k --skip sim,checkpatch,cocci,selftests,boot; [ $? = 1 ]; } &&
 	grep "^\$.* make .*'"'"'CC=distcc gcc'"'"' HOSTCC=icecc" "$copy/results/esc/logs/"*-config.log
 '
-test_expect_success "CCACHE=1: ccache in front of gcc (KCC= wins)" '
-	KVERIFY_CCACHE=1 run -k --skip sim,checkpatch,cocci,selftests,boot
+test_expect_success CCACHE "CCACHE=1: ccache in front of gcc (KCC= wins)" '
+	{ KVERIFY_CCACHE=1 run -k --skip sim,checkpatch,cocci,selftests,boot; [ $? = 1 ]; } &&
 	grep "^\$.* make .*'"'"'CC=ccache gcc'"'"' '"'"'HOSTCC=ccache gcc'"'"'" "$copy/results/esc/logs/"*-config.log &&
-	KVERIFY_CCACHE=1 KVERIFY_KERNEL_CC=clang run -k --skip sim,checkpatch,cocci,selftests,boot
+	{ KVERIFY_CCACHE=1 KVERIFY_KERNEL_CC=clang run -k --skip sim,checkpatch,cocci,selftests,boot; [ $? = 1 ]; } &&
 	grep "^\$.* make .* CC=clang '"'"'HOSTCC=ccache gcc'"'"'" "$copy/results/esc/logs/"*-config.log
 '
 

@@ -9,7 +9,9 @@
  * hard-linked work tree, git writes new files, never into the links).  Its
  * import commit exists nowhere else, so no mail names it: the cover says
  * which upstream release and Debian version the series was made on
- * instead of a base-commit.  The sender is the operator's git identity;
+ * instead of a base-commit.  A git: tree's import stands on its upstream
+ * commit itself (upstream_base()), which the cover names as base-commit.
+ * The sender is the operator's git identity;
  * a patch of series/ without From: (the project's own) gets theirs, every
  * patch their Signed-off-by (once, placed by git interpret-trailers), one
  * that series/co-developed lists their Co-developed-by: before it, and a
@@ -66,6 +68,8 @@ struct b4 {
 	const char *smtp;	/* sendemail.smtpserver for a real send */
 	int real;		/* the b4 run that really sends */
 	int crashed;		/* b4's last run ended in a Python traceback */
+	int isolated;		/* git without the user's or the system's config */
+	int force;		/* FORCE=1 */
 };
 
 /* Run @c with the b4 log; say why it failed on stderr. */
@@ -141,6 +145,9 @@ static int git(struct b4 *b, struct strbuf *out, ...)
 		     "user.email", b->id.email, NULL);
 	git_config_env(&c, &cfg);
 	ident_env(b, &c);
+	if (b->isolated)
+		strvec_pushl(&c.env, "GIT_CONFIG_NOSYSTEM=1",
+			     "GIT_CONFIG_GLOBAL=/dev/null", NULL);
 	strvec_pushl(&c.args, "git", "-C", b->repo, NULL);
 	va_start(ap, out);
 	while ((arg = va_arg(ap, const char *)))
@@ -215,6 +222,48 @@ static int parse_revision(const char *s)
 	return n;
 }
 
+/*
+ * A git: tree's own commit, in the import at b->repo: its commit object
+ * (read from the source repository) written as it is, over the tree just
+ * committed, which is the same tree when git archive wrote every file of
+ * it; the repository is then shallow at that commit, whose parents it
+ * lacks.  The base is upstream's commit, so b4's base-commit, format-patch
+ * --base and a make edit branch on it are true.  "HEAD" (the import
+ * commit) when the trees differ (an export-ignore, say) or the object
+ * does not hash to the commit's id.
+ */
+static const char *upstream_base(struct b4 *b)
+{
+	const char *obj = b->source.git_commit_object, *want = b->source.git_commit;
+	char *path = xstrfmt("%s/commit.obj", b->a->work), *shallow;
+	struct strbuf tree = STRBUF_INIT, id = STRBUF_INIT;
+	const char *base = "HEAD";
+
+	if (b->t->kind != SRC_GIT || !obj || !want ||
+	    !starts_with(obj, "tree ") ||
+	    git(b, &tree, "rev-parse", "HEAD^{tree}", NULL) ||
+	    strncmp(obj + 5, tree.buf, strcspn(obj + 5, "\n") + 1) ||
+	    write_file(path, obj, strlen(obj)) ||
+	    git(b, &id, "hash-object", "-t", "commit", "-w", path, NULL))
+		goto out;
+	strbuf_trim_trailing(&id);
+	if (strcmp(id.buf, want))
+		goto out;
+	shallow = xstrfmt("%s/.git/shallow", b->repo);
+	strbuf_addch(&id, '\n');
+	if (!write_file(shallow, id.buf, id.len))
+		base = want;
+	free(shallow);
+out:
+	if (base != want && b->t->kind == SRC_GIT)
+		note("the import of %s is not its commit %s: the cache repository's base is its own import commit",
+		     b->source.src, want ? want : "(none)");
+	strbuf_release(&tree);
+	strbuf_release(&id);
+	free(path);
+	return base;
+}
+
 /* Under the repository's lock (cmd_b4), which owns b4/.tmp-<key>. */
 static int import_tree(struct b4 *b)
 {
@@ -240,7 +289,7 @@ static int import_tree(struct b4 *b)
 	ret = ret || git(b, NULL, "init", "-q", NULL) ||
 	      git(b, NULL, "add", "-A", "--force", NULL) ||
 	      git(b, NULL, "commit", "-q", "-m", "Debian kernel source, as packaged", NULL) ||
-	      git(b, NULL, "tag", BASE_TAG, NULL);
+	      git(b, NULL, "tag", BASE_TAG, upstream_base(b), NULL);
 	b->repo = real;
 	if (!ret && rename(tmp, real) < 0)
 		ret = -1;
@@ -287,13 +336,16 @@ static int series_revision(const char *what)
 
 static int is_commit_id(const char *s)
 {
-	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+	size_t n = s ? strlen(s) : 0;
+
+	return (n == 40 || n == 64) && strspn(s, "0123456789abcdef") == n;
 }
 
 /*
- * What the cover says in place of b4's base-commit: the real upstream
- * commit when the source names one; else the upstream release and where
- * the tree came from, and no base-commit.
+ * What the cover says in place of b4's base-commit: for a git: source the
+ * commit its ref resolved to when it was fetched (a commit id, a branch, a
+ * tag or HEAD alike), which is upstream's own; else the upstream release
+ * and where the tree came from, and no base-commit.
  */
 static void describe_base(struct b4 *b)
 {
@@ -301,9 +353,9 @@ static void describe_base(struct b4 *b)
 	char *rel = kernel_release(b->source.src, 1);
 	const char *r = rel ? rel : "(unknown release)";
 
-	if (t->kind == SRC_GIT && is_commit_id(t->git_ref)) {
-		b->base_commit = xstrdup(t->git_ref);
-		b->base = xstrfmt("base-commit: %s", t->git_ref);
+	if (t->kind == SRC_GIT && is_commit_id(b->source.git_commit)) {
+		b->base_commit = xstrdup(b->source.git_commit);
+		b->base = xstrfmt("base-commit: %s", b->base_commit);
 	} else if (t->kind == SRC_DEB) {
 		b->base = xstrfmt("Made on Linux %s as packaged by Debian (%s %s);\nthat tree is no upstream commit, so there is no base-commit.",
 				  r, t->deb_package,
@@ -343,8 +395,12 @@ static char *cover_template(struct b4 *b)
 	return path;
 }
 
-/* The cover commit b4 prep would make: cover letter, then tracking data. */
-static int cover_commit(struct b4 *b)
+/*
+ * The cover commit b4 prep would make: cover letter, then tracking data.
+ * A cover that still says EDITME is refused unless @editme_ok (make edit
+ * carries it into the branch, to be edited there).
+ */
+static int cover_commit(struct b4 *b, int editme_ok)
 {
 	char *cover = read_trim("series/cover-letter");
 	char *id = read_trim("series/change-id");
@@ -356,7 +412,7 @@ static int cover_commit(struct b4 *b)
 		error("series/cover-letter and series/change-id are needed");
 		goto out;
 	}
-	if (strstr(cover, "EDITME")) {
+	if (!editme_ok && strstr(cover, "EDITME")) {
 		error("series/cover-letter still says EDITME: write the cover letter first");
 		goto out;
 	}
@@ -512,7 +568,7 @@ static int build_branch(struct b4 *b, int signoff)
 		   "commit", NULL) ||
 	       git(b, NULL, "config", "user.name", b->id.name, NULL) ||
 	       git(b, NULL, "config", "user.email", b->id.email, NULL) ||
-	       cover_commit(b) || am_series(b, signoff);
+	       cover_commit(b, 0) || am_series(b, signoff);
 }
 
 /*
@@ -725,7 +781,7 @@ static int recipients(struct b4 *b, struct strvec *to, struct strvec *cc)
 
 /*
  * The local import's commit id, cut to 12 digits: no mail may name it,
- * even abbreviated.
+ * even abbreviated; NULL when the base is the upstream commit itself.
  */
 static char *local_base(struct b4 *b)
 {
@@ -736,6 +792,11 @@ static char *local_base(struct b4 *b)
 		return NULL;
 	}
 	strbuf_trim_trailing(&out);
+	/* A git: tree's base is upstream's own commit (upstream_base()). */
+	if (b->base_commit && !strcmp(out.buf, b->base_commit)) {
+		strbuf_release(&out);
+		return NULL;
+	}
 	if (out.len > 12)
 		strbuf_setlen(&out, 12);
 	return strbuf_detach(&out, NULL);
@@ -2421,6 +2482,446 @@ out:
 }
 
 /*
+ * make edit, make series: series/ as a b4 prep branch (BRANCH, the cover
+ * strategy "commit": an empty commit after the base holds the cover letter
+ * and b4's tracking data, then one commit a patch) in a repository of the
+ * cache, cache/edit/<source key>, for git commit --amend and git rebase -i;
+ * make series writes series/ back from it, one way.
+ *
+ * The repository is a clone of the b4 repository (its objects hard linked,
+ * which git never writes into), checked out sparse: the directories the
+ * series touches and scripts/, as real files, none a link into the
+ * pristine tree that an editor could write through.  kverify's own git
+ * runs there without the user's and the system's configuration
+ * (b->isolated): its config is kverify's, it has no hooks, and a tree's
+ * .gitattributes names drivers only configuration defines, so nothing in
+ * the tree runs.
+ *
+ * EDIT_STATE in its .git records series/ as the branch was made from it or
+ * written to it ("file hash" lines), EDIT_TIP the branch's commit then:
+ * make series refuses to write over a series/ changed since, make edit
+ * rebuilds the branch from a changed series/ only while the branch has not
+ * moved (FORCE=1: even then, its old tip kept as EDIT_BACKUP).
+ */
+#define EDIT_STATE "kverify-series"
+#define EDIT_TIP "kverify-tip"
+#define EDIT_BACKUP "refs/kverify/before-resync"
+
+/* "name hash" for each file of series/ that make series writes. */
+static void series_state(struct strbuf *out)
+{
+	static const char *const meta[] = {
+		"series/series", "series/cover-letter", "series/revision",
+		"series/change-id",
+	};
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(meta); i++)
+		strvec_push(&files, meta[i]);
+	list_dir("series", ".patch", &files);
+	for (i = 0; i < files.nr; i++) {
+		uint64_t h = HASH_INIT;
+
+		if (hash_file(&h, files.v[i]) < 0)
+			strbuf_addf(out, "%s missing\n", files.v[i]);
+		else
+			strbuf_addf(out, "%s %016llx\n", files.v[i],
+				    (unsigned long long)h);
+	}
+	strvec_clear(&files);
+}
+
+/* The names of the lines of @a that @b lacks, and of @b that @a lacks. */
+static void state_diff(const char *a, const char *b, struct strbuf *names)
+{
+	const char *x[2] = { a, b }, *y[2] = { b, a };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct line l;
+
+		for_each_line(l, x[k]) {
+			char *one = xstrfmt("%.*s\n", (int)l.len, l.s);
+			size_t n = strcspn(one, " ");
+
+			if (l.len && !strstr(y[k], one) &&
+			    !memmem(names->buf, names->len, one, n)) {
+				strbuf_addf(names, "%s%.*s",
+					    names->len ? ", " : "", (int)n, one);
+			}
+			free(one);
+		}
+	}
+}
+
+static char *edit_file(struct b4 *b, const char *name)
+{
+	return xstrfmt("%s/.git/%s", b->repo, name);
+}
+
+static char *branch_tip(struct b4 *b)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (git(b, &out, "rev-parse", "--verify", "-q", BRANCH "^{commit}",
+		NULL)) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	strbuf_trim_trailing(&out);
+	return strbuf_detach(&out, NULL);
+}
+
+/* Record series/ and the branch's tip: they agree now. */
+static int edit_record(struct b4 *b)
+{
+	struct strbuf st = STRBUF_INIT;
+	char *tip = branch_tip(b), *sp = edit_file(b, EDIT_STATE);
+	char *tp = edit_file(b, EDIT_TIP);
+	int ret;
+
+	series_state(&st);
+	ret = !tip || write_file(sp, st.buf, st.len) ||
+	      write_file(tp, tip, strlen(tip));
+	strbuf_release(&st);
+	free(tip);
+	free(sp);
+	free(tp);
+	return ret ? -1 : 0;
+}
+
+/*
+ * What changed since edit_record(): the names of series/'s files that
+ * differ into @series, 1 into *@moved when the branch has commits since.
+ * -1 when nothing was recorded.
+ */
+static int edit_changes(struct b4 *b, struct strbuf *series, int *moved)
+{
+	char *sp = edit_file(b, EDIT_STATE), *tp = edit_file(b, EDIT_TIP);
+	char *was = read_trim(tp), *tip = branch_tip(b);
+	struct strbuf old = STRBUF_INIT, now = STRBUF_INIT;
+	int ret = -1;
+
+	if (was && strbuf_read_file(&old, sp, 1 << 20) >= 0) {
+		series_state(&now);
+		state_diff(old.buf, now.buf, series);
+		*moved = !tip || strcmp(tip, was);
+		ret = 0;
+	}
+	strbuf_release(&old);
+	strbuf_release(&now);
+	free(was);
+	free(tip);
+	free(sp);
+	free(tp);
+	return ret;
+}
+
+/* 0 when the work tree has no uncommitted change and no rebase or am runs. */
+static int edit_clean(struct b4 *b, const char *what)
+{
+	struct strbuf out = STRBUF_INIT;
+	char *rm = edit_file(b, "rebase-merge"), *ra = edit_file(b, "rebase-apply");
+	int ret = 0;
+
+	if (is_dir(rm) || is_dir(ra)) {
+		error("%s: a git rebase or git am is in progress there: finish it (git rebase --continue) or abort it (git rebase --abort), then %s",
+		      b->repo, what);
+		ret = -1;
+	} else if (git(b, &out, "status", "--porcelain", "--untracked-files=no",
+		       NULL) || out.len) {
+		error("%s has changes not committed:\n%s  commit them (git commit -a --amend, or --fixup) or drop them (git checkout -- .), then %s",
+		      b->repo, out.buf, what);
+		ret = -1;
+	}
+	strbuf_release(&out);
+	free(rm);
+	free(ra);
+	return ret;
+}
+
+/* The directories the patches of series/ touch, for the sparse checkout. */
+static void touched_dirs(struct b4 *b, struct strvec *dirs)
+{
+	size_t i;
+
+	strvec_pushl(dirs, "scripts", "arch/x86/kvm",
+		     "tools/testing/selftests/kvm", NULL);
+	for (i = 0; i < b->patches.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		const char *p, *v;
+
+		if (strbuf_read_file(&sb, b->patches.v[i], 16 << 20) < 0)
+			continue;
+		for (p = sb.buf; (p = strstr(p, "\n+++ b/")); p++) {
+			char *d;
+
+			v = p + strlen("\n+++ b/");
+			d = xstrfmt("%.*s", (int)strcspn(v, "\n"), v);
+			if (strrchr(d, '/'))
+				*strrchr(d, '/') = '\0';
+			else
+				*d = '\0';
+			if (*d && !strvec_has(dirs, d))
+				strvec_push(dirs, d);
+			free(d);
+		}
+		strbuf_release(&sb);
+	}
+}
+
+/* cache/edit/<key>, cloned from the b4 repository @b4repo; 0 or -1. */
+static int edit_clone(struct b4 *b, const char *b4repo, const char *edit)
+{
+	char *tmp = xstrfmt("%s.tmp", edit);
+	struct strvec args = STRVEC_INIT, dirs = STRVEC_INIT;
+	size_t i;
+	int ret;
+
+	rm_rf(tmp);
+	*strrchr(tmp, '/') = '\0';
+	mkdir_p(tmp);
+	tmp[strlen(tmp)] = '/';
+	note("making %s, a sparse clone of %s (once)", edit, b4repo);
+	b->repo = (char *)b4repo;
+	ret = git(b, NULL, "clone", "-q", "--local", "--no-checkout", ".", tmp,
+		  NULL);
+	b->repo = tmp;
+	touched_dirs(b, &dirs);
+	strvec_pushl(&args, "sparse-checkout", "set", "--cone", NULL);
+	for (i = 0; i < dirs.nr; i++)
+		strvec_push(&args, dirs.v[i]);
+	ret = ret || git(b, NULL, "remote", "remove", "origin", NULL) ||
+	      git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
+		  "commit", NULL);
+	if (!ret) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "git", "-C", tmp, NULL);
+		for (i = 0; i < args.nr; i++)
+			strvec_push(&c.args, args.v[i]);
+		strvec_pushl(&c.env, "GIT_CONFIG_NOSYSTEM=1",
+			     "GIT_CONFIG_GLOBAL=/dev/null", NULL);
+		ret = run_logged(b, &c);
+	}
+	if (!ret && rename(tmp, edit) < 0)
+		ret = -1;
+	if (ret) {
+		error("could not make %s (log: %s)", edit, b->log);
+		rm_rf(tmp);
+	}
+	b->repo = (char *)edit;
+	strvec_clear(&args);
+	strvec_clear(&dirs);
+	free(tmp);
+	return ret;
+}
+
+static int do_edit(struct b4 *b)
+{
+	char *b4repo = b->repo;
+	char *edit = xstrfmt("%s/edit/%s", b->a->cache, b->source.src_key);
+	char *git_dir = xstrfmt("%s/.git", edit);
+	struct strbuf changed = STRBUF_INIT;
+	int ret = 1, moved = 0, fresh = !is_dir(git_dir);
+
+	if (!series_revision("the branch is made for") || load_patches(b) ||
+	    ident_refuse_patches(&b->patches, b->t->name))
+		return 2;
+	if (import_tree(b))
+		goto out;
+	b->isolated = 1;
+	if (fresh && edit_clone(b, b4repo, edit))
+		goto out;
+	b->repo = edit;
+	if (!fresh) {
+		if (edit_changes(b, &changed, &moved) < 0) {
+			error("%s has no record of the series/ it was made from: remove it (rm -rf %s), then make edit",
+			      edit, edit);
+			ret = 2;
+			goto out;
+		}
+		if (!changed.len) {
+			printf("%s: branch %s is series/ as it is (v%d, %zu patches)%s\n",
+			       edit, BRANCH, series_revision(""), b->patches.nr,
+			       moved ? "; it has commits of yours since: make series writes them into series/" : "");
+			ret = 0;
+			goto out;
+		}
+		if (moved && !b->force) {
+			error("series/ changed (%s) since make edit made branch %s of %s, and the branch has commits since: nothing is overwritten.  Keep the branch's: undo the change of series/ (git checkout -- series/), then make series.  Keep series/'s: make edit FORCE=1 (the branch's tip stays as %s)",
+			      changed.buf, BRANCH, edit, EDIT_BACKUP);
+			ret = 2;
+			goto out;
+		}
+		if (edit_clean(b, "make edit"))
+			goto out;
+		if (moved) {
+			char *tip = branch_tip(b);
+
+			ret = !tip || git(b, NULL, "update-ref", EDIT_BACKUP,
+					  tip, NULL);
+			if (!ret)
+				note("the branch's tip %.12s is kept as %s", tip,
+				     EDIT_BACKUP);
+			free(tip);
+			ret = 1;
+		}
+		note("series/ changed (%s): branch %s made again from it",
+		     changed.buf, BRANCH);
+	}
+	am_abort(b);
+	if (git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG, NULL) ||
+	    cover_commit(b, 1) || am_series(b, 0) || edit_record(b))
+		goto out;
+	printf("%s: branch %s, a b4 prep branch (b4 prep --show-info there): the cover commit, then series/'s %zu patches on the target's tree\n"
+	       "  edit there: git commit --amend, git rebase -i %s, b4 prep --edit-cover; then make series\n",
+	       edit, BRANCH, b->patches.nr, BASE_TAG);
+	ret = 0;
+out:
+	b->repo = b4repo;
+	strbuf_release(&changed);
+	free(git_dir);
+	free(edit);
+	return ret;
+}
+
+/* @key's value in b4's tracking JSON @json: a number or a string. */
+static char *tracking_value(const char *json, const char *key)
+{
+	char *pat = xstrfmt("\"%s\": ", key);
+	const char *p = strstr(json, pat);
+	size_t n;
+
+	free(pat);
+	if (!p)
+		return NULL;
+	p = strchr(p, ':') + 2;
+	if (*p == '"')
+		return xstrfmt("%.*s", (int)strcspn(p + 1, "\""), p + 1);
+	n = strspn(p, "0123456789");
+	return n ? xstrfmt("%.*s", (int)n, p) : NULL;
+}
+
+static int do_series(struct b4 *b)
+{
+	char *b4repo = b->repo;
+	char *edit = xstrfmt("%s/edit/%s", b->a->cache, b->source.src_key);
+	char *git_dir = xstrfmt("%s/.git", edit);
+	char *out = xstrfmt("%s/edit-patches", b->a->work), *range = NULL;
+	struct strbuf changed = STRBUF_INIT, cover = STRBUF_INIT, head = STRBUF_INIT;
+	struct strbuf list = STRBUF_INIT;
+	char *first, *rev = NULL, *id = NULL, *magic;
+	int ret = 2, moved = 0, n;
+	size_t i;
+
+	if (!is_dir(git_dir)) {
+		error("no branch to write series/ from: make edit makes it (%s)",
+		      edit);
+		goto out;
+	}
+	b->isolated = 1;
+	b->repo = edit;
+	if (edit_changes(b, &changed, &moved) < 0) {
+		error("%s has no record of the series/ it was made from: remove it (rm -rf %s), then make edit",
+		      edit, edit);
+		goto out;
+	}
+	if (changed.len) {
+		error("series/ changed (%s) since make edit made branch %s of %s: writing the branch over it would lose that.  Keep series/'s: make edit%s.  Keep the branch's: undo the change of series/ (git checkout -- series/), then make series",
+		      changed.buf, BRANCH, edit,
+		      moved ? " FORCE=1 (the branch's tip stays as " EDIT_BACKUP ")" :
+		      " (the branch has nothing new: it is made again from series/)");
+		goto out;
+	}
+	if (edit_clean(b, "make series"))
+		goto out;
+	if (git(b, &head, "symbolic-ref", "--short", "-q", "HEAD", NULL) ||
+	    strcmp(head.buf, BRANCH "\n")) {
+		error("%s: the branch checked out is not %s: git checkout %s, then make series",
+		      edit, BRANCH, BRANCH);
+		goto out;
+	}
+	/* b4's cover commit: the first after the base, with the tracking. */
+	if (git(b, &list, "rev-list", "--reverse", BASE_TAG ".." BRANCH, NULL) ||
+	    !list.len) {
+		error("%s: branch %s has no commit after %s: make edit FORCE=1 makes it again",
+		      edit, BRANCH, BASE_TAG);
+		goto out;
+	}
+	first = xstrfmt("%.*s", (int)strcspn(list.buf, "\n"), list.buf);
+	ret = git(b, &cover, "log", "-1", "--format=%B", first, NULL);
+	magic = ret ? NULL : strstr(cover.buf, "\n" MAGIC "\n");
+	if (!magic) {
+		error("%s: the first commit after %s, %.12s, is not b4's cover commit (no '%s'): keep it first (git rebase -i %s), or make edit FORCE=1",
+		      edit, BASE_TAG, first, MAGIC, BASE_TAG);
+		free(first);
+		ret = 2;
+		goto out;
+	}
+	/* A fixup squashed into it would leave series/ without its change. */
+	strbuf_reset(&head);
+	if (git(b, &head, "diff-tree", "--no-commit-id", "--name-only", "-r",
+		first, NULL) || head.len) {
+		error("%s: b4's cover commit %.12s carries changes (%s): a fixup squashed into it? (its subject may be a patch's: git commit --fixup=<id> matches the cover first; write -m 'fixup! <id>').  Move them into their patch (git rebase -i %s), then make series",
+		      edit, first, head.len ? strtok(head.buf, "\n") : "?",
+		      BASE_TAG);
+		free(first);
+		ret = 2;
+		goto out;
+	}
+	rev = tracking_value(magic, "revision");
+	id = tracking_value(magic, "change-id");
+	if (!rev || !parse_revision(rev) || !id || !valid_change_id(id)) {
+		error("%s: the cover commit's tracking data has no revision or change-id b4 could have written",
+		      edit);
+		free(first);
+		ret = 2;
+		goto out;
+	}
+	strbuf_setlen(&cover, magic - cover.buf);
+	strbuf_trim_trailing(&cover);
+	strbuf_addch(&cover, '\n');
+	range = xstrfmt("%s.." BRANCH, first);
+	free(first);
+	ret = 1;
+	rm_rf(out);
+	if (git(b, NULL, "format-patch", "-q", "--zero-commit",
+		"--no-signature", "--abbrev=12", "-o", out, range, NULL) ||
+	    unstamp_dir(b, out))
+		goto out;
+	for (i = 0; i < b->patches.nr; i++)	/* the old names */
+		unlink(b->patches.v[i]);
+	n = install_patches(out);
+	if (n < 0 || write_file("series/cover-letter", cover.buf, cover.len))
+		goto out;
+	strbuf_reset(&head);
+	strbuf_addf(&head, "%d\n", parse_revision(rev));
+	ret = write_file("series/revision", head.buf, head.len);
+	strbuf_reset(&head);
+	strbuf_addf(&head, "%s\n", id);
+	ret = ret || write_file("series/change-id", head.buf, head.len) ||
+	      edit_record(b);
+	if (!ret)
+		printf("series/ written from branch %s of %s: %d patches, v%d (git diff -- series/ shows what changed)\n",
+		       BRANCH, edit, n, parse_revision(rev));
+out:
+	b->repo = b4repo;
+	strbuf_release(&changed);
+	strbuf_release(&cover);
+	strbuf_release(&head);
+	strbuf_release(&list);
+	free(rev);
+	free(id);
+	free(range);
+	free(out);
+	free(git_dir);
+	free(edit);
+	return ret;
+}
+
+/*
  * The series as make verify reads it, before anything runs: every patch
  * listed is there and names no file outside the tree.
  */
@@ -2466,7 +2967,7 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 int cmd_b4(const char *what, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
-	struct b4 b = { .a = a, .t = t };
+	struct b4 b = { .a = a, .t = t, .force = opt->force };
 	struct strbuf why = STRBUF_INIT;
 	int ret = 2, lockfd = -1;
 
@@ -2476,7 +2977,9 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	if (identities(&b, !strcmp(what, "send")))
+	/* edit and series: the branch's commits and what comes off them. */
+	if (identities(&b, !strcmp(what, "send") || !strcmp(what, "edit") ||
+		       !strcmp(what, "series")))
 		goto out;
 	if (check_series(t, opt)) {
 		ret = EXIT_USAGE;
@@ -2510,6 +3013,10 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = do_trailers(&b);
 	else if (!strcmp(what, "reroll"))
 		ret = do_reroll(&b);
+	else if (!strcmp(what, "edit"))
+		ret = do_edit(&b);
+	else if (!strcmp(what, "series"))
+		ret = do_series(&b);
 	else
 		ret = do_range_diff(&b);
 out:

@@ -70,6 +70,7 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	struct child c = CHILD_INIT;
 	char *smpl = xstrfmt("%s/%s", repo, COCCI_SMPL);
 	char *tmp = xstrfmt("%s/tmp", work);
+	int ret = -1;
 
 	/*
 	 * spatch does not heed $TMPDIR: its output files go to /tmp, and
@@ -82,6 +83,7 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 		     "--temp-files", tmp, NULL);
 	if (mkdir_p(tmp)) {
 		strbuf_addf(why, "cannot create %s: %s", tmp, strerror(errno));
+		ret = COCCI_CANNOT_RUN;
 		goto out;
 	}
 	if (!stage(tree, work, keep_pristine, &c)) {
@@ -94,8 +96,10 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	/* spatch parses the tree's C: it reads the rules and writes @work. */
 	strvec_push(&sb.ro, smpl);
 	strvec_push(&sb.rw, work);
-	if (sandbox_child(&c, &sb, why))
+	if (sandbox_child(&c, &sb, why)) {
+		ret = COCCI_CANNOT_RUN;
 		goto out;
+	}
 	run_child(&c);
 	*outcome = outcome_line(out.buf);
 	if (c.spawn_errno || c.timed_out || c.interrupted)
@@ -103,6 +107,10 @@ int cocci_run(const char *repo, const char *tree, const char *work,
 	else if (!*outcome)
 		strbuf_addf(why, "spatch printed no outcome line (status %d)",
 			    c.status);
+	if (*outcome)
+		ret = 0;
+	else if (c.spawn_errno)
+		ret = COCCI_CANNOT_RUN;
 out:
 	rm_rf(tmp);
 	sandbox_clear(&sb);
@@ -110,5 +118,5 @@ out:
 	child_clear(&c);
 	free(smpl);
 	free(tmp);
-	return *outcome ? 0 : -1;
+	return ret;
 }

@@ -13,8 +13,12 @@ extern const size_t nr_cocci_inputs;
 /*
  * Run the semantic patch of @repo on copies of @tree's inputs under
  * @work/b (and pristine copies under @work/a when @keep_pristine), never on
- * @tree itself.  The outcome line goes to *@outcome; on failure, why.
+ * @tree itself.  The outcome line goes to *@outcome; on failure, why, and
+ * -1 (spatch ran and said no outcome, timed out, or @tree has no pmu.c) or
+ * COCCI_CANNOT_RUN (spatch, its sandbox or its scratch directory is not to
+ * be had here: the machine's fault).
  */
+#define COCCI_CANNOT_RUN (-2)
 int cocci_run(const char *repo, const char *tree, const char *work,
 	      int keep_pristine, const char *log, unsigned int timeout,
 	      char **outcome, struct strbuf *why);

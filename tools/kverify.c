@@ -37,7 +37,7 @@ static const char usage[] =
 "       kverify sweep [--only linux-source-X.Y=VERSION[@SUITE]] [--md FILE]\n"
 "                     [--json FILE] [--members] [--env]   (make sweep)\n"
 "       kverify matrix --sweep [--format github|gitlab]\n"
-"       kverify send|am|trailers|range-diff|reroll|regenerate --env\n"
+"       kverify send|am|trailers|range-diff|reroll|regenerate|edit|series --env\n"
 "\n"
 "TARGET is a name from kernels.list or a unique prefix of one.  With --env\n"
 "the targets come from $KVERIFY_TARGETS, and $KVERIFY_BUILD, $KVERIFY_SKIP,\n"
@@ -194,6 +194,19 @@ static const char usage_regenerate[] =
 "\n"
 "Every curated variant's code rewritten from the semantic patch where it\n"
 "covers the change; a variant it cannot rewrite is named.\n";
+
+static const char usage_edit[] =
+"usage: kverify edit --env   (make edit [KERNEL=] [FORCE=1])\n"
+"\n"
+"series/ as a b4 prep branch in a git repository of the cache, to edit\n"
+"with git commit --amend and git rebase -i; FORCE=1 makes it again from\n"
+"series/ even when it has commits since.\n";
+
+static const char usage_series[] =
+"usage: kverify series --env   (make series [KERNEL=])\n"
+"\n"
+"series/ written back from make edit's branch; refused when series/\n"
+"changed since the branch was made.\n";
 
 static const char usage_range_diff[] =
 "usage: kverify range-diff --env   (make range-diff [FROM=vN])\n"
@@ -951,6 +964,9 @@ static const struct command {
 	{ "range-diff", run_b4, usage_range_diff,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "reroll", run_b4, usage_reroll,
+	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "edit", run_b4, usage_edit, (const char *const[]){ "--env", NULL }, 1, 0 },
+	{ "series", run_b4, usage_series,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },
 	{ "regenerate", run_regenerate, usage_regenerate,
 	  (const char *const[]){ "--env", NULL }, 1, 0 },

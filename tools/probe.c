@@ -178,16 +178,20 @@ static void first_failure(const char *out, struct strbuf *why)
 	strbuf_add(why, last, strcspn(last, "\n"));
 }
 
+/* What applies() found. */
+enum { APPLIES = 0, DOES_NOT_APPLY = -1, CANNOT_TRY = -2 };
+
 /*
  * Apply the loaded series with --fuzz=0 to copies of the files it touches,
- * in @work: 0 when every patch applies, else why not.
+ * in @work: APPLIES, else why not, and DOES_NOT_APPLY, or CANNOT_TRY when
+ * patch(1) or its sandbox cannot run here.
  */
 static int applies(const struct verify_ctx *ctx, const struct series *sr,
 		   const char *work, struct strbuf *why)
 {
 	struct strvec files = STRVEC_INIT;
 	size_t i;
-	int ret = 0;
+	int ret = APPLIES;
 
 	rm_rf(work);
 	mkdir_p(work);
@@ -199,10 +203,10 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 		if (!inside(files.v[i])) {
 			strbuf_addf(why, "names %s, outside the tree",
 				    files.v[i]);
-			ret = -1;
+			ret = DOES_NOT_APPLY;
 		} else if (is_file(from) && copy_file(from, to)) {
 			strbuf_addf(why, "cannot copy %s", files.v[i]);
-			ret = -1;
+			ret = DOES_NOT_APPLY;
 		}
 		free(from);
 		free(to);
@@ -223,14 +227,14 @@ static int applies(const struct verify_ctx *ctx, const struct series *sr,
 		strvec_push(&sb.ro, ctx->repo);
 		strvec_push(&sb.rw, work);
 		if (sandbox_child(&c, &sb, why)) {
-			ret = -1;
+			ret = CANNOT_TRY;
 		} else if (run_child(&c)) {
 			strbuf_addf(why, "%s: ", patch_name(sr->patches.v[i]));
 			if (c.spawn_errno || c.timed_out || c.interrupted)
 				child_describe_failure(&c, why);
 			else
 				first_failure(out.buf, why);
-			ret = -1;
+			ret = c.spawn_errno ? CANNOT_TRY : DOES_NOT_APPLY;
 		}
 		child_clear(&c);
 		sandbox_clear(&sb);
@@ -263,26 +267,34 @@ static enum step_status pick(const struct verify_ctx *ctx,
 	vs = variants_for(ctx->repo, shape, version, &nr, &notes);
 	strbuf_addf(&r->reason, "; probed shape %s on %ld.%ld", shape,
 		    version / 1000, version % 1000);
-	for (i = 0; i < nr && st != STEP_PASS; i++) {
+	for (i = 0; i < nr && st == STEP_FAIL; i++) {
 		struct strbuf err = STRBUF_INIT, why = STRBUF_INIT;
+		int tried;
 
 		if (series_load(probed, ctx->repo, vs[i].rel, where, &err)) {
 			strbuf_addf(&r->reason, "; %s: %s", vs[i].rel, err.buf);
 			strbuf_trim_trailing(&r->reason);
-		} else if (applies(ctx, probed, work, &why)) {
-			strbuf_addf(&r->reason, "; tried %s (made for %s): %s",
-				    vs[i].rel, vs[i].kernel, why.buf);
-		} else {
+			series_clear(probed);
+			strbuf_release(&err);
+			continue;
+		}
+		tried = applies(ctx, probed, work, &why);
+		if (tried == APPLIES) {
 			strbuf_addf(&r->reason, "; picked %s (made for %s, applies with --fuzz=0)",
 				    vs[i].rel, vs[i].kernel);
 			st = STEP_PASS;
+		} else {
+			strbuf_addf(&r->reason, "; tried %s (made for %s): %s",
+				    vs[i].rel, vs[i].kernel, why.buf);
+			if (tried == CANNOT_TRY)
+				st = STEP_ERROR;
 		}
 		if (st != STEP_PASS)
 			series_clear(probed);
 		strbuf_release(&err);
 		strbuf_release(&why);
 	}
-	if (st != STEP_PASS)
+	if (st == STEP_FAIL)
 		strbuf_addf(&r->reason, "; %s: generate one with make backport TREE=%s NAME=<X.Y>",
 			    nr ? "no variant of this shape applies" :
 			    "no variant is made for this shape", ctx->fetch.source.src);
@@ -307,11 +319,15 @@ enum step_status probe_series(const struct verify_ctx *ctx,
 	const char *rest;
 	struct strbuf why = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
+	int ret;
 
 	rm_rf(work);
-	if (cocci_run(ctx->repo, ctx->fetch.source.src, work, 0, ctx->log,
-		      ctx->timeout, &outcome, &why)) {
+	ret = cocci_run(ctx->repo, ctx->fetch.source.src, work, 0, ctx->log,
+			ctx->timeout, &outcome, &why);
+	if (ret) {
 		strbuf_addf(&r->reason, "; probe: %s", why.buf);
+		if (ret == COCCI_CANNOT_RUN)
+			st = STEP_ERROR;
 		goto out;
 	}
 	kind = cocci_outcome(outcome, &rest);

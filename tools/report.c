@@ -426,8 +426,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addstr(&sb, s ? ",\n    {\"name\": " : "\n    {\"name\": ");
 		json_str(&sb, res[s].name);
 		json_field(&sb, " ", "status", step_status_name(res[s].status));
-		strbuf_addf(&sb, ", \"seconds\": %.3f, \"reason\": ",
-			    res[s].seconds);
+		strbuf_addf(&sb, ", \"seconds\": %.3f, \"cpu_seconds\": %.3f, \"reason\": ",
+			    res[s].seconds, res[s].cpu_seconds);
 		json_str(&sb, res[s].reason.buf);
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_rel(&sb, ctx->results, res[s].log);

@@ -15,6 +15,18 @@ const char *step_status_name(enum step_status s)
 	return names[s];
 }
 
+int blame_machine(struct step_result *r)
+{
+	r->cause = CAUSE_MACHINE;
+	return -1;
+}
+
+enum step_status step_outcome(enum step_status st,
+			      const struct step_result *r)
+{
+	return st == STEP_FAIL && r->cause == CAUSE_MACHINE ? STEP_ERROR : st;
+}
+
 /* The last @lines lines of @log, into r->detail. */
 void step_fail_tail(struct step_result *r, const char *log, int lines)
 {
@@ -46,6 +58,7 @@ int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 	if (ret) {
 		strbuf_reset(&r->reason);
 		child_describe_failure(c, &r->reason);
+		r->cause = c->spawn_errno ? CAUSE_MACHINE : CAUSE_PATCH;
 		step_fail_tail(r, log, 20);
 		note_enospc(r);
 	}
@@ -55,7 +68,9 @@ int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 /* A tool that ran out of disk says so in its output; say it in the reason. */
 void note_enospc(struct step_result *r)
 {
-	if (strstr(r->detail.buf, "No space left on device"))
+	if (strstr(r->detail.buf, "No space left on device")) {
 		strbuf_addstr(&r->reason,
 			      "; no space left on device (cache or results)");
+		blame_machine(r);
+	}
 }

@@ -12,13 +12,23 @@
 /* ERROR: the tool or the machine failed (disk, tool, interrupt), not the patch. */
 enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
 
+/*
+ * Whose fault the last failure in a step was: the patch's (or the tree's,
+ * a timeout's), or the machine's: a tool that could not run, a missing
+ * package, a full disk.  Set by what saw the failure, never read off the
+ * reason's words.
+ */
+enum step_cause { CAUSE_PATCH, CAUSE_MACHINE };
+
 struct step_result {
 	const char *name;	/* the step's */
 	enum step_status status;
 	struct strbuf reason;	/* one line */
 	struct strbuf detail;	/* shown on failure: log tail, diff, ... */
 	double seconds;
+	double cpu_seconds;	/* user + system, kverify's and its children's */
 	char *log;
+	enum step_cause cause;	/* of the last failure */
 };
 
 #define STEP_RESULT_INIT(step) \
@@ -26,7 +36,17 @@ struct step_result {
 
 const char *step_status_name(enum step_status s);
 
-/* Run @c with @log and @timeout, unless it has its own; on failure say why in @r. */
+/* What failed is the machine, not the patch (r->cause): returns -1. */
+int blame_machine(struct step_result *r);
+/* A step's @st as reported: a FAIL the machine caused is an ERROR. */
+enum step_status step_outcome(enum step_status st,
+			      const struct step_result *r);
+
+/*
+ * Run @c with @log and @timeout, unless it has its own; on failure say why
+ * in @r, and whose fault it is: a tool that could not start, or a full
+ * disk, is the machine's.
+ */
 int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 	     struct child *c);
 void step_fail_tail(struct step_result *r, const char *log, int lines);

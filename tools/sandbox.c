@@ -112,6 +112,48 @@ static void hidden_homes(struct strvec *homes)
 }
 
 /*
+ * The sandbox's user must reach what comes back: each directory above a
+ * bound path that it cannot search (the chroot's own /root, mode 700,
+ * when the cache is under root's home; a private directory on the host)
+ * is covered by an empty tmpfs, on which make_parents() builds the way
+ * down.  One inside a bound path is that path's own business.
+ */
+static void closed_parents(struct strvec *covers, const char *root,
+			   const struct strvec *ro, const struct strvec *rw)
+{
+	size_t i, j, n = ro->nr + rw->nr;
+
+	for (i = 0; i < n; i++) {
+		const char *p = i < ro->nr ? ro->v[i] : rw->v[i - ro->nr];
+		char *copy = xstrdup(p), *q;
+
+		for (q = copy + 1; (q = strchr(q, '/')); q++) {
+			struct stat st;
+			char *at;
+			int closed, inside = 0;
+
+			*q = '\0';
+			for (j = 0; j < covers->nr; j++)
+				inside |= path_under(copy, covers->v[j]);
+			for (j = 0; j < n; j++)
+				inside |= path_under(copy, j < ro->nr ? ro->v[j] :
+						     rw->v[j - ro->nr]);
+			at = xstrfmt("%s%s", root ? root : "", copy);
+			closed = !inside && !path_under(copy, "/tmp") &&
+				 !stat(at, &st) && S_ISDIR(st.st_mode) &&
+				 !(st.st_mode & S_IXOTH);
+			free(at);
+			if (closed) {
+				strvec_push(covers, copy);
+				break;
+			}
+			*q = '/';
+		}
+		free(copy);
+	}
+}
+
+/*
  * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
  * it starts, inside too.  0, or -1 with @why saying what to install.
  */
@@ -143,25 +185,29 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		strvec_push(&a, "--unshare-user");
 	if (!sb->root)
 		hidden_homes(&homes);
-	for (i = 0; i < homes.nr; i++)
-		strvec_pushl(&a, "--perms", "0755", "--tmpfs", homes.v[i], NULL);
 	if (!sb->root)
 		path_dirs(&ro);
 	for (i = 0; i < sb->ro.nr; i++)
 		strvec_push(&ro, sb->ro.v[i]);
-	for (i = 0; i < ro.nr + sb->rw.nr; i++) {
-		int rw = i >= ro.nr;
-		const char *p = rw ? sb->rw.v[i - ro.nr] : ro.v[i];
+	for (i = 0; sb->root && i < ro.nr + sb->rw.nr; i++) {
+		const char *p = i >= ro.nr ? sb->rw.v[i - ro.nr] : ro.v[i];
 
-		if (sb->root && make_mount_point(sb->root, p) < 0) {
+		if (make_mount_point(sb->root, p) < 0) {
 			strbuf_addf(why, "cannot make %s%s for the sandbox: %s",
 				    sb->root, p, strerror(errno));
 			strvec_clear(&a);
-			strvec_clear(&made);
 			strvec_clear(&ro);
 			strvec_clear(&homes);
 			return -1;
 		}
+	}
+	closed_parents(&homes, sb->root, &ro, &sb->rw);
+	for (i = 0; i < homes.nr; i++)
+		strvec_pushl(&a, "--perms", "0755", "--tmpfs", homes.v[i], NULL);
+	for (i = 0; i < ro.nr + sb->rw.nr; i++) {
+		int rw = i >= ro.nr;
+		const char *p = rw ? sb->rw.v[i - ro.nr] : ro.v[i];
+
 		make_parents(&a, &made, "/tmp", p);
 		for (j = 0; j < homes.nr; j++)
 			make_parents(&a, &made, homes.v[j], p);

@@ -487,6 +487,7 @@ static int sandboxed(const struct sim_opts *o, struct child *c,
 	}
 	strvec_push(&sb.rw, o->work);
 	ret = sandbox_child(c, &sb, &r->reason);
+	r->cannot_run |= !!ret;
 	sandbox_clear(&sb);
 	free(trace);
 	free(src);
@@ -513,6 +514,7 @@ static int compile(const struct sim_opts *o, struct strvec *args,
 	}
 	ret = run_child(&c);
 	if (ret) {
+		r->cannot_run |= !!c.spawn_errno;
 		if (c.spawn_errno == ENOENT)
 			missing_tool(&r->reason, "gcc", "gcc");
 		else
@@ -827,6 +829,7 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	    (c.status != 0 && c.status != 1)) {
 		strbuf_reset(&r->reason);
 		child_describe_failure(&c, &r->reason);
+		r->cannot_run |= !!c.spawn_errno;
 		goto out;
 	}
 	r->passed = c.status == 0;

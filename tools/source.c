@@ -475,6 +475,27 @@ static char *git_commit(const struct source_req *req, struct step_result *r,
 	return commit;
 }
 
+/*
+ * The commit object @commit of @repo as git stores it ("tree ...",
+ * "parent ...", ...), read in the sandbox; NULL when it cannot be read.
+ */
+static char *git_commit_object(const struct source_req *req,
+			       struct step_result *r, const char *repo,
+			       const char *commit)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+
+	strvec_pushl(&c.args, "cat-file", "commit", commit, NULL);
+	c.out = &out;
+	if (git_args_in(&c, repo, &why) ||
+	    run_tool(req->log, req->timeout, r, &c))
+		strbuf_release(&out);
+	child_clear(&c);
+	strbuf_release(&why);
+	return out.len ? strbuf_detach(&out, NULL) : NULL;
+}
+
 static enum step_status fetch_git(const struct source_req *req,
 				  struct step_result *r, char **key,
 				  char **repo, char **commit)
@@ -703,6 +724,11 @@ static enum step_status fetch_tree(const struct source_req *req,
 		st = (key = tar_key(r, t->value)) ? STEP_PASS : STEP_FAIL;
 	if (st != STEP_PASS)
 		goto out;
+	if (commit) {
+		out->git_commit = xstrdup(commit);
+		out->git_commit_object = git_commit_object(req, r, what,
+							   commit);
+	}
 	key = extract_only_key(req, key);
 	out->src_key = key;
 	out->src = xstrfmt("%s/src/%s", req->cache, key);
@@ -783,5 +809,7 @@ void source_clear(struct source *s)
 	free(s->src);
 	free(s->src_key);
 	free(s->deb_version);
+	free(s->git_commit);
+	free(s->git_commit_object);
 	memset(s, 0, sizeof(*s));
 }

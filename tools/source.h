@@ -25,6 +25,8 @@ struct source {
 	char *src;		/* pristine tree, never written */
 	char *src_key;		/* its name in the cache */
 	char *deb_version;	/* deb: the source package's exact version */
+	char *git_commit;	/* git: the commit id the tree is, in full */
+	char *git_commit_object;	/* git: that commit object, raw */
 	int refetched;		/* it had changed since it was fetched */
 };
 

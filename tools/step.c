@@ -71,6 +71,7 @@ int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 	/* No sandbox (a tool missing): as if the tool could not be run. */
 	if (sandbox_child(c, &sb, &r->reason)) {
 		c->spawn_errno = ENOENT;
+		blame_machine(r);
 		goto out;
 	}
 	ret = step_run(ctx, r, c);

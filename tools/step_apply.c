@@ -174,10 +174,10 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 		strbuf_reset(&r->reason);
 		describe_failure(ctx->log, &r->reason);
 		if (log_says_enospc(ctx->log)) {
-			/* The disk, not the patch: an ERROR (verify.c). */
+			/* The disk, not the patch: an ERROR. */
 			strbuf_addstr(&r->reason, "; no space left on device (cache or results)");
 			free(stamp);
-			return STEP_FAIL;
+			return STEP_ERROR;
 		}
 		/* Force the failing patch in to show its rejects. */
 		quilt_args(ctx, &c);

@@ -99,11 +99,11 @@ static int check_busybox(const struct verify_ctx *ctx, struct step_result *r)
 	switch (elf_is_static(b)) {
 	case -1:
 		missing_tool(&r->reason, b, "busybox-static");
-		return -1;
+		return blame_machine(r);
 	case 0:
 		strbuf_addf(&r->reason, "%s is not a static x86_64 executable (Debian's busybox package is dynamic): install it with 'apt-get install busybox-static'",
 			    b);
-		return -1;
+		return blame_machine(r);
 	}
 	return 0;
 }
@@ -427,7 +427,7 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	if (c.spawn_errno || c.interrupted) {
 		child_describe_failure(&c, &r->reason);
 		child_clear(&c);
-		return -1;
+		return c.spawn_errno ? blame_machine(r) : -1;
 	}
 	if (c.timed_out)
 		strbuf_addf(&r->reason, "QEMU killed after %us; ", c.timeout);

@@ -18,8 +18,10 @@
 static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)
 {
-	return cocci_run(ctx->repo, ctx->fetch.source.src, work, 0, ctx->log,
-			 ctx->timeout, outcome, &r->reason);
+	int ret = cocci_run(ctx->repo, ctx->fetch.source.src, work, 0,
+			    ctx->log, ctx->timeout, outcome, &r->reason);
+
+	return ret == COCCI_CANNOT_RUN ? blame_machine(r) : ret;
 }
 
 /* diff -u of one file into r->detail; 0 if identical. */

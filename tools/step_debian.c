@@ -281,7 +281,7 @@ static int download_unpack(const struct verify_ctx *ctx, struct step_result *r,
 	for (i = 0; i < pkgs->nr; i++)
 		strvec_push(&c.args, pkgs->v[i]);
 	c.dir = debs;
-	ret = step_run(ctx, r, &c);
+	ret = step_run(ctx, r, &c) ? blame_machine(r) : 0;	/* the mirror */
 	child_clear(&c);
 	apt_suite_unlock(as);
 	d = ret ? NULL : opendir(debs);
@@ -431,7 +431,7 @@ static int check_compiler(const struct config_out *cfg, struct step_result *r,
 			    ver ? ver : "");
 		if (cfg->toolchain)
 			strbuf_addstr(&r->reason, cfg->toolchain);
-		ret = -1;
+		ret = blame_machine(r);	/* the machine lacks it: ERROR */
 	}
 	free(found);
 out:

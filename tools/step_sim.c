@@ -115,7 +115,7 @@ static void baseline_inputs(const struct verify_ctx *ctx,
  * the patches touch, linked into @dir, with the series' patches that carry
  * a Fixes: trailer applied in series order.  Their names go into @names;
  * 0 with none (the baseline is then the pristine tree), 1 when made, -1 on
- * failure (@why says what).
+ * failure (@why says what), -2 when patch(1) cannot run here.
  */
 static int make_baseline(const struct verify_ctx *ctx, const char *dir,
 			 struct strbuf *names, struct strbuf *why)
@@ -160,6 +160,8 @@ static int make_baseline(const struct verify_ctx *ctx, const char *dir,
 			strbuf_addf(why, "%s (a Fixes: patch) does not apply to the pristine tree: ",
 				    patch_name(fixes.v[i]));
 			child_describe_failure(&c, why);
+			if (c.spawn_errno)
+				ret = -2;
 		}
 		child_clear(&c);
 		strbuf_release(&out);
@@ -334,6 +336,8 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 	made = make_baseline(ctx, base, &names, &why);
 	if (made < 0) {
 		strbuf_addf(&r->reason, "sim: the baseline: %s", why.buf);
+		if (made == -2)
+			blame_machine(r);
 		goto out;
 	}
 	if (made) {
@@ -346,6 +350,8 @@ enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 	if (sim_run(&o, &res)) {
 		strbuf_addf(&r->reason, "sim: %s", res.reason.buf);
 		step_fail_tail(r, ctx->log, 20);
+		if (res.cannot_run)
+			blame_machine(r);
 		goto out;
 	}
 	{

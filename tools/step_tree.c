@@ -4,7 +4,9 @@
  * second copy of ~1.8 GB).  patch(1) writes a new file and renames it over
  * the old name, so patching breaks the link and never touches the pristine
  * file.  A tree whose series applied completely and has not changed since
- * is reused as it is.
+ * is reused as it is.  What fails here is the source (a symlink where the
+ * series patches) or the machine (cp, the disk), never whether the patch
+ * applies (the apply step's): an ERROR.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -80,7 +82,7 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
 	/* The target's lock owns it (no target name starts with '.'). */
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
-	enum step_status st = STEP_FAIL;
+	enum step_status st = STEP_ERROR;
 	int changed = ctx->fetch.source.refetched;
 
 	/*

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -45,68 +46,132 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
  */
 struct step {
 	const char *name;
+	/* The step's entry, one of the *_step() functions below. */
 	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
 	unsigned int timeout;	/* seconds, for each tool the step runs */
-	int runs_when_na;	/* also for targets whose series is n/a */
-	int independent;	/* its failure does not stop the later steps */
-	unsigned int needs;	/* bit i: reads what verify_steps[i] made */
+	unsigned int flags;	/* STEP_RUNS_WHEN_NA, STEP_INDEPENDENT */
+	unsigned int needs;	/* NEEDS(i): reads what verify_steps[i] made */
 };
 
-#define STEP_WRITES(fn, output)						\
-static enum step_status run_##fn(struct verify_ctx *ctx,		\
-				 struct step_result *r)			\
-{									\
-	return fn(ctx, &ctx->output, r);				\
-}
-
-#define STEP_READS_ONLY(fn)						\
-static enum step_status run_##fn(struct verify_ctx *ctx,		\
-				 struct step_result *r)			\
-{									\
-	return fn(ctx, r);						\
-}
-
-STEP_WRITES(fetch_source, fetch)
-STEP_READS_ONLY(prepare_tree)
-STEP_READS_ONLY(apply_series)
-STEP_WRITES(run_sim, sim)
-STEP_READS_ONLY(run_checkpatch)
-STEP_READS_ONLY(check_cocci)
-STEP_WRITES(configure_kernel, config)
-STEP_WRITES(build_kernel, built)
-STEP_READS_ONLY(check_kabi)
-STEP_WRITES(build_selftests, selftests)
-STEP_WRITES(boot_and_test, boot)
+/* It also runs for targets whose series is n/a. */
+#define STEP_RUNS_WHEN_NA	(1u << 0)
+/* Its failure does not stop the later steps, even without --keep-going. */
+#define STEP_INDEPENDENT	(1u << 1)
 
 /*
- * The pipeline, top to bottom.  Adding a step is adding a line.  The last
- * column names the steps whose outputs a step reads: with --keep-going a
- * failure stops only the steps that need it.
+ * Each step's entry: its own function (steps.h), given the step's output in
+ * the context where it has one.
  */
-#define NEEDS(s) (1u << STEP_IDX_##s)
-enum {
+static enum step_status fetch_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return fetch_source(ctx, &ctx->fetch, r);
+}
+
+static enum step_status tree_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return prepare_tree(ctx, r);
+}
+
+static enum step_status apply_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return apply_series(ctx, r);
+}
+
+static enum step_status sim_step(struct verify_ctx *ctx,
+				 struct step_result *r)
+{
+	return run_sim(ctx, &ctx->sim, r);
+}
+
+static enum step_status checkpatch_step(struct verify_ctx *ctx,
+					struct step_result *r)
+{
+	return run_checkpatch(ctx, r);
+}
+
+static enum step_status cocci_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return check_cocci(ctx, r);
+}
+
+static enum step_status config_step(struct verify_ctx *ctx,
+				    struct step_result *r)
+{
+	return configure_kernel(ctx, &ctx->config, r);
+}
+
+static enum step_status build_step(struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	return build_kernel(ctx, &ctx->built, r);
+}
+
+static enum step_status kabi_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return check_kabi(ctx, r);
+}
+
+static enum step_status selftests_step(struct verify_ctx *ctx,
+				       struct step_result *r)
+{
+	return build_selftests(ctx, &ctx->selftests, r);
+}
+
+static enum step_status boot_step(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	return boot_and_test(ctx, &ctx->boot, r);
+}
+
+/*
+ * The pipeline, top to bottom: a step is an index here and a line of the
+ * table.  needs names the steps whose outputs a step reads: with
+ * --keep-going a failure stops only the steps that need it.
+ */
+enum step_idx {
 	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
 	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
-	STEP_IDX_kabi,
-	STEP_IDX_selftests, STEP_IDX_boot,
+	STEP_IDX_kabi, STEP_IDX_selftests, STEP_IDX_boot,
+	NR_STEPS
 };
+#define NEEDS(idx) (1u << (idx))
 
 static const struct step verify_steps[] = {
-	{ "fetch",	run_fetch_source,	SOURCE_TIMEOUT,	1,	0, 0 },
-	{ "tree",	run_prepare_tree,	900,	0,	0, NEEDS(fetch) },
-	{ "apply",	run_apply_series,	300,	0,	0, NEEDS(tree) },
-	{ "sim",	run_run_sim,		300,	0,	1, NEEDS(apply) },
-	{ "checkpatch",	run_run_checkpatch,	600,	0,	0, NEEDS(apply) },
-	{ "cocci",	run_check_cocci,	300,	1,	0, NEEDS(fetch) },
-	{ "config",	run_configure_kernel,	600,	0,	0,
-	  NEEDS(fetch) | NEEDS(apply) },
-	{ "build",	run_build_kernel,	5400,	0,	0, NEEDS(config) },
-	{ "kabi",	run_check_kabi,		300,	0,	0,
-	  NEEDS(config) | NEEDS(build) },
-	{ "selftests",	run_build_selftests,	1800,	0,	0, NEEDS(build) },
-	{ "boot",	run_boot_and_test,	1800,	0,	0,
-	  NEEDS(config) | NEEDS(build) | NEEDS(selftests) },
+	[STEP_IDX_fetch] = { .name = "fetch", .run = fetch_step,
+		.timeout = SOURCE_TIMEOUT, .flags = STEP_RUNS_WHEN_NA },
+	[STEP_IDX_tree] = { .name = "tree", .run = tree_step, .timeout = 900,
+		.needs = NEEDS(STEP_IDX_fetch) },
+	[STEP_IDX_apply] = { .name = "apply", .run = apply_step,
+		.timeout = 300, .needs = NEEDS(STEP_IDX_tree) },
+	[STEP_IDX_sim] = { .name = "sim", .run = sim_step, .timeout = 300,
+		.flags = STEP_INDEPENDENT, .needs = NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_checkpatch] = { .name = "checkpatch", .run = checkpatch_step,
+		.timeout = 600, .needs = NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_cocci] = { .name = "cocci", .run = cocci_step,
+		.timeout = 300, .flags = STEP_RUNS_WHEN_NA,
+		.needs = NEEDS(STEP_IDX_fetch) },
+	[STEP_IDX_config] = { .name = "config", .run = config_step,
+		.timeout = 600,
+		.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply) },
+	[STEP_IDX_build] = { .name = "build", .run = build_step,
+		.timeout = 5400, .needs = NEEDS(STEP_IDX_config) },
+	[STEP_IDX_kabi] = { .name = "kabi", .run = kabi_step, .timeout = 300,
+		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) },
+	[STEP_IDX_selftests] = { .name = "selftests", .run = selftests_step,
+		.timeout = 1800, .needs = NEEDS(STEP_IDX_build) },
+	[STEP_IDX_boot] = { .name = "boot", .run = boot_step, .timeout = 1800,
+		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
+			 NEEDS(STEP_IDX_selftests) },
 };
+
+_Static_assert(ARRAY_SIZE(verify_steps) == NR_STEPS,
+	       "verify_steps[]: a line for each STEP_IDX_*");
+_Static_assert(NR_STEPS <= 32, "needs is a 32-bit mask");
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
 
@@ -123,6 +188,19 @@ int verify_step_index(const char *name)
 		if (!strcmp(verify_steps[i].name, name))
 			return i;
 	return -1;
+}
+
+/* User and system time of kverify and of every child it waited for. */
+static double cpu_now(void)
+{
+	struct rusage self, children;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &children);
+	return self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+	       children.ru_utime.tv_sec + children.ru_stime.tv_sec +
+	       (self.ru_utime.tv_usec + self.ru_stime.tv_usec +
+		children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
 }
 
 static double now(void)
@@ -145,20 +223,6 @@ static int skipped_by_option(const struct options *opt, const char *name)
 		s = s ? s + 1 : NULL;
 	}
 	return 0;
-}
-
-/*
- * A failure that says nothing about the patch: the machine or a tool
- * failed (no disk, a missing tool, an interrupt), or the source could not
- * be had.  KCIDB and report.json call it ERROR.
- */
-static int is_error(int idx, const struct step_result *r)
-{
-	const char *why = r->reason.buf;
-
-	return run_interrupted() || idx == STEP_IDX_tree ||
-	       strstr(why, " not found: install it with ") ||
-	       strstr(why, "no space left on device");
 }
 
 /* Progress: objects compiled so far, from kbuild's "  CC  x.o" lines. */
@@ -271,31 +335,34 @@ static void progress_end(struct progress *p, enum step_status st)
 }
 
 /*
- * The pipeline for amd64; the steps' bits that failed or did not run for a
- * need that failed are returned, and in @stopped what stopped the run.
+ * Run @steps (@nr of them, needs bits indexing @steps) into @res: a step
+ * the user skipped, one that needs what failed or did not run, or one
+ * after the first failure (without --keep-going, unless that failure's
+ * step is independent) is not run, and says why.
  */
-static unsigned int run_steps(struct verify_ctx *ctx, struct step_result *res,
-			      struct strbuf *stopped, int *stopped_by)
+static void run_steps(struct verify_ctx *ctx, const struct step *steps,
+		      int nr, struct step_result *res)
 {
+	struct strbuf stopped = STRBUF_INIT;
 	unsigned int failed = 0;
 	struct progress prog;
 	int i, j;
 
-	for (i = 0; i < nr_verify_steps; i++) {
-		const struct step *s = &verify_steps[i];
+	for (i = 0; i < nr; i++) {
+		const struct step *s = &steps[i];
 		struct step_result *r = &res[i];
-		double t0 = now();
+		double t0 = now(), cpu0;
 
 		r->name = s->name;
 		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
 				 s->name);
-		if (!series_of(ctx)->dir && !s->runs_when_na) {
+		if (!series_of(ctx)->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
 			r->status = STEP_NA;
 			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
 				      series_of(ctx)->na_reason : "no series");
-		} else if (run_interrupted() && stopped->len) {
+		} else if (run_interrupted() && stopped.len) {
 			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: %s", stopped->buf);
+			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
 		} else if (skipped_by_option(ctx->opt, s->name)) {
 			/* The user's choice, whatever failed before it. */
 			r->status = STEP_SKIP;
@@ -305,46 +372,46 @@ static unsigned int run_steps(struct verify_ctx *ctx, struct step_result *res,
 				;
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: needs %s, which %s",
-				    verify_steps[j].name,
+				    steps[j].name,
 				    res[j].status == STEP_SKIP ? "did not run" :
 				    "failed");
 			failed |= 1u << i;
-		} else if (stopped->len) {
+		} else if (stopped.len) {
 			/*
 			 * It does not read what failed: it is not run only
 			 * because the run stops at the first failure.
 			 */
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
-				    stopped->buf, s->name);
+				    stopped.buf, s->name);
 		} else {
 			ctx->timeout = s->timeout;
 			ctx->log = r->log;
 			if (!ctx->opt->quiet)
 				note("%s: %s ...", ctx->t->name, s->name);
 			progress_start(&prog, ctx, s->name);
+			cpu0 = cpu_now();
 			r->status = s->run(ctx, r);
+			r->cpu_seconds = cpu_now() - cpu0;
 			progress_end(&prog, r->status);
 			r->seconds = now() - t0;
 			if (run_interrupted()) {
 				r->status = STEP_ERROR;
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
-				strbuf_addstr(stopped, "interrupted");
-			} else if (r->status == STEP_FAIL && is_error(i, r)) {
-				r->status = STEP_ERROR;
+				strbuf_addstr(&stopped, "interrupted");
+			} else {
+				r->status = step_outcome(r->status, r);
 			}
 			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 				continue;
 			failed |= 1u << i;
-			if (!s->independent && !ctx->opt->keep_going &&
-			    !stopped->len) {
-				strbuf_addf(stopped, "%s failed", s->name);
-				*stopped_by = i;
-			}
+			if (!(s->flags & STEP_INDEPENDENT) &&
+			    !ctx->opt->keep_going && !stopped.len)
+				strbuf_addf(&stopped, "%s failed", s->name);
 		}
 	}
-	return failed;
+	strbuf_release(&stopped);
 }
 
 /*
@@ -356,8 +423,34 @@ static unsigned int run_steps(struct verify_ctx *ctx, struct step_result *res,
 static const int flavour_steps[] = {
 	STEP_IDX_config, STEP_IDX_build, STEP_IDX_kabi, STEP_IDX_boot
 };
-#define FLAVOUR_STEPS_MASK (NEEDS(config) | NEEDS(build) | NEEDS(kabi) | \
-			    NEEDS(boot))
+#define FLAVOUR_STEPS_MASK (NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) | \
+			    NEEDS(STEP_IDX_kabi) | NEEDS(STEP_IDX_boot))
+
+/*
+ * What stopped the pipeline (run_steps()), for the flavours' rows: an
+ * interrupt, or the first failure of a step that is not independent,
+ * without --keep-going; "" when none did, or when it was amd64's own
+ * config, build, kabi or boot, which do not stop the other flavours.
+ */
+static void pipeline_stop(const struct verify_ctx *ctx,
+			  const struct step_result *res, struct strbuf *out)
+{
+	int i;
+
+	if (run_interrupted()) {
+		strbuf_addstr(out, "interrupted");
+		return;
+	}
+	for (i = 0; i < nr_verify_steps && !ctx->opt->keep_going; i++) {
+		if ((res[i].status != STEP_FAIL &&
+		     res[i].status != STEP_ERROR) ||
+		    (verify_steps[i].flags & STEP_INDEPENDENT))
+			continue;
+		if (!(FLAVOUR_STEPS_MASK & (1u << i)))
+			strbuf_addf(out, "%s failed", verify_steps[i].name);
+		return;
+	}
+}
 
 /* The flavours after amd64 into @out; their number. */
 static size_t other_flavours(const struct options *opt, struct strvec *out)
@@ -422,7 +515,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 		const struct step *s = &verify_steps[k];
 		struct step_result *r = &res[first + i];
 		char *name = xstrfmt("%s:%s", s->name, flavour);
-		double t0 = now();
+		double t0 = now(), cpu0;
 
 		r->name = name;
 		r->log = xstrfmt("%s/logs/%02d-%s-%s.log", ctx->results,
@@ -469,15 +562,17 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 			if (!ctx->opt->quiet)
 				note("%s: %s ...", ctx->t->name, name);
 			progress_start(&prog, &fc, name);
+			cpu0 = cpu_now();
 			r->status = s->run(&fc, r);
+			r->cpu_seconds = cpu_now() - cpu0;
 			progress_end(&prog, r->status);
 			r->seconds = now() - t0;
 			if (run_interrupted()) {
 				r->status = STEP_ERROR;
 				strbuf_reset(&r->reason);
 				strbuf_addstr(&r->reason, "interrupted");
-			} else if (r->status == STEP_FAIL && is_error(k, r)) {
-				r->status = STEP_ERROR;
+			} else {
+				r->status = step_outcome(r->status, r);
 			}
 			if (r->status == STEP_FAIL || r->status == STEP_ERROR)
 				failed |= 1u << k;
@@ -619,7 +714,6 @@ int verify_target(const struct target *t, const struct options *opt)
 	struct strbuf err = STRBUF_INIT;
 	int i, n, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;
-	int stopped_by = -1;
 	size_t f;
 
 	n = nr_verify_steps + other_flavours(opt, &flavours) *
@@ -647,9 +741,8 @@ int verify_target(const struct target *t, const struct options *opt)
 	/* Every process the run starts holds the lock too. */
 	lock_inherit(lockfd);
 	ctx.started = time(NULL);
-	run_steps(&ctx, res, &stopped, &stopped_by);
-	if (stopped_by >= 0 && (FLAVOUR_STEPS_MASK & (1u << stopped_by)))
-		strbuf_reset(&stopped);	/* amd64's own: not the others' */
+	run_steps(&ctx, verify_steps, nr_verify_steps, res);
+	pipeline_stop(&ctx, res, &stopped);
 	for (f = 0; f < flavours.nr; f++)
 		run_flavour(&ctx, flavours.v[f], res,
 			    nr_verify_steps + f * ARRAY_SIZE(flavour_steps),

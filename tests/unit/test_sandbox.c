@@ -20,6 +20,15 @@
 
 static char *base;
 
+static const char *getcwd_or_die(void)
+{
+	static char cwd[4096];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		fail_msg("getcwd failed");
+	return cwd;
+}
+
 /* Run "sh -c @script" in a sandbox with @base/ro read only and @base/rw. */
 static int sandboxed(const char *script, struct strbuf *out)
 {
@@ -133,12 +142,93 @@ static void no_network_no_privilege(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * What comes back must be reachable by the sandbox's user under a directory
+ * it cannot search: a cache under root's home (mode 700), on the host or
+ * in a toolchain's chroot, whose own /root is mode 700 too.  Made in the
+ * checkout's build/ (not /tmp, which is the sandbox's own, nor $HOME,
+ * which it hides); a chroot of the host's /usr, bound in.
+ */
+static void reaches_under_closed_dirs(void **state)
+{
+	char *dir = xstrfmt("%s/build/test-sandbox-XXXXXX", getcwd_or_die());
+	char *chroot_dir, *p;
+	static const char *const links[] = { "bin", "lib", "lib64", "sbin" };
+	static const char *const mounts[] = { "dev", "proc", "tmp" };
+	size_t i;
+	int pass;
+
+	(void)state;
+	if (!mkdtemp(dir))
+		fail_msg("cannot make %s", dir);
+	p = xstrfmt("%s/closed/ro", dir);
+	assert_int_equal(mkdir_p(p), 0);
+	free(p);
+	p = xstrfmt("%s/closed/ro/public", dir);
+	write_file(p, "public\n", 7);
+	free(p);
+	p = xstrfmt("%s/closed", dir);
+	chmod(p, 0700);
+	free(p);
+
+	chroot_dir = xstrfmt("%s/chroot", dir);
+	p = xstrfmt("%s%s/closed", chroot_dir, dir);
+	assert_int_equal(mkdir_p(p), 0);
+	chmod(p, 0700);
+	free(p);
+	for (i = 0; i < ARRAY_SIZE(links); i++) {
+		char *at = xstrfmt("%s/%s", chroot_dir, links[i]);
+		char *to = xstrfmt("usr/%s", links[i]);
+
+		assert_int_equal(symlink(to, at), 0);
+		free(at);
+		free(to);
+	}
+	for (i = 0; i < ARRAY_SIZE(mounts); i++) {
+		p = xstrfmt("%s/%s", chroot_dir, mounts[i]);
+		mkdir(p, 0755);
+		free(p);
+	}
+
+	for (pass = 0; pass < 2; pass++) {
+		struct sandbox sb = SANDBOX_INIT;
+		struct strbuf why = STRBUF_INIT, out = STRBUF_INIT;
+		struct child c = CHILD_INIT;
+		int ret;
+
+		if (pass) {
+			sb.root = chroot_dir;
+			strvec_push(&sb.ro, "/usr");
+		}
+		strvec_pushf(&sb.ro, "%s/closed/ro", dir);
+		strvec_pushl(&c.args, "sh", "-c", "cat \"$0\"/public",
+			     sb.ro.v[sb.ro.nr - 1], NULL);
+		c.out = &out;
+		c.err_to_out = 1;
+		ret = sandbox_child(&c, &sb, &why);
+		if (!ret)
+			ret = run_child(&c);
+		if (ret || strcmp(out.buf, "public\n"))
+			print_message("%s: %s%s\n", pass ? "chroot" : "host", why.buf, out.buf);
+		assert_int_equal(ret, 0);
+		assert_string_equal(out.buf, "public\n");
+		child_clear(&c);
+		sandbox_clear(&sb);
+		strbuf_release(&why);
+		strbuf_release(&out);
+	}
+	rm_rf(dir);
+	free(chroot_dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(writes_only_its_directory),
 		cmocka_unit_test(reads_only_what_it_may),
 		cmocka_unit_test(no_network_no_privilege),
+		cmocka_unit_test(reaches_under_closed_dirs),
 	};
 
 	if (!path_has("bwrap")) {

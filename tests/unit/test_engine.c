@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The engine's walk of a step table (verify.c's run_steps()), with steps of
+ * this file's: what runs, what is skipped and why, with and without
+ * --keep-going, --skip, an independent step, a series that is n/a, and a
+ * FAIL the machine caused.  And the real table: a line for every index.
+ * Linked with the driver's other objects (t0010).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../../tools/verify.c"
+
+/* What the fake steps did, in order: "a b c ". */
+static struct strbuf ran = STRBUF_INIT;
+/* The status each fake step returns, by its name's letter. */
+static enum step_status gives[26];
+
+static enum step_status fake(struct verify_ctx *ctx, struct step_result *r)
+{
+	int i = r->name[0] - 'a';
+
+	(void)ctx;
+	strbuf_addf(&ran, "%s ", r->name);
+	if (gives[i] == STEP_FAIL && r->name[1] == '!')
+		return blame_machine(r), STEP_FAIL;
+	return gives[i];
+}
+
+/*
+ * a <- b <- c: c needs b needs a; d needs a only; e is independent and
+ * needs nothing; f needs e; g runs when n/a.
+ */
+enum { A, B, C, D, E, F, G, NR_FAKE };
+static const struct step fake_steps[] = {
+	[A] = { .name = "a", .run = fake },
+	[B] = { .name = "b", .run = fake, .needs = NEEDS(A) },
+	[C] = { .name = "c", .run = fake, .needs = NEEDS(B) },
+	[D] = { .name = "d", .run = fake, .needs = NEEDS(A) },
+	[E] = { .name = "e", .run = fake, .flags = STEP_INDEPENDENT },
+	[F] = { .name = "f", .run = fake, .needs = NEEDS(E) },
+	[G] = { .name = "g", .run = fake, .flags = STEP_RUNS_WHEN_NA },
+};
+
+_Static_assert(ARRAY_SIZE(fake_steps) == NR_FAKE, "a line for each");
+
+static char *dir;
+
+struct run {
+	struct target t;
+	struct options opt;
+	struct verify_ctx ctx;
+	struct step_result res[NR_FAKE];
+};
+
+static void start(struct run *w, const char *skip, int keep_going, int na)
+{
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	w->t.name = "t";
+	w->opt.quiet = 1;
+	w->opt.skip = skip;
+	w->opt.keep_going = keep_going;
+	w->ctx.t = &w->t;
+	w->ctx.opt = &w->opt;
+	w->ctx.results = dir;
+	w->ctx.build = dir;
+	w->ctx.listed.dir = na ? NULL : dir;
+	w->ctx.listed.na_reason = na ? "n/a here" : NULL;
+	for (i = 0; i < NR_FAKE; i++) {
+		w->res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
+		gives[i] = STEP_PASS;
+	}
+	strbuf_reset(&ran);
+}
+
+static void walk(struct run *w)
+{
+	run_steps(&w->ctx, fake_steps, NR_FAKE, w->res);
+}
+
+static void finish(struct run *w)
+{
+	int i;
+
+	for (i = 0; i < NR_FAKE; i++) {
+		strbuf_release(&w->res[i].reason);
+		strbuf_release(&w->res[i].detail);
+		free(w->res[i].log);
+	}
+}
+
+#define assert_step(w, i, st, why) do {					\
+	assert_int_equal((w)->res[i].status, (st));			\
+	assert_string_equal((w)->res[i].reason.buf, (why));		\
+} while (0)
+
+static void all_pass(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 0, 0);
+	walk(&w);
+	assert_string_equal(ran.buf, "a b c d e f g ");
+	assert_step(&w, C, STEP_PASS, "");
+	finish(&w);
+}
+
+/* Without --keep-going the first failure stops every later step. */
+static void fail_stops(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 0, 0);
+	gives[B] = STEP_FAIL;
+	walk(&w);
+	assert_string_equal(ran.buf, "a b ");
+	assert_step(&w, B, STEP_FAIL, "");
+	assert_step(&w, C, STEP_SKIP, "not run: needs b, which failed");
+	assert_step(&w, D, STEP_SKIP,
+		    "not run: the run stopped when b failed; d does not need it: --keep-going runs it");
+	assert_step(&w, G, STEP_SKIP,
+		    "not run: the run stopped when b failed; g does not need it: --keep-going runs it");
+	finish(&w);
+}
+
+/* --keep-going: only what needs the failure, directly or not, is skipped. */
+static void keep_going(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 1, 0);
+	gives[A] = STEP_FAIL;
+	walk(&w);
+	assert_string_equal(ran.buf, "a e f g ");
+	assert_step(&w, B, STEP_SKIP, "not run: needs a, which failed");
+	assert_step(&w, C, STEP_SKIP, "not run: needs b, which did not run");
+	assert_step(&w, D, STEP_SKIP, "not run: needs a, which failed");
+	assert_step(&w, F, STEP_PASS, "");
+	finish(&w);
+}
+
+/* An independent step's failure stops only what needs it. */
+static void independent(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 0, 0);
+	gives[E] = STEP_FAIL;
+	walk(&w);
+	assert_string_equal(ran.buf, "a b c d e g ");
+	assert_step(&w, E, STEP_FAIL, "");
+	assert_step(&w, F, STEP_SKIP, "not run: needs e, which failed");
+	assert_step(&w, G, STEP_PASS, "");
+	finish(&w);
+}
+
+/*
+ * --skip is the user's choice, said as such even after a failure; what
+ * needs a skipped step still runs (it may have what it needs from before).
+ */
+static void skip_option(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, "b,g", 0, 0);
+	walk(&w);
+	assert_string_equal(ran.buf, "a c d e f ");
+	assert_step(&w, B, STEP_SKIP, "skipped with --skip");
+	assert_step(&w, G, STEP_SKIP, "skipped with --skip");
+	finish(&w);
+	start(&w, "g", 0, 0);
+	gives[A] = STEP_FAIL;
+	walk(&w);
+	assert_step(&w, G, STEP_SKIP, "skipped with --skip");
+	finish(&w);
+}
+
+/* A series that is n/a: only the steps marked so run, the rest say why. */
+static void not_applicable(void **state)
+{
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 0, 1);
+	walk(&w);
+	assert_string_equal(ran.buf, "g ");
+	assert_step(&w, A, STEP_NA, "n/a here");
+	assert_step(&w, F, STEP_NA, "n/a here");
+	assert_step(&w, G, STEP_PASS, "");
+	finish(&w);
+}
+
+/* A FAIL the machine caused is an ERROR, and stops the run as a FAIL does. */
+static void machine_error(void **state)
+{
+	static const struct step machine_steps[] = {
+		{ .name = "a!", .run = fake },
+		{ .name = "b", .run = fake, .needs = NEEDS(0) },
+	};
+	struct run w;
+
+	(void)state;
+	start(&w, NULL, 1, 0);
+	gives[A] = STEP_FAIL;
+	run_steps(&w.ctx, machine_steps, 2, w.res);
+	assert_string_equal(ran.buf, "a! ");
+	assert_int_equal(w.res[0].status, STEP_ERROR);
+	assert_step(&w, 1, STEP_SKIP, "not run: needs a!, which failed");
+	finish(&w);
+}
+
+/* The real table: every index has its line, its name and its entry. */
+static void real_table(void **state)
+{
+	int i;
+
+	(void)state;
+	assert_int_equal(nr_verify_steps, NR_STEPS);
+	for (i = 0; i < nr_verify_steps; i++) {
+		assert_non_null(verify_steps[i].name);
+		assert_non_null(verify_steps[i].run);
+		assert_int_not_equal(verify_steps[i].timeout, 0);
+		assert_int_equal(verify_step_index(verify_steps[i].name), i);
+		/* A step needs only steps before it. */
+		assert_true(verify_steps[i].needs < NEEDS(i));
+	}
+	assert_string_equal(verify_step_name(STEP_IDX_sim), "sim");
+	assert_int_equal(verify_steps[STEP_IDX_boot].needs,
+			 NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
+			 NEEDS(STEP_IDX_selftests));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(all_pass),
+		cmocka_unit_test(fail_stops),
+		cmocka_unit_test(keep_going),
+		cmocka_unit_test(independent),
+		cmocka_unit_test(skip_option),
+		cmocka_unit_test(not_applicable),
+		cmocka_unit_test(machine_error),
+		cmocka_unit_test(real_table),
+	};
+	char tmpl[] = "/tmp/kverify-test-engine-XXXXXX";
+	char *logs;
+	int ret;
+
+	dir = mkdtemp(tmpl);
+	if (!dir)
+		return 1;
+	logs = xstrfmt("%s/logs", dir);
+	mkdir_p(logs);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	rm_rf(dir);
+	free(logs);
+	strbuf_release(&ran);
+	return ret;
+}
