@@ -1503,7 +1503,7 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf list = STRBUF_INIT, outside = STRBUF_INIT;
 	struct strvec dirs = STRVEC_INIT, structs = STRVEC_INIT;
 	enum step_status st = STEP_FAIL;
-	size_t i, nkvm = 0, nout = 0, nout_changed = 0;
+	size_t i, nkvm = 0, nout = 0, nout_changed = 0, nzero = 0;
 	struct line l;
 
 	if (!distro_boot(ctx)) {
@@ -1548,6 +1548,8 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 			nkvm++;
 		else
 			nout++;
+		if (!strcmp(theirs.v[i].crc, "0x00000000"))
+			nzero++;
 	}
 	if (!nkvm) {
 		strbuf_addf(&r->reason, "%s lists no symbol of %s's modules",
@@ -1612,6 +1614,9 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		}
 		st = STEP_PASS;
 	}
+	if (nzero == theirs.nr)
+		strbuf_addf(&r->reason, "; every CRC of Debian's %s is 0x00000000 (built without CONFIG_MODVERSIONS): this compares which symbols are exported, not their types",
+			    ctx->config.deb_release);
 	for_each_line(l, list.buf)
 		if (starts_with(l.s, "vmlinux "))
 			strbuf_addf(&r->reason, "; %.*s includes linux/kvm_host.h too, in vmlinux, which is not rebuilt",
