@@ -71,10 +71,11 @@ KV_VERIFY_CACHE := $(value VERIFY_CACHE)
 KV_FORCE := $(value FORCE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
+KV_FLAVOURS := $(value FLAVOURS)
 KV_ARTIFACTS := $(value ARTIFACTS)
 KV_DEST := $(value DEST)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST
+	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST FLAVOURS
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -100,6 +101,7 @@ export KVERIFY_FORCE := $(KV_FORCE)
 export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_DEST := $(KV_DEST)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
+export KVERIFY_FLAVOURS := $(KV_FLAVOURS)
 export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
@@ -162,6 +164,8 @@ deps-check:
 ##                            and run the steps that keep a PASS (sim, checkpatch, cocci, boot)
 ##     FORCE=1                run the steps that keep a PASS even when their inputs are unchanged
 ##     REQUIRE=pmu            a guest PMU test that SKIPs (no PMU here) FAILs: for labs with one
+##     FLAVOURS=amd64,rt-amd64  also Debian's cloud-amd64/rt-amd64: the modules built against each
+##                            flavour's headers, kABI-checked and booted, rows config:<flavour>...
 verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \

@@ -69,6 +69,10 @@ static const char usage[] =
 "  --require pmu        a guest PMU test that SKIPs (no PMU, no forced\n"
 "                       emulation) FAILs the boot step: for a lab with PMU\n"
 "                       hardware (also $KVERIFY_REQUIRE=pmu)\n"
+"  --flavours LIST      Debian's flavours to build and kABI-check the\n"
+"                       modules against, with BOOT=distro: amd64 (the\n"
+"                       default) and any of cloud-amd64, rt-amd64, e.g.\n"
+"                       amd64,rt-amd64 (also $KVERIFY_FLAVOURS)\n"
 "  -k, --keep-going     after a failure, still run every step that does not\n"
 "                       depend on the failed one (also $KVERIFY_KEEP_GOING=1)\n"
 "  -q, --quiet          no step or progress lines, only the report\n"
@@ -97,9 +101,12 @@ static const char usage_verify[] =
 "  --format kcidb       also write results/<target>/kcidb.json, the run as\n"
 "                       KernelCI KCIDB I/O schema v4.3 data (origin kverify)\n"
 "  --require pmu        a guest PMU test that SKIPs FAILs the boot step\n"
+"  --flavours LIST      amd64 and more of Debian's flavours (cloud-amd64,\n"
+"                       rt-amd64): config, build, kabi and boot rows each\n"
 "  --env                targets from $KVERIFY_TARGETS, options from\n"
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG,\n"
-"                       $KVERIFY_BOOT, $KVERIFY_REQUIRE\n";
+"                       $KVERIFY_BOOT, $KVERIFY_REQUIRE,\n"
+"                       $KVERIFY_FLAVOURS\n";
 
 static const char usage_list[] =
 "usage: kverify [--list FILE] list [--names]\n"
@@ -257,7 +264,45 @@ static int skips_a_test_step(const char *skip)
 }
 
 static int from_env, names_only, want_help;
-static const char *require, *artifacts;
+static const char *require, *artifacts, *flavours;
+
+/*
+ * --flavours (FLAVOURS=): Debian's amd64 flavours, amd64 first (the rows
+ * config, build, kabi and boot are its), each once.
+ */
+static int check_flavours(struct options *opt, const char *list)
+{
+	static const char *const known[] = {
+		"amd64", "cloud-amd64", "rt-amd64"
+	};
+	char *copy = xstrdup(list), *f, *save = NULL;
+	struct strvec seen = STRVEC_INIT;
+	int ret = 0;
+	size_t i;
+
+	for (f = strtok_r(copy, ",", &save); f && !ret;
+	     f = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(known) && strcmp(f, known[i]); i++)
+			;
+		if (i == ARRAY_SIZE(known))
+			ret = usage_error("--flavours (FLAVOURS=): '%s' is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64",
+					  f);
+		else if (strvec_has(&seen, f))
+			ret = usage_error("--flavours (FLAVOURS=): %s named twice",
+					  f);
+		else if (!seen.nr && strcmp(f, "amd64"))
+			ret = usage_error("--flavours (FLAVOURS=) starts with amd64, the flavour of the config, build, kabi and boot rows, not '%s': e.g. amd64,rt-amd64",
+					  f);
+		strvec_push(&seen, f);
+	}
+	if (!ret && !seen.nr)
+		ret = usage_error("%s", "--flavours (FLAVOURS=) names no flavour: e.g. amd64,rt-amd64");
+	if (!ret)
+		opt->flavours = list;
+	strvec_clear(&seen);
+	free(copy);
+	return ret;
+}
 
 /* --require pmu (REQUIRE=pmu): the one thing a run can require today. */
 static int check_require(struct options *opt, const char *what)
@@ -446,6 +491,9 @@ static int options_from_env(struct options *opt)
 	if (env("KVERIFY_REQUIRE") && *env("KVERIFY_REQUIRE") &&
 	    check_require(opt, env("KVERIFY_REQUIRE")))
 		return EXIT_USAGE;
+	if (env("KVERIFY_FLAVOURS") && *env("KVERIFY_FLAVOURS") &&
+	    check_flavours(opt, env("KVERIFY_FLAVOURS")))
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -487,6 +535,7 @@ static int parse_options(int argc, char **argv, struct options *opt)
 		{ .name = "shard", .str = &matrix_shard },
 		{ .name = "require", .str = &require },
 		{ .name = "artifacts", .str = &artifacts },
+		{ .name = "flavours", .str = &flavours },
 		{ .name = "tree", .str = &bp.tree },
 		{ .name = "dest", .str = &deb_dest },
 		{ .name = "name", .str = &bp.name },
@@ -579,6 +628,8 @@ static int parse_options(int argc, char **argv, struct options *opt)
 	if (require && check_require(opt, require))
 		return EXIT_USAGE;
 	if (artifacts && check_artifacts(opt, artifacts))
+		return EXIT_USAGE;
+	if (flavours && check_flavours(opt, flavours))
 		return EXIT_USAGE;
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
@@ -892,7 +943,8 @@ static const struct command {
 	{ "verify", run_verify, usage_verify,
 	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
 		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
-		"--quiet", "--env", "--require", "--artifacts", NULL }, 1, 0 },
+		"--quiet", "--env", "--require", "--artifacts", "--flavours",
+		NULL }, 1, 0 },
 	{ "list", run_list, usage_list,
 	  (const char *const[]){ "--names", NULL }, 0, 0 },
 	{ "matrix", run_matrix, usage_matrix,

@@ -37,6 +37,12 @@ struct options {
 	int quiet;		/* no step or progress lines */
 	int kcidb;		/* also write results/<target>/kcidb.json */
 	int require_pmu;	/* --require pmu: a PMU test that SKIPs fails */
+	/*
+	 * --flavours (FLAVOURS=): Debian's flavours whose headers the KVM
+	 * modules are built against and kABI-checked, "amd64" first; NULL:
+	 * amd64 alone.
+	 */
+	const char *flavours;
 	/* make's KCC=, KHOSTCC=, CCACHE=1, VERIFY_CACHE=1, FORCE=1 */
 	const char *kernel_cc;	/* the kernel's compiler (distcc, icecream) */
 	const char *kernel_hostcc;

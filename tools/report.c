@@ -59,17 +59,21 @@ void report_text(const struct verify_ctx *ctx,
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
-	int s;
+	int s, w = 11;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
 	if (ctx->config.kernel && ctx->built.kernel_built)
-		printf("  kernel: Debian's %s-amd64 (%s %s), patched KVM modules\n",
-		       ctx->config.deb_abi, ctx->config.deb_image, ctx->fetch.source.deb_version);
-	printf("  %-11s %-5s %8s  %s\n", "STEP", "STATUS", "TIME", "REASON");
+		printf("  kernel: Debian's %s (%s %s), patched KVM modules\n",
+		       ctx->config.deb_release, ctx->config.deb_image, ctx->fetch.source.deb_version);
+	/* 11: "checkpatch"; wider for --flavours' "config:cloud-amd64" */
+	for (s = 0; s < n; s++)
+		if ((int)strlen(res[s].name) > w)
+			w = strlen(res[s].name);
+	printf("  %-*s %-5s %8s  %s\n", w, "STEP", "STATUS", "TIME", "REASON");
 	for (s = 0; s < n; s++) {
 		const struct step_result *r = &res[s];
 
-		printf("  %-11s %-5s %7.1fs  %s\n", res[s].name,
+		printf("  %-*s %-5s %7.1fs  %s\n", w, res[s].name,
 		       step_status_name(r->status), r->seconds,
 		       term(&sb, r->reason.buf));
 		if (r->status != STEP_FAIL && r->status != STEP_ERROR)
@@ -389,7 +393,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	if (ctx->config.boot_why)
 		json_field(&sb, "\n  ", "boot_why", ctx->config.boot_why);
 	if (ctx->config.kernel && ctx->built.kernel_built) {
-		strbuf_addf(&sb, ",\n  \"kernel\": \"%s-amd64\"", ctx->config.deb_abi);
+		strbuf_addf(&sb, ",\n  \"kernel\": \"%s\"", ctx->config.deb_release);
 		json_field(&sb, "\n  ", "image", ctx->config.deb_image);
 		json_field(&sb, "\n  ", "image_version", ctx->fetch.source.deb_version);
 	}
@@ -665,8 +669,8 @@ static char *patchset_hash(const struct strvec *patches)
 static char *config_name(const struct verify_ctx *ctx)
 {
 	if (distro_boot(ctx) && ctx->config.deb_abi)
-		return xstrfmt("Debian config-%s-amd64 (modules of arch/x86/kvm)",
-			       ctx->config.deb_abi);
+		return xstrfmt("Debian config-%s (modules of arch/x86/kvm)",
+			       ctx->config.deb_release);
 	if (distro_config(ctx->opt))
 		return xstrfmt("Debian config-amd64 of %s", ctx->t->deb_package ?
 			       ctx->t->deb_package : ctx->t->source);

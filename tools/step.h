@@ -42,6 +42,7 @@ struct config_out {
 	char *build;		/* O= directory, when not the one wanted */
 	/* Debian's built kernel of the source's version: */
 	char *deb_abi;		/* 6.12.117+deb12 */
+	char *deb_release;	/* its flavour's uname -r: 6.12.117+deb12-amd64 */
 	char *deb_root;		/* the packages unpacked: usr/, lib/, boot/ */
 	char *deb_image;	/* the image package's name */
 	char *kbuild;		/* objtree: Debian's headers, our srctree */
@@ -79,6 +80,13 @@ struct verify_ctx {
 	const char *cache;	/* cache root, absolute: opt->cache */
 	char *results;		/* results/<target> */
 	char *tree;		/* this run's tree: hard links to src */
+	/*
+	 * Debian's flavour the config, build, kabi and boot steps run for
+	 * ("amd64", "rt-amd64"), and where its modules build (M=): the tree
+	 * for amd64, a copy of the tree's module directories for the others.
+	 */
+	const char *flavour;
+	char *kvm_tree;
 	char *build;		/* O= directory of the boot mode wanted */
 	int wants_distro;	/* BOOT= and the options ask for Debian's kernel */
 	struct series listed;	/* kernels.list's series (not for auto) */
@@ -115,6 +123,12 @@ static inline int distro_boot(const struct verify_ctx *ctx)
 }
 
 char *distro_config_path(const struct verify_ctx *ctx);
+
+/* amd64, the flavour of the pipeline's own rows; or --flavours' others. */
+static inline int default_flavour(const struct verify_ctx *ctx)
+{
+	return !strcmp(ctx->flavour, "amd64");
+}
 
 /* Helpers for steps. */
 int step_run(const struct verify_ctx *ctx, struct step_result *r,

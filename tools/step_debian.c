@@ -3,16 +3,22 @@
  * BOOT=distro (--boot distro), for deb: sources: Debian's own built kernel
  * of exactly the source's version, with the patched KVM modules.
  *
- * config: linux-image-<abi>-amd64-unsigned (or the signed image where the
- *	suite lists only that one), linux-headers-<abi>-amd64, its -common
- *	and its linux-kbuild, through the fetch step's private apt state,
- *	unpacked with dpkg-deb -x into <cache>/debian/<abi>_<version>, once.
- *	A per-target objtree links Debian's amd64 headers (.config,
+ * config: linux-image-<abi>-<flavour>-unsigned (or the signed image where
+ *	the suite lists only that one), linux-headers-<abi>-<flavour>, its
+ *	-common and its linux-kbuild, through the fetch step's private apt
+ *	state, unpacked with dpkg-deb -x into <cache>/debian/<abi>_<version>
+ *	(amd64) or <abi>-<flavour>_<version>, once.  The flavour is amd64,
+ *	or one of --flavours' others (cloud-amd64, rt-amd64: their own
+ *	.config, PREEMPT_RT for rt, and Module.symvers).
+ *	A per-target objtree links Debian's headers (.config,
  *	Module.symvers, generated headers, kbuild's scripts) and includes the
  *	patched tree's Makefile: the patched tree is the srctree, so every
  *	header the series changes is the patched one in the build.
  * build: make -C <objtree> M=<tree>/arch/x86/kvm modules, with the build
- *	step's warnings policy; vermagic must be Debian's.
+ *	step's warnings policy; vermagic must be Debian's.  Another flavour
+ *	builds in a copy of the tree's arch/x86/kvm and virt/kvm sources
+ *	(trees/<target>@<flavour>), the srctree still the patched tree, so
+ *	that each flavour keeps its own objects.
  * kabi: the CRCs of every symbol the rebuilt modules export against
  *	Debian's Module.symvers for that version.
  * boot: Debian's vmlinuz, an initramfs with the patched modules and what
@@ -92,7 +98,8 @@ static int find_image(const struct verify_ctx *ctx,
 	int ret = -1;
 
 	strvec_pushl(&args, "search", "--names-only", NULL);
-	strvec_pushf(&args, "^linux-image-%s[.-].*-amd64(-unsigned)?$", xy);
+	strvec_pushf(&args, "^linux-image-%s[.-].*-%s(-unsigned)?$", xy,
+		     ctx->flavour);
 	if (apt_query(ctx, r, as, &args, &out))
 		goto out;
 	strvec_clear(&args);
@@ -100,7 +107,9 @@ static int find_image(const struct verify_ctx *ctx,
 	for_each_line(l, out.buf) {
 		char *name = xstrfmt("%.*s", (int)strcspn(l.s, "\n "), l.s);
 
-		if (!strstr(name, "-cloud-") && !strstr(name, "-rt-")) {
+		/* amd64's pattern also matches cloud-amd64 and rt-amd64 */
+		if (!default_flavour(ctx) ||
+		    (!strstr(name, "-cloud-") && !strstr(name, "-rt-"))) {
 			strvec_push(&args, name);
 			nnames++;
 		}
@@ -138,8 +147,9 @@ static int find_image(const struct verify_ctx *ctx,
 		free(signed_pkg);
 	if (!cfg->deb_image) {
 		strbuf_reset(&r->reason);
-		strbuf_addf(&r->reason, "%s has no linux-image-%s*-amd64[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
-			    ctx->t->deb_suite, xy, ctx->fetch.source.deb_version);
+		strbuf_addf(&r->reason, "%s has no linux-image-%s*-%s[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
+			    ctx->t->deb_suite, xy, ctx->flavour,
+			    ctx->fetch.source.deb_version);
 		for (i = 0; i < seen.nr && i < 6; i++)
 			strbuf_addf(&r->reason, " %s", seen.v[i]);
 		if (!seen.nr)
@@ -147,7 +157,11 @@ static int find_image(const struct verify_ctx *ctx,
 		goto out;
 	}
 	p = cfg->deb_image + strlen("linux-image-");
-	cfg->deb_abi = xstrfmt("%.*s", (int)(strstr(p, "-amd64") - p), p);
+	cfg->deb_release = xstrfmt("%.*s", (int)(strlen(p) -
+				   (ends_with(p, "-unsigned") ?
+				    strlen("-unsigned") : 0)), p);
+	cfg->deb_abi = xstrfmt("%.*s", (int)(strlen(cfg->deb_release) -
+				strlen(ctx->flavour) - 1), cfg->deb_release);
 	ret = 0;
 out:
 	strvec_clear(&args);
@@ -192,7 +206,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 	     tok = next_dep(NULL, &save)) {
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
-		    strstr(tok, cfg->deb_abi))
+		    ends_with(tok, cfg->deb_release))
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 	}
 	free(dep);
@@ -202,7 +216,8 @@ static int find_image_parts(const struct verify_ctx *ctx,
 }
 
 /*
- * The headers' -common and linux-kbuild packages, from their Depends, and
+ * The headers' -common (-common-rt) and linux-kbuild packages, from their
+ * Depends, and
  * the compiler package Debian built with (gcc-12, gcc-14-for-host).
  */
 static int find_headers(const struct verify_ctx *ctx,
@@ -211,7 +226,7 @@ static int find_headers(const struct verify_ctx *ctx,
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *headers = xstrfmt("linux-headers-%s-amd64", cfg->deb_abi);
+	char *headers = xstrfmt("linux-headers-%s", cfg->deb_release);
 	char *dep = NULL, *tok, *save = NULL;
 	int common = 0, kbuild = 0;
 
@@ -223,8 +238,10 @@ static int find_headers(const struct verify_ctx *ctx,
 	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.source.deb_version);
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
+		/* rt-amd64's is linux-headers-<abi>-common-rt */
 		if (starts_with(tok, "linux-headers-") &&
-		    ends_with(tok, "-common") && !common++)
+		    (ends_with(tok, "-common") || ends_with(tok, "-common-rt")) &&
+		    !common++)
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 		else if (starts_with(tok, "linux-kbuild-") && !kbuild++)
 			strvec_push(pkgs, tok);
@@ -287,15 +304,25 @@ out:
 }
 
 /*
- * The packages, unpacked once into <cache>/debian/<abi>_<version>; the lock
- * locks/debian-<abi>.lock owns debian/.tmp-<abi>, so what a killed run left
+ * Where a flavour's packages are kept: <abi> for amd64, <abi>-<flavour> for
+ * the others.
+ */
+static const char *deb_key(const struct verify_ctx *ctx,
+			   const struct config_out *cfg)
+{
+	return default_flavour(ctx) ? cfg->deb_abi : cfg->deb_release;
+}
+
+/*
+ * The packages, unpacked once into <cache>/debian/<key>_<version>; the lock
+ * locks/debian-<key>.lock owns debian/.tmp-<key>, so what a killed run left
  * there is abandoned and removed by that exact name.
  */
 static int fetch_packages(const struct verify_ctx *ctx,
 			  struct config_out *cfg, struct step_result *r,
 			  struct apt_suite *as, const struct strvec *pkgs)
 {
-	char *tmp = cache_path(ctx, "debian/.tmp-%s", cfg->deb_abi);
+	char *tmp = cache_path(ctx, "debian/.tmp-%s", deb_key(ctx, cfg));
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
 	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
 	struct strbuf want = STRBUF_INIT;
@@ -306,7 +333,7 @@ static int fetch_packages(const struct verify_ctx *ctx,
 	for (i = 0; i < pkgs->nr; i++)
 		strbuf_addf(&want, "%s%s", i ? " " : "", pkgs->v[i]);
 	ret = lock_in_cache(ctx->cache, 1, &lockfd, &r->reason, "debian-%s.lock",
-			    cfg->deb_abi);
+			    deb_key(ctx, cfg));
 	had = ret ? NULL : read_first_line(marker);
 	if (ret || (had && !strcmp(had, want.buf)))
 		goto out;
@@ -337,8 +364,8 @@ out:
 
 static char *headers_dir(const struct config_out *cfg)
 {
-	return xstrfmt("%s/usr/src/linux-headers-%s-amd64", cfg->deb_root,
-		       cfg->deb_abi);
+	return xstrfmt("%s/usr/src/linux-headers-%s", cfg->deb_root,
+		       cfg->deb_release);
 }
 
 /* A variable of the headers' .kernelvariables ("NAME = value"). */
@@ -399,8 +426,8 @@ static int check_compiler(const struct config_out *cfg, struct step_result *r,
 	if (!found) {
 		const char *ver = strrchr(*cc, '-');
 
-		strbuf_addf(&r->reason, "Debian built %s-amd64 with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
-			    cfg->deb_abi, *cc, cfg->toolchain ? "in " : "here",
+		strbuf_addf(&r->reason, "Debian built %s with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
+			    cfg->deb_release, *cc, cfg->toolchain ? "in " : "here",
 			    ver ? ver : "");
 		if (cfg->toolchain)
 			strbuf_addstr(&r->reason, cfg->toolchain);
@@ -463,7 +490,7 @@ static int make_objtree(const struct verify_ctx *ctx,
 	int ret = -1, bad = 0;
 	DIR *d;
 
-	cfg->kbuild = cache_path(ctx, "build/%s-debian-kbuild", ctx->t->name);
+	cfg->kbuild = xstrfmt("%s-kbuild", ctx->build);
 	mkdir_p(cfg->kbuild);
 	d = opendir(hdr);
 	if (!d) {
@@ -519,13 +546,13 @@ static void boot_own_instead(const struct verify_ctx *ctx,
 /* The vmlinuz of Debian's image: boot/, or (7.x) beside the modules. */
 static char *find_vmlinuz(const struct config_out *cfg)
 {
-	char *path = xstrfmt("%s/boot/vmlinuz-%s-amd64", cfg->deb_root,
-			     cfg->deb_abi);
+	char *path = xstrfmt("%s/boot/vmlinuz-%s", cfg->deb_root,
+			     cfg->deb_release);
 
 	if (!is_file(path)) {
 		free(path);
-		path = xstrfmt("%s/usr/lib/modules/%s-amd64/vmlinuz",
-			       cfg->deb_root, cfg->deb_abi);
+		path = xstrfmt("%s/usr/lib/modules/%s/vmlinuz",
+			       cfg->deb_root, cfg->deb_release);
 	}
 	return is_file(path) ? path : (free(path), NULL);
 }
@@ -566,8 +593,8 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	if (cc && !found)
 		toolchain = toolchain_usable(&no_toolchain);
 	if (cc && !found && !toolchain) {
-		char *why = xstrfmt("Debian built %s-amd64 with %s (a Depends: of linux-headers-%s-amd64), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
-				    cfg->deb_abi, cc_pkg, cfg->deb_abi,
+		char *why = xstrfmt("Debian built %s with %s (a Depends: of linux-headers-%s), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
+				    cfg->deb_release, cc_pkg, cfg->deb_release,
 				    no_toolchain.buf,
 				    ctx->opt->boot == BOOT_AUTO ?
 				    " (BOOT=distro makes this a failure)" : "");
@@ -593,7 +620,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	for (dir = ver; *dir; dir++)
 		if (*dir == '~' || *dir == ':')
 			*dir = '_';
-	cfg->deb_root = cache_path(ctx, "debian/%s_%s", cfg->deb_abi, ver);
+	cfg->deb_root = cache_path(ctx, "debian/%s_%s", deb_key(ctx, cfg), ver);
 	free(ver);
 	strbuf_reset(&r->reason);
 	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))
@@ -612,8 +639,8 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 			    cfg->deb_image);
 		goto out;
 	}
-	strbuf_addf(&r->reason, "Debian's %s-amd64: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
-		    cfg->deb_abi, cfg->deb_image, ctx->fetch.source.deb_version,
+	strbuf_addf(&r->reason, "Debian's %s: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
+		    cfg->deb_release, cfg->deb_image, ctx->fetch.source.deb_version,
 		    cfg->deb_fetched ? "fetched" : "cached", cc);
 	if (cfg->toolchain) {
 		char *release = toolchain_release(ctx->t->deb_suite);
@@ -686,7 +713,7 @@ static const char *modinfo_get(const struct strbuf *info, const char *key)
 
 static char *module_path(const struct verify_ctx *ctx, const char *name)
 {
-	return xstrfmt("%s/%s/%s.ko", ctx->tree, KVM_DIR, name);
+	return xstrfmt("%s/%s/%s.ko", ctx->kvm_tree, KVM_DIR, name);
 }
 
 /* vermagic of the rebuilt kvm.ko: Debian's release, or the step fails. */
@@ -695,7 +722,7 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf info = STRBUF_INIT;
 	char *ko = module_path(ctx, "kvm");
 	const char *magic = NULL;
-	char *want = xstrfmt("%s-amd64 ", ctx->config.deb_abi);
+	char *want = xstrfmt("%s ", ctx->config.deb_release);
 	int ret = -1;
 
 	if (!read_modinfo(ko, &info))
@@ -703,8 +730,8 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	if (!magic)
 		strbuf_addf(&r->reason, "%s has no .modinfo vermagic", ko);
 	else if (!starts_with(magic, want))
-		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s-amd64",
-			    magic, ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s",
+			    magic, ctx->config.deb_release);
 	else
 		ret = 0;
 	if (!ret) {
@@ -743,6 +770,166 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 	free(tree);
 	free(ko);
 	return xstrfmt("%016llx", (unsigned long long)h);
+}
+
+/*
+ * kABI beyond arch/x86/kvm: a module elsewhere whose sources include
+ * <linux/kvm_host.h> (drivers/vfio: vfio_file_set_kvm(struct file *,
+ * struct kvm *)) has CRCs that KVM's headers move.  Found from the patched
+ * tree, not a list: each .c under drivers/ and arch/x86/ (bar KVM's own)
+ * that includes it, whose object its directory's Makefile builds in
+ * Debian's .config, in a directory where Debian's Module.symvers has a
+ * module: that directory is rebuilt (M=) and compared.  One whose
+ * directory has none is in vmlinux, which this mode does not rebuild: it
+ * is named in the kabi step's reason.  The list is written beside the
+ * objtree at build time, "module DIR" or "vmlinux FILE" a line.
+ */
+#define KABI_DIRS ".kverify-kabi-dirs"
+
+/*
+ * Does @mk (a Makefile's text) build @obj ("vfio_main.o") in @config?  The
+ * line that names it, its $(CONFIG_X) set to y or m; a part of a composite
+ * object ("vfio-y += vfio_main.o", "vfio_ap-objs := ... vfio_ap_ops.o")
+ * only when the composite is built too (@depth: how deep, at most 4).
+ */
+static int makefile_builds(const char *mk, const char *obj, const char *config,
+			   int depth)
+{
+	char *text = xstrdup(mk), *p, *line, *save = NULL;
+	size_t n = strlen(obj);
+	int built = 0;
+
+	/* continuation lines joined: the CONFIG_ is on the first */
+	for (p = text; (p = strstr(p, "\\\n")); )
+		p[0] = p[1] = ' ';
+	for (line = strtok_r(text, "\n", &save); line && !built && depth < 4;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *at = line, *cfg;
+		size_t lhs = strcspn(line, " \t+:=");
+
+		while ((at = strstr(at, obj)) &&
+		       ((at > line && !strchr(" \t=", at[-1])) ||
+			(at[n] && !strchr(" \t", at[n]))))
+			at += n;
+		if (!at || *line == '#' || at < line + lhs)
+			continue;
+		cfg = strstr(line, "$(CONFIG_");
+		if (cfg && cfg < at) {
+			char *sym = xstrfmt("%.*s", (int)strcspn(cfg + 2, ")"),
+					    cfg + 2);
+			char *y = xstrfmt("\n%s=y\n", sym);
+			char *m = xstrfmt("\n%s=m\n", sym);
+
+			built = strstr(config, y) || strstr(config, m);
+			free(sym);
+			free(y);
+			free(m);
+		} else {
+			built = 1;
+		}
+		if (built && !starts_with(line, "obj-")) {
+			/* "NAME-y", "NAME-objs", "NAME-$(CONFIG_X)" */
+			const char *dash = cfg && cfg < line + lhs ? cfg - 1 :
+					   line + lhs;
+			char *comp;
+
+			while (dash > line && *dash != '-')
+				dash--;
+			comp = xstrfmt("%.*s.o", (int)(dash - line), line);
+			built = dash > line &&
+				makefile_builds(mk, comp, config, depth + 1);
+			free(comp);
+		}
+	}
+	free(text);
+	return built;
+}
+
+/* Has Debian's Module.symvers text a module right in @dir? */
+static int symvers_has_module_in(const char *symvers, const char *dir)
+{
+	char *want = xstrfmt("\t%s/", dir);
+	const char *p = symvers;
+	int found = 0;
+
+	while (!found && (p = strstr(p, want))) {
+		p += strlen(want);
+		found = !memchr(p, '/', strcspn(p, "\t\n"));
+	}
+	free(want);
+	return found;
+}
+
+static int find_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
+			  struct strbuf *list)
+{
+	struct strbuf out = STRBUF_INIT, config = STRBUF_INIT,
+		      symvers = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *hdr = headers_dir(&ctx->config), *path;
+	struct strvec dirs = STRVEC_INIT;
+	struct line l;
+
+	path = xstrfmt("%s/.config", hdr);
+	strbuf_addch(&config, '\n');
+	strbuf_read_file(&config, path, 16 << 20);
+	free(path);
+	path = xstrfmt("%s/Module.symvers", hdr);
+	strbuf_read_file(&symvers, path, 64 << 20);
+	free(path);
+	strvec_pushl(&c.args, "grep", "-rl", "--include=*.c", "-e",
+		     "^#include <linux/kvm_host.h>", "drivers", "arch/x86",
+		     NULL);
+	c.dir = ctx->tree;
+	c.out = &out;
+	c.log = r->log;
+	run_child(&c);		/* 1: none */
+	child_clear(&c);
+	for_each_line(l, out.buf) {
+		char *f = xstrfmt("%.*s", (int)strcspn(l.s, "\n"), l.s);
+		char *slash = strrchr(f, '/'), *obj, *mk;
+		struct strbuf text = STRBUF_INIT;
+
+		if (!slash || starts_with(f, KVM_DIR "/")) {
+			free(f);
+			continue;
+		}
+		*slash = '\0';
+		obj = xstrfmt("%.*s.o", (int)(strlen(slash + 1) - 2), slash + 1);
+		mk = xstrfmt("%s/%s/Makefile", ctx->tree, f);
+		strbuf_read_file(&text, mk, 1 << 20);
+		if (!makefile_builds(text.buf, obj, config.buf, 0)) {
+			/* not built for amd64 (vfio_pci_zdev.c: s390) */
+		} else if (symvers_has_module_in(symvers.buf, f)) {
+			if (!strvec_has(&dirs, f)) {
+				strvec_push(&dirs, f);
+				strbuf_addf(list, "module %s\n", f);
+			}
+		} else {
+			strbuf_addf(list, "vmlinux %s/%s\n", f, slash + 1);
+		}
+		strbuf_release(&text);
+		free(mk);
+		free(obj);
+		free(f);
+	}
+	strvec_clear(&dirs);
+	strbuf_release(&out);
+	strbuf_release(&config);
+	strbuf_release(&symvers);
+	free(hdr);
+	return 0;
+}
+
+/* The "module DIR" lines of @list. */
+static void kabi_module_dirs(const char *list, struct strvec *dirs)
+{
+	struct line l;
+
+	for_each_line(l, list)
+		if (l.len > 7 && starts_with(l.s, "module "))
+			strvec_pushf(dirs, "%.*s", (int)(strcspn(l.s, "\n") - 7),
+				     l.s + 7);
 }
 
 /*
@@ -804,15 +991,23 @@ static void copy_objects(const char *from, const char *to, const char *pristine)
 }
 
 /* Copy what is kbuild's from <from>/DIR to <to>/DIR, for each module dir. */
-static void copy_module_dirs(const char *from, const char *to,
-			     const char *pristine)
+static void copy_module_dirs(const struct verify_ctx *ctx, const char *from,
+			     const char *to, const char *pristine)
 {
+	struct strvec dirs = STRVEC_INIT;
+	struct strbuf list = STRBUF_INIT;
+	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(module_dirs); i++) {
-		char *f = xstrfmt("%s/%s", from, module_dirs[i]);
-		char *t = xstrfmt("%s/%s", to, module_dirs[i]);
-		char *p = pristine ? xstrfmt("%s/%s", pristine, module_dirs[i]) :
+	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
+		strvec_push(&dirs, module_dirs[i]);
+	/* and the last build's other dirs that include KVM's headers */
+	strbuf_read_file(&list, path, 1 << 20);
+	kabi_module_dirs(list.buf, &dirs);
+	for (i = 0; i < dirs.nr; i++) {
+		char *f = xstrfmt("%s/%s", from, dirs.v[i]);
+		char *t = xstrfmt("%s/%s", to, dirs.v[i]);
+		char *p = pristine ? xstrfmt("%s/%s", pristine, dirs.v[i]) :
 				     NULL;
 
 		copy_objects(f, t, p);
@@ -820,6 +1015,9 @@ static void copy_module_dirs(const char *from, const char *to,
 		free(t);
 		free(p);
 	}
+	strvec_clear(&dirs);
+	strbuf_release(&list);
+	free(path);
 }
 
 static char *kept_objects_dir(const struct verify_ctx *ctx)
@@ -831,7 +1029,7 @@ static void restore_objects(const struct verify_ctx *ctx)
 {
 	char *kept = kept_objects_dir(ctx);
 
-	copy_module_dirs(kept, ctx->tree, NULL);
+	copy_module_dirs(ctx, kept, ctx->kvm_tree, NULL);
 	free(kept);
 }
 
@@ -841,7 +1039,7 @@ static void keep_objects(const struct verify_ctx *ctx)
 	char *tmp = xstrfmt("%s.tmp", kept);
 
 	rm_rf(tmp);
-	copy_module_dirs(ctx->tree, tmp, ctx->fetch.source.src);
+	copy_module_dirs(ctx, ctx->kvm_tree, tmp, ctx->fetch.source.src);
 	rm_rf(kept);
 	rename(tmp, kept);
 	free(kept);
@@ -868,6 +1066,88 @@ static int build_gen_init_cpio(const struct verify_ctx *ctx, struct step_result 
 	return ret;
 }
 
+/* Is @path's content that of @other? */
+static int same_bytes(const char *path, const char *other)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int same;
+
+	same = !strbuf_read_file(&a, path, 64 << 20) &&
+	       !strbuf_read_file(&b, other, 64 << 20) &&
+	       a.len == b.len && !memcmp(a.buf, b.buf, a.len);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return same;
+}
+
+/*
+ * Another flavour's module tree: the sources of @rel (a module dir, or one
+ * below it) in the tree, those of the pristine source and those the series
+ * adds, never kbuild's objects of the amd64 build there.  A file whose
+ * bytes changed is written anew, newer than its objects, and kbuild
+ * compiles it again; the others keep their mtime, and their objects.
+ */
+static int sync_sources(const struct verify_ctx *ctx, const char *rel,
+			const struct strvec *added, struct step_result *r)
+{
+	char *from = xstrfmt("%s/%s", ctx->tree, rel);
+	struct dirent *de;
+	DIR *d = opendir(from);
+	int ret = 0;
+
+	if (!d) {
+		strbuf_addf(&r->reason, "%s: %s", from, strerror(errno));
+		free(from);
+		return -1;
+	}
+	while ((de = readdir(d)) && !ret) {
+		char *sub, *f, *t, *p;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xstrfmt("%s/%s", rel, de->d_name);
+		f = xstrfmt("%s/%s", ctx->tree, sub);
+		t = xstrfmt("%s/%s", ctx->kvm_tree, sub);
+		p = xstrfmt("%s/%s", ctx->fetch.source.src, sub);
+		if (lstat(f, &st)) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = sync_sources(ctx, sub, added, r);
+		} else if (S_ISREG(st.st_mode) &&
+			   (is_file(p) || strvec_has(added, sub)) &&
+			   !same_bytes(f, t)) {
+			unlink(t);
+			ret = copy_file(f, t);
+			if (ret)
+				strbuf_addf(&r->reason, "cannot copy %s to %s: %s",
+					    f, t, strerror(errno));
+		}
+		free(sub);
+		free(f);
+		free(t);
+		free(p);
+	}
+	closedir(d);
+	free(from);
+	return ret;
+}
+
+static int sync_kvm_tree(const struct verify_ctx *ctx, struct step_result *r)
+{
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int ret = 0;
+
+	if (default_flavour(ctx))
+		return 0;
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < ARRAY_SIZE(module_dirs) && !ret; i++)
+		ret = sync_sources(ctx, module_dirs[i], &files, r);
+	strvec_clear(&files);
+	return ret;
+}
+
 /* kbuild writes an M= build's objects next to its sources. */
 static int run_module_build(const struct verify_ctx *ctx,
 			    struct step_result *r, struct child *c)
@@ -877,11 +1157,68 @@ static int run_module_build(const struct verify_ctx *ctx,
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
-		dirs[i] = xstrfmt("%s/%s", ctx->tree, module_dirs[i]);
+		dirs[i] = xstrfmt("%s/%s", ctx->kvm_tree, module_dirs[i]);
 	ret = step_run_sandboxed(ctx, r, c, (const char *const *)dirs);
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
 		free(dirs[i]);
 	return ret;
+}
+
+/*
+ * The modules outside arch/x86/kvm that include KVM's headers (above):
+ * each directory built as the kvm modules are, in the sandbox, writing
+ * only that directory; for another flavour, in its copy.
+ */
+static int build_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
+			   const struct child *kvm)
+{
+	struct strbuf list = STRBUF_INIT;
+	struct strvec dirs = STRVEC_INIT, files = STRVEC_INIT;
+	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
+	size_t i, j;
+	int ret;
+
+	unlink(path);
+	ret = find_kabi_dirs(ctx, r, &list);
+	kabi_module_dirs(list.buf, &dirs);
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < dirs.nr && !ret; i++) {
+		struct child c = CHILD_INIT;
+		char *rw[2] = { NULL, NULL };
+
+		if (!default_flavour(ctx))
+			ret = sync_sources(ctx, dirs.v[i], &files, r);
+		for (j = 0; j < kvm->args.nr && !ret; j++)
+			if (starts_with(kvm->args.v[j], "M="))
+				strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree,
+					     dirs.v[i]);
+			else
+				strvec_push(&c.args, kvm->args.v[j]);
+		c.root = kvm->root;
+		c.bind = kvm->bind;
+		rw[0] = xstrfmt("%s/%s", ctx->kvm_tree, dirs.v[i]);
+		if (!ret)
+			ret = step_run_sandboxed(ctx, r, &c,
+						 (const char *const *)rw);
+		free(rw[0]);
+		child_clear(&c);
+	}
+	if (!ret)
+		ret = write_file_atomic(path, list.buf, list.len);
+	strbuf_release(&list);
+	strvec_clear(&dirs);
+	strvec_clear(&files);
+	free(path);
+	return ret;
+}
+
+static int has_kabi_dirs(const struct verify_ctx *ctx)
+{
+	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
+	int has = is_file(path);
+
+	free(path);
+	return has;
 }
 
 enum step_status build_debian_modules(const struct verify_ctx *ctx,
@@ -898,7 +1235,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 		goto out;
 	}
 	strvec_pushl(&c.args, "make", "-C", ctx->config.kbuild, NULL);
-	strvec_pushf(&c.args, "M=%s/%s", ctx->tree, KVM_DIR);
+	strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree, KVM_DIR);
 	c.root = ctx->config.toolchain;
 	c.bind = ctx->cache;
 	make_jobs(ctx, &c);
@@ -910,15 +1247,20 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
 		if (!is_dir(kept))	/* built by a kverify that kept none */
 			keep_objects(ctx);
+		/* ... or did not build what includes KVM's headers */
+		if (!has_kabi_dirs(ctx) && build_kabi_dirs(ctx, r, &c))
+			goto out;
 	} else {
 		unlink(stamp_path);
 		restore_objects(ctx);
-		if (run_module_build(ctx, r, &c))
+		if (sync_kvm_tree(ctx, r) || run_module_build(ctx, r, &c))
 			goto out;
 		if (new_warnings(ctx, r))
 			goto out;
-		strbuf_addf(&r->reason, "%s modules built against Debian's %s-amd64 headers",
-			    KVM_DIR, ctx->config.deb_abi);
+		if (build_kabi_dirs(ctx, r, &c))
+			goto out;
+		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
+			    KVM_DIR, ctx->config.deb_release);
 		keep_objects(ctx);
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);
@@ -937,6 +1279,39 @@ out:
 	return st;
 }
 
+/* @text's lines, without their newlines. */
+static void split_lines(const char *text, struct strvec *lines)
+{
+	struct line l;
+
+	for_each_line(l, text)
+		strvec_pushf(lines, "%.*s", (int)strcspn(l.s, "\n"), l.s);
+}
+
+/*
+ * The top-level structure or union whose body holds line @n (from 1) of
+ * @lines: "struct kvm_pmc", or NULL.
+ */
+static const char *enclosing_struct(const struct strvec *lines, long n)
+{
+	static char name[128];
+	long i;
+
+	for (i = n - 2; i >= 0 && (size_t)i < lines->nr; i--) {
+		const char *s = lines->v[i];
+
+		if (!strcmp(s, "};"))
+			return NULL;
+		if ((starts_with(s, "struct ") || starts_with(s, "union ")) &&
+		    ends_with(s, " {")) {
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)(strlen(s) - 2), s);
+			return name;
+		}
+	}
+	return NULL;
+}
+
 /* Is @mod (a Module.symvers module path) one arch/x86/kvm builds? */
 static int kvm_module(const char *mod)
 {
@@ -947,6 +1322,134 @@ static int kvm_module(const char *mod)
 	for (i = 0; i < ARRAY_SIZE(kvm_modules); i++)
 		if (!strcmp(base, kvm_modules[i]))
 			return 1;
+	return 0;
+}
+
+/* The module dirs of the build's KABI_DIRS list, for kabi_module(). */
+static const struct strvec *kabi_dirs;
+
+/* Is @mod one of KVM's, or of a module dir that includes KVM's headers? */
+static int kabi_module(const char *mod)
+{
+	size_t i;
+
+	if (kvm_module(mod))
+		return 1;
+	for (i = 0; kabi_dirs && i < kabi_dirs->nr; i++) {
+		char *under = xstrfmt("/%s/", kabi_dirs->v[i]);
+		int in = starts_with(mod, under + 1) || strstr(mod, under);
+
+		free(under);
+		if (in)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The structures the series' header hunks add lines to: for each added
+ * line of a .h, the top-level "struct NAME {" (or union) of the patched
+ * file that encloses it, "struct kvm_pmc (arch/x86/include/asm/kvm_host.h)".
+ */
+static void changed_structs(const struct verify_ctx *ctx, struct strvec *out)
+{
+	const struct strvec *patches = &series_of(ctx)->patches;
+	size_t i;
+
+	for (i = 0; i < patches->nr; i++) {
+		struct strbuf patch = STRBUF_INIT, file = STRBUF_INIT;
+		char *path = NULL;
+		struct strvec lines = STRVEC_INIT;
+		struct line l;
+		long n = 0;
+
+		strbuf_read_file(&patch, patches->v[i], 16 << 20);
+		for_each_line(l, patch.buf) {
+			size_t len = strcspn(l.s, "\n");
+			const char *q;
+
+			if (starts_with(l.s, "+++ ")) {
+				free(path);
+				path = NULL;
+				strvec_clear(&lines);
+				q = l.s + 4;
+				skip_prefix(q, "b/", &q);
+				if ((size_t)(q - l.s) < len &&
+				    !memcmp(l.s + len - 2, ".h", 2)) {
+					char *f;
+
+					path = xstrfmt("%.*s", (int)(len - (q - l.s)), q);
+					f = xstrfmt("%s/%s", ctx->tree, path);
+					strbuf_reset(&file);
+					strbuf_read_file(&file, f, 16 << 20);
+					free(f);
+					split_lines(file.buf, &lines);
+				}
+			} else if (path && starts_with(l.s, "@@ -")) {
+				q = strstr(l.s, " +");
+				n = q ? strtol(q + 2, NULL, 10) : 0;
+			} else if (path && n > 0 && l.s[0] == '+') {
+				const char *name = enclosing_struct(&lines, n);
+
+				if (name && !strvec_has(out, name)) {
+					char *both = xstrfmt("%s (%s)", name, path);
+
+					if (!strvec_has(out, both))
+						strvec_push(out, both);
+					free(both);
+				}
+				n++;
+			} else if (path && n > 0 && l.s[0] == ' ') {
+				n++;
+			}
+		}
+		free(path);
+		strvec_clear(&lines);
+		strbuf_release(&patch);
+		strbuf_release(&file);
+	}
+}
+
+/*
+ * An M=@dir build's Module.symvers, appended to @out with each module path
+ * as Debian's names it, "drivers/vfio/pci/vfio-pci-core": 6.12's modpost
+ * writes the absolute path, 7.x's the path below M= ("pci/vfio-pci-core").
+ */
+static int read_dir_symvers(struct strbuf *out, const char *path,
+			    const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *under = xstrfmt("/%s/", dir);
+	struct line l;
+
+	if (strbuf_read_file(&sb, path, 64 << 20)) {
+		free(under);
+		return -1;
+	}
+	for_each_line(l, sb.buf) {
+		size_t len = strcspn(l.s, "\n");
+		const char *t1 = memchr(l.s, '\t', len), *t2, *mod;
+
+		t2 = t1 ? memchr(t1 + 1, '\t', len - (t1 + 1 - l.s)) : NULL;
+		mod = t2 ? t2 + 1 : NULL;
+		if (!mod) {
+			strbuf_addf(out, "%.*s\n", (int)len, l.s);
+			continue;
+		}
+		strbuf_add(out, l.s, mod - l.s);
+		if (starts_with(mod, under + 1)) {
+			/* already Debian's */
+		} else if (memmem(mod, len - (mod - l.s), under,
+				  strlen(under))) {
+			mod = (const char *)memmem(mod, len - (mod - l.s),
+						   under, strlen(under)) + 1;
+		} else {
+			strbuf_addf(out, "%s/", dir);
+		}
+		strbuf_addf(out, "%.*s\n", (int)(len - (mod - l.s)), mod);
+	}
+	strbuf_release(&sb);
+	free(under);
 	return 0;
 }
 
@@ -996,8 +1499,12 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT
 	};
 	struct symvers ours = SYMVERS_INIT, theirs = SYMVERS_INIT;
-	char *mine = NULL, *debian = NULL, *hdr;
+	char *mine = NULL, *debian = NULL, *hdr, *path;
+	struct strbuf list = STRBUF_INIT, outside = STRBUF_INIT;
+	struct strvec dirs = STRVEC_INIT, structs = STRVEC_INIT;
 	enum step_status st = STEP_FAIL;
+	size_t i, nkvm = 0, nout = 0, nout_changed = 0, nzero = 0;
+	struct line l;
 
 	if (!distro_boot(ctx)) {
 		if (ctx->t->kind != SRC_DEB)
@@ -1017,24 +1524,62 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 	hdr = headers_dir(&ctx->config);
 	debian = xstrfmt("%s/Module.symvers", hdr);
 	free(hdr);
-	mine = xstrfmt("%s/%s/Module.symvers", ctx->tree, KVM_DIR);
-	if (symvers_read(&theirs, debian, kvm_module) ||
-	    symvers_read(&ours, mine, kvm_module)) {
+	mine = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree, KVM_DIR);
+	path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
+	strbuf_read_file(&list, path, 1 << 20);
+	free(path);
+	kabi_module_dirs(list.buf, &dirs);
+	kabi_dirs = &dirs;
+	if (symvers_read(&theirs, debian, kabi_module) ||
+	    strbuf_read_file(&ours.text, mine, 64 << 20)) {
 		strbuf_addf(&r->reason, "cannot read %s or %s", debian, mine);
 		goto out;
 	}
-	if (!theirs.nr) {
+	for (i = 0; i < dirs.nr; i++) {
+		path = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree,
+			       dirs.v[i]);
+		if (read_dir_symvers(&ours.text, path, dirs.v[i]))
+			strbuf_addf(&r->reason, "cannot read %s; ", path);
+		free(path);
+	}
+	symvers_parse(&ours, kabi_module);
+	for (i = 0; i < theirs.nr; i++) {
+		if (kvm_module(theirs.v[i].mod))
+			nkvm++;
+		else
+			nout++;
+		if (!strcmp(theirs.v[i].crc, "0x00000000"))
+			nzero++;
+	}
+	if (!nkvm) {
 		strbuf_addf(&r->reason, "%s lists no symbol of %s's modules",
 			    debian, KVM_DIR);
 		goto out;
 	}
 	symvers_diff(&theirs, &ours, kabi_note, &d);
+	for (i = 0; i < theirs.nr; i++) {
+		size_t j;
+
+		if (kvm_module(theirs.v[i].mod))
+			continue;
+		for (j = 0; j < d.changed.nr + d.removed.nr; j++) {
+			const char *sym = j < d.changed.nr ? d.changed.v[j] :
+					  d.removed.v[j - d.changed.nr];
+
+			if (!strcmp(sym, theirs.v[i].sym)) {
+				strbuf_addf(&outside, "%s%s (%s)",
+					    nout_changed++ ? ", " : "",
+					    sym, theirs.v[i].mod);
+				break;
+			}
+		}
+	}
 	strbuf_addf(&d.log, "%zu symbols in Debian's %s, %zu in ours\n",
 		    theirs.nr, debian, ours.nr);
 	write_file(ctx->log, d.log.buf, d.log.len);
 	if (d.changed.nr || d.removed.nr) {
-		strbuf_addf(&r->reason, "kABI broken against Debian's %s-amd64 Module.symvers:",
-			    ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "kABI broken against Debian's %s Module.symvers:",
+			    ctx->config.deb_release);
 		if (d.changed.nr) {
 			strbuf_addf(&r->reason, " %zu changed CRC(s):",
 				    d.changed.nr);
@@ -1045,17 +1590,47 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 				    d.changed.nr ? ";" : "", d.removed.nr);
 			name_some(&r->reason, &d.removed);
 		}
+		if (nout_changed)
+			strbuf_addf(&r->reason, "; outside %s: %s",
+				    KVM_DIR, outside.buf);
+		changed_structs(ctx, &structs);
+		if (structs.nr) {
+			strbuf_addstr(&r->reason, "; the series changes");
+			for (i = 0; i < structs.nr; i++)
+				strbuf_addf(&r->reason, "%s %s",
+					    i ? "," : "", structs.v[i]);
+		}
+		strbuf_addstr(&r->reason, "; what to do: keep new state out of structures that exported functions reach (a static variable, a structure of the file's own), or add a field at the end of a structure no module allocates inside #ifndef __GENKSYMS__, which hides it from the CRC as Debian's kernel team does");
 		strbuf_addstr(&r->detail, d.log.buf);
 	} else {
-		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s-amd64 Module.symvers",
-			    theirs.nr, KVM_DIR, ctx->config.deb_abi);
+		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s Module.symvers",
+			    nkvm, KVM_DIR, ctx->config.deb_release);
+		if (dirs.nr) {
+			strbuf_addf(&r->reason, ", and %zu of", nout);
+			for (i = 0; i < dirs.nr; i++)
+				strbuf_addf(&r->reason, "%s %s", i ? "," : "",
+					    dirs.v[i]);
+			strbuf_addstr(&r->reason, "'s, which include linux/kvm_host.h");
+		}
 		st = STEP_PASS;
 	}
+	if (nzero == theirs.nr)
+		strbuf_addf(&r->reason, "; every CRC of Debian's %s is 0x00000000 (built without CONFIG_MODVERSIONS): this compares which symbols are exported, not their types",
+			    ctx->config.deb_release);
+	for_each_line(l, list.buf)
+		if (starts_with(l.s, "vmlinux "))
+			strbuf_addf(&r->reason, "; %.*s includes linux/kvm_host.h too, in vmlinux, which is not rebuilt",
+				    (int)(strcspn(l.s, "\n") - 8), l.s + 8);
 	if (d.added.nr) {
 		strbuf_addf(&r->reason, "; %zu added:", d.added.nr);
 		name_some(&r->reason, &d.added);
 	}
 out:
+	kabi_dirs = NULL;
+	strbuf_release(&list);
+	strbuf_release(&outside);
+	strvec_clear(&dirs);
+	strvec_clear(&structs);
 	symvers_clear(&ours);
 	symvers_clear(&theirs);
 	strvec_clear(&d.changed);
@@ -1206,8 +1781,8 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	char *stage = xstrfmt("%s/modules", dir);
 	char *load = xstrfmt("%s/modules.load", dir);
 	/* /usr/lib/modules since trixie's usr-merge, /lib/modules before */
-	char *kdir = xstrfmt("%s/usr/lib/modules/%s-amd64/kernel",
-			     ctx->config.deb_root, ctx->config.deb_abi);
+	char *kdir = xstrfmt("%s/usr/lib/modules/%s/kernel",
+			     ctx->config.deb_root, ctx->config.deb_release);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -1217,8 +1792,8 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	ms.stage = stage;
 	if (!is_dir(kdir)) {
 		free(kdir);
-		kdir = xstrfmt("%s/lib/modules/%s-amd64/kernel", ctx->config.deb_root,
-			       ctx->config.deb_abi);
+		kdir = xstrfmt("%s/lib/modules/%s/kernel", ctx->config.deb_root,
+			       ctx->config.deb_release);
 	}
 	index_modules(kdir, &ms.names, &ms.paths);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {

@@ -414,6 +414,187 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 	strbuf_release(&stopped);
 }
 
+/*
+ * --flavours' others: config, build, kabi and boot once more for each,
+ * with Debian's packages of that flavour, in rows "<step>:<flavour>" after
+ * the pipeline's.  What they need of the pipeline (fetch, apply, selftests)
+ * is the pipeline's; what they need of each other, the flavour's own.
+ */
+static const int flavour_steps[] = {
+	STEP_IDX_config, STEP_IDX_build, STEP_IDX_kabi, STEP_IDX_boot
+};
+#define FLAVOUR_STEPS_MASK (NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) | \
+			    NEEDS(STEP_IDX_kabi) | NEEDS(STEP_IDX_boot))
+
+/*
+ * What stopped the pipeline (run_steps()), for the flavours' rows: an
+ * interrupt, or the first failure of a step that is not independent,
+ * without --keep-going; "" when none did, or when it was amd64's own
+ * config, build, kabi or boot, which do not stop the other flavours.
+ */
+static void pipeline_stop(const struct verify_ctx *ctx,
+			  const struct step_result *res, struct strbuf *out)
+{
+	int i;
+
+	if (run_interrupted()) {
+		strbuf_addstr(out, "interrupted");
+		return;
+	}
+	for (i = 0; i < nr_verify_steps && !ctx->opt->keep_going; i++) {
+		if ((res[i].status != STEP_FAIL &&
+		     res[i].status != STEP_ERROR) ||
+		    (verify_steps[i].flags & STEP_INDEPENDENT))
+			continue;
+		if (!(FLAVOUR_STEPS_MASK & (1u << i)))
+			strbuf_addf(out, "%s failed", verify_steps[i].name);
+		return;
+	}
+}
+
+/* The flavours after amd64 into @out; their number. */
+static size_t other_flavours(const struct options *opt, struct strvec *out)
+{
+	char *copy, *f, *save = NULL;
+
+	if (!opt->flavours)
+		return 0;
+	copy = xstrdup(opt->flavours);
+	for (f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save))
+		if (strcmp(f, "amd64"))
+			strvec_push(out, f);
+	free(copy);
+	return out->nr;
+}
+
+/*
+ * What a flavour's rows cannot have of the pipeline's other steps: those
+ * that failed or did not run for a failure (a need, or the run's stop).
+ */
+static unsigned int pipeline_missing(const struct step_result *res)
+{
+	unsigned int missing = 0;
+	int j;
+
+	for (j = 0; j < nr_verify_steps; j++)
+		if (!(FLAVOUR_STEPS_MASK & (1u << j)) &&
+		    (res[j].status == STEP_FAIL ||
+		     res[j].status == STEP_ERROR ||
+		     (res[j].status == STEP_SKIP &&
+		      starts_with(res[j].reason.buf, "not run:"))))
+			missing |= 1u << j;
+	return missing;
+}
+
+/*
+ * @stopped: what stopped the run, when a step the flavours share did; a
+ * failure of amd64's own config, build, kabi or boot does not stop the
+ * other flavours, which check the same series on another kernel.
+ */
+static void run_flavour(struct verify_ctx *ctx, const char *flavour,
+			struct step_result *res, int first,
+			const char *stopped)
+{
+	struct verify_ctx fc = *ctx;
+	unsigned int failed = pipeline_missing(res);
+	struct progress prog;
+	size_t i;
+	int j;
+
+	memset(&fc.config, 0, sizeof(fc.config));
+	memset(&fc.built, 0, sizeof(fc.built));
+	memset(&fc.boot, 0, sizeof(fc.boot));
+	fc.built.ccache_hits = fc.built.ccache_misses = -1;
+	fc.flavour = flavour;
+	fc.build = cache_path(ctx, "build/%s-debian@%s", ctx->t->name, flavour);
+	fc.kvm_tree = cache_path(ctx, "trees/%s@%s", ctx->t->name, flavour);
+	fc.results = xstrfmt("%s/%s", ctx->results, flavour);
+	mkdir_p(fc.results);
+	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++) {
+		int k = flavour_steps[i];
+		const struct step *s = &verify_steps[k];
+		struct step_result *r = &res[first + i];
+		char *name = xstrfmt("%s:%s", s->name, flavour);
+		double t0 = now(), cpu0;
+
+		r->name = name;
+		r->log = xstrfmt("%s/logs/%02d-%s-%s.log", ctx->results,
+				 first + (int)i, s->name, flavour);
+		if (!series_of(ctx)->dir) {
+			r->status = STEP_NA;
+			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
+				      series_of(ctx)->na_reason : "no series");
+		} else if (!ctx->wants_distro ||
+			   (ctx->config.boot_why && k != STEP_IDX_config)) {
+			r->status = STEP_NA;
+			strbuf_addf(&r->reason, "%s is one of Debian's kernels, which only BOOT=distro (or auto, with Debian's compiler here) builds against: this run %s",
+				    flavour, ctx->config.boot_why ?
+				    ctx->config.boot_why : "boots its own kernel");
+		} else if (fc.config.boot_why && k != STEP_IDX_config) {
+			r->status = STEP_NA;
+			strbuf_addf(&r->reason, "config:%s: %s", flavour,
+				    fc.config.boot_why);
+		} else if (run_interrupted()) {
+			r->status = STEP_SKIP;
+			strbuf_addstr(&r->reason, "not run: interrupted");
+		} else if (skipped_by_option(ctx->opt, s->name)) {
+			r->status = STEP_SKIP;
+			strbuf_addstr(&r->reason, "skipped with --skip");
+		} else if (s->needs & failed) {
+			for (j = 0; !(s->needs & failed & (1u << j)); j++)
+				;
+			r->status = STEP_SKIP;
+			strbuf_addf(&r->reason, "not run: needs %s%s%s, which %s",
+				    verify_steps[j].name,
+				    FLAVOUR_STEPS_MASK & (1u << j) ? ":" : "",
+				    FLAVOUR_STEPS_MASK & (1u << j) ? flavour : "",
+				    FLAVOUR_STEPS_MASK & (1u << j) ||
+				    res[j].status != STEP_SKIP ? "failed" :
+				    "did not run");
+			failed |= 1u << k;
+		} else if (*stopped) {
+			r->status = STEP_SKIP;
+			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
+				    stopped, name);
+		} else {
+			fc.timeout = s->timeout;
+			fc.log = r->log;
+			if (!ctx->opt->quiet)
+				note("%s: %s ...", ctx->t->name, name);
+			progress_start(&prog, &fc, name);
+			cpu0 = cpu_now();
+			r->status = s->run(&fc, r);
+			r->cpu_seconds = cpu_now() - cpu0;
+			progress_end(&prog, r->status);
+			r->seconds = now() - t0;
+			if (run_interrupted()) {
+				r->status = STEP_ERROR;
+				strbuf_reset(&r->reason);
+				strbuf_addstr(&r->reason, "interrupted");
+			} else {
+				r->status = step_outcome(r->status, r);
+			}
+			if (r->status == STEP_FAIL || r->status == STEP_ERROR)
+				failed |= 1u << k;
+		}
+	}
+	free(fc.build);
+	free(fc.kvm_tree);
+	free(fc.results);
+	free(fc.config.boot_why);
+	free(fc.config.build);
+	free(fc.config.deb_abi);
+	free(fc.config.deb_release);
+	free(fc.config.deb_root);
+	free(fc.config.deb_image);
+	free(fc.config.kbuild);
+	free(fc.config.toolchain);
+	free(fc.config.kernel);
+	free(fc.boot.accel);
+	free(fc.boot.kernel_release);
+	ktap_clear(&fc.boot.tests);
+}
+
 static void ctx_clear(struct verify_ctx *ctx)
 {
 	free(ctx->repo);
@@ -432,6 +613,7 @@ static void ctx_clear(struct verify_ctx *ctx)
 	free(ctx->config.boot_why);
 	free(ctx->config.build);
 	free(ctx->config.deb_abi);
+	free(ctx->config.deb_release);
 	free(ctx->config.deb_root);
 	free(ctx->config.deb_image);
 	free(ctx->config.kbuild);
@@ -458,6 +640,8 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
+	ctx->flavour = "amd64";
+	ctx->kvm_tree = ctx->tree;
 	ctx->wants_distro = wants_distro_boot(ctx);
 	ctx->build = cache_path(ctx, ctx->wants_distro ? "build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
@@ -494,20 +678,21 @@ static int fresh_results(struct verify_ctx *ctx, struct strbuf *err)
 	return ret;
 }
 
-static int write_reports(struct verify_ctx *ctx, struct step_result *res)
+static int write_reports(struct verify_ctx *ctx, struct step_result *res,
+			 int n)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
 	if (ctx->opt->on_result)
-		ctx->opt->on_result(ctx, res, nr_verify_steps,
+		ctx->opt->on_result(ctx, res, n,
 				    ctx->opt->on_result_data);
 	else
-		report_text(ctx, res, nr_verify_steps);
-	if (report_json(ctx, res, nr_verify_steps, &err) ||
-	    report_junit(ctx, res, nr_verify_steps, &err) ||
+		report_text(ctx, res, n);
+	if (report_json(ctx, res, n, &err) ||
+	    report_junit(ctx, res, n, &err) ||
 	    (ctx->opt->kcidb &&
-	     report_kcidb(ctx, res, nr_verify_steps, &err))) {
+	     report_kcidb(ctx, res, n, &err))) {
 		error("%s", err.buf);
 		ret = 1;
 	}
@@ -517,7 +702,9 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res)
 
 int verify_target(const struct target *t, const struct options *opt)
 {
-	struct step_result res[ARRAY_SIZE(verify_steps)];
+	struct strvec flavours = STRVEC_INIT;
+	struct strbuf stopped = STRBUF_INIT;
+	struct step_result *res;
 	struct verify_ctx ctx = {
 		.t = t, .opt = opt,
 		/* nothing built yet, and no ccache */
@@ -525,10 +712,14 @@ int verify_target(const struct target *t, const struct options *opt)
 		.sim = { .figures = STRBUF_INIT, .reads = STRBUF_INIT },
 	};
 	struct strbuf err = STRBUF_INIT;
-	int i, lockfd = -1, fail = 0, errored = 0;
+	int i, n, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;
+	size_t f;
 
-	for (i = 0; i < (int)ARRAY_SIZE(res); i++)
+	n = nr_verify_steps + other_flavours(opt, &flavours) *
+	    ARRAY_SIZE(flavour_steps);
+	res = xmalloc(n * sizeof(*res));
+	for (i = 0; i < n; i++)
 		res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
 	if (setup(&ctx, &err)) {
 		fputs(err.buf, stderr);
@@ -551,13 +742,18 @@ int verify_target(const struct target *t, const struct options *opt)
 	lock_inherit(lockfd);
 	ctx.started = time(NULL);
 	run_steps(&ctx, verify_steps, nr_verify_steps, res);
+	pipeline_stop(&ctx, res, &stopped);
+	for (f = 0; f < flavours.nr; f++)
+		run_flavour(&ctx, flavours.v[f], res,
+			    nr_verify_steps + f * ARRAY_SIZE(flavour_steps),
+			    stopped.buf);
 	ctx.finished = time(NULL);
-	for (i = 0; i < nr_verify_steps; i++) {
+	for (i = 0; i < n; i++) {
 		fail |= res[i].status == STEP_FAIL;
 		errored |= res[i].status == STEP_ERROR;
 	}
 	ret = fail ? EXIT_FAIL : errored ? EXIT_TOOL : EXIT_PASS;
-	if (write_reports(&ctx, res))
+	if (write_reports(&ctx, res, n))
 		ret = exit_worse(ret, EXIT_TOOL);
 	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.bins.nr &&
 	    write_bundle(&ctx))
@@ -566,11 +762,16 @@ int verify_target(const struct target *t, const struct options *opt)
 		ret = EXIT_INTERRUPTED;
 out:
 	unlock_file(lockfd);
-	for (i = 0; i < nr_verify_steps; i++) {
+	for (i = 0; i < n; i++) {
 		strbuf_release(&res[i].reason);
 		strbuf_release(&res[i].detail);
 		free(res[i].log);
+		if (i >= nr_verify_steps)	/* "<step>:<flavour>" */
+			free((char *)res[i].name);
 	}
+	free(res);
+	strvec_clear(&flavours);
+	strbuf_release(&stopped);
 	strbuf_release(&err);
 	ctx_clear(&ctx);
 	return ret;

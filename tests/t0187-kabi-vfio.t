@@ -1,0 +1,89 @@
+#!/bin/bash
+# The kabi step beyond arch/x86/kvm: the modules whose sources include
+# <linux/kvm_host.h> are found from the tree (drivers/vfio on amd64; the
+# s390 and arm sources that include it are not built; arch/x86/events is
+# in vmlinux, named as not rebuilt), rebuilt against Debian's headers in
+# the sandbox, and their CRCs compared.  A header mutant adding a field to
+# struct kvm_arch (inside struct kvm, which vfio_file_set_kvm() takes)
+# FAILS naming vfio_file_set_kvm, the structure and what to do; the same
+# field at the end of the structure inside #ifndef __GENKSYMS__ passes.
+#
+# Cost: with t0185's 6.12 Debian packages in the cache, two module builds
+# of arch/x86/kvm and drivers/vfio, one per variant: 380 s on 2 loaded
+# cores; a second run reuses them.
+# tier: kernels
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=6.12
+QUICK=sim,checkpatch,cocci,selftests,boot
+plan 5
+reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
+R=results/$T/report.json
+
+test_expect_success "the series: kabi compares kvm's and drivers/vfio's CRCs, found from the tree, and names what is in vmlinux" '
+	"$KVERIFY" --boot distro verify --skip $QUICK $T > "$TMP/out" 2>&1 &&
+	reason $R kabi &&
+	reason $R kabi | grep "^[0-9][0-9]* exported symbols of arch/x86/kvm.s modules: CRCs equal Debian.s [^ ]* Module.symvers, and [1-9][0-9]* of drivers/vfio.s, which include linux/kvm_host.h; arch/x86/events/intel/core.c includes linux/kvm_host.h too, in vmlinux, which is not rebuilt$" &&
+	! reason $R kabi | grep -e s390 -e arm_sdei -e vfio_pci_zdev
+'
+
+src=$(cached_source $T) || exit 1
+series=$(target_series $T)
+hdr=$src/arch/x86/include/asm/kvm_host.h
+start=$(grep -n '^struct kvm_arch {$' "$hdr" | cut -d: -f1)
+end=$(awk -v s="$start" 'NR > s && /^};$/ { print NR; exit }' "$hdr")
+copy=$KVERIFY_CACHE/tests/t0187-repo
+rm -rf "$copy"
+repo_copy "$copy"
+
+# variant NAME LINE TEXT: the series and a patch adding TEXT (lines) before
+# line LINE of kvm_host.h, as target $T-NAME.
+variant() {
+	mkdir -p "$copy/tests-kabi"
+	rm -rf "$copy/tests-kabi/$1"
+	cp -r "$series" "$copy/tests-kabi/$1"
+	python3 - "$hdr" "$2" "$3" "$copy/tests-kabi/$1/9999-kabi-vfio.patch" <<-\EOF
+	import sys
+	hdr, at, add, patch = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+	lines = open(hdr).read().split("\n")
+	before, after = lines[at - 4:at - 1], lines[at - 1:at + 2]
+	new = add.split("\n")
+	text = "Subject: [PATCH] test fixture: struct kvm_arch\n\n---\n"
+	text += "--- a/arch/x86/include/asm/kvm_host.h\n+++ b/arch/x86/include/asm/kvm_host.h\n"
+	text += "@@ -%d,6 +%d,%d @@\n" % (at - 3, at - 3, 6 + len(new))
+	text += "".join(" " + l + "\n" for l in before)
+	text += "".join("+" + l + "\n" for l in new)
+	text += "".join(" " + l + "\n" for l in after)
+	open(patch, "w").write(text)
+	EOF
+	echo 9999-kabi-vfio.patch >> "$copy/tests-kabi/$1/series"
+	printf '%s-%s\t%s\ttests-kabi/%s\n' "$T" "$1" \
+		"$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')" "$1" >> "$copy/kernels.list"
+}
+variant field $((start + 1)) "$(printf '\tu64 kverify_kabi_vfio;')"
+variant guarded $end "$(printf '#ifndef __GENKSYMS__\n\tu64 kverify_kabi_vfio;\n#endif')"
+F=$copy/results/$T-field/report.json
+G=$copy/results/$T-guarded/report.json
+
+test_expect_success "a field in struct kvm_arch: kabi FAILS, the build passes (exit 1)" '
+	(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-field) > "$TMP/field.out" 2>&1
+	rc=$?
+	tail -n 5 "$TMP/field.out" | cut -c1-400 &&
+	[ $rc = 1 ] && [ "$(step_status $F build)" = PASS ] && [ "$(step_status $F kabi)" = FAIL ]
+'
+
+test_expect_success "the FAIL names vfio_file_set_kvm outside arch/x86/kvm, the structure, and the __GENKSYMS__ guard" '
+	reason $F kabi | grep "; outside arch/x86/kvm: .*vfio_file_set_kvm (drivers/vfio/vfio)" &&
+	reason $F kabi | grep "; the series changes struct kvm_arch (arch/x86/include/asm/kvm_host.h); what to do: keep new state out of structures that exported functions reach .* #ifndef __GENKSYMS__" &&
+	json $F "[s[\"detail\"] for s in r[\"steps\"] if s[\"name\"] == \"kabi\"][0]" | grep "^changed vfio_file_set_kvm: Debian 0x[0-9a-f]*, ours 0x[0-9a-f]* (drivers/vfio/vfio)$"
+'
+
+test_expect_success "the same field at the end of struct kvm_arch inside #ifndef __GENKSYMS__: kabi PASSES, vfio included" '
+	(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-guarded) > "$TMP/guarded.out" 2>&1 &&
+	reason $G kabi | grep "CRCs equal .*, and [1-9][0-9]* of drivers/vfio.s"
+'
+
+status_is "a header mutant is no bad input: the field variant exits 1, not 2" 1 \
+	sh -c "cd '$copy' && ./build/kverify --boot distro verify --skip $QUICK $T-field"
+done_testing
