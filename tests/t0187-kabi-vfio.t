@@ -12,6 +12,7 @@
 # of arch/x86/kvm and drivers/vfio, one per variant: 380 s on 2 loaded
 # cores; a second run reuses them.
 # tier: kernels
+# lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
