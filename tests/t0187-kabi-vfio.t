@@ -7,6 +7,8 @@
 # struct kvm_arch (inside struct kvm, which vfio_file_set_kvm() takes)
 # FAILS naming vfio_file_set_kvm, the structure and what to do; the same
 # field at the end of the structure inside #ifndef __GENKSYMS__ passes.
+# The variant's kabi.ignore accepts changes by module, each with its reason
+# (the rest still fail); a line without a reason is bad input (exit 2).
 #
 # Cost: with t0185's 6.12 Debian packages in the cache, two module builds
 # of arch/x86/kvm and drivers/vfio, one per variant: 380 s on 2 loaded
@@ -18,7 +20,7 @@
 
 T=6.12
 QUICK=sim,checkpatch,cocci,selftests,boot
-plan 5
+plan 8
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 R=results/$T/report.json
 
@@ -87,4 +89,32 @@ test_expect_success "the same field at the end of struct kvm_arch inside #ifndef
 
 status_is "a header mutant is no bad input: the field variant exits 1, not 2" 1 \
 	sh -c "cd '$copy' && ./build/kverify --boot distro verify --skip $QUICK $T-field"
+
+# The series' kabi.ignore: changes Debian's kernel team would accept, each
+# with its reason, as debian/config's ignore-changes lists them.
+ign=$copy/tests-kabi/field/kabi.ignore
+test_expect_success "kabi.ignore accepting drivers/vfio only: kabi still FAILS on kvm's CRCs, and names the vfio ones accepted and why" '
+	printf "# what this variant may change\nmodule:drivers/vfio/*\tvfio is rebuilt with kvm in this test\n" > "$ign" &&
+	{ (cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-field) > "$TMP/ign1.out" 2>&1; [ $? = 1 ]; } &&
+	[ "$(step_status $F kabi)" = FAIL ] && reason $F kabi | cut -c1-300 &&
+	reason $F kabi | grep "; [1-9][0-9]* change(s) accepted by tests-kabi/field/kabi.ignore: [a-z_]* (vfio is rebuilt with kvm in this test)" &&
+	grep "^ignored changed vfio_file_set_kvm (drivers/vfio/vfio): vfio is rebuilt with kvm in this test$" "$copy/results/$T-field/logs/"*-kabi.log &&
+	! reason $F kabi | grep "; outside arch/x86/kvm: " &&
+	reason $F kabi | grep "^kABI broken against [^:]*: [1-9][0-9]* changed CRC(s): "
+'
+test_expect_success "kabi.ignore accepting the kvm modules too: kabi PASSES, saying what it accepted; the build is not redone" '
+	printf "module:arch/x86/kvm/*\tthe field of this test, which no module outside kvm allocates\n" >> "$ign" &&
+	(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-field) > "$TMP/ign2.out" 2>&1 &&
+	[ "$(step_status $F kabi)" = PASS ] &&
+	reason $F build | grep "^up to date" &&
+	reason $F kabi | grep "; [1-9][0-9]* change(s) accepted by tests-kabi/field/kabi.ignore: "
+'
+test_expect_success "a kabi.ignore line without its reason: exit 2, naming the file and line, before any step" '
+	printf "vfio_file_set_kvm\n" >> "$ign" && rm -f "$F" &&
+	{ (cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-field) > "$TMP/ign3.out" 2>&1; [ $? = 2 ]; } &&
+	cat "$TMP/ign3.out" &&
+	grep -q "tests-kabi/field/kabi.ignore:4: .vfio_file_set_kvm. has no reason: write the pattern" "$TMP/ign3.out" &&
+	[ ! -e "$F" ]
+'
+rm -f "$ign"
 done_testing

@@ -8,6 +8,7 @@
 #include "fsutil.h"
 #include "manifest.h"
 #include "series.h"
+#include "symvers.h"
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
@@ -337,6 +338,20 @@ int series_check_tree(const struct series *s, const char *root,
  * when it or a patch is missing, -2 when a patch names a file outside the
  * tree.  @where: the kernels.list line that names it, for the message.
  */
+/* The series' kabi.ignore (the kabi step reads it) reads, if it is there. */
+static int kabi_ignore_check(const char *dir, struct strbuf *err)
+{
+	struct symvers_ignore ig = SYMVERS_IGNORE_INIT;
+	char *path = xstrfmt("%s/kabi.ignore", dir);
+	int ret = symvers_ignore_read(&ig, path, err);
+
+	if (ret)
+		strbuf_addch(err, '\n');
+	symvers_ignore_clear(&ig);
+	free(path);
+	return ret;
+}
+
 int series_load(struct series *s, const char *repo, const char *rel,
 		const char *where, struct strbuf *err)
 {
@@ -374,7 +389,7 @@ int series_load(struct series *s, const char *repo, const char *rel,
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = kabi_ignore_check(s->dir, err);
 out:
 	free(file);
 	strbuf_release(&sb);

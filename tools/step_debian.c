@@ -1457,13 +1457,23 @@ static int read_dir_symvers(struct strbuf *out, const char *path,
 struct kabi_diff {
 	struct strvec changed, removed, added;
 	struct strbuf log;
+	const struct symvers_ignore *ignore;	/* the series' kabi.ignore */
+	struct strvec ignored;			/* "symbol (reason)" */
 };
 
 static void kabi_note(enum symver_change change, const struct symver *theirs,
 		      const struct symver *ours, void *data)
 {
 	struct kabi_diff *d = data;
+	const char *why = theirs ? symvers_ignored(d->ignore, theirs) : NULL;
 
+	if (why) {
+		strvec_pushf(&d->ignored, "%s (%s)", theirs->sym, why);
+		strbuf_addf(&d->log, "ignored %s %s (%s): %s\n",
+			    change == SYMVER_REMOVED ? "removed" : "changed",
+			    theirs->sym, theirs->mod, why);
+		return;
+	}
 	switch (change) {
 	case SYMVER_REMOVED:
 		strvec_push(&d->removed, theirs->sym);
@@ -1495,9 +1505,12 @@ static void name_some(struct strbuf *sb, const struct strvec *names)
 
 enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 {
+	struct symvers_ignore ignore = SYMVERS_IGNORE_INIT;
 	struct kabi_diff d = {
-		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT
+		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT,
+		&ignore, STRVEC_INIT
 	};
+	char *ignore_file = NULL;
 	struct symvers ours = SYMVERS_INIT, theirs = SYMVERS_INIT;
 	char *mine = NULL, *debian = NULL, *hdr, *path;
 	struct strbuf list = STRBUF_INIT, outside = STRBUF_INIT;
@@ -1555,6 +1568,13 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addf(&r->reason, "%s lists no symbol of %s's modules",
 			    debian, KVM_DIR);
 		goto out;
+	}
+	if (series_of(ctx)->dir) {
+		ignore_file = xstrfmt("%s/kabi.ignore", series_of(ctx)->dir);
+		if (symvers_ignore_read(&ignore, ignore_file, &r->reason)) {
+			strbuf_addstr(&r->reason, " (the series' kabi.ignore: what kabi may accept)");
+			goto out;
+		}
 	}
 	symvers_diff(&theirs, &ours, kabi_note, &d);
 	for (i = 0; i < theirs.nr; i++) {
@@ -1625,6 +1645,11 @@ enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addf(&r->reason, "; %zu added:", d.added.nr);
 		name_some(&r->reason, &d.added);
 	}
+	if (d.ignored.nr) {
+		strbuf_addf(&r->reason, "; %zu change(s) accepted by %s/kabi.ignore:",
+			    d.ignored.nr, series_of(ctx)->rel);
+		name_some(&r->reason, &d.ignored);
+	}
 out:
 	kabi_dirs = NULL;
 	strbuf_release(&list);
@@ -1636,6 +1661,9 @@ out:
 	strvec_clear(&d.changed);
 	strvec_clear(&d.removed);
 	strvec_clear(&d.added);
+	strvec_clear(&d.ignored);
+	symvers_ignore_clear(&ignore);
+	free(ignore_file);
 	strbuf_release(&d.log);
 	free(mine);
 	free(debian);

@@ -4,8 +4,11 @@
  * compared symbol by symbol (the kabi step's check of our modules against
  * Debian's).
  */
+#include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "symvers.h"
 
@@ -87,4 +90,64 @@ void symvers_diff(const struct symvers *old, const struct symvers *new,
 			j++;
 		}
 	}
+}
+
+int symvers_ignore_read(struct symvers_ignore *ig, const char *path,
+			struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct stat st = { 0 };
+	struct line l;
+	int n = 0, ret = 0;
+
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	if (!S_ISREG(st.st_mode) || strbuf_read_regular(&text, path, 1 << 20)) {
+		strbuf_addf(err, "%s: cannot read: %s", path,
+			    S_ISREG(st.st_mode) || !st.st_mode ? strerror(errno) :
+			    "not a regular file (a link, say): make it one");
+		strbuf_release(&text);
+		return -1;
+	}
+	for_each_line(l, text.buf) {
+		size_t pat, gap;
+
+		n++;
+		if (!l.len || *l.s == '#' ||
+		    strspn(l.s, " \t") == l.len)
+			continue;
+		pat = strcspn(l.s, " \t\n");
+		gap = pat + strspn(l.s + pat, " \t");
+		if (!pat || gap >= l.len) {
+			strbuf_addf(err, "%s:%d: '%.*s' has no reason: write the pattern (a symbol, or module:PATH), a blank and why the change is harmless",
+				    path, n, (int)l.len, l.s);
+			ret = -1;
+			break;
+		}
+		strvec_pushf(&ig->pattern, "%.*s", (int)pat, l.s);
+		strvec_pushf(&ig->reason, "%.*s", (int)(l.len - gap), l.s + gap);
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
+const char *symvers_ignored(const struct symvers_ignore *ig,
+			    const struct symver *s)
+{
+	size_t i;
+
+	for (i = 0; i < ig->pattern.nr; i++) {
+		const char *p = ig->pattern.v[i];
+
+		if (!strncmp(p, "module:", 7) ?
+		    !fnmatch(p + 7, s->mod, 0) : !fnmatch(p, s->sym, 0))
+			return ig->reason.v[i];
+	}
+	return NULL;
+}
+
+void symvers_ignore_clear(struct symvers_ignore *ig)
+{
+	strvec_clear(&ig->pattern);
+	strvec_clear(&ig->reason);
 }

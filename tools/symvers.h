@@ -45,4 +45,27 @@ void symvers_diff(const struct symvers *old, const struct symvers *new,
 			     const struct symver *n, void *data),
 		  void *data);
 
+/*
+ * A series' kabi.ignore, as Debian's kernel team keeps the ABI changes it
+ * accepts: a line "PATTERN REASON", PATTERN a shell glob of a symbol or
+ * "module:GLOB" of a module's path (drivers/vfio/vfio); '#' starts a
+ * comment.  Every pattern needs its reason.
+ */
+struct symvers_ignore {
+	struct strvec pattern, reason;
+};
+
+#define SYMVERS_IGNORE_INIT { STRVEC_INIT, STRVEC_INIT }
+
+/*
+ * @path's patterns into @ig: 0, also when there is no such file; -1 and
+ * "@path:LINE: what is wrong; what to do" in @err.
+ */
+int symvers_ignore_read(struct symvers_ignore *ig, const char *path,
+			struct strbuf *err);
+/* The reason a line of @ig gives for @s, or NULL. */
+const char *symvers_ignored(const struct symvers_ignore *ig,
+			    const struct symver *s);
+void symvers_ignore_clear(struct symvers_ignore *ig);
+
 #endif

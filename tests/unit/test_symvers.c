@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Module.symvers: kept lines sorted by symbol, and two of them compared. */
+/*
+ * Module.symvers: kept lines sorted by symbol, and two of them compared;
+ * a series' kabi.ignore.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +164,69 @@ static void read_a_file(void **state)
 	symvers_clear(&s);
 }
 
+/* @text as a file in $TMPDIR; its path, to free and unlink. */
+static char *temp_file(const char *text)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = xstrfmt("%s/test_symvers.XXXXXX", dir ? dir : "/tmp");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void ignore_file(void **state)
+{
+	struct symvers_ignore ig = SYMVERS_IGNORE_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *path = temp_file("# what Debian's kABI may lose\n"
+			       "\n"
+			       "kvm_pmu_*\tnot used outside kvm.ko\n"
+			       "module:drivers/vfio/*  vfio is rebuilt with kvm\n"
+			       "\040\040\n");
+	struct symver pmu = { "0x1", "kvm_pmu_get_msr", "arch/x86/kvm/kvm" };
+	struct symver vfio = { "0x2", "vfio_file_set_kvm", "drivers/vfio/vfio" };
+	struct symver other = { "0x3", "kvm_vcpu_kick", "arch/x86/kvm/kvm" };
+
+	(void)state;
+	assert_int_equal(symvers_ignore_read(&ig, path, &err), 0);
+	assert_string_equal(err.buf, "");
+	assert_int_equal(ig.pattern.nr, 2);
+	assert_string_equal(symvers_ignored(&ig, &pmu), "not used outside kvm.ko");
+	assert_string_equal(symvers_ignored(&ig, &vfio), "vfio is rebuilt with kvm");
+	assert_null(symvers_ignored(&ig, &other));
+	symvers_ignore_clear(&ig);
+	unlink(path);
+	free(path);
+
+	/* No file: nothing ignored; a file in the way of reading: an error. */
+	assert_int_equal(symvers_ignore_read(&ig, "/nonexistent/kabi.ignore", &err), 0);
+	assert_int_equal(ig.pattern.nr, 0);
+	assert_null(symvers_ignored(&ig, &pmu));
+	assert_int_equal(symvers_ignore_read(&ig, "/", &err), -1);
+	assert_non_null(strstr(err.buf, "/: cannot read"));
+	strbuf_release(&err);
+}
+
+static void ignore_needs_a_reason(void **state)
+{
+	struct symvers_ignore ig = SYMVERS_IGNORE_INIT;
+	struct strbuf err = STRBUF_INIT, want = STRBUF_INIT;
+	char *path = temp_file("kvm_a reason one\n# c\nkvm_pmu_get_msr\t\040\n");
+
+	(void)state;
+	assert_int_equal(symvers_ignore_read(&ig, path, &err), -1);
+	strbuf_addf(&want, "%s:3: 'kvm_pmu_get_msr\t ' has no reason: ", path);
+	assert_memory_equal(err.buf, want.buf, want.len);
+	symvers_ignore_clear(&ig);
+	unlink(path);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +236,8 @@ int main(void)
 		cmocka_unit_test(diff_of_equal_and_empty),
 		cmocka_unit_test(duplicates_paired_in_crc_order),
 		cmocka_unit_test(read_a_file),
+		cmocka_unit_test(ignore_file),
+		cmocka_unit_test(ignore_needs_a_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
