@@ -141,7 +141,7 @@ static void closed_parents(struct strvec *covers, const char *root,
 			at = xstrfmt("%s%s", root ? root : "", copy);
 			closed = !inside && !path_under(copy, "/tmp") &&
 				 !stat(at, &st) && S_ISDIR(st.st_mode) &&
-				 !(st.st_mode & S_IXOTH);
+				 !(st.st_mode & 0001);
 			free(at);
 			if (closed) {
 				strvec_push(covers, copy);
