@@ -96,16 +96,23 @@ int symvers_ignore_read(struct symvers_ignore *ig, const char *path,
 			struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct stat st = { 0 };
+	struct stat st;
 	struct line l;
 	int n = 0, ret = 0;
 
-	if (lstat(path, &st) < 0 && errno == ENOENT)
-		return 0;
-	if (!S_ISREG(st.st_mode) || strbuf_read_regular(&text, path, 1 << 20)) {
-		strbuf_addf(err, "%s: cannot read: %s", path,
-			    S_ISREG(st.st_mode) || !st.st_mode ? strerror(errno) :
-			    "not a regular file (a link, say): make it one");
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "%s: cannot read: not a regular file (a link, say): make it one",
+			    path);
+		return -1;
+	}
+	if (strbuf_read_regular(&text, path, 1 << 20)) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
 		strbuf_release(&text);
 		return -1;
 	}
