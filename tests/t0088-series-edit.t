@@ -65,13 +65,17 @@ test_expect_success 'make series with nothing changed gives series/ back byte fo
 	kv series && cat "$TMP/o" && git diff --exit-code -- series/ &&
 	[ -z "$(git status --porcelain -- series/)" ]
 '
+# series_changed PATCH: make series changed PATCH alone, by four lines
+# (the code line out and in, the index line out and in), in $TMP/changed.
+series_changed() {
+	[ "$(git diff --name-only)" = "$1" ] &&
+	git diff -U0 | grep "^[-+]" | grep -v "^--- a/\|^+++ b/" > "$TMP/changed" &&
+	cat "$TMP/changed" && [ "$(grep -c . "$TMP/changed")" = 4 ]
+}
 test_expect_success 'a one-line amend in the branch: make series writes exactly that change' '
 	sed -i "s/ksft_set_plan(nr \* NR_CASES);/ksft_set_plan(NR_CASES * nr);/" "$edit/$test" &&
 	in_edit commit -q -a --amend --no-edit &&
-	kv series && cat "$TMP/o" &&
-	[ "$(git diff --name-only)" = "$pt" ] &&
-	git diff -U0 | grep "^[-+]" | grep -v "^--- a/\|^+++ b/" > "$TMP/changed" && cat "$TMP/changed" &&
-	[ "$(grep -c . "$TMP/changed")" = 4 ] &&
+	kv series && cat "$TMP/o" && series_changed "$pt" &&
 	grep -qxF -- "-+	ksft_set_plan(nr * NR_CASES);" "$TMP/changed" &&
 	grep -qxF -- "++	ksft_set_plan(NR_CASES * nr);" "$TMP/changed" &&
 	[ "$(grep -c "^[-+]index 000000000000\.\.[0-9a-f]\{12\}$" "$TMP/changed")" = 2 ] &&
@@ -85,10 +89,7 @@ test_expect_success 'a fixup of patch 5 through git rebase -i --autosquash: make
 	in_edit commit -q -a -m "fixup! $p5" &&
 	GIT_SEQUENCE_EDITOR=: in_edit rebase -q -i --autosquash kverify-base &&
 	[ "$(in_edit rev-list --count kverify-base..)" = $((np + 1)) ] &&
-	kv series && cat "$TMP/o" &&
-	[ "$(git diff --name-only)" = "$pk" ] &&
-	git diff -U0 | grep "^[-+]" | grep -v "^--- a/\|^+++ b/" > "$TMP/changed" && cat "$TMP/changed" &&
-	[ "$(grep -c . "$TMP/changed")" = 4 ] &&
+	kv series && cat "$TMP/o" && series_changed "$pk" &&
 	grep -qxF -- "-+ * perf-based vPMU before KVM reprograms it; 0 reprograms on every one." "$TMP/changed" &&
 	grep -qxF -- "++ * perf-based vPMU before KVM reprograms it; 0 reprograms on each one." "$TMP/changed" &&
 	[ "$(grep -c "^[-+]index [0-9a-f]\{12\}\.\.[0-9a-f]\{12\} 100644$" "$TMP/changed")" = 2 ]
