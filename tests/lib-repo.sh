@@ -73,3 +73,45 @@ repo_fromless() {
 		perl -0pi -e 's/^(From|Signed-off-by|Co-developed-by): [^\n]*\@[A-Za-z0-9.-]*\.(example|test|invalid|localhost)>\n//mg; s/\n\n(---\n)/\n$1/' "$f"
 	done
 }
+
+# kabi_pmc_variant COPY SERIES T: in the repository copy COPY, the series
+# SERIES and a fixture patch adding a field at the start of struct kvm_pmc
+# (made from the real header of the source in report.json $R), as target
+# T-kabi of kernels.list.  The same bytes each time, so one tree serves
+# every script that makes it (t0185, t0186).
+kabi_pmc_variant() {
+	local copy=$1 series=$2 T=$3 hdr line src
+	mkdir -p "$copy/tests-kabi"
+	cp -r "$series" "$copy/tests-kabi/variant"
+	cat > "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
+From: kverify tests <tests@kverify.invalid>
+Subject: [PATCH] test fixture: one more field in struct kvm_pmc
+
+---
+ arch/x86/include/asm/kvm_host.h | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/arch/x86/include/asm/kvm_host.h b/arch/x86/include/asm/kvm_host.h
+--- a/arch/x86/include/asm/kvm_host.h
++++ b/arch/x86/include/asm/kvm_host.h
+@@ -1 +1,2 @@
+EOF
+	# The hunk is made from the real header: a field after the struct's opening.
+	hdr=$KVERIFY_CACHE/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
+	line=$(grep -n '^struct kvm_pmc {$' "$hdr" | cut -d: -f1)
+	python3 - "$hdr" "$line" "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
+import sys
+hdr, line, patch = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+lines = open(hdr).read().split("\n")
+ctx = lines[line - 1:line + 2]
+text = open(patch).read().rsplit("@@ -1 +1,2 @@\n", 1)[0]
+text += "@@ -%d,3 +%d,4 @@\n" % (line, line)
+text += " " + ctx[0] + "\n+\tu64 kverify_kabi_fixture;\n"
+text += "".join(" " + l + "\n" for l in ctx[1:])
+text += "-- \n2.39.5\n"
+open(patch, "w").write(text)
+EOF
+	echo 9999-kabi-fixture.patch >> "$copy/tests-kabi/variant/series"
+	src=$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')
+	printf '%s-kabi\t%s\ttests-kabi/variant\n' "$T" "$src" >> "$copy/kernels.list"
+}

@@ -69,39 +69,7 @@ copy=$KVERIFY_CACHE/tests/t0185-repo
 rm -rf "$copy"
 repo_copy "$copy"
 series=$(json $R 'r["series"]')
-mkdir -p "$copy/tests-kabi"
-cp -r "$series" "$copy/tests-kabi/variant"
-cat > "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
-From: kverify tests <tests@kverify.invalid>
-Subject: [PATCH] test fixture: one more field in struct kvm_pmc
-
----
- arch/x86/include/asm/kvm_host.h | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/arch/x86/include/asm/kvm_host.h b/arch/x86/include/asm/kvm_host.h
---- a/arch/x86/include/asm/kvm_host.h
-+++ b/arch/x86/include/asm/kvm_host.h
-@@ -1 +1,2 @@
-EOF
-# The hunk is made from the real header: a field after the struct's opening.
-hdr=$KVERIFY_CACHE/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
-line=$(grep -n '^struct kvm_pmc {$' "$hdr" | cut -d: -f1)
-python3 - "$hdr" "$line" "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
-import sys
-hdr, line, patch = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-lines = open(hdr).read().split("\n")
-ctx = lines[line - 1:line + 2]
-text = open(patch).read().rsplit("@@ -1 +1,2 @@\n", 1)[0]
-text += "@@ -%d,3 +%d,4 @@\n" % (line, line)
-text += " " + ctx[0] + "\n+\tu64 kverify_kabi_fixture;\n"
-text += "".join(" " + l + "\n" for l in ctx[1:])
-text += "-- \n2.39.5\n"
-open(patch, "w").write(text)
-EOF
-echo 9999-kabi-fixture.patch >> "$copy/tests-kabi/variant/series"
-src=$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')
-printf '%s-kabi\t%s\ttests-kabi/variant\n' "$T" "$src" >> "$copy/kernels.list"
+kabi_pmc_variant "$copy" "$series" "$T"
 (cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T-kabi) > "$TMP/out" 2>&1
 rc=$?
 K=$copy/results/$T-kabi/report.json

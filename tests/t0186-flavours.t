@@ -91,40 +91,9 @@ copy=$KVERIFY_CACHE/tests/t0186-repo
 rm -rf "$copy"
 repo_copy "$copy"
 series=$(json $R 'r["series"]')
-mkdir -p "$copy/tests-kabi"
-cp -r "$series" "$copy/tests-kabi/variant"
-hdr=$KVERIFY_CACHE/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
-line=$(grep -n '^struct kvm_pmc {$' "$hdr" | cut -d: -f1)
 # The very fixture of t0185 (the same bytes, so the same tree: its amd64
 # module build is reused when t0185 ran first in this cache).
-cat > "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
-From: kverify tests <tests@kverify.invalid>
-Subject: [PATCH] test fixture: one more field in struct kvm_pmc
-
----
- arch/x86/include/asm/kvm_host.h | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/arch/x86/include/asm/kvm_host.h b/arch/x86/include/asm/kvm_host.h
---- a/arch/x86/include/asm/kvm_host.h
-+++ b/arch/x86/include/asm/kvm_host.h
-@@ -1 +1,2 @@
-EOF
-python3 - "$hdr" "$line" "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
-import sys
-hdr, line, patch = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-lines = open(hdr).read().split("\n")
-ctx = lines[line - 1:line + 2]
-text = open(patch).read().rsplit("@@ -1 +1,2 @@\n", 1)[0]
-text += "@@ -%d,3 +%d,4 @@\n" % (line, line)
-text += " " + ctx[0] + "\n+\tu64 kverify_kabi_fixture;\n"
-text += "".join(" " + l + "\n" for l in ctx[1:])
-text += "-- \n2.39.5\n"
-open(patch, "w").write(text)
-EOF
-echo 9999-kabi-fixture.patch >> "$copy/tests-kabi/variant/series"
-src=$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')
-printf '%s-kabi\t%s\ttests-kabi/variant\n' "$T" "$src" >> "$copy/kernels.list"
+kabi_pmc_variant "$copy" "$series" "$T"
 K=$copy/results/$T-kabi/report.json
 
 test_expect_success "one more field in struct kvm_pmc: kabi and kabi:rt-amd64 both FAIL, the builds pass (exit 1)" '
