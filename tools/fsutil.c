@@ -522,6 +522,104 @@ int tree_confined(const char *root, struct strbuf *err)
 	return ret ? -1 : 0;
 }
 
+/*
+ * tree_relink(): nftw has no closure.  @relink_from is the tree walked,
+ * @relink_to the other one; an entry's peer is its path in the other.
+ */
+static const char *relink_from, *relink_to;
+static size_t relink_changed;
+
+static char *relink_peer(const char *path)
+{
+	return xstrfmt("%s%s", relink_to, path + strlen(relink_from));
+}
+
+/* Remove what is not, at the same path, the source's own inode. */
+static int relink_remove(const char *path, const struct stat *st, int type,
+			 struct FTW *ftw)
+{
+	char *peer;
+	struct stat ps;
+	int same, ret;
+
+	if (!ftw->level)
+		return 0;
+	if (type != FTW_F && type != FTW_SL && type != FTW_DP)
+		return -1;	/* unreadable: the caller links afresh */
+	peer = relink_peer(path);
+	if (lstat(peer, &ps) < 0)
+		same = 0;
+	else if (type == FTW_DP)
+		same = S_ISDIR(ps.st_mode);
+	else
+		same = ps.st_ino == st->st_ino && ps.st_dev == st->st_dev;
+	free(peer);
+	if (same)
+		return 0;
+	relink_changed++;
+	ret = type == FTW_DP ? rmdir(path) : unlink(path);
+	return ret < 0 ? -1 : 0;
+}
+
+/* Link in what the source has and the tree lacks. */
+static int relink_add(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	char *peer;
+	struct stat ts;
+	int ret = 0;
+
+	if (!ftw->level)
+		return 0;
+	peer = relink_peer(path);
+	if (!lstat(peer, &ts)) {
+		free(peer);
+		return 0;
+	}
+	if (errno != ENOENT)
+		ret = -1;
+	else if (type == FTW_D)
+		ret = mkdir(peer, st->st_mode & 07777);
+	else if (type == FTW_F || type == FTW_SL)
+		ret = link(path, peer);
+	else
+		ret = -1;
+	if (!ret)
+		relink_changed++;
+	free(peer);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * @tree, made of hard links to @src by cp -al, made so again: whatever in
+ * it is not @src's own inode at the same path (what a patch, quilt or
+ * anyone else wrote since) is removed, and what @src has and @tree lacks
+ * is linked in.  Two walks of lstat()s instead of a new tree of 90,000
+ * links.  On failure @tree is half done: the caller removes it.
+ * @changed: how many entries were removed or added.
+ */
+int tree_relink(const char *tree, const char *src, size_t *changed,
+		struct strbuf *err)
+{
+	int ret;
+
+	relink_changed = 0;
+	relink_from = tree;
+	relink_to = src;
+	ret = nftw(tree, relink_remove, 64, FTW_DEPTH | FTW_PHYS);
+	if (!ret) {
+		relink_from = src;
+		relink_to = tree;
+		ret = nftw(src, relink_add, 64, FTW_PHYS);
+	}
+	if (ret)
+		strbuf_addf(err, "cannot link %s to %s again: %s", tree, src,
+			    errno ? strerror(errno) : "an entry it cannot read");
+	*changed = relink_changed;
+	relink_from = relink_to = NULL;
+	return ret ? -1 : 0;
+}
+
 static int normalize_one(const char *path, const struct stat *st, int type,
 			 struct FTW *ftw)
 {

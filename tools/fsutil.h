@@ -14,6 +14,8 @@ int is_file(const char *path);
 int is_real_dir(const char *path);
 int tree_confined(const char *root, struct strbuf *err);
 int tree_normalize(const char *root, struct strbuf *err);
+int tree_relink(const char *tree, const char *src, size_t *changed,
+		struct strbuf *err);
 int write_file(const char *path, const char *data, size_t len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int sync_tree(const char *dir);

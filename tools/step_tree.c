@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tree: this run's tree, made of hard links to the pristine source (no
- * second copy of ~1.8 GB).  patch(1) writes a new file and renames it over
+ * second copy of ~1.8 GB).  A tree of an earlier series of the same source
+ * is linked to it again where it differs, not made anew (tree_relink()).  patch(1) writes a new file and renames it over
  * the old name, so patching breaks the link and never touches the pristine
  * file.  A tree whose series applied completely and has not changed since
  * is reused as it is.  What fails here is the source (a symlink where the
@@ -77,11 +78,40 @@ static int unshare_patched(const struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
+/*
+ * The tree was linked to this source (cp -al, then patched): its top-level
+ * files are still the source's own inodes.  Any other tree is linked
+ * afresh rather than relinked entry by entry.
+ */
+static int linked_to_source(const struct verify_ctx *ctx)
+{
+	static const char *const probes[] = { "COPYING", "Makefile" };
+	size_t i;
+
+	if (!is_real_dir(ctx->tree))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		char *t = xstrfmt("%s/%s", ctx->tree, probes[i]);
+		char *s = xstrfmt("%s/%s", ctx->fetch.source.src, probes[i]);
+		struct stat ts, ss;
+		int same = !lstat(t, &ts) && !lstat(s, &ss) &&
+			   S_ISREG(ss.st_mode) && ts.st_ino == ss.st_ino &&
+			   ts.st_dev == ss.st_dev;
+
+		free(t);
+		free(s);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
 enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
 	/* The target's lock owns it (no target name starts with '.'). */
 	char *tmp = cache_path(ctx, "trees/.tmp-%s", ctx->t->name);
+	struct strbuf relink_err = STRBUF_INIT;
 	enum step_status st = STEP_ERROR;
 	int changed = ctx->fetch.source.refetched;
 
@@ -108,6 +138,19 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	unlink(stamp);
 	mkdir_p(dir);
 	rm_rf(tmp);	/* left by an interrupted run */
+	if (!changed && linked_to_source(ctx)) {
+		size_t n;
+
+		if (!tree_relink(ctx->tree, ctx->fetch.source.src, &n,
+				 &relink_err)) {
+			if (unshare_patched(ctx, r))
+				goto out;
+			strbuf_addf(&r->reason, "fresh tree linked to %s (the old one relinked: %zu entries put back)",
+				    ctx->fetch.source.src_key, n);
+			st = STEP_PASS;
+			goto out;
+		}
+	}
 	if (rm_rf(ctx->tree) < 0) {
 		strbuf_addf(&r->reason, "cannot remove the old tree %s: %s",
 			    ctx->tree, strerror(errno));
@@ -128,10 +171,13 @@ enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *
 	if (unshare_patched(ctx, r))
 		goto out;
 	strbuf_addf(&r->reason, "fresh tree linked to %s", ctx->fetch.source.src_key);
+	if (relink_err.len)
+		strbuf_addf(&r->reason, " (%s)", relink_err.buf);
 	st = STEP_PASS;
 out:
 	if (st != STEP_PASS)
 		rm_rf(tmp);
+	strbuf_release(&relink_err);
 	free(tmp);
 	free(dir);
 	free(stamp);
