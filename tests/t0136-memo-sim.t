@@ -6,7 +6,8 @@
 # change of the patched pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
 # sim runs again; an edit of a patch that touches no file the sim reads
 # does not, nor another checkout of the same code; a kept file whose verdict
-# was edited is not believed.
+# was edited is not believed.  The sim runs in a process of its own,
+# beside the steps after it: a SIGINT while it runs stops it and the run.
 # Cost: about 10 sim runs of 2000 traces (~1.5 s each here) on the test
 # cache's 6.12 tree; no kernel build, no boot.
 # lane: 2
@@ -14,7 +15,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_MEMO_TARGET:-6.12}
-plan 11
+plan 12
 copy=$TMP/repo
 repo_copy "$copy"
 cached_source $T > /dev/null || exit 1
@@ -88,5 +89,21 @@ test_expect_success "a kept file whose verdict was edited is not believed" '
 test_expect_success "nor one that names another hash" '
 	sed -i "1s/^kverify memo2 [0-9a-f]* /kverify memo2 0123456789abcdef /" "$memo" &&
 	verify && ran
+'
+# A sim of many traces (a seed of its own: not up to date), interrupted
+# once its program runs: the engine, which has nothing else left to run,
+# passes the interrupt on.
+sim_runs() { pgrep -f "^$KVERIFY_CACHE/sim/$T/sim " > /dev/null; }
+ended() { ! [ -e /proc/$1 ] || grep -q "^State:.*Z" /proc/$1/status; }
+test_expect_success "SIGINT while the sim runs in its own process: exit 130, sim ERROR interrupted, no sim left" '
+	rm -rf "$copy/results/$T" &&
+	{ (cd "$copy" && KVERIFY_SIM_SEED=3 KVERIFY_SIM_TRACES=5000000 exec ./build/kverify verify \
+		--skip checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/int.out" 2>&1 &
+	  kpid=$!; } &&
+	wait_for 120 sim_runs && kill -INT $kpid &&
+	{ wait_for 30 ended $kpid || { kill -KILL $kpid; false; }; } &&
+	{ wait $kpid; krc=$?; } ; [ $krc = 130 ] &&
+	[ "$(step_status $R sim)" = ERROR ] && [ "$(reason)" = interrupted ] &&
+	sleep 1 && ! sim_runs
 '
 done_testing

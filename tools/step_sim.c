@@ -267,13 +267,13 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 }
 
 /* What the report needs of the sim's output, kept beside the PASS. */
-static void sim_out_save(const struct sim_out *out, struct strbuf *data)
+void sim_out_save(const struct sim_out *out, struct strbuf *data)
 {
 	strbuf_addf(data, "%s\n%ld\n%llu\n%s\n%s\n", out->era, out->traces,
 		    out->seed, out->figures.buf, out->reads.buf);
 }
 
-static int sim_out_load(struct sim_out *out, struct strbuf *data)
+int sim_out_load(struct sim_out *out, struct strbuf *data)
 {
 	char *v[5], *p = data->buf, *e;
 	int i;

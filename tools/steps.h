@@ -23,6 +23,8 @@ enum step_status check_kabi(const struct verify_ctx *ctx,
 /* Steps that write an output of their own, in the context. */
 enum step_status fetch_source(const struct verify_ctx *ctx,
 			      struct fetch_out *out, struct step_result *r);
+void sim_out_save(const struct sim_out *out, struct strbuf *data);
+int sim_out_load(struct sim_out *out, struct strbuf *data);
 enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 			 struct step_result *r);
 enum step_status configure_kernel(const struct verify_ctx *ctx,

@@ -6,12 +6,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -51,12 +55,24 @@ struct step {
 	unsigned int timeout;	/* seconds, for each tool the step runs */
 	unsigned int flags;	/* STEP_RUNS_WHEN_NA, STEP_INDEPENDENT */
 	unsigned int needs;	/* NEEDS(i): reads what verify_steps[i] made */
+	/*
+	 * STEP_BESIDE: its output in the context, saved in its own process
+	 * and loaded in the engine's (non-zero: what came is not whole).
+	 */
+	void (*save_out)(const struct verify_ctx *ctx, struct strbuf *sb);
+	int (*load_out)(struct verify_ctx *ctx, struct strbuf *sb);
 };
 
 /* It also runs for targets whose series is n/a. */
 #define STEP_RUNS_WHEN_NA	(1u << 0)
 /* Its failure does not stop the later steps, even without --keep-going. */
 #define STEP_INDEPENDENT	(1u << 1)
+/*
+ * An independent step that runs in a process of its own, beside the steps
+ * after it, unless make's jobserver counts the jobs: the engine waits for
+ * it before a step that needs it, and at the end.
+ */
+#define STEP_BESIDE		(1u << 2)
 
 /*
  * Each step's entry: its own function (steps.h), given the step's output in
@@ -84,6 +100,17 @@ static enum step_status sim_step(struct verify_ctx *ctx,
 				 struct step_result *r)
 {
 	return run_sim(ctx, &ctx->sim, r);
+}
+
+static void sim_save(const struct verify_ctx *ctx, struct strbuf *sb)
+{
+	if (ctx->sim.era)
+		sim_out_save(&ctx->sim, sb);
+}
+
+static int sim_load(struct verify_ctx *ctx, struct strbuf *sb)
+{
+	return sb->len ? sim_out_load(&ctx->sim, sb) : 0;
 }
 
 static enum step_status checkpatch_step(struct verify_ctx *ctx,
@@ -149,7 +176,9 @@ static const struct step verify_steps[] = {
 	[STEP_IDX_apply] = { .name = "apply", .run = apply_step,
 		.timeout = 300, .needs = NEEDS(STEP_IDX_tree) },
 	[STEP_IDX_sim] = { .name = "sim", .run = sim_step, .timeout = 300,
-		.flags = STEP_INDEPENDENT, .needs = NEEDS(STEP_IDX_apply) },
+		.flags = STEP_INDEPENDENT | STEP_BESIDE,
+		.needs = NEEDS(STEP_IDX_apply),
+		.save_out = sim_save, .load_out = sim_load },
 	[STEP_IDX_checkpatch] = { .name = "checkpatch", .run = checkpatch_step,
 		.timeout = 600, .needs = NEEDS(STEP_IDX_apply) },
 	[STEP_IDX_cocci] = { .name = "cocci", .run = cocci_step,
@@ -334,25 +363,209 @@ static void progress_end(struct progress *p, enum step_status st)
 	}
 }
 
+/* Run @s into @r, with the progress display when @progress. */
+static void run_one(struct verify_ctx *ctx, const struct step *s,
+		    struct step_result *r, int progress)
+{
+	struct progress prog;
+	double t0 = now(), cpu0;
+
+	ctx->timeout = s->timeout;
+	ctx->log = r->log;
+	if (!ctx->opt->quiet)
+		note("%s: %s ...", ctx->t->name, s->name);
+	if (progress)
+		progress_start(&prog, ctx, s->name);
+	cpu0 = cpu_now();
+	r->status = s->run(ctx, r);
+	r->cpu_seconds = cpu_now() - cpu0;
+	if (progress)
+		progress_end(&prog, r->status);
+	r->seconds = now() - t0;
+	if (run_interrupted()) {
+		r->status = STEP_ERROR;
+		strbuf_reset(&r->reason);
+		strbuf_addstr(&r->reason, "interrupted");
+	} else {
+		r->status = step_outcome(r->status, r);
+	}
+}
+
+/* A STEP_BESIDE step's process, and the pipe its result comes by. */
+struct beside {
+	pid_t pid;
+	int fd;
+};
+
+/*
+ * What a step's process sends: a line "status cause seconds cpu_seconds
+ * and the lengths of reason, detail and output", then those three.
+ */
+static void beside_send(struct verify_ctx *ctx, const struct step *s,
+			const struct step_result *r, int fd)
+{
+	struct strbuf out = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t done = 0;
+	ssize_t n;
+
+	if (s->save_out)
+		s->save_out(ctx, &out);
+	strbuf_addf(&sb, "%d %d %.6f %.6f %zu %zu %zu\n", r->status, r->cause,
+		    r->seconds, r->cpu_seconds, r->reason.len, r->detail.len,
+		    out.len);
+	strbuf_add(&sb, r->reason.buf, r->reason.len);
+	strbuf_add(&sb, r->detail.buf, r->detail.len);
+	strbuf_add(&sb, out.buf, out.len);
+	while (done < sb.len) {
+		n = write(fd, sb.buf + done, sb.len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	strbuf_release(&out);
+	strbuf_release(&sb);
+}
+
+/* Start @s in a process of its own; non-zero: it could not be. */
+static int beside_start(struct verify_ctx *ctx, const struct step *s,
+			struct step_result *r, struct beside *b)
+{
+	pid_t engine = getpid();
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	fflush(NULL);
+	b->pid = fork();
+	if (b->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (!b->pid) {
+		close(p[0]);
+		/* It goes with the engine: its tools with it (run.c). */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
+		    getppid() != engine)
+			_exit(EXIT_TOOL);
+		run_one(ctx, s, r, 0);
+		beside_send(ctx, s, r, p[1]);
+		_exit(0);	/* the engine's exit handlers are not ours */
+	}
+	close(p[1]);
+	b->fd = p[0];
+	return 0;
+}
+
+static int beside_parse(struct verify_ctx *ctx, const struct step *s,
+			struct step_result *r, struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t rlen, dlen, olen;
+	int status, cause, used = 0, ret = -1;
+	double seconds, cpu;
+	const char *p;
+
+	if (sscanf(sb->buf, "%d %d %lf %lf %zu %zu %zu\n%n", &status, &cause,
+		   &seconds, &cpu, &rlen, &dlen, &olen, &used) != 7 || !used)
+		return -1;
+	p = sb->buf + used;
+	if (rlen > sb->len - used || dlen > sb->len - used - rlen ||
+	    olen != sb->len - used - rlen - dlen)
+		return -1;
+	strbuf_reset(&r->reason);
+	strbuf_add(&r->reason, p, rlen);
+	strbuf_reset(&r->detail);
+	strbuf_add(&r->detail, p + rlen, dlen);
+	strbuf_add(&out, p + rlen + dlen, olen);
+	r->status = status;
+	r->cause = cause;
+	r->seconds = seconds;
+	r->cpu_seconds = cpu;
+	ret = s->load_out ? s->load_out(ctx, &out) : 0;
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
+ * Wait for @s's process and take its result into @r; an interrupt of the
+ * engine is passed on to it.
+ */
+static void beside_join(struct verify_ctx *ctx, const struct step *s,
+			struct step_result *r, struct beside *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct pollfd pfd = { .fd = b->fd, .events = POLLIN };
+	int ws = 0, passed_on = 0;
+	char buf[8192];
+	ssize_t n;
+
+	for (;;) {
+		if (run_interrupted() && !passed_on) {
+			kill(b->pid, SIGTERM);
+			passed_on = 1;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(b->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&sb, buf, n);
+	}
+	close(b->fd);
+	while (waitpid(b->pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	if (beside_parse(ctx, s, r, &sb)) {
+		r->status = STEP_ERROR;
+		strbuf_reset(&r->reason);
+		if (WIFSIGNALED(ws))
+			strbuf_addf(&r->reason, "its process was killed by signal %d before it said how the step ended",
+				    WTERMSIG(ws));
+		else
+			strbuf_addf(&r->reason, "its process ended (exit %d) before it said how the step ended",
+				    WEXITSTATUS(ws));
+		blame_machine(r);
+		if (run_interrupted()) {
+			strbuf_reset(&r->reason);
+			strbuf_addstr(&r->reason, "interrupted");
+		}
+	}
+	b->pid = 0;
+	strbuf_release(&sb);
+}
+
 /*
  * Run @steps (@nr of them, needs bits indexing @steps) into @res: a step
  * the user skipped, one that needs what failed or did not run, or one
  * after the first failure (without --keep-going, unless that failure's
- * step is independent) is not run, and says why.
+ * step is independent) is not run, and says why.  A STEP_BESIDE step
+ * runs beside the steps after it; a step that needs it waits for it.
  */
 static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 		      int nr, struct step_result *res)
 {
+	struct beside *beside = xmalloc(nr * sizeof(*beside));
 	struct strbuf stopped = STRBUF_INIT;
-	unsigned int failed = 0;
-	struct progress prog;
+	unsigned int failed = 0, pending = 0;
 	int i, j;
 
 	for (i = 0; i < nr; i++) {
 		const struct step *s = &steps[i];
 		struct step_result *r = &res[i];
-		double t0 = now(), cpu0;
 
+		for (j = 0; j < i; j++) {
+			if (!(s->needs & pending & (1u << j)))
+				continue;
+			beside_join(ctx, &steps[j], &res[j], &beside[j]);
+			pending &= ~(1u << j);
+			if (res[j].status == STEP_FAIL ||
+			    res[j].status == STEP_ERROR)
+				failed |= 1u << j;
+		}
 		r->name = s->name;
 		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
 				 s->name);
@@ -384,25 +597,15 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
 				    stopped.buf, s->name);
+		} else if ((s->flags & STEP_BESIDE) &&
+			   (s->flags & STEP_INDEPENDENT) &&
+			   !ctx->opt->make_jobserver &&
+			   !beside_start(ctx, s, r, &beside[i])) {
+			pending |= 1u << i;
 		} else {
-			ctx->timeout = s->timeout;
-			ctx->log = r->log;
-			if (!ctx->opt->quiet)
-				note("%s: %s ...", ctx->t->name, s->name);
-			progress_start(&prog, ctx, s->name);
-			cpu0 = cpu_now();
-			r->status = s->run(ctx, r);
-			r->cpu_seconds = cpu_now() - cpu0;
-			progress_end(&prog, r->status);
-			r->seconds = now() - t0;
-			if (run_interrupted()) {
-				r->status = STEP_ERROR;
-				strbuf_reset(&r->reason);
-				strbuf_addstr(&r->reason, "interrupted");
+			run_one(ctx, s, r, 1);
+			if (run_interrupted() && !stopped.len)
 				strbuf_addstr(&stopped, "interrupted");
-			} else {
-				r->status = step_outcome(r->status, r);
-			}
 			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 				continue;
 			failed |= 1u << i;
@@ -411,6 +614,10 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 				strbuf_addf(&stopped, "%s failed", s->name);
 		}
 	}
+	for (j = 0; j < nr; j++)
+		if (pending & (1u << j))
+			beside_join(ctx, &steps[j], &res[j], &beside[j]);
+	free(beside);
 	strbuf_release(&stopped);
 }
 

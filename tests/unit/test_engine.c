@@ -223,6 +223,115 @@ static void machine_error(void **state)
 	finish(&w);
 }
 
+/*
+ * A STEP_BESIDE step "s" runs in a process of its own: "c", which does not
+ * need it, runs while it still works; "n", which needs it, only once it
+ * ended, and sees its FAIL; its result and its output (the sim's, in the
+ * context) come back by its pipe.
+ */
+static char *beside_done;
+static int beside_exit;		/* the step's process exits at once */
+
+static enum step_status fake_beside(struct verify_ctx *ctx,
+				    struct step_result *r)
+{
+	strbuf_addf(&r->reason, "pid %d", (int)getpid());
+	strbuf_addstr(&r->detail, "detail\nwith lines\n");
+	if (beside_exit)
+		_exit(3);
+	usleep(500 * 1000);
+	ctx->sim.era = xstrdup("fake era");
+	ctx->sim.traces = 7;
+	ctx->sim.seed = 9;
+	strbuf_addstr(&ctx->sim.figures, "T=0:1");
+	strbuf_addstr(&ctx->sim.reads, "T=0:2");
+	write_file(beside_done, "", 0);
+	return gives['s' - 'a'];
+}
+
+/* Says in @ran whether "s" had ended when it ran. */
+static enum step_status fake_sees(struct verify_ctx *ctx,
+				  struct step_result *r)
+{
+	(void)ctx;
+	strbuf_addf(&ran, "%s%s ", r->name, is_file(beside_done) ? "+" : "-");
+	return STEP_PASS;
+}
+
+static const struct step beside_steps[] = {
+	{ .name = "a", .run = fake },
+	{ .name = "s", .run = fake_beside,
+	  .flags = STEP_INDEPENDENT | STEP_BESIDE, .needs = NEEDS(0),
+	  .save_out = sim_save, .load_out = sim_load },
+	{ .name = "c", .run = fake_sees, .needs = NEEDS(0) },
+	{ .name = "n", .run = fake_sees, .needs = NEEDS(1) },
+};
+
+static void beside_start_clean(struct run *w, int jobserver)
+{
+	start(w, NULL, 0, 0);
+	w->opt.make_jobserver = jobserver;
+	w->ctx.sim.figures = (struct strbuf)STRBUF_INIT;
+	w->ctx.sim.reads = (struct strbuf)STRBUF_INIT;
+	unlink(beside_done);
+	beside_exit = 0;
+	gives['s' - 'a'] = STEP_PASS;
+}
+
+static void beside_finish(struct run *w)
+{
+	free(w->ctx.sim.era);
+	strbuf_release(&w->ctx.sim.figures);
+	strbuf_release(&w->ctx.sim.reads);
+	finish(w);
+}
+
+static void beside(void **state)
+{
+	char *pid = xstrfmt("pid %d", (int)getpid());
+	struct run w;
+
+	(void)state;
+	beside_start_clean(&w, 0);
+	run_steps(&w.ctx, beside_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c- n+ ");
+	assert_int_equal(w.res[1].status, STEP_PASS);
+	assert_true(starts_with(w.res[1].reason.buf, "pid "));
+	assert_string_not_equal(w.res[1].reason.buf, pid);
+	assert_string_equal(w.res[1].detail.buf, "detail\nwith lines\n");
+	assert_true(w.res[1].seconds >= 0.5);
+	assert_string_equal(w.ctx.sim.era, "fake era");
+	assert_int_equal(w.ctx.sim.traces, 7);
+	assert_string_equal(w.ctx.sim.reads.buf, "T=0:2");
+	beside_finish(&w);
+
+	/* its FAIL comes back: what needs it is not run */
+	beside_start_clean(&w, 0);
+	gives['s' - 'a'] = STEP_FAIL;
+	run_steps(&w.ctx, beside_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c- ");
+	assert_int_equal(w.res[1].status, STEP_FAIL);
+	assert_step(&w, 3, STEP_SKIP, "not run: needs s, which failed");
+	beside_finish(&w);
+
+	/* a process that ends without a result is an ERROR that says so */
+	beside_start_clean(&w, 0);
+	beside_exit = 1;
+	run_steps(&w.ctx, beside_steps, 4, w.res);
+	assert_step(&w, 1, STEP_ERROR,
+		    "its process ended (exit 3) before it said how the step ended");
+	assert_null(w.ctx.sim.era);
+	beside_finish(&w);
+
+	/* make's jobserver counts the jobs: it runs in turn, in ours */
+	beside_start_clean(&w, 1);
+	run_steps(&w.ctx, beside_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c+ n+ ");
+	assert_string_equal(w.res[1].reason.buf, pid);
+	beside_finish(&w);
+	free(pid);
+}
+
 /* The real table: every index has its line, its name and its entry. */
 static void real_table(void **state)
 {
@@ -254,6 +363,7 @@ int main(void)
 		cmocka_unit_test(skip_option),
 		cmocka_unit_test(not_applicable),
 		cmocka_unit_test(machine_error),
+		cmocka_unit_test(beside),
 		cmocka_unit_test(real_table),
 	};
 	char tmpl[] = "/tmp/kverify-test-engine-XXXXXX";
@@ -265,9 +375,11 @@ int main(void)
 		return 1;
 	logs = xstrfmt("%s/logs", dir);
 	mkdir_p(logs);
+	beside_done = xstrfmt("%s/beside-done", dir);
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
 	rm_rf(dir);
 	free(logs);
+	free(beside_done);
 	strbuf_release(&ran);
 	return ret;
 }
