@@ -5,6 +5,19 @@
 /* Debian's kernel: its packages, the patched modules against its headers. */
 #include "step.h"
 
+#define KVM_DIR "arch/x86/kvm"
+/* The modules KVM_DIR builds, in load order. */
+#define NR_KVM_MODULES 3
+extern const char *const kvm_modules[NR_KVM_MODULES];
+/*
+ * Beside the objtree, written at build time: the other modules' dirs the
+ * kabi step compares ("module DIR" or "vmlinux FILE" a line).
+ */
+#define KABI_DIRS ".kverify-kabi-dirs"
+
+char *headers_dir(const struct config_out *cfg);
+void kabi_module_dirs(const char *list, struct strvec *dirs);
+
 enum step_status configure_debian(const struct verify_ctx *ctx,
 				  struct config_out *out,
 				  struct step_result *r);
