@@ -271,7 +271,8 @@ static pid_t spawn(struct child *c, int in, int out, pid_t pgid)
 	return pid;
 }
 
-static double now(void)
+/* Seconds on the monotonic clock. */
+double now(void)
 {
 	struct timespec ts;
 

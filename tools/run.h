@@ -56,6 +56,8 @@ struct child {
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int run_interrupted(void);
 
+double now(void);
+
 void run_install_signal_handlers(void);
 int run_child(struct child *c);
 void run_set_tick(void (*fn)(void *), void *arg);

@@ -45,13 +45,32 @@ static const char *const default_suites[] = {
 	"sid", "experimental",
 };
 
-/* The steps a sweep runs; the others are skipped. */
-static const char *const sweep_steps[] = {
-	"fetch", "tree", "apply", "sim", "checkpatch", "cocci",
-};
+/*
+ * The steps a sweep runs: those of the engine's table that read only the
+ * source and the series (verify_step_source_only()), in its order; the
+ * others are skipped (sweep_skip).  Filled by find_sweep_steps().
+ */
+#define MAX_SWEEP_STEPS 32
+static const char *sweep_steps[MAX_SWEEP_STEPS];
+static size_t nr_sweep_steps;
+static struct strbuf sweep_skip = STRBUF_INIT;
 
-#define NR_SWEEP_STEPS ARRAY_SIZE(sweep_steps)
-#define SWEEP_SKIP "config,build,selftests,boot"
+static void find_sweep_steps(void)
+{
+	int i;
+
+	if (nr_sweep_steps)
+		return;
+	for (i = 0; i < nr_verify_steps; i++) {
+		if (verify_step_source_only(i) &&
+		    nr_sweep_steps < MAX_SWEEP_STEPS)
+			sweep_steps[nr_sweep_steps++] = verify_step_name(i);
+		else if (!verify_step_source_only(i))
+			strbuf_addf(&sweep_skip, "%s%s",
+				    sweep_skip.len ? "," : "",
+				    verify_step_name(i));
+	}
+}
 
 /*
  * Test hook: KVERIFY_TEST_SWEEP_LIST names a file that stands for the
@@ -85,8 +104,8 @@ struct sweep_version {
 	int gone;		/* listed, but the mirror has no .deb (404) */
 	char *hash, *checked, *variant, *na_reason, *src_key;
 	long long kept;		/* bytes of the partial source kept */
-	char *status[NR_SWEEP_STEPS], *reason[NR_SWEEP_STEPS];
-	double seconds[NR_SWEEP_STEPS];
+	char *status[MAX_SWEEP_STEPS], *reason[MAX_SWEEP_STEPS];
+	double seconds[MAX_SWEEP_STEPS];
 };
 
 struct sweep {
@@ -608,7 +627,7 @@ static int step_index(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NR_SWEEP_STEPS; i++)
+	for (i = 0; i < nr_sweep_steps; i++)
 		if (!strcmp(sweep_steps[i], name))
 			return i;
 	return -1;
@@ -676,7 +695,7 @@ static void clear_row(struct sweep_version *v)
 	free(v->variant);
 	free(v->na_reason);
 	free(v->src_key);
-	for (i = 0; i < NR_SWEEP_STEPS; i++) {
+	for (i = 0; i < nr_sweep_steps; i++) {
 		free(v->status[i]);
 		free(v->reason[i]);
 	}
@@ -701,7 +720,7 @@ static int write_row(const struct sweep *sw, const struct sweep_version *v)
 		    v->src_key ? v->src_key : "-", v->kept);
 	if (v->na_reason)
 		strbuf_addf(&sb, "na %s\n", v->na_reason);
-	for (i = 0; i < NR_SWEEP_STEPS; i++)
+	for (i = 0; i < nr_sweep_steps; i++)
 		strbuf_addf(&sb, "step %s %s %.1f %s\n", sweep_steps[i],
 			    v->status[i], v->seconds[i], v->reason[i]);
 	ret = write_file_atomic(path, sb.buf, sb.len);
@@ -794,7 +813,7 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 			v->version, err.buf);
 		goto out;
 	}
-	o.skip = SWEEP_SKIP;
+	o.skip = sweep_skip.buf;
 	o.results = sw->results;
 	o.extract_only = &sw->members;
 	o.on_result = record;
@@ -834,7 +853,7 @@ static void judge(struct sweep_version *v)
 	size_t i;
 
 	v->failed = 0;
-	for (i = 0; i < NR_SWEEP_STEPS && !v->gone; i++)
+	for (i = 0; i < nr_sweep_steps && !v->gone; i++)
 		if (bad_status(v->status[i]))
 			v->failed = 1;
 	v->passed = !v->failed && !v->gone;
@@ -891,7 +910,7 @@ static const struct sweep_version *first_failure(const struct sweep *sw,
 
 static const char *failed_step(const struct sweep_version *v, size_t *i)
 {
-	for (*i = 0; *i < NR_SWEEP_STEPS; (*i)++)
+	for (*i = 0; *i < nr_sweep_steps; (*i)++)
 		if (bad_status(v->status[*i]))
 			return sweep_steps[*i];
 	return NULL;
@@ -947,10 +966,10 @@ static void table(const struct sweep *sw, struct strbuf *sb)
 	strbuf_addf(sb, "%zu versions of linux-source in %zu suites; series/, backports/, cocci/ and checkpatch.allow hash %s.\n\n",
 		    sw->nr, sw->suites.nr, sw->hash);
 	strbuf_addstr(sb, "| version | suites | variant |");
-	for (j = 0; j < NR_SWEEP_STEPS; j++)
+	for (j = 0; j < nr_sweep_steps; j++)
 		strbuf_addf(sb, " %s |", sweep_steps[j]);
 	strbuf_addstr(sb, " kept | row |\n|---|---|---|");
-	for (j = 0; j < NR_SWEEP_STEPS; j++)
+	for (j = 0; j < nr_sweep_steps; j++)
 		strbuf_addstr(sb, "---|");
 	strbuf_addstr(sb, "---|---|\n");
 	for (i = 0; i < sw->nr; i++) {
@@ -961,20 +980,20 @@ static void table(const struct sweep *sw, struct strbuf *sb)
 			strbuf_addf(sb, "%s%s", j ? ", " : "", v->suites.v[j]);
 		if (!v->have_row) {
 			strbuf_addstr(sb, " | - |");
-			for (j = 0; j < NR_SWEEP_STEPS; j++)
+			for (j = 0; j < nr_sweep_steps; j++)
 				strbuf_addstr(sb, " - |");
 			strbuf_addstr(sb, " - | not checked |\n");
 			continue;
 		}
 		if (v->gone) {
 			strbuf_addstr(sb, " | - | 404 |");
-			for (j = 1; j < NR_SWEEP_STEPS; j++)
+			for (j = 1; j < nr_sweep_steps; j++)
 				strbuf_addstr(sb, " - |");
 			strbuf_addstr(sb, " - | not on the mirror |\n");
 			continue;
 		}
 		strbuf_addf(sb, " | %s |", v->variant);
-		for (j = 0; j < NR_SWEEP_STEPS; j++)
+		for (j = 0; j < nr_sweep_steps; j++)
 			strbuf_addf(sb, " %s |", v->status[j] ? v->status[j] : "-");
 		strbuf_addch(sb, ' ');
 		human_size(sb, v->kept);
@@ -1062,7 +1081,7 @@ static void json_version(struct strbuf *sb, const struct sweep_version *v)
 	strbuf_addstr(sb, ", \"source_key\": ");
 	json_str(sb, v->src_key);
 	strbuf_addf(sb, ", \"kept_bytes\": %lld, \"steps\": [", v->kept);
-	for (j = 0; j < NR_SWEEP_STEPS; j++) {
+	for (j = 0; j < nr_sweep_steps; j++) {
 		strbuf_addstr(sb, j ? ",\n      {\"name\": " :
 				  "\n      {\"name\": ");
 		json_str(sb, sweep_steps[j]);
@@ -1209,6 +1228,8 @@ bad:
 int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 {
 	struct sweep sw = { .opt = opt, .a = a };
+
+	find_sweep_steps();
 	struct strbuf head = STRBUF_INIT, body = STRBUF_INIT;
 	struct timespec t0, t1;
 	char *p;

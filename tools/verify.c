@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
+#include "progress.h"
 #include "report.h"
 #include "series.h"
 #include "steps.h"
@@ -73,6 +74,13 @@ struct step {
  * it before a step that needs it, and at the end.
  */
 #define STEP_BESIDE		(1u << 2)
+/*
+ * kbuild compiles objects in it: the progress display counts them, and
+ * the count of a PASS is the next run's total (progress.c).
+ */
+#define STEP_COUNTS_OBJECTS	(1u << 3)
+/* It reads the source and the series, not a kernel built: a sweep runs it. */
+#define STEP_SOURCE_ONLY	(1u << 4)
 
 /*
  * Each step's entry: its own function (steps.h), given the step's output in
@@ -170,25 +178,29 @@ enum step_idx {
 
 static const struct step verify_steps[] = {
 	[STEP_IDX_fetch] = { .name = "fetch", .run = fetch_step,
-		.timeout = SOURCE_TIMEOUT, .flags = STEP_RUNS_WHEN_NA },
+		.timeout = SOURCE_TIMEOUT,
+		.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY },
 	[STEP_IDX_tree] = { .name = "tree", .run = tree_step, .timeout = 900,
-		.needs = NEEDS(STEP_IDX_fetch) },
+		.flags = STEP_SOURCE_ONLY, .needs = NEEDS(STEP_IDX_fetch) },
 	[STEP_IDX_apply] = { .name = "apply", .run = apply_step,
-		.timeout = 300, .needs = NEEDS(STEP_IDX_tree) },
+		.timeout = 300, .flags = STEP_SOURCE_ONLY,
+		.needs = NEEDS(STEP_IDX_tree) },
 	[STEP_IDX_sim] = { .name = "sim", .run = sim_step, .timeout = 300,
-		.flags = STEP_INDEPENDENT | STEP_BESIDE,
+		.flags = STEP_INDEPENDENT | STEP_BESIDE | STEP_SOURCE_ONLY,
 		.needs = NEEDS(STEP_IDX_apply),
 		.save_out = sim_save, .load_out = sim_load },
 	[STEP_IDX_checkpatch] = { .name = "checkpatch", .run = checkpatch_step,
-		.timeout = 600, .needs = NEEDS(STEP_IDX_apply) },
+		.timeout = 600, .flags = STEP_SOURCE_ONLY,
+		.needs = NEEDS(STEP_IDX_apply) },
 	[STEP_IDX_cocci] = { .name = "cocci", .run = cocci_step,
-		.timeout = 300, .flags = STEP_RUNS_WHEN_NA,
+		.timeout = 300, .flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY,
 		.needs = NEEDS(STEP_IDX_fetch) },
 	[STEP_IDX_config] = { .name = "config", .run = config_step,
 		.timeout = 600,
 		.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply) },
 	[STEP_IDX_build] = { .name = "build", .run = build_step,
-		.timeout = 5400, .needs = NEEDS(STEP_IDX_config) },
+		.timeout = 5400, .flags = STEP_COUNTS_OBJECTS,
+		.needs = NEEDS(STEP_IDX_config) },
 	[STEP_IDX_kabi] = { .name = "kabi", .run = kabi_step, .timeout = 300,
 		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) },
 	[STEP_IDX_selftests] = { .name = "selftests", .run = selftests_step,
@@ -207,6 +219,12 @@ const int nr_verify_steps = ARRAY_SIZE(verify_steps);
 const char *verify_step_name(int i)
 {
 	return i >= 0 && i < nr_verify_steps ? verify_steps[i].name : NULL;
+}
+
+int verify_step_source_only(int i)
+{
+	return i >= 0 && i < nr_verify_steps &&
+	       (verify_steps[i].flags & STEP_SOURCE_ONLY);
 }
 
 int verify_step_index(const char *name)
@@ -232,14 +250,6 @@ static double cpu_now(void)
 		children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int skipped_by_option(const struct options *opt, const char *name)
 {
 	const char *s = opt->skip;
@@ -254,115 +264,6 @@ static int skipped_by_option(const struct options *opt, const char *name)
 	return 0;
 }
 
-/* Progress: objects compiled so far, from kbuild's "  CC  x.o" lines. */
-struct progress {
-	struct verify_ctx *ctx;
-	const char *step;
-	double t0, last, every;
-	long objects, total;
-	off_t off;
-	int tty, shown;
-};
-
-/* Count the complete new lines of the step's log that kbuild's CC/AS print. */
-static void count_objects(struct progress *p)
-{
-	char buf[65536];
-	ssize_t n, i, bol;
-	int fd = p->ctx->log ? open(p->ctx->log, O_RDONLY | O_CLOEXEC) : -1;
-
-	if (fd < 0)
-		return;
-	while ((n = pread(fd, buf, sizeof(buf), p->off)) > 0) {
-		for (bol = 0, i = 0; i < n; i++) {
-			if (buf[i] != '\n')
-				continue;
-			if (i - bol >= 5 && (!memcmp(buf + bol, "  CC ", 5) ||
-					     !memcmp(buf + bol, "  AS ", 5)))
-				p->objects++;
-			bol = i + 1;
-		}
-		if (!bol && n < (ssize_t)sizeof(buf))
-			break;		/* a line still being written */
-		p->off += bol ? bol : n;	/* or one longer than buf */
-	}
-	close(fd);
-}
-
-static void progress_tick(void *arg)
-{
-	struct progress *p = arg;
-	double t = now();
-	long el;
-
-	if (t - p->last < p->every)
-		return;
-	p->last = t;
-	count_objects(p);
-	el = (long)(t - p->t0);
-	fprintf(stderr, "%skverify: %s: %s: %ldm%02lds", p->tty ? "\r\033[K" : "",
-		p->ctx->t->name, p->step, el / 60, el % 60);
-	if (p->objects && p->total >= p->objects)
-		fprintf(stderr, ", %ld/%ld objects compiled", p->objects,
-			p->total);
-	else if (p->objects)
-		fprintf(stderr, ", %ld objects compiled", p->objects);
-	fputs(p->tty ? "" : "\n", stderr);
-	p->shown = 1;
-}
-
-/* How many objects the last build of this tree compiled: the progress total. */
-static char *objects_memo(const struct verify_ctx *ctx)
-{
-	return xstrfmt("%s.kverify-objects", build_dir(ctx));
-}
-
-static void progress_start(struct progress *p, struct verify_ctx *ctx,
-			   const char *step)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *memo = objects_memo(ctx);
-
-	memset(p, 0, sizeof(*p));
-	p->ctx = ctx;
-	p->step = step;
-	p->t0 = p->last = now();
-	/*
-	 * On a TTY one line updated every second, else a line every 30 s.
-	 * Under make's jobserver (make -jN verify-all) other targets share
-	 * the terminal: lines, not one line rewritten by all of them.
-	 */
-	p->tty = isatty(STDERR_FILENO) && !ctx->opt->make_jobserver;
-	p->every = p->tty ? 1 : 30;
-	if (ctx->opt->test_progress_seconds)	/* tests/README */
-		p->every = ctx->opt->test_progress_seconds;
-	if (p->every <= 0)
-		p->every = 1;
-	if (strbuf_read_file(&sb, memo, 64) > 0)
-		p->total = atol(sb.buf);
-	strbuf_release(&sb);
-	free(memo);
-	if (!ctx->opt->quiet)
-		run_set_tick(progress_tick, p);
-}
-
-static void progress_end(struct progress *p, enum step_status st)
-{
-	run_set_tick(NULL, NULL);
-	if (p->shown && p->tty)
-		fputs("\r\033[K", stderr);
-	if (st == STEP_PASS && !strcmp(p->step, "build")) {
-		char *memo = objects_memo(p->ctx), *n;
-
-		count_objects(p);
-		n = xstrfmt("%ld\n", p->objects);
-		if (p->objects > p->total)
-			write_file_atomic(memo, n, strlen(n));
-		free(n);
-		free(memo);
-	}
-}
-
 /* Run @s into @r, with the progress display when @progress. */
 static void run_one(struct verify_ctx *ctx, const struct step *s,
 		    struct step_result *r, int progress)
@@ -375,7 +276,8 @@ static void run_one(struct verify_ctx *ctx, const struct step *s,
 	if (!ctx->opt->quiet)
 		note("%s: %s ...", ctx->t->name, s->name);
 	if (progress)
-		progress_start(&prog, ctx, s->name);
+		progress_start(&prog, ctx, s->name,
+			       s->flags & STEP_COUNTS_OBJECTS);
 	cpu0 = cpu_now();
 	r->status = s->run(ctx, r);
 	r->cpu_seconds = cpu_now() - cpu0;
@@ -768,7 +670,8 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 			fc.log = r->log;
 			if (!ctx->opt->quiet)
 				note("%s: %s ...", ctx->t->name, name);
-			progress_start(&prog, &fc, name);
+			progress_start(&prog, &fc, name,
+				       s->flags & STEP_COUNTS_OBJECTS);
 			cpu0 = cpu_now();
 			r->status = s->run(&fc, r);
 			r->cpu_seconds = cpu_now() - cpu0;

@@ -11,5 +11,6 @@ int verify_target(const struct target *t, const struct options *opt);
 extern const int nr_verify_steps;
 const char *verify_step_name(int i);
 int verify_step_index(const char *name);
+int verify_step_source_only(int i);
 
 #endif

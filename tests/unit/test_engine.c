@@ -348,6 +348,13 @@ static void real_table(void **state)
 		assert_true(verify_steps[i].needs < NEEDS(i));
 	}
 	assert_string_equal(verify_step_name(STEP_IDX_sim), "sim");
+	/* what a sweep runs: the steps before config, which read no build */
+	for (i = 0; i < nr_verify_steps; i++)
+		assert_int_equal(verify_step_source_only(i),
+				 i < STEP_IDX_config);
+	for (i = 0; i < nr_verify_steps; i++)
+		assert_int_equal(!!(verify_steps[i].flags & STEP_COUNTS_OBJECTS),
+				 i == STEP_IDX_build);
 	assert_int_equal(verify_steps[STEP_IDX_boot].needs,
 			 NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
 			 NEEDS(STEP_IDX_selftests));
