@@ -261,10 +261,9 @@ bad_patch() {	# bad_patch NAME: write one kind of patch as 0001-escape.patch
 test_expect_success 'a patch that makes a symlink, a setuid file, a binary, or uses ed or context hunks: exit 2 with file:line, the tree untouched' '
 	bad= &&
 	for kind in symlink setuid binary ed context; do
-		bad_patch $kind
-		verify "x dir:$TMP/linux-real backports/escape"
-		vrc=$?
-		echo "$kind: exit $vrc: $(grep -m1 "0001-escape.patch:[0-9]*: " "$TMP/out")"
+		bad_patch $kind &&
+		{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } &&
+		echo "$kind: exit $vrc: $(grep -m1 "0001-escape.patch:[0-9]*: " "$TMP/out")" &&
 		[ $vrc = 2 ] &&
 		grep -q "backports/escape/0001-escape.patch:[0-9]*: .*a patch of the series may only change regular files with unified hunks" "$TMP/out" &&
 		[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$KVERIFY_CACHE/trees/x/leak" ] ||
