@@ -68,8 +68,9 @@ _show_check() {
 # as git's test-lib allows), for commands full of single quotes.  PREREQS
 # (NAME,NAME...: test_lazy_prereq) that do not hold skip the check, saying
 # which is missing.  The function's own names start with _tes_, so that a
-# check may use any other (rc, out, p); $1, $2... inside COMMANDS are this
-# function's arguments, not the script's.  A broken &&-chain (_chain_lint)
+# check may use any other (rc, out, p); $1, $2... inside COMMANDS are not
+# the script's (copy them to names first); "return N" ends the body with
+# status N.  A broken &&-chain (_chain_lint)
 # is reported as a "# TITLE: broken &&-chain: LINE" line before the check
 # runs; with KVERIFY_TEST_CHAIN_LINT=1 it fails the check (exit 117, as in
 # git's test-lib) without running it.
@@ -93,7 +94,7 @@ test_expect_success() {
 		_tes_rc=117
 	else
 		[ -z "$_tes_broken" ] || echo "# $1: $_tes_broken"
-		eval "$_tes_body" > "$_tes_out" 2>&1
+		_tes_eval "$_tes_body" > "$_tes_out" 2>&1
 		_tes_rc=$?
 	fi
 	_expect_cmds=$_tes_body
@@ -105,6 +106,10 @@ test_expect_success() {
 	echo "# output (last 30 lines):"
 	tail -n 30 "$_tes_out" | diag
 }
+
+# _tes_eval COMMANDS: the body, in a function of its own, so that a
+# "return 1" in it (git's idiom in a loop) ends the body, not the check.
+_tes_eval() { eval "$1"; }
 
 # _chain_lint COMMANDS: "broken &&-chain: LINE" for the first line of
 # COMMANDS that is not joined to the next, as git's test-lib checks (in

@@ -16,7 +16,7 @@ fixture() {
 }
 
 fixture good.t <<'EOF_T'
-plan 4
+plan 5
 test_expect_success 'rc, out and p are the body'\''s' '
 	rc=3 && out=o && p=x && [ "$rc$out$p" = 3ox ]
 '
@@ -38,6 +38,11 @@ test_expect_success 'a body from a here-document' - <<\EOT
 	need no &&
 	X
 EOT
+test_expect_success 'return 1 ends the body, and the check fails' '
+	for w in a b; do
+		[ $w = a ] || return 1
+	done
+'
 test_lazy_prereq NEVER 'false'
 test_expect_success NEVER 'skipped' - <<\EOT
 	false
@@ -57,11 +62,12 @@ test_expect_success 'a whole one' '
 done_testing
 EOF_T
 
-test_expect_success 'the good fixture passes: locals free, a body from stdin, a skip' '
-	KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1 &&
-	cat "$TMP/good.out" &&
+test_expect_success 'the good fixture: locals free, a body from stdin, return 1 fails its check, a skip' '
+	{ KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1; st=$?; } &&
+	cat "$TMP/good.out" && [ $st = 1 ] &&
 	[ "$(grep -c "^ok [0-9]" "$TMP/good.out")" = 4 ] &&
-	grep -qx "ok 4 - skipped # SKIP missing NEVER" "$TMP/good.out"
+	grep -qx "not ok 4 - return 1 ends the body, and the check fails" "$TMP/good.out" &&
+	grep -qx "ok 5 - skipped # SKIP missing NEVER" "$TMP/good.out"
 '
 test_expect_success 'no join the chain-lint accepts is reported' '
 	! grep "broken &&-chain" "$TMP/good.out"
