@@ -64,29 +64,142 @@ _show_check() {
 # test_expect_success [PREREQS] TITLE COMMANDS: git's form of a check.
 # COMMANDS run in this shell (what they set stays set, for the next
 # checks); when they fail, the commands and the end of what they printed
-# are shown.  PREREQS (NAME,NAME...: test_lazy_prereq) that do not hold
-# skip the check, saying which is missing.
+# are shown.  COMMANDS "-" reads them from stdin (a quoted here-document,
+# as git's test-lib allows), for commands full of single quotes.  PREREQS
+# (NAME,NAME...: test_lazy_prereq) that do not hold skip the check, saying
+# which is missing.  The function's own names start with _tes_, so that a
+# check may use any other (rc, out, p); $1, $2... inside COMMANDS are not
+# the script's (copy them to names first); "return N" ends the body with
+# status N.  A broken &&-chain (_chain_lint)
+# is reported as a "# TITLE: broken &&-chain: LINE" line before the check
+# runs; with KVERIFY_TEST_CHAIN_LINT=1 it fails the check (exit 117, as in
+# git's test-lib) without running it.
 test_expect_success() {
-	local out=$TMP/expect.$((_n + 1)) rc p
+	local _tes_out=$TMP/expect.$((_n + 1)) _tes_rc _tes_p _tes_body _tes_broken
 	if [ $# = 3 ]; then
-		for p in ${1//,/ }; do
-			if ! test_have_prereq "$p"; then
-				skip "$2" "missing $p"
+		for _tes_p in ${1//,/ }; do
+			if ! test_have_prereq "$_tes_p"; then
+				skip "$2" "missing $_tes_p"
+				[ "$3" != - ] || cat > /dev/null
 				return 0
 			fi
 		done
 		shift
 	fi
-	eval "$2" > "$out" 2>&1
-	rc=$?
-	_expect_cmds=$2
-	ok $rc "$1"
+	_tes_body=$2
+	[ "$_tes_body" != - ] || _tes_body=$(cat)
+	_tes_broken=$(_chain_lint "$_tes_body")
+	if [ -n "$_tes_broken" ] && [ "${KVERIFY_TEST_CHAIN_LINT:-}" = 1 ]; then
+		printf '%s\n' "$_tes_broken" > "$_tes_out"
+		_tes_rc=117
+	else
+		[ -z "$_tes_broken" ] || echo "# $1: $_tes_broken"
+		_tes_eval "$_tes_body" > "$_tes_out" 2>&1
+		_tes_rc=$?
+	fi
+	_expect_cmds=$_tes_body
+	ok $_tes_rc "$1"
 	_expect_cmds=
-	[ $rc = 0 ] && return 0
-	echo "# commands (exit $rc):"
-	printf '%s\n' "$2" | sed '/^[[:space:]]*$/d; s/^/#   /'
+	[ $_tes_rc = 0 ] && return 0
+	echo "# commands (exit $_tes_rc):"
+	printf '%s\n' "$_tes_body" | sed '/^[[:space:]]*$/d; s/^/#   /'
 	echo "# output (last 30 lines):"
-	tail -n 30 "$out" | diag
+	tail -n 30 "$_tes_out" | diag
+}
+
+# _tes_eval COMMANDS: the body, in a function of its own, so that a
+# "return 1" in it (git's idiom in a loop) ends the body, not the check.
+_tes_eval() { eval "$1"; }
+
+# _chain_lint COMMANDS: "broken &&-chain: LINE" for the first line of
+# COMMANDS that is not joined to the next, as git's test-lib checks (in
+# its simpler way).  Two lines are joined when the first ends with &&, ||,
+# |, a backslash, {, (, then, do, else, in or ;;, or the second begins with
+# &&, ||, |, }, ), fi, done, esac, else, elif, then, do or ;;, or the first
+# ends with || return N or || exit N, or the status is read right away
+# (NAME=$? or NAME=$! on the first line, NAME=$?, [ $? ... or test $? ...
+# beginning the second).  Blank lines and
+# comments do not count; a here-document's lines are skipped.
+_chain_lint() {
+	printf '%s\n' "$1" | awk '
+	# The line with its quoted text blanked; sq or dq is set when a quote
+	# is still open at its end (a string over several lines).
+	function unquote(l,    out, i, c) {
+		out = ""
+		for (i = 1; i <= length(l); i++) {
+			c = substr(l, i, 1)
+			if (sq) {
+				if (c == "\047")
+					sq = 0
+				continue
+			}
+			if (dq) {
+				if (c == "\\") {
+					i++
+					continue
+				}
+				if (c == "\"")
+					dq = 0
+				continue
+			}
+			if (c == "\\" && i < length(l)) {
+				i++
+				continue
+			}
+			if (c == "\047")
+				sq = 1
+			else if (c == "\"")
+				dq = 1
+			else
+				out = out c
+		}
+		return out
+	}
+	function joined(a, b) {
+		if (a ~ /(&&|\|\||\||\\|\{|\(|[[:space:];]then|^then|[[:space:];]do|^do|[[:space:];]else|^else|[[:space:]]in|;;)$/)
+			return 1
+		if (a ~ /\|\|[[:space:]]*(return|exit)([[:space:]]+[0-9]+)?$/)
+			return 1
+		if (b ~ /^(&&|\|\||\||\}|\)|fi|done|esac|else|elif|then|do|;;)([[:space:];&|)]|$)/)
+			return 1
+		# the status read right away: on the line itself or the next
+		if (a ~ /[A-Za-z_][A-Za-z_0-9]*=\$[?!]/)
+			return 1
+		if (b ~ /^([A-Za-z_][A-Za-z_0-9]*=\$\?|\[ \$\? |test \$\? )/)
+			return 1
+		return 0
+	}
+	{
+		if (heredoc != "") {
+			t = $0
+			sub(/^[\t]*/, "", t)
+			if (t == heredoc)
+				heredoc = ""
+			next
+		}
+		raw = $0
+		if (sq || dq) {	# inside a string: the line only continues it
+			unquote(raw)
+			next
+		}
+		sub(/^[[:space:]]+/, "", raw)
+		sub(/[[:space:]]+$/, "", raw)
+		if (raw == "" || raw ~ /^#/)
+			next
+		line = unquote(raw)
+		sub(/[[:space:]]+$/, "", line)
+		if (prev != "" && !joined(prev, line)) {
+			print "broken &&-chain: " prevraw
+			exit
+		}
+		prev = line
+		prevraw = raw
+		if (match(raw, /<<-?[[:space:]]*[\\"\047]?[A-Za-z_]+/) && substr(raw, RSTART, 3) != "<<<") {
+			heredoc = substr(raw, RSTART, RLENGTH)
+			sub(/^<<-?[[:space:]]*[\\"\047]?/, "", heredoc)
+		}
+	}
+	'
 }
 
 skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }

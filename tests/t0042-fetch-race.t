@@ -38,23 +38,28 @@ extracting_slow() {
 
 fetch slow > "$TMP/slow.out" 2>&1 &
 slow=$!
-wait_for 30 extracting_slow
-ok $? "the slow fetch is extracting into its temporary directory"
+test_expect_success 'the slow fetch is extracting into its temporary directory' '
+	wait_for 30 extracting_slow
+'
 fetch quick > "$TMP/quick.out" 2>&1
 quick_rc=$?
 wait $slow
 slow_rc=$?
 
-[ $slow_rc = 0 ] && [ "$(step_status "$TMP/r/slow/report.json" fetch)" = PASS ]
-ok $? "the slow fetch, overtaken by the quick one, passes (exit $slow_rc)"
-[ $slow_rc = 0 ] || tail -n 15 "$TMP/slow.out" | diag
-[ $quick_rc = 0 ] && [ "$(step_status "$TMP/r/quick/report.json" fetch)" = PASS ]
-ok $? "the quick fetch passes (exit $quick_rc)"
-[ $quick_rc = 0 ] || tail -n 15 "$TMP/quick.out" | diag
-grep -qx '# slow fixture' "$cache"/src/tar-*/Makefile &&
-	grep -qx '# quick fixture' "$cache"/src/tar-*/Makefile
-ok $? "both trees are in the cache, whole"
-[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ]
-ok $? "no temporary directory is left"
-ls -A "$cache/src" | diag
+test_expect_success "the slow fetch, overtaken by the quick one, passes (exit $slow_rc)" '
+	tail -n 15 "$TMP/slow.out" &&
+	[ $slow_rc = 0 ] && [ "$(step_status "$TMP/r/slow/report.json" fetch)" = PASS ]
+'
+test_expect_success "the quick fetch passes (exit $quick_rc)" '
+	tail -n 15 "$TMP/quick.out" &&
+	[ $quick_rc = 0 ] && [ "$(step_status "$TMP/r/quick/report.json" fetch)" = PASS ]
+'
+test_expect_success 'both trees are in the cache, whole' '
+	grep -qx "# slow fixture" "$cache"/src/tar-*/Makefile &&
+	grep -qx "# quick fixture" "$cache"/src/tar-*/Makefile
+'
+test_expect_success 'no temporary directory is left' '
+	ls -A "$cache/src" &&
+	[ -z "$(ls -A "$cache/src" | grep "^\.tmp-")" ]
+'
 done_testing

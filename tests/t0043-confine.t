@@ -51,15 +51,18 @@ reset_victim
 ln -s "$victim" "$TMP/linux-evil"
 tar -C "$TMP" -cf "$TMP/evil.tar" linux-evil
 verify "x tar:$TMP/evil.tar backports/fix"
-rc=$?
-[ $rc = 3 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
+vrc=$?
+test_expect_success "tar: of a top-level symlink: fetch is an ERROR naming it (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
 	reason fetch | grep -q "unpacked into a symlink (linux-evil)"
-ok $? "tar: of a top-level symlink: fetch is an ERROR naming it (exit $rc)"
-[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
-victim_untouched && [ ! -e "$victim/.pc" ]
-ok $? "the directory it points to is untouched (no patch, no .pc)"
-[ -z "$(ls "$KVERIFY_CACHE/src" 2> /dev/null)" ]
-ok $? "nothing of it is left in the cache"
+'
+test_expect_success 'the directory it points to is untouched (no patch, no .pc)' '
+	victim_untouched && [ ! -e "$victim/.pc" ]
+'
+test_expect_success 'nothing of it is left in the cache' '
+	[ -z "$(ls "$KVERIFY_CACHE/src" 2> /dev/null)" ]
+'
 
 # 2. a tarball with a real directory holding symlinks that lead out
 mkdir -p "$TMP/t2/linux/arch" "$TMP/t2/linux/sub"
@@ -71,23 +74,26 @@ ln -s ../../../.. "$TMP/t2/linux/sub/up"
 ln -s ../README "$TMP/t2/linux/sub/readme"	# inside: fine alone
 tar -C "$TMP/t2" -cf "$TMP/up.tar" linux
 verify "x tar:$TMP/abs.tar backports/fix"
-rc=$?
-[ $rc = 3 ] && reason fetch | grep -q "arch/x86: a symlink to the absolute path $victim"
-ok $? "a tree with a symlink to an absolute path is refused (exit $rc)"
-[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
+vrc=$?
+test_expect_success "a tree with a symlink to an absolute path is refused (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && reason fetch | grep -q "arch/x86: a symlink to the absolute path $victim"
+'
 verify "x tar:$TMP/up.tar backports/fix"
-rc=$?
-[ $rc = 3 ] && reason fetch | grep -q "sub/up: a symlink to ../../../.., which leads outside the tree"
-ok $? "a tree with a relative symlink that climbs out is refused (exit $rc)"
-[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
+vrc=$?
+test_expect_success "a tree with a relative symlink that climbs out is refused (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && reason fetch | grep -q "sub/up: a symlink to ../../../.., which leads outside the tree"
+'
 rm "$TMP/t2/linux/sub/up"
 ln -s ../arch/new/file "$TMP/t2/linux/sub/later"	# dangling, inside
 tar -C "$TMP/t2" -cf "$TMP/inside.tar" linux
 verify "x tar:$TMP/inside.tar backports/fix"
-rc=$?
-[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ]
-ok $? "symlinks that stay inside (one dangling) are fine (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+vrc=$?
+test_expect_success "symlinks that stay inside (one dangling) are fine (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ] && [ "$(step_status "$R" apply)" = PASS ]
+'
 # What a partial tree (make sweep) has: a dangling link that climbs
 # through directories that are not there, and stays inside.
 mkdir -p "$TMP/t2/linux/scripts/dtc/include-prefixes"
@@ -95,10 +101,11 @@ ln -s ../../../include/dt-bindings "$TMP/t2/linux/scripts/dtc/include-prefixes/d
 ln -s ../gone/../README "$TMP/t2/linux/sub/back"
 tar -C "$TMP/t2" -cf "$TMP/partial.tar" linux
 verify "x tar:$TMP/partial.tar backports/fix"
-rc=$?
-[ $rc = 0 ]
-ok $? "dangling links through missing directories that stay inside are fine (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+vrc=$?
+test_expect_success "dangling links through missing directories that stay inside are fine (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ]
+'
 # Each link stays inside on its own, but one followed through another
 # leads out: sub/top is the tree's root, and sub/top/.. is outside.
 rm "$TMP/t2/linux/sub/back"
@@ -106,10 +113,11 @@ ln -s .. "$TMP/t2/linux/sub/top"
 ln -s top/../x "$TMP/t2/linux/sub/esc"
 tar -C "$TMP/t2" -cf "$TMP/compose.tar" linux
 verify "x tar:$TMP/compose.tar backports/fix"
-rc=$?
-[ $rc = 3 ] && reason fetch | grep -q "sub/esc: a symlink to top/../x, which leads outside the tree"
-ok $? "a link that leads out through another link is refused (exit $rc)"
-[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
+vrc=$?
+test_expect_success "a link that leads out through another link is refused (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && reason fetch | grep -q "sub/esc: a symlink to top/../x, which leads outside the tree"
+'
 
 # 3. dir: /usr/src/linux -> linux-X.Y: the tree it leads to is read only
 mkdir -p "$TMP/linux-real"
@@ -117,15 +125,17 @@ echo fixture > "$TMP/linux-real/README"
 echo '# fixture' > "$TMP/linux-real/Makefile"
 ln -s linux-real "$TMP/linux-link"
 verify "x dir:$TMP/linux-link backports/fix"
-rc=$?
-[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
+vrc=$?
+test_expect_success "dir: of a symlink: fetch, tree and apply pass on the tree it leads to (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
 	reason fetch | grep -q "using $TMP/linux-real in place (never modified), where $TMP/linux-link leads"
-ok $? "dir: of a symlink: fetch, tree and apply pass on the tree it leads to (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
-[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$TMP/linux-real/.pc" ] &&
+'
+test_expect_success 'the linked tree is patched, the source directory is not' '
+	[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$TMP/linux-real/.pc" ] &&
 	[ -d "$KVERIFY_CACHE/trees/x" ] && [ ! -L "$KVERIFY_CACHE/trees/x" ] &&
 	grep -qx patched "$KVERIFY_CACHE/trees/x/README"
-ok $? "the linked tree is patched, the source directory is not"
+'
 
 # 4. a series patch naming ../../../victim/tool (the tree is $TMP/cache/trees/x)
 reset_victim
@@ -145,22 +155,25 @@ diff --git a/../../../victim/tool b/../../../victim/tool
 PATCH
 echo 0001-escape.patch > "$copy/backports/escape/series"
 verify "x dir:$TMP/linux-real backports/escape"
-rc=$?
-[ $rc = 2 ] && grep -q "backports/escape/0001-escape.patch:7: 'a/\.\./\.\./\.\./victim/tool' has a '\.\.' component" "$TMP/out"
-ok $? "a patch naming ../../../victim/tool: exit 2 with the patch's file:line (exit $rc)"
-[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
-victim_untouched
-ok $? "the file outside keeps its content, mode and second link"
-[ "$(stat -c '%h %a' "$victim/tool")" = "2 755" ] || stat -c '%h %a' "$victim/tool" | diag
+vrc=$?
+test_expect_success "a patch naming ../../../victim/tool: exit 2 with the patch's file:line (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 2 ] && grep -q "backports/escape/0001-escape.patch:7: '\''a/\.\./\.\./\.\./victim/tool'\'' has a '\''\.\.'\'' component" "$TMP/out"
+'
+test_expect_success 'the file outside keeps its content, mode and second link' '
+	stat -c "%h %a" "$victim/tool" &&
+	victim_untouched
+'
 
 for name in /tmp/victim/tool '"b/x\\tool"'; do
 	printf -- '--- a/README\n+++ %s\n@@ -1 +1,2 @@\n fixture\n+x\n' "$name" \
 		> "$copy/backports/escape/0001-escape.patch"
 	verify "x dir:$TMP/linux-real backports/escape"
-	rc=$?
-	[ $rc = 2 ] && grep -q "0001-escape.patch:2: " "$TMP/out"
-	ok $? "a patch naming $name is refused with file:line (exit $rc)"
-	[ $rc = 2 ] || tail -n 20 "$TMP/out" | diag
+	vrc=$?
+	test_expect_success "a patch naming $name is refused with file:line (exit $vrc)" '
+		tail -n 20 "$TMP/out" &&
+		[ $vrc = 2 ] && grep -q "0001-escape.patch:2: " "$TMP/out"
+	'
 done
 
 # 5. a series path through a symlink of a dir: tree (the operator's own)
@@ -177,13 +190,15 @@ PATCH
 echo 0001-kvm.patch > "$copy/backports/kvm/series"
 reset_victim
 verify "x dir:$TMP/linux-odd backports/kvm"
-rc=$?
-[ $rc = 3 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
+vrc=$?
+test_expect_success "a series path through a symlink of the tree: tree is an ERROR naming it (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
 	reason tree | grep -q "the series names arch/x86/kvm/pmu.c, but arch is a symlink in the tree"
-ok $? "a series path through a symlink of the tree: tree is an ERROR naming it (exit $rc)"
-[ $rc = 3 ] || tail -n 20 "$TMP/out" | diag
-victim_untouched
-ok $? "the file the symlink leads to keeps its content and its second link"
+'
+test_expect_success 'the file the symlink leads to keeps its content and its second link' '
+	victim_untouched
+'
 
 # The repository's own series pass the check (they name plain paths).
 bad=
@@ -194,8 +209,9 @@ for s in series backports/*/; do
 	(cd "$copy" && build/kverify verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot x) \
 		> "$TMP/out" 2>&1 || bad="$bad $s"
 done
-[ -z "$bad" ]
-ok $? "the repository's own series pass the check${bad:+ (not:$bad)}"
+test_expect_success "the repository's own series pass the check${bad:+ (not:$bad)}" '
+	[ -z "$bad" ]
+'
 
 # 5. quilt and patch write their temporary files in $TMPDIR: kverify's is
 # the cache's (quilt's mktemp fails on a $TMPDIR that names a file, and
@@ -210,16 +226,18 @@ sed 's/^+patched$/+patched again/' "$copy/backports/fix/0001-fix.patch" > "$copy
 echo 0001-fix.patch > "$copy/backports/fix2/series"
 touch "$TMP/not-a-dir"
 TMPDIR=$TMP/not-a-dir verify "x tar:$TMP/inside.tar backports/fix2"
-rc=$?
-[ $rc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
+vrc=$?
+test_expect_success "with TMPDIR naming a file, the series applies and no tool tried it: quilt's files go to the cache (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ] && [ "$(step_status "$R" apply)" = PASS ] &&
 	grep -qx "patched again" "$KVERIFY_CACHE/trees/x/README" &&
 	! grep "not-a-dir" "$copy"/results/x/logs/*-apply.log
-ok $? "with TMPDIR naming a file, the series applies and no tool tried it: quilt's files go to the cache (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+'
 left=$(ls -A "$KVERIFY_CACHE/tmp" | tr '\n' ' ')
 exec 9>&-
-[ "$left" = "live lock " ]
-ok $? "the run's temporary directory is gone, and a dead process's, and one without a lock (a live one's stays): $left"
+test_expect_success "the run's temporary directory is gone, and a dead process's, and one without a lock (a live one's stays): $left" '
+	[ "$left" = "live lock " ]
+'
 
 # 6. The cache's default: a relative $XDG_CACHE_HOME is invalid (the XDG
 # base directory spec) and ignored, not a directory under wherever kverify
@@ -243,10 +261,9 @@ bad_patch() {	# bad_patch NAME: write one kind of patch as 0001-escape.patch
 test_expect_success 'a patch that makes a symlink, a setuid file, a binary, or uses ed or context hunks: exit 2 with file:line, the tree untouched' '
 	bad= &&
 	for kind in symlink setuid binary ed context; do
-		bad_patch $kind
-		verify "x dir:$TMP/linux-real backports/escape"
-		vrc=$?
-		echo "$kind: exit $vrc: $(grep -m1 "0001-escape.patch:[0-9]*: " "$TMP/out")"
+		bad_patch $kind &&
+		{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } &&
+		echo "$kind: exit $vrc: $(grep -m1 "0001-escape.patch:[0-9]*: " "$TMP/out")" &&
 		[ $vrc = 2 ] &&
 		grep -q "backports/escape/0001-escape.patch:[0-9]*: .*a patch of the series may only change regular files with unified hunks" "$TMP/out" &&
 		[ "$(cat "$TMP/linux-real/README")" = fixture ] && [ ! -e "$KVERIFY_CACHE/trees/x/leak" ] ||
@@ -260,7 +277,7 @@ test_expect_success 'a patch over 16 MiB (a ../ name past the 16th MiB) is refus
 	{ printf "Subject: [PATCH] big\n\n" && head -c 17000000 /dev/zero | tr "\0" "x" | fold -w 100 &&
 	  printf "\n---\n--- a/../../../victim/tool\n+++ b/../../../victim/tool\n@@ -1 +1,2 @@\n #!/bin/sh\n+echo owned\n"; } > "$f" &&
 	reset_victim &&
-	{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } ;
+	{ verify "x dir:$TMP/linux-real backports/escape"; vrc=$?; } &&
 	[ $vrc = 2 ] && grep -q "0001-escape.patch: larger than 16 MiB" "$TMP/out" && victim_untouched
 '
 
@@ -274,7 +291,7 @@ mkdir -p "$TMP/g" && cp -a "$TMP/linux-real" "$TMP/g/linux" &&
  GIT_AUTHOR_NAME=fixture GIT_AUTHOR_EMAIL=$me GIT_COMMITTER_NAME=fixture GIT_COMMITTER_EMAIL=$me git commit -qm fixture &&
  git config filter.evil.smudge "sh -c 'id -u > $TMP/smudged; cat'") > /dev/null 2>&1
 test_expect_success 'git: (a local repository): fetch, tree and apply pass; its smudge filter left no mark' '
-	{ verify "x git:$TMP/g/linux backports/fix"; vrc=$?; } ; cat "$TMP/out" | tail -n 5 &&
+	{ verify "x git:$TMP/g/linux backports/fix"; vrc=$?; } && tail -n 5 "$TMP/out" &&
 	[ $vrc = 0 ] && [ ! -e "$TMP/smudged" ] &&
 	grep -qx patched "$KVERIFY_CACHE/trees/x/README"
 '

@@ -35,41 +35,48 @@ verify() {
 }
 
 verify
-rc=$?
+vrc=$?
 src=$(echo "$KVERIFY_CACHE"/src/tar-*/)
 src=${src%/}
-[ $rc = 0 ] && [ -f "$src.manifest" ] && grep -q ' lib/data.c$' "$src.manifest"
-ok $? "the fetch records a manifest of the pristine tree (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
+test_expect_success "the fetch records a manifest of the pristine tree (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ] && [ -f "$src.manifest" ] && grep -q " lib/data.c$" "$src.manifest"
+'
 verify
-rc=$?
-[ $rc = 0 ] && reason tree | grep -q "^reused" && ! grep -q ERROR "$TMP/out"
-ok $? "a warm run checks it and reuses the tree (exit $rc)"
+vrc=$?
+test_expect_success "a warm run checks it and reuses the tree (exit $vrc)" '
+	[ $vrc = 0 ] && reason tree | grep -q "^reused" && ! grep -q ERROR "$TMP/out"
+'
 
 # A truncated pristine file (through the hard link the tree shares).
 truncate -s 100 "$src/lib/data.c"
 verify
-rc=$?
-[ $rc = 0 ] && grep -q "ERROR: the cached source .* changed since it was fetched: lib/data.c (changed size: 100 bytes, 8893 recorded)" "$TMP/out" &&
+vrc=$?
+test_expect_success "a truncated file is an ERROR naming it, and the source is fetched again (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 0 ] && grep -q "ERROR: the cached source .* changed since it was fetched: lib/data.c (changed size: 100 bytes, 8893 recorded)" "$TMP/out" &&
 	reason fetch | grep -q "^ERROR: .*lib/data.c.*; fetched again: fetched and unpacked tar-" &&
 	! reason tree | grep -q "^reused"
-ok $? "a truncated file is an ERROR naming it, and the source is fetched again (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/out" | diag
-cmp -s "$src/lib/data.c" "$TMP/t/linux/lib/data.c" &&
+'
+test_expect_success 'the pristine file and the tree'\''s are whole again' '
+	cmp -s "$src/lib/data.c" "$TMP/t/linux/lib/data.c" &&
 	cmp -s "$KVERIFY_CACHE/trees/x/lib/data.c" "$TMP/t/linux/lib/data.c"
-ok $? "the pristine file and the tree's are whole again"
-[ "$(step_status "$R" apply)" = PASS ] && grep -qx 'int tolerance;' "$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c"
-ok $? "the series is applied to the fresh tree"
+'
+test_expect_success 'the series is applied to the fresh tree' '
+	[ "$(step_status "$R" apply)" = PASS ] && grep -qx "int tolerance;" "$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c"
+'
 verify
-! grep -q ERROR "$TMP/out" && reason tree | grep -q "^reused"
-ok $? "the next run finds the source as recorded"
+test_expect_success 'the next run finds the source as recorded' '
+	! grep -q ERROR "$TMP/out" && reason tree | grep -q "^reused"
+'
 
 # Steps skipped by option: apply has no tree to work on and says so.
 (cd "$copy" && build/kverify verify --skip fetch,tree,sim,checkpatch,cocci,config,build,selftests,boot x) > "$TMP/out" 2>&1
-rc=$?
-[ $rc = 0 ] && [ "$(step_status "$R" apply)" = SKIP ] &&
+vrc=$?
+test_expect_success "--skip fetch,tree: apply is a SKIP with its reason, not a crash (exit $vrc)" '
+	[ $vrc = 0 ] && [ "$(step_status "$R" apply)" = SKIP ] &&
 	reason apply | grep -q "^no tree to apply the series to"
-ok $? "--skip fetch,tree: apply is a SKIP with its reason, not a crash (exit $rc)"
+'
 
 # Same size, same mtime, other bytes: only the full check sees it.
 f=$src/arch/x86/x86.c
@@ -77,32 +84,37 @@ cp -p "$f" "$TMP/stamp"
 printf 'int x87;\n' > "$f"
 touch -r "$TMP/stamp" "$f"
 verify
-! grep -q ERROR "$TMP/out"
-ok $? "a same-size, same-mtime change passes the cheap check"
+test_expect_success 'a same-size, same-mtime change passes the cheap check' '
+	! grep -q ERROR "$TMP/out"
+'
 (export KVERIFY_VERIFY_CACHE=1; verify)
-rc=$?
-[ $rc = 0 ] && grep -q "changed since it was fetched: arch/x86/x86.c (changed content)" "$TMP/out" &&
-	grep -qx 'int x86;' "$f"
-ok $? "VERIFY_CACHE=1 hashes every file: ERROR naming it, fetched again (exit $rc)"
+vrc=$?
+test_expect_success "VERIFY_CACHE=1 hashes every file: ERROR naming it, fetched again (exit $vrc)" '
+	[ $vrc = 0 ] && grep -q "changed since it was fetched: arch/x86/x86.c (changed content)" "$TMP/out" &&
+	grep -qx "int x86;" "$f"
+'
 
 # A new file: its directory's mtime moves, the full check names it.
 echo junk > "$src/arch/new.c"
 verify
-grep -q "changed since it was fetched: arch/new.c (new)" "$TMP/out" && [ ! -e "$src/arch/new.c" ]
-ok $? "a file added to the source is noticed and the source fetched again"
+test_expect_success 'a file added to the source is noticed and the source fetched again' '
+	grep -q "changed since it was fetched: arch/new.c (new)" "$TMP/out" && [ ! -e "$src/arch/new.c" ]
+'
 
 # Touched, not changed: the full check decides, and the record follows.
 touch "$src/Makefile"
 verify
-rc=$?
-! grep -q ERROR "$TMP/out" && [ $rc = 0 ] &&
-	[ "$(grep ' Makefile$' "$src.manifest" | cut -d' ' -f3)" = "$(stat -c %.9Y "$src/Makefile")" ]
-ok $? "a touched file with the same content is no ERROR; the manifest follows (exit $rc)"
+vrc=$?
+test_expect_success "a touched file with the same content is no ERROR; the manifest follows (exit $vrc)" '
+	! grep -q ERROR "$TMP/out" && [ $vrc = 0 ] &&
+	[ "$(grep " Makefile$" "$src.manifest" | cut -d" " -f3)" = "$(stat -c %.9Y "$src/Makefile")" ]
+'
 
 (export KVERIFY_VERIFY_CACHE=yes; verify)
-rc=$?
-[ $rc = 2 ] && grep -q "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not 'yes'" "$TMP/out"
-ok $? "VERIFY_CACHE=yes is refused (exit $rc)"
+vrc=$?
+test_expect_success "VERIFY_CACHE=yes is refused (exit $vrc)" '
+	[ $vrc = 2 ] && grep -q "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '\''yes'\''" "$TMP/out"
+'
 
 # tar: another tarball at the same path, same size and mtime, is another tree.
 printf 'int pmu;\n' > "$TMP/t/linux/arch/x86/kvm/pmu.c"
@@ -118,14 +130,17 @@ printf 'int x87;\n' > "$TMP/t/linux/arch/x86/x86.c"
 tar --mtime=@1700000000 -C "$TMP/t" -cf "$TMP/k.tar" linux
 touch -d @1700000000 "$TMP/k.tar"
 (cd "$copy" && build/kverify verify --skip cocci k) > "$TMP/out" 2>&1
-rc=$?
+vrc=$?
 key2=$(json "$copy/results/k/report.json" 'r["source_key"]')
-[ $rc = 0 ] && [ "$size1" = "$(stat -c %s "$TMP/k.tar")" ] && [ "$key1" != "$key2" ]
-ok $? "a different tarball with the same path, size and mtime gets another key ($key1, $key2)"
-grep -qx 'int x87;' "$KVERIFY_CACHE/src/$key2/arch/x86/x86.c"
-ok $? "and its own content in the cache"
-[ -z "$(ls -A "$KVERIFY_CACHE/src" | grep '^\.tmp-')" ]
-ok $? "no temporary directory is left"
+test_expect_success "a different tarball with the same path, size and mtime gets another key ($key1, $key2)" '
+	[ $vrc = 0 ] && [ "$size1" = "$(stat -c %s "$TMP/k.tar")" ] && [ "$key1" != "$key2" ]
+'
+test_expect_success 'and its own content in the cache' '
+	grep -qx "int x87;" "$KVERIFY_CACHE/src/$key2/arch/x86/x86.c"
+'
+test_expect_success 'no temporary directory is left' '
+	[ -z "$(ls -A "$KVERIFY_CACHE/src" | grep "^\.tmp-")" ]
+'
 # A dir: source is the owner's to edit: an edit anywhere below its top is
 # noticed by its manifest, and one that keeps a touched file's size and
 # mtime by the tree's stamp (the pristine contents of the files the series
@@ -146,7 +161,7 @@ test_expect_success 'dir: an edit below its top (lib/data.c) is named and the tr
 test_expect_success 'dir: a same-size, same-mtime edit of a file the series touches: no stale tree, the series no longer applies' '
 	f=$TMP/d/linux/arch/x86/kvm/pmu.c && cp -p "$f" "$TMP/stamp" &&
 	printf "int pmv;\n" > "$f" && touch -r "$TMP/stamp" "$f" &&
-	{ verify; vrc=$?; } ; reason fetch &&
+	{ verify; vrc=$?; } && reason fetch &&
 	! reason fetch | grep -q "changed since" &&
 	! reason tree | grep -q "^reused" && [ $vrc = 1 ] &&
 	[ "$(step_status "$R" apply)" = FAIL ]

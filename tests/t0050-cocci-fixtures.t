@@ -24,23 +24,25 @@ for s in $SHAPES; do
 	fixture_files $s input "$d"
 	fixture_files $s input "$TMP/$s.in"
 	spatch_on "$d" > "$TMP/$s.out" 2> "$TMP/$s.err"
-	rc=$?
+	sprc=$?
 	want=$(cat tests/cocci/$s/outcome)
 	got=$(outcome_of "$TMP/$s.out")
 	if [ "${want%% *}" = UNKNOWN ]; then
-		[ "$got" = "$want" ] && [ $rc != 0 ]
-		ok $? "$s: '$want' and a non-zero exit (got '$got', exit $rc)"
-		diff -r "$TMP/$s.in" "$d" > "$TMP/diff" 2>&1
-		ok $? "$s: nothing changed"
+		test_expect_success "$s: '$want' and a non-zero exit (got '$got', exit $sprc)" '
+			[ "$got" = "$want" ] && [ $sprc != 0 ]
+		'
+		test_expect_success "$s: nothing changed" '
+			diff -r "$TMP/$s.in" "$d" > "$TMP/diff" 2>&1
+		'
 		continue
 	fi
-	[ "$got" = "$want" ] && [ $rc = 0 ]
-	ok $? "$s: outcome '$want' (got '$got', exit $rc)"
+	test_expect_success "$s: outcome '$want' (got '$got', exit $sprc)" '
+		[ "$got" = "$want" ] && [ $sprc = 0 ]
+	'
 	fixture_files $s expected "$TMP/$s.want"
-	diff -ru "$TMP/$s.want" "$d" > "$TMP/diff" 2>&1
-	rc=$?
-	ok $rc "$s: output is the expected files"
-	[ $rc = 0 ] || diag < "$TMP/diff"
+	test_expect_success "$s: output is the expected files" '
+		diff -ru "$TMP/$s.want" "$d"
+	'
 done
 
 # Idempotency: a second run on the results reports ALREADY, changes nothing.
@@ -50,7 +52,8 @@ for s in mediated emulated_counter prev_counter; do
 	cp -r "$d" "$TMP/$s.again"
 	spatch_on "$TMP/$s.again" > "$TMP/$s.again.out" 2>&1
 	got=$(outcome_of "$TMP/$s.again.out")
-	[ "$got" = ALREADY ] && diff -r "$d" "$TMP/$s.again" > /dev/null
-	ok $? "$s: second run says ALREADY and changes nothing (got '$got')"
+	test_expect_success "$s: second run says ALREADY and changes nothing (got '$got')" '
+		[ "$got" = ALREADY ] && diff -r "$d" "$TMP/$s.again" > /dev/null
+	'
 done
 done_testing

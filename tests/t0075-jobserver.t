@@ -49,10 +49,9 @@ printf '# base: tinyconfig\nCONFIG_FAKE=y\n' > "$copy/configs/fake.config"
 	done
 } > "$copy/kernels.list"
 
-(cd "$copy" && make --no-print-directory -j2 verify-all SKIP=sim,checkpatch,cocci,selftests,boot) > "$TMP/out" 2>&1
-rc=$?
-ok $rc "make -j2 verify-all on three fixture targets passes"
-[ $rc = 0 ] || tail -n 40 "$TMP/out" | diag
+test_expect_success 'make -j2 verify-all on three fixture targets passes' '
+	(cd "$copy" && make --no-print-directory -j2 verify-all SKIP=sim,checkpatch,cocci,selftests,boot)
+'
 # The most jobs at once: +1 at each start, -1 at each end, in time order.
 peak_of() {
 	cat "$KVERIFY_CACHE"/build/*/jobs.log |
@@ -61,13 +60,16 @@ peak_of() {
 }
 runs=$(cat "$KVERIFY_CACHE"/build/*/jobs.log | wc -l)
 peak=$(peak_of)
-[ "$runs" = 24 ]
-ok $? "all 24 jobs of the three builds ran ($runs)"
-[ "$peak" -le 2 ]
-ok $? "at most 2 jobs at once under -j2 (peak $peak)"
+test_expect_success "all 24 jobs of the three builds ran ($runs)" '
+	[ "$runs" = 24 ]
+'
+test_expect_success "at most 2 jobs at once under -j2 (peak $peak)" '
+	[ "$peak" -le 2 ]
+'
 rm -rf "$KVERIFY_CACHE/build"
 (cd "$copy" && make --no-print-directory -j3 verify-all SKIP=sim,checkpatch,cocci,selftests,boot) > "$TMP/out" 2>&1
 peak=$(peak_of)
-[ "$peak" -le 3 ] && [ "$peak" -ge 2 ]
-ok $? "-j3 lets up to 3 run and does use more than one (peak $peak)"
+test_expect_success "-j3 lets up to 3 run and does use more than one (peak $peak)" '
+	[ "$peak" -le 3 ] && [ "$peak" -ge 2 ]
+'
 done_testing

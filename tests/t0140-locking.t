@@ -19,30 +19,35 @@ flock "$lock" sh -c 'i=0; while [ ! -e "$1" ] && [ $i -lt 3000 ]; do sleep 0.2; 
 holder=$!
 sleep 1
 "$KVERIFY" verify --no-wait --skip $QUICK $T > "$TMP/nowait" 2>&1
-rc=$?
-[ $rc = 3 ] && grep -q "another run holds .*$T.lock; not waiting (--no-wait)" "$TMP/nowait"
-ok $? "--no-wait exits 3 and says another run holds the lock (exit $rc)"
-tail -n 5 "$TMP/nowait" | diag
+nowait_rc=$?
+test_expect_success "--no-wait exits 3 and says another run holds the lock (exit $nowait_rc)" '
+	tail -n 5 "$TMP/nowait" &&
+	[ $nowait_rc = 3 ] && grep -q "another run holds .*$T.lock; not waiting (--no-wait)" "$TMP/nowait"
+'
 
 "$KVERIFY" verify --skip $QUICK $T > "$TMP/wait" 2>&1 &
 waiter=$!
 "$KVERIFY" verify --results "$TMP/other" $OTHER > "$TMP/other.out" 2>&1
-rc=$?
+other_rc=$?
 kill -0 $holder 2> /dev/null && kill -0 $waiter 2> /dev/null
 still=$?
-[ $rc = 0 ] && [ $still = 0 ]
-ok $? "$OTHER runs to the end while $T is locked and its second run waits (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/other.out" | diag
+test_expect_success "$OTHER runs to the end while $T is locked and its second run waits (exit $other_rc)" '
+	tail -n 20 "$TMP/other.out" &&
+	[ $other_rc = 0 ] && [ $still = 0 ]
+'
 grep_ok "the second run says it is waiting" "waiting for another run (or what is left of a killed one) holding .*$T.lock" "$TMP/wait"
-[ -f "results/$T/marker" ]
-ok $? "while it waits, the results of the run holding the lock are untouched"
+test_expect_success 'while it waits, the results of the run holding the lock are untouched' '
+	[ -f "results/$T/marker" ]
+'
 touch "$release"
-wait $waiter
-rc=$?
-ok $rc "the waiting run completes once the lock is free"
-[ ! -f "results/$T/marker" ] && [ -f "results/$T/report.json" ]
-ok $? "then it writes its own results in place of the old ones"
+test_expect_success 'the waiting run completes once the lock is free' '
+	wait $waiter
+'
+test_expect_success 'then it writes its own results in place of the old ones' '
+	[ ! -f "results/$T/marker" ] && [ -f "results/$T/report.json" ]
+'
 wait $holder
-! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n 'waiting' "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n 'fetch \.\.\.' "$TMP/wait" | cut -d: -f1)" ]
-ok $? "it started no step before it had the lock"
+test_expect_success 'it started no step before it had the lock' '
+	! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n "waiting" "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n "fetch \.\.\." "$TMP/wait" | cut -d: -f1)" ]
+'
 done_testing

@@ -20,35 +20,41 @@ fi
 for job in tools/lava/qemu.yaml tools/lava/x86.yaml tools/lava/qemu-tcg.yaml; do
 	for c in pass fail skip panic hang; do
 		$PY tests/lava/check.py $job $c > "$TMP/out" 2>&1
-		ok $? "$job, $c: LAVA records every KTAP result right ($(tail -n 1 "$TMP/out"))"
-		[ $? = 0 ] || diag < "$TMP/out"
+		lrc=$?
+		test_expect_success "$job, $c: LAVA records every KTAP result right ($(tail -n 1 "$TMP/out"))" '
+			cat "$TMP/out" && [ $lrc = 0 ]
+		'
 	done
 done
 
 cat tests/lava/boot.log tests/lava/skip.ktap > "$TMP/skip.log"
 $PY tests/lava/replay.py tools/lava/qemu.yaml "$TMP/skip.log" > "$TMP/r.json" 2>&1
-$PY -c 'import json, sys
+test_expect_success 'the tolerance is part of the test case id (pmu_counters_test_tolerance_1000)' - <<\EOT
+	$PY -c 'import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 ids = [k for k in r if k.startswith("pmu_")]
 want = ["%s_tolerance_%d" % (n, t) for n in ("pmu_counters_test", "pmu_emulated_batching_test", "pmu_event_filter_test") for t in (0, 1000, 100000, 10000000)]
 assert sorted(ids) == sorted(want), ids' "$TMP/r.json"
-ok $? "the tolerance is part of the test case id (pmu_counters_test_tolerance_1000)"
+EOT
 
 # The runner prints the jobs' boot prompt, then the monitor's start string.
 b=$(grep -n '^	echo "kverify-guest: booted ' tools/guest/init | cut -d: -f1)
 k=$(grep -n '^	echo "KTAP version 1"' tools/guest/init | cut -d: -f1)
-[ -n "$b" ] && [ -n "$k" ] && [ "$b" -lt "$k" ] &&
+test_expect_success "the runner prints the jobs' boot prompt (line $b) before the KTAP header (line $k)" - <<\EOT
+	[ -n "$b" ] && [ -n "$k" ] && [ "$b" -lt "$k" ] &&
 	grep -q "^    - 'kverify-guest: booted'$" tools/lava/qemu.yaml &&
 	grep -q "^    - 'kverify-guest: booted'$" tools/lava/x86.yaml
-ok $? "the runner prints the jobs' boot prompt (line $b) before the KTAP header (line $k)"
+EOT
 
-grep -q -- '- -no-reboot' tools/lava/qemu.yaml && grep -q -- '- -no-reboot' tools/lava/qemu-tcg.yaml
-ok $? "qemu jobs: -no-reboot, so a panic ends the job instead of booting twice"
+test_expect_success 'qemu jobs: -no-reboot, so a panic ends the job instead of booting twice' - <<\EOT
+	grep -q -- '- -no-reboot' tools/lava/qemu.yaml && grep -q -- '- -no-reboot' tools/lava/qemu-tcg.yaml
+EOT
 
 # The check can fail: the old job and a naive pattern lose results.
-! $PY tests/lava/check.py tests/lava/old-qemu.yaml fail > "$TMP/out" 2>&1 &&
+test_expect_success 'the job before #15 (boot prompt = monitor start) is caught losing a fail' '
+	! $PY tests/lava/check.py tests/lava/old-qemu.yaml fail > "$TMP/out" 2>&1 &&
 	grep -q "pmu_counters_test_tolerance_1000: KTAP says fail, LAVA recorded nothing" "$TMP/out"
-ok $? "the job before #15 (boot prompt = monitor start) is caught losing a fail"
+'
 $PY - tools/lava/qemu.yaml "$TMP/naive.yaml" <<'PY'
 import sys, yaml
 j = yaml.safe_load(open(sys.argv[1]))
@@ -57,16 +63,18 @@ m["pattern"] = r"(?m)^(?P<result>not ok|ok) \d+ (?P<test_case_id>[^#\r\n]*[^#\s]
 m["fixupdict"] = {"ok": "pass", "not ok": "fail"}
 yaml.safe_dump(j, open(sys.argv[2], "w"))
 PY
-! $PY tests/lava/check.py "$TMP/naive.yaml" skip > "$TMP/out" 2>&1 &&
-	grep -q "pmu_counters_test_tolerance_0: KTAP says skip, LAVA recorded pass" "$TMP/out"
-ok $? "a pattern that reads '# SKIP' as a pass is caught"
-[ $? = 0 ] || diag < "$TMP/out"
+test_expect_success "a pattern that reads '# SKIP' as a pass is caught" '
+	! $PY tests/lava/check.py "$TMP/naive.yaml" skip > "$TMP/out" 2>&1 &&
+	grep -q "pmu_counters_test_tolerance_0: KTAP says skip, LAVA recorded pass" "$TMP/out" ||
+	{ cat "$TMP/out"; false; }
+'
 $PY - tools/lava/qemu.yaml "$TMP/same.yaml" <<'PY'
 import sys, yaml
 j = yaml.safe_load(open(sys.argv[1]))
 [a for a in j["actions"] if "boot" in a][0]["boot"]["prompts"] = ["KTAP version 1"]
 yaml.safe_dump(j, open(sys.argv[2], "w"))
 PY
-! $PY tests/lava/check.py "$TMP/same.yaml" fail > /dev/null 2>&1
-ok $? "a boot prompt equal to the monitor's start string is caught"
+test_expect_success "a boot prompt equal to the monitor's start string is caught" '
+	! $PY tests/lava/check.py "$TMP/same.yaml" fail > /dev/null 2>&1
+'
 done_testing

@@ -25,8 +25,12 @@ plan 10
 for v in $targets; do
 	want=$(want_for $v)
 	if ! src=$(cached_source $v); then
-		ok 1 "$v: Debian's tree is in the cache"
-		ok 1 "$v: the second run (no tree to run on)"
+		test_expect_success "$v: Debian's tree is in the cache" '
+			[ -n "$src" ]
+		'
+		test_expect_success "$v: the second run (no tree to run on)" '
+			[ -n "$src" ]
+		'
 		continue
 	fi
 	d=$TMP/$v
@@ -34,18 +38,21 @@ for v in $targets; do
 	cp "$src"/arch/x86/kvm/pmu.c "$src"/arch/x86/kvm/pmu.h "$src"/arch/x86/include/asm/kvm_host.h \
 	   "$src"/arch/x86/kvm/x86.c "$d/"
 	got=$(spatch_on "$d")
-	case "$got" in "$want"*) r=0 ;; *) r=1 ;; esac
-	ok $r "$v (Debian's tree): '$want' (got '$got')"
+	test_expect_success "$v (Debian's tree): '$want' (got '$got')" '
+		case "$got" in "$want"*) ;; *) false ;; esac
+	'
 	if [ "${want%% *}" = NOT-APPLICABLE ]; then
-		cmp -s "$d/pmu.c" "$src/arch/x86/kvm/pmu.c" && cmp -s "$d/pmu.h" "$src/arch/x86/kvm/pmu.h" &&
+		test_expect_success "$v: nothing changed" '
+			cmp -s "$d/pmu.c" "$src/arch/x86/kvm/pmu.c" && cmp -s "$d/pmu.h" "$src/arch/x86/kvm/pmu.h" &&
 			cmp -s "$d/kvm_host.h" "$src/arch/x86/include/asm/kvm_host.h" &&
 			cmp -s "$d/x86.c" "$src/arch/x86/kvm/x86.c"
-		ok $? "$v: nothing changed"
+		'
 		continue
 	fi
 	cp -r "$d" "$d.again"
 	got=$(spatch_on "$d.again")
-	[ "$got" = ALREADY ] && diff -r "$d" "$d.again" > /dev/null
-	ok $? "$v: a second run says ALREADY and changes nothing (got '$got')"
+	test_expect_success "$v: a second run says ALREADY and changes nothing (got '$got')" '
+		[ "$got" = ALREADY ] && diff -r "$d" "$d.again" > /dev/null
+	'
 done
 done_testing

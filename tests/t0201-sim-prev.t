@@ -27,11 +27,12 @@ src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
 F=$TMP/linux-6.6
 sum=$(md5sum < "$src/arch/x86/kvm/pmu.c")
 tests/sim/prev-counter-fixture "$src" "$F" > "$TMP/fx" 2>&1
-rc=$?
-[ $rc = 0 ] && grep -q 'u64 prev_counter;' "$F/arch/x86/include/asm/kvm_host.h" &&
+frc=$?
+test_expect_success "the fixture is made from Debian's 6.1 source, which stays untouched (exit $frc)" - <<\EOT
+	cat "$TMP/fx" &&
+	[ $frc = 0 ] && grep -q 'u64 prev_counter;' "$F/arch/x86/include/asm/kvm_host.h" &&
 	[ "$(md5sum < "$src/arch/x86/kvm/pmu.c")" = "$sum" ]
-ok $? "the fixture is made from Debian's 6.1 source, which stays untouched (exit $rc)"
-diag < "$TMP/fx"
+EOT
 
 sim() {	# sim NAME PATCHED [ARGS...]: the sim, fixture against PATCHED
 	local name=$1 patched=$2
@@ -44,11 +45,12 @@ invariant() {	# the invariant a FAIL names
 }
 
 sim self "$F"
-rc=$?
-[ $rc = 0 ] && grep -q '^sim: prev_counter era, seed 1, 20000 traces' "$TMP/self.out" &&
+frc=$?
+test_expect_success "the fixture's era is prev_counter, and it passes against itself, 20000 traces (exit $frc, $(sed -n 's/^RESULT PASS .*, \([0-9.]* s\)$/\1/p' "$TMP/self.out"))" - <<\EOT
+	sed -n '/^COUNTEREXAMPLE\|^kverify sim/,+30p' "$TMP/self.out" &&
+	[ $frc = 0 ] && grep -q '^sim: prev_counter era, seed 1, 20000 traces' "$TMP/self.out" &&
 	grep -q '^RESULT PASS 20000 traces' "$TMP/self.out"
-ok $? "the fixture's era is prev_counter, and it passes against itself, 20000 traces (exit $rc, $(sed -n 's/^RESULT PASS .*, \([0-9.]* s\)$/\1/p' "$TMP/self.out"))"
-[ $rc = 0 ] || grep -A 30 '^COUNTEREXAMPLE\|^kverify sim' "$TMP/self.out" | diag
+EOT
 
 # kverify backport, as make backport runs it, in a copy of the repository
 copy=$TMP/repo
@@ -58,64 +60,69 @@ cp "$KVERIFY" "$copy/build/"
 test_identity
 (cd "$copy" && KVERIFY_BACKPORT_TREE=$F KVERIFY_BACKPORT_NAME=6.6 ./build/kverify backport --env) \
 	> "$TMP/bp" 2>&1
-rc=$?
-p=$copy/backports/6.6/$(head -n 1 "$copy/backports/6.6/series" 2>/dev/null)
-[ $rc = 0 ] && grep -q '^semantic patch: APPLIED prev_counter$' "$TMP/bp" && [ -f "$p" ]
-ok $? "kverify backport on the fixture finds the prev_counter shape and writes a variant (exit $rc)"
-diag < "$TMP/bp"
+frc=$?
+bp=$copy/backports/6.6/$(head -n 1 "$copy/backports/6.6/series" 2>/dev/null)
+test_expect_success "kverify backport on the fixture finds the prev_counter shape and writes a variant (exit $frc)" - <<\EOT
+	cat "$TMP/bp" &&
+	[ $frc = 0 ] && grep -q '^semantic patch: APPLIED prev_counter$' "$TMP/bp" && [ -f "$bp" ]
+EOT
 G=$TMP/generated
-mkdir -p "$G/arch" && cp -al "$F/arch/x86" "$G/arch/x86" &&
-	patch -s -p1 -d "$G" --fuzz=0 --no-backup-if-mismatch < "$p" > "$TMP/patch" 2>&1 &&
+test_expect_success 'the variant applies to the fixture with --fuzz=0, every hunk of the shape there' - <<\EOT
+	mkdir -p "$G/arch" && cp -al "$F/arch/x86" "$G/arch/x86" &&
+	patch -s -p1 -d "$G" --fuzz=0 --no-backup-if-mismatch < "$bp" &&
 	grep -q 'kvm_pmu_write_pending_overflow(pmc);' "$G/arch/x86/kvm/pmu.h" &&
 	grep -q 'kvm_pmu_handle_event(vcpu);' "$G/arch/x86/kvm/pmu.c"
-ok $? "the variant applies to the fixture with --fuzz=0, every hunk of the shape there"
-diag < "$TMP/patch"
+EOT
 
 # the variant written for the era, on the same tree: the generated one is it
 V=$TMP/variant
-mkdir -p "$V/arch" && cp -al "$F/arch/x86" "$V/arch/x86" &&
+test_expect_success "the generated variant's pmu.c, pmu.h, kvm_host.h and x86.c are byte for byte those of tests/sim/prev-counter-variant.patch, and it changes only pmu.c, pmu.h and x86.c" - <<\EOT
+	mkdir -p "$V/arch" && cp -al "$F/arch/x86" "$V/arch/x86" &&
 	patch -s -p1 -d "$V" --fuzz=0 --no-backup-if-mismatch \
-		< tests/sim/prev-counter-variant.patch > "$TMP/patch" 2>&1 &&
+		< tests/sim/prev-counter-variant.patch &&
 	(for f in arch/x86/kvm/pmu.c arch/x86/kvm/pmu.h \
 		  arch/x86/include/asm/kvm_host.h arch/x86/kvm/x86.c; do
 		diff -u "$V/$f" "$G/$f" || exit 1
-	done) > "$TMP/same" 2>&1 &&
-	[ "$(grep -c '^diff --git a/' "$p")" = 3 ]
-ok $? "the generated variant's pmu.c, pmu.h, kvm_host.h and x86.c are byte for byte those of tests/sim/prev-counter-variant.patch, and it changes only pmu.c, pmu.h and x86.c"
-cat "$TMP/patch" "$TMP/same" | diag
+	done) &&
+	[ "$(grep -c '^diff --git a/' "$bp")" = 3 ]
+EOT
 
 sim gen "$G"
-rc=$?
-[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen.out" &&
+frc=$?
+test_expect_success "the sim passes the generated variant, seed 1, 20000 traces, 1008 reprograms per million at tolerance 1000, bound 1199 (exit $frc)" - <<\EOT
+	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen.out" &&
+	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen.out" &&
 	grep -q '^FIGURE tolerance=1000 reprograms_per_million=1008.0 .* bound=1199.0$' "$TMP/gen.out"
-ok $? "the sim passes the generated variant, seed 1, 20000 traces, 1008 reprograms per million at tolerance 1000, bound 1199 (exit $rc)"
-grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/gen.out" | diag
+EOT
 sim gen0 "$G" --tolerance 0 --traces 5000
-rc=$?
-[ $rc = 0 ] && grep -q '^RESULT PASS 5000 traces' "$TMP/gen0.out"
-ok $? "at tolerance 0 it does what the fixture does, event for event, 5000 traces, with no baseline (iii; exit $rc)"
-grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/gen0.out" | diag
+frc=$?
+test_expect_success "at tolerance 0 it does what the fixture does, event for event, 5000 traces, with no baseline (iii; exit $frc)" - <<\EOT
+	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen0.out" &&
+	[ $frc = 0 ] && grep -q '^RESULT PASS 5000 traces' "$TMP/gen0.out"
+EOT
 sim gen-nofold "$G" --without $FOLDS
-rc=$?
-[ $rc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen-nofold.out"
-ok $? "and with every folding op left out, joint wraps included (ii-b), 20000 traces (exit $rc)"
-grep -A 30 '^COUNTEREXAMPLE\|^RESULT' "$TMP/gen-nofold.out" | diag
+frc=$?
+test_expect_success "and with every folding op left out, joint wraps included (ii-b), 20000 traces (exit $frc)" - <<\EOT
+	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen-nofold.out" &&
+	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen-nofold.out"
+EOT
 
 for m in $MUTANTS; do
 	name=${m%=*}
 	want=${m#*=}
 	M=$TMP/mutant-$name
-	mkdir -p "$M/arch" && cp -al "$F/arch/x86" "$M/arch/x86" &&
+	test_expect_success "mutant prev_counter/$name applies to the fixture" '
+		mkdir -p "$M/arch" && cp -al "$F/arch/x86" "$M/arch/x86" &&
 		patch -s -p1 -d "$M" --fuzz=0 --no-backup-if-mismatch \
-			< "tests/sim/mutants/prev_counter/$name.patch" > "$TMP/patch" 2>&1
-	ok $? "mutant prev_counter/$name applies to the fixture"
-	diag < "$TMP/patch"
+			< "tests/sim/mutants/prev_counter/$name.patch"
+	'
 	sim "$name" "$M" --shrink-seconds 3
-	rc=$?
+	frc=$?
 	got=$(invariant "$name")
-	[ $rc = 1 ] && [ "$got" = "$want" ]
-	ok $? "mutant prev_counter/$name is rejected for invariant $want (got '$got', exit $rc)"
-	grep '^RESULT' "$TMP/$name.out" | diag
+	test_expect_success "mutant prev_counter/$name is rejected for invariant $want (got '$got', exit $frc)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/$name.out" &&
+		[ $frc = 1 ] && [ "$got" = "$want" ]
+	EOT
 done
 
 status_is "prev-counter-fixture on a directory that is no kernel tree exits 2" 2 \

@@ -85,26 +85,29 @@ for T in $TARGETS; do
 	missing=$(echo "$cases" | while read -r c; do
 		grep -qxF "# selftest case: $c" $D/*.trace || echo "$c"
 	done)
-	[ -n "$cases" ] && [ -z "$missing" ]
-	ok $? "$T: each of the $(echo "$cases" | wc -l) cases of $(basename "$st") has a trace"
-	[ -z "$missing" ] || echo "$missing" | diag
+	test_expect_success "$T: each of the $(echo "$cases" | wc -l) cases of $(basename "$st") has a trace" '
+		echo "$missing" &&
+		[ -n "$cases" ] && [ -z "$missing" ]
+	'
 	good=1
 	tree "$P" "$TMP/$T-baseline" $FIXES && tree "$P" "$TMP/$T-v4" $ALL ||
 		{ good=0; diag < "$TMP/patch.out"; }
 	[ $good = 1 ] && build v4 || { good=0; diag < "$TMP/build.out"; }
 	for t in $TRACES; do
 		replay v4 $t
-		rc=$?
-		[ $good = 1 ] && [ $rc = 0 ] && grep -q '^RESULT PASS' "$TMP/out"
-		ok $? "$T: $t passes on the v4 tree (exit $rc)"
-		[ $rc = 0 ] || grep -A 40 '^COUNTEREXAMPLE' "$TMP/out" | diag
+		trc=$?
+		test_expect_success "$T: $t passes on the v4 tree (exit $trc)" '
+			sed -n "/^COUNTEREXAMPLE/,+40p" "$TMP/out" &&
+			[ $good = 1 ] && [ $trc = 0 ] && grep -q "^RESULT PASS" "$TMP/out"
+		'
 	done
 	for t in $WAITS; do
 		replay v4 $t
 		# the op of the first rdmsr-status after the 64 emulated NOPs
 		op=$(sed -n '/emulate 64 instruction/,$s/^ *rdmsr-status *# op \([0-9]*\)$/\1/p' "$TMP/out" | head -n 1)
-		[ -n "$op" ] && grep -q "^ *$op =0 status=0$" "$TMP/out"
-		ok $? "$T: $t: the wrap waits in a batch (op $op: the guest reads GLOBAL_STATUS=0)"
+		test_expect_success "$T: $t: the wrap waits in a batch (op $op: the guest reads GLOBAL_STATUS=0)" '
+			[ -n "$op" ] && grep -q "^ *$op =0 status=0$" "$TMP/out"
+		'
 	done
 	for f in $FAILS $PASSES; do
 		t=${f%%:*}
@@ -131,24 +134,30 @@ for T in $TARGETS; do
 				*) muts="$muts $D/mutants/$x.patch" ;;
 				esac
 			done
-			if ! tree "$P" "$TMP/$T-$name" $patches $muts || ! build $name; then
-				ok 1 "$T: the v4 tree $what builds"
-				diag < "$TMP/patch.out"
-				diag < "$TMP/build.out"
+			built=1
+			tree "$P" "$TMP/$T-$name" $patches $muts && build $name || built=0
+			if [ $built = 0 ]; then
+				test_expect_success "$T: the v4 tree $what builds" '
+					cat "$TMP/patch.out" "$TMP/build.out" &&
+					[ $built = 1 ]
+				'
 				continue
 			fi
 		fi
 		replay $name $t
-		rc=$?
+		trc=$?
 		if [ "$want" = PASS ]; then
-			[ $rc = 0 ] && grep -q '^RESULT PASS' "$TMP/out"
-			ok $? "$T: $t passes on v4 $what too: another fix covers it (exit $rc)"
+			test_expect_success "$T: $t passes on v4 $what too: another fix covers it (exit $trc)" '
+				sed -n "/^RESULT/p" "$TMP/out" &&
+				[ $trc = 0 ] && grep -q "^RESULT PASS" "$TMP/out"
+			'
 		else
 			got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
-			[ $rc = 1 ] && [ "$got" = "$want" ]
-			ok $? "$T: $t fails on v4 $what, invariant $want (got '$got', exit $rc)"
+			test_expect_success "$T: $t fails on v4 $what, invariant $want (got '$got', exit $trc)" '
+				sed -n "/^RESULT/p" "$TMP/out" &&
+				[ $trc = 1 ] && [ "$got" = "$want" ]
+			'
 		fi
-		grep '^RESULT' "$TMP/out" | diag
 	done
 done
 done_testing

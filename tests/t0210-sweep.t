@@ -10,8 +10,9 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 25
-src612=$(cached_source 6.12) && src72=$(cached_source 7.2)
-ok $? "the 6.12 and 7.2 sources are in the cache"
+test_expect_success 'the 6.12 and 7.2 sources are in the cache' '
+	src612=$(cached_source 6.12) && src72=$(cached_source 7.2)
+'
 
 copy=$TMP/repo
 repo_copy "$copy"
@@ -27,9 +28,10 @@ fixture() {	# fixture SRC TOP TAR
 		include/linux/kvm_host.h arch/x86/kvm arch/x86/include \
 		tools/testing/selftests/kvm
 }
-fixture "$src612" linux-6.12 "$TMP/linux-6.12.tar" &&
+test_expect_success 'fixture sources made' '
+	fixture "$src612" linux-6.12 "$TMP/linux-6.12.tar" &&
 	fixture "$src72" linux-7.2 "$TMP/linux-7.2.tar"
-ok $? "fixture sources made"
+'
 
 cat > "$TMP/archive" <<EOF
 # SUITE PACKAGE=VERSION SOURCE
@@ -50,92 +52,110 @@ row() {	# row VERSION EXPR: EXPR over that version's JSON object "v"
 }
 
 sweep
-rc=$?
-[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q '^sweep: PASS: 2 versions (2 pass, 0 n/a); 2 checked, 0 unchanged and reused$'
-ok $? "two versions pass; the headline is the first line (exit $rc)"
-[ $rc = 0 ] || { diag < "$TMP/out"; tail -n 30 "$TMP/err" | diag; }
-grep -q '^| 6.12 6.12.900-1 | bookworm, trixie | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS | .* MB | checked ' "$TMP/out" &&
+swrc=$?
+test_expect_success "two versions pass; the headline is the first line (exit $swrc)" - <<\EOT
+	cat "$TMP/out" && tail -n 30 "$TMP/err" &&
+	[ $swrc = 0 ] && head -n 1 "$TMP/out" | grep -q '^sweep: PASS: 2 versions (2 pass, 0 n/a); 2 checked, 0 unchanged and reused$'
+EOT
+test_expect_success 'the table: one row per version (a version in two suites once), the variant auto picked, six steps' - <<\EOT
+	grep -q '^| 6.12 6.12.900-1 | bookworm, trixie | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS | .* MB | checked ' "$TMP/out" &&
 	grep -q '^| 7.2 7.2.900-1~bpo13+1 | trixie-backports | backports/7.2 | PASS | PASS | PASS | PASS | PASS | PASS |' "$TMP/out"
-ok $? "the table: one row per version (a version in two suites once), the variant auto picked, six steps"
+EOT
 grep_ok "a suite the mirror lacks is reported" '^- suite nowhere: the mirror has no such suite' "$TMP/out"
-json "$J" 'r["passed"] and len(r["versions"]) == 2 and r["missing_suites"][0].startswith("nowhere") and all(len(v["steps"]) == 6 for v in r["versions"])' > "$TMP/j" 2>&1 &&
+test_expect_success 'the JSON parses and says the same' - <<\EOT
+	json "$J" 'r["passed"] and len(r["versions"]) == 2 and r["missing_suites"][0].startswith("nowhere") and all(len(v["steps"]) == 6 for v in r["versions"])' > "$TMP/j" 2>&1 &&
 	[ "$(cat "$TMP/j")" = True ]
-ok $? "the JSON parses and says the same"
-cmp -s <(sed -n '/^| version/,/^$/p' "$TMP/out") <(sed -n '/^| version/,/^$/p' "$TMP/sweep.md")
-ok $? "docs/sweep.md holds the table printed on stdout"
+EOT
+test_expect_success 'docs/sweep.md holds the table printed on stdout' - <<\EOT
+	cmp -s <(sed -n '/^| version/,/^$/p' "$TMP/out") <(sed -n '/^| version/,/^$/p' "$TMP/sweep.md")
+EOT
 
 # The partial source: what the steps read, nothing else, under its own key.
 key=$(row 7.2.900-1~bpo13+1 'v["source_key"]')
 part=$cache/src/$key
-case $key in *-partial-*) true ;; *) false ;; esac && [ -f "$part/arch/x86/kvm/pmu.c" ] &&
+test_expect_success "the sweep unpacks only what its steps read, under a key of its own ($key)" '
+	case $key in *-partial-*) true ;; *) false ;; esac && [ -f "$part/arch/x86/kvm/pmu.c" ] &&
 	[ -f "$part/scripts/checkpatch.pl" ] && [ -f "$part/tools/testing/selftests/kvm/Makefile.kvm" ] &&
 	[ ! -e "$part/drivers/net/Kconfig" ] && [ -f "$part/drivers/Makefile" ]
-ok $? "the sweep unpacks only what its steps read, under a key of its own ($key)"
+'
 kept=$(row 7.2.900-1~bpo13+1 'v["kept_bytes"]')
 used=$(du -sB1 "$part" | cut -f1)
-[ "$kept" -gt 0 ] && [ "$kept" = "$used" ]
-ok $? "kept_bytes is the disk the partial source uses ($kept, du $used)"
+test_expect_success "kept_bytes is the disk the partial source uses ($kept, du $used)" '
+	[ "$kept" -gt 0 ] && [ "$kept" = "$used" ]
+'
 members=$(cd "$copy" && ./build/kverify sweep --members)
-for m in arch/x86/kvm arch/x86/include/asm scripts Makefile tools/testing/selftests/kvm; do
-	printf '%s\n' "$members" | grep -qx "$m" || { echo "# no $m"; false; } || break
-done
-ok $? "sweep --members lists the KVM files' directories, scripts/ and Makefile"
+test_expect_success 'sweep --members lists the KVM files'\'' directories, scripts/ and Makefile' - <<\EOT
+	for m in arch/x86/kvm arch/x86/include/asm scripts Makefile tools/testing/selftests/kvm; do
+		printf '%s\n' "$members" | grep -qx "$m" || { echo "# no $m"; false; } || return 1
+	done
+EOT
 
 # A full verify of the same source never gets the partial tree.
 printf 'full72 tar:%s series\n' "$TMP/linux-7.2.tar" > "$copy/full.list"
 (cd "$copy" && ./build/kverify --cache "$cache" --list full.list verify \
 	--skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot full72) > "$TMP/full" 2>&1
 fkey=$(json "$copy/results/full72/report.json" 'r["source_key"]')
-[ -n "$fkey" ] && [ "$fkey" != "$key" ] && [ -f "$cache/src/$fkey/drivers/net/Kconfig" ]
-ok $? "a full verify of the same source unpacks it whole ($fkey)"
+test_expect_success "a full verify of the same source unpacks it whole ($fkey)" '
+	[ -n "$fkey" ] && [ "$fkey" != "$key" ] && [ -f "$cache/src/$fkey/drivers/net/Kconfig" ]
+'
 
 # Unchanged series/, backports/, cocci/: the rows are reused, nothing runs.
 rm -rf "$copy/results/sweep"
 start=$(date +%s)
 sweep
-rc=$?
+swrc=$?
 took=$(($(date +%s) - start))
-[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q '0 checked, 2 unchanged and reused$' &&
+test_expect_success "a second sweep reuses both rows and runs no step (exit $swrc, ${took}s)" - <<\EOT
+	[ $swrc = 0 ] && head -n 1 "$TMP/out" | grep -q '0 checked, 2 unchanged and reused$' &&
 	[ ! -d "$copy/results/sweep/sweep-7.2.900-1_bpo13_1" ]
-ok $? "a second sweep reuses both rows and runs no step (exit $rc, ${took}s)"
-grep -q '^| 6.12 6.12.900-1 | .* | reused, checked ' "$TMP/out"
-ok $? "the table says which rows are reused"
-[ "$(row 6.12.900-1 'v["reused"]')" = True ]
-ok $? "so does the JSON"
+EOT
+test_expect_success 'the table says which rows are reused' - <<\EOT
+	grep -q '^| 6.12 6.12.900-1 | .* | reused, checked ' "$TMP/out"
+EOT
+test_expect_success 'so does the JSON' - <<\EOT
+	[ "$(row 6.12.900-1 'v["reused"]')" = True ]
+EOT
 
 # A changed backports/ is checked again; with backports/7.2 gone, 7.2
 # has no variant that applies, and that failure is the headline.
 rm -r "$copy/backports/7.2"
 sweep
-rc=$?
-[ $rc = 1 ] && head -n 1 "$TMP/out" | grep -q '^sweep: FAIL: linux-source-7.2 7.2.900-1~bpo13+1 (trixie-backports): fetch: .*tried series (made for 7.3): .*Makefile.kvm: Hunk #1 FAILED'
-ok $? "a failing version is the headline and the exit status is 1 (exit $rc)"
-[ $rc = 1 ] || { diag < "$TMP/out"; tail -n 20 "$TMP/err" | diag; }
-[ "$(json "$J" '[v["reused"] for v in r["versions"]]')" = "[False, False]" ] &&
+swrc=$?
+test_expect_success "a failing version is the headline and the exit status is 1 (exit $swrc)" - <<\EOT
+	cat "$TMP/out" && tail -n 20 "$TMP/err" &&
+	[ $swrc = 1 ] && head -n 1 "$TMP/out" | grep -q '^sweep: FAIL: linux-source-7.2 7.2.900-1~bpo13+1 (trixie-backports): fetch: .*tried series (made for 7.3): .*Makefile.kvm: Hunk #1 FAILED'
+EOT
+test_expect_success 'after backports/ changed, every version is checked again' - <<\EOT
+	[ "$(json "$J" '[v["reused"] for v in r["versions"]]')" = "[False, False]" ] &&
 	grep -q '^| 6.12 6.12.900-1 | .* | checked ' "$TMP/out"
-ok $? "after backports/ changed, every version is checked again"
-[ "$(json "$J" 'r["passed"]')" = False ] && [ "$(row 7.2.900-1~bpo13+1 'v["passed"]')" = False ] &&
+EOT
+test_expect_success 'the JSON and docs/sweep.md say it failed' - <<\EOT
+	[ "$(json "$J" 'r["passed"]')" = False ] && [ "$(row 7.2.900-1~bpo13+1 'v["passed"]')" = False ] &&
 	grep -q '^\*\*FAIL: linux-source-7.2' "$TMP/sweep.md"
-ok $? "the JSON and docs/sweep.md say it failed"
+EOT
 sweep
-rc=$?
-[ $rc = 1 ] && head -n 1 "$TMP/out" | grep -q '^sweep: FAIL: linux-source-7.2' &&
+swrc=$?
+test_expect_success "the failing row is recorded and reused too (exit $swrc)" - <<\EOT
+	[ $swrc = 1 ] && head -n 1 "$TMP/out" | grep -q '^sweep: FAIL: linux-source-7.2' &&
 	grep -q 'unchanged since .*, row reused' "$TMP/err"
-ok $? "the failing row is recorded and reused too (exit $rc)"
+EOT
 
 # One CI job's version: only it runs, and the table in the docs stays.
 cp "$TMP/sweep.md" "$TMP/md.before"
 sweep --only linux-source-6.12=6.12.900-1@trixie
-rc=$?
-[ $rc = 0 ] && [ "$(json "$J" 'len(r["versions"])')" = 1 ] && cmp -s "$TMP/sweep.md" "$TMP/md.before"
-ok $? "--only runs one version and leaves docs/sweep.md alone (exit $rc)"
+swrc=$?
+test_expect_success "--only runs one version and leaves docs/sweep.md alone (exit $swrc)" - <<\EOT
+	[ $swrc = 0 ] && [ "$(json "$J" 'len(r["versions"])')" = 1 ] && cmp -s "$TMP/sweep.md" "$TMP/md.before"
+EOT
 
-(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+test_expect_success 'matrix --sweep --format github: one job per version' - <<\EOT
+	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.900-1@bookworm", "linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"], m' "$TMP/gh"
-ok $? "matrix --sweep --format github: one job per version"
-(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
+EOT
+test_expect_success 'matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own' - <<\EOT
+	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
 	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"][-1] == "build/kverify sweep --only linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert j["retry"]["exit_codes"] == [3] and j["cache"]["key"] == "kverify-sweep-linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
-ok $? "matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own"
+EOT
 
 status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' sweep --only linux-6.12"
 grep_ok "and says what it wants" "wants linux-source-X.Y=VERSION\[@SUITE\], not 'linux-6.12'" "$TMP/out"

@@ -12,8 +12,9 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 8
-src612=$(cached_source 6.12)
-ok $? "the 6.12 source is in the cache"
+test_expect_success 'the 6.12 source is in the cache' '
+	src612=$(cached_source 6.12)
+'
 
 copy=$TMP/repo
 repo_copy "$copy"
@@ -38,6 +39,7 @@ Architecture: all
 Maintainer: kverify tests <tests@invalid>
 Description: Linux kernel source (t0211 fixture)
 EOF
+test_expect_success 'a local mirror: bookworm lists 6.12.900-1 (in the pool) and 6.12.899-1 (not)' - <<\EOT
 dpkg-deb --root-owner-group -Zxz -z0 --build "$pkg" "$pool/linux-source-6.12_6.12.900-1_all.deb" > /dev/null &&
 (cd "$m" && dpkg-scanpackages pool /dev/null 2> /dev/null > dists/bookworm/main/binary-amd64/Packages) &&
 	sed -n '/^Package:/,/^$/p' "$m/dists/bookworm/main/binary-amd64/Packages" |
@@ -47,7 +49,7 @@ dpkg-deb --root-owner-group -Zxz -z0 --build "$pkg" "$pool/linux-source-6.12_6.1
 	printf 'Suite: bookworm\nCodename: bookworm\nDate: %s\nArchitectures: amd64 all\nComponents: main\nSHA256:\n %s %s main/binary-amd64/Packages\n' \
 		"$(date -u "+%a, %d %b %Y %H:%M:%S UTC")" "$(sha256sum < "$m/$p" | cut -d' ' -f1)" \
 		"$(stat -c %s "$m/$p")" > "$m/dists/bookworm/Release"
-ok $? "a local mirror: bookworm lists 6.12.900-1 (in the pool) and 6.12.899-1 (not)"
+EOT
 
 python3 -u -m http.server --bind 127.0.0.1 0 --directory "$TMP/mirror" > "$TMP/http" 2>&1 &
 http=$!
@@ -60,24 +62,29 @@ export KVERIFY_SECURITY_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian-secu
 cache=$TMP/cache
 (cd "$copy" && ./build/kverify --cache "$cache" sweep --md "$TMP/sweep.md" \
 	--json "$TMP/sweep.json") > "$TMP/out" 2> "$TMP/err"
-rc=$?
-[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q '^sweep: PASS: 2 versions (1 pass, 0 n/a, 1 listed but not on the mirror); 1 checked, 0 unchanged and reused$'
-ok $? "one version checked, the one the pool lacks counted apart; exit $rc"
-[ $rc = 0 ] || { diag < "$TMP/out"; tail -n 20 "$TMP/err" | diag; }
-grep -q '^| 6.12 6.12.900-1 | bookworm | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS |' "$TMP/out" &&
+swrc=$?
+test_expect_success "one version checked, the one the pool lacks counted apart; exit $swrc" - <<\EOT
+	cat "$TMP/out" && tail -n 20 "$TMP/err" &&
+	[ $swrc = 0 ] && head -n 1 "$TMP/out" | grep -q '^sweep: PASS: 2 versions (1 pass, 0 n/a, 1 listed but not on the mirror); 1 checked, 0 unchanged and reused$'
+EOT
+test_expect_success 'the table: 6.12.900-1 passes every step with backports/6.12, 6.12.899-1 is 404' - <<\EOT
+	grep -q '^| 6.12 6.12.900-1 | bookworm | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS |' "$TMP/out" &&
 	grep -q '^| 6.12 6.12.899-1 | bookworm | - | 404 |' "$TMP/out"
-ok $? "the table: 6.12.900-1 passes every step with backports/6.12, 6.12.899-1 is 404"
+EOT
 n=$(grep -c '^- suite .*apt-get' "$TMP/out")
-[ "$n" = 8 ] && ! grep -q '^- suite bookworm:' "$TMP/out"
-ok $? "the eight suites this mirror lacks are reported ($n), and the sweep goes on"
+test_expect_success "the eight suites this mirror lacks are reported ($n), and the sweep goes on" - <<\EOT
+	[ "$n" = 8 ] && ! grep -q '^- suite bookworm:' "$TMP/out"
+EOT
 key=$(json "$TMP/sweep.json" '[v["source_key"] for v in r["versions"] if v["version"]=="6.12.900-1"][0]')
-[ "$key" = deb-linux-source-6.12-6.12.900-1-partial-$(echo "$key" | sed 's/.*-partial-//') ] &&
+test_expect_success "the .deb is unpacked in part under a key of its own and not kept ($key)" - <<\EOT
+	[ "$key" = deb-linux-source-6.12-6.12.900-1-partial-$(echo "$key" | sed 's/.*-partial-//') ] &&
 	[ -f "$cache/src/$key/arch/x86/kvm/pmu.c" ] && [ ! -e "$cache/src/$key/drivers/net/Kconfig" ] &&
 	[ -z "$(find "$cache" -name '*.deb')" ]
-ok $? "the .deb is unpacked in part under a key of its own and not kept ($key)"
-(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+EOT
+test_expect_success 'matrix --sweep lists what the archive lists' - <<\EOT
+	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.899-1@bookworm", "linux-source-6.12=6.12.900-1@bookworm"], m' "$TMP/gh"
-ok $? "matrix --sweep lists what the archive lists"
+EOT
 # A version the suite does not have: the fetch step names those it has.
 printf '6.12x deb:linux-source-6.12=6.12.99-1~deb12u1@bookworm backports/6.12\n' > "$copy/k.list"
 test_expect_success 'a version the suite lacks: the fetch step ERRORs and lists the versions it has' '

@@ -1,0 +1,95 @@
+#!/bin/bash
+# lib.sh itself: test_expect_success runs a body in this shell (what it
+# sets stays set; rc, out and p are the body's to use), reads one from a
+# here-document with "-", skips on a missing prerequisite, and its
+# chain-lint names a body whose lines are not joined by && (warning by
+# default, a failed check with KVERIFY_TEST_CHAIN_LINT=1), and passes the
+# joins git's test-lib accepts.  Fixture scripts, no kverify: under a second.
+. "$(dirname "$0")/lib.sh"
+
+plan 6
+# fixture NAME: a script of tests/ that sources lib.sh, its body on stdin
+fixture() {
+	mkdir -p "$TMP/t"
+	ln -sf "$REPO/tests/lib.sh" "$TMP/t/lib.sh"
+	{ echo '#!/bin/bash'; echo '. "$(dirname "$0")/lib.sh"'; cat; } > "$TMP/t/$1"
+}
+
+fixture good.t <<'EOF_T'
+plan 5
+test_expect_success 'rc, out and p are the body'\''s' '
+	rc=3 && out=o && p=x && [ "$rc$out$p" = 3ox ]
+'
+test_expect_success 'and stay set for the next check' '
+	[ "$rc$out$p" = 3ox ]
+'
+test_expect_success 'a body from a here-document' - <<\EOT
+	v='single quotes' &&
+	for w in a b; do
+		[ -n "$w" ] || return 1
+	done &&
+	if [ "$v" = "single quotes" ]; then
+		true
+	fi &&
+	{ false; st=$?; } &&
+	[ $st = 1 ] &&
+	cat <<-\X
+	a here-document's lines
+	need no &&
+	X
+EOT
+test_expect_success 'return 1 ends the body, and the check fails' '
+	for w in a b; do
+		[ $w = a ] || return 1
+	done
+'
+test_lazy_prereq NEVER 'false'
+test_expect_success NEVER 'skipped' - <<\EOT
+	false
+EOT
+done_testing
+EOF_T
+fixture broken.t <<'EOF_T'
+plan 2
+test_expect_success 'a broken chain' '
+	echo first
+	touch "$TMP/../ran"
+	true
+'
+test_expect_success 'a whole one' '
+	true && true
+'
+done_testing
+EOF_T
+
+test_expect_success 'the good fixture: locals free, a body from stdin, return 1 fails its check, a skip' '
+	{ KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1; st=$?; } &&
+	cat "$TMP/good.out" && [ $st = 1 ] &&
+	[ "$(grep -c "^ok [0-9]" "$TMP/good.out")" = 4 ] &&
+	grep -qx "not ok 4 - return 1 ends the body, and the check fails" "$TMP/good.out" &&
+	grep -qx "ok 5 - skipped # SKIP missing NEVER" "$TMP/good.out"
+'
+test_expect_success 'no join the chain-lint accepts is reported' '
+	! grep "broken &&-chain" "$TMP/good.out"
+'
+test_expect_success 'KVERIFY_TEST_CHAIN_LINT=1: a broken chain fails the check, exit 117, without running it' '
+	{ KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/broken.t" > "$TMP/strict.out" 2>&1; st=$?; } &&
+	cat "$TMP/strict.out" && [ $st = 1 ] &&
+	grep -qx "not ok 1 - a broken chain" "$TMP/strict.out" &&
+	grep -q "^# commands (exit 117):" "$TMP/strict.out" &&
+	grep -q "^# broken &&-chain: echo first$" "$TMP/strict.out" &&
+	grep -qx "ok 2 - a whole one" "$TMP/strict.out"
+'
+test_expect_success 'the body did not run' '
+	[ ! -e "$TMP/ran" ]
+'
+test_expect_success 'by default it is a warning line and the check runs' '
+	env -u KVERIFY_TEST_CHAIN_LINT bash "$TMP/t/broken.t" > "$TMP/warn.out" 2>&1 &&
+	cat "$TMP/warn.out" &&
+	grep -qx "# a broken chain: broken &&-chain: echo first" "$TMP/warn.out" &&
+	grep -qx "ok 1 - a broken chain" "$TMP/warn.out"
+'
+test_expect_success 'the chain-lint names the first broken line, past joined ones' '
+	[ "$(_chain_lint "$(printf "a &&\nb |\nc ||\nd\ne\n")")" = "broken &&-chain: d" ]
+'
+done_testing
