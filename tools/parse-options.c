@@ -148,7 +148,7 @@ static int set_value(const struct option *opt, const char *arg)
  * one, *i then moved on) and set, unless @dry.  0, or -1 after saying
  * what is wrong (not when @dry).
  */
-static int parse_one(int argc, const char **argv, int *i,
+static int parse_one(int argc, const char *const *argv, int *i,
 		     const struct option *opts, int dry)
 {
 	const char *arg = argv[*i], *val = NULL;
@@ -208,7 +208,7 @@ static int is_option(const char *arg)
 	return arg[0] == '-' && arg[1];
 }
 
-int parse_options_first_arg(int argc, const char **argv,
+int parse_options_first_arg(int argc, const char *const *argv,
 			    const struct option *opts)
 {
 	int i;
@@ -218,6 +218,8 @@ int parse_options_first_arg(int argc, const char **argv,
 			return i + 1;
 		if (!is_option(argv[i]))
 			return i;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			continue;
 		if (parse_one(argc, argv, &i, opts, 1))
 			return -1;
 	}

@@ -3,6 +3,7 @@
 #define KVERIFY_PARSE_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -64,7 +65,7 @@ struct option {
 	const char *help;	/* one line for usage_with_options(), or NULL */
 	int flags;		/* enum parse_opt_option_flags */
 	parse_opt_cb *callback;
-	long defval;		/* the callback's own */
+	intptr_t defval;	/* the callback's own */
 };
 
 #define OPT_END()	{ .type = OPTION_END }
@@ -99,10 +100,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 /*
  * The index in argv[1..argc) of the first argument that is neither an
  * option of @opts nor an option's value; argc when there is none; -1 at an
- * option @opts does not know or a malformed one.  Nothing is set, called
+ * option @opts does not know or a malformed one; -h and --help are
+ * options of every table.  Nothing is set, called
  * or printed: for a command's name among options that come before it.
  */
-int parse_options_first_arg(int argc, const char **argv,
+int parse_options_first_arg(int argc, const char *const *argv,
 			    const struct option *opts);
 
 /* @usagestr, then a line for each option of @opts that has a help. */

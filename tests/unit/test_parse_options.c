@@ -45,8 +45,12 @@ static int setup(void **state)
 	return 0;
 }
 
-/* parse_options() over a copy of @args (argv[0] "test"), NULL-ended. */
-static int parse(const char **argv, const char *const *args)
+/*
+ * parse_options(@table, @flags) over a copy of @args behind argv[0]
+ * "test", in @argv.
+ */
+static int parse_with(const char **argv, const struct option *table,
+		      int flags, const char *const *args)
 {
 	int argc = 1;
 
@@ -54,10 +58,11 @@ static int parse(const char **argv, const char *const *args)
 	while (*args)
 		argv[argc++] = *args++;
 	argv[argc] = NULL;
-	return parse_options(argc, argv, opts, usage, 0);
+	return parse_options(argc, argv, table, usage, flags);
 }
 
-#define PARSE(argv, ...) parse(argv, (const char *const[]){ __VA_ARGS__, NULL })
+#define PARSE(argv, ...) \
+	parse_with(argv, opts, 0, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void long_and_short(void **state)
 {
@@ -191,11 +196,13 @@ static void help(void **state)
 
 static void stop_at_non_option(void **state)
 {
-	const char *argv[] = { "test", "-k", "cmd", "--dest", "d", NULL };
+	const char *argv[16];
 
 	(void)state;
-	assert_int_equal(parse_options(5, argv, opts, usage,
-				       PARSE_OPT_STOP_AT_NON_OPTION), 3);
+	assert_int_equal(parse_with(argv, opts, PARSE_OPT_STOP_AT_NON_OPTION,
+				    (const char *const[]){ "-k", "cmd",
+							   "--dest", "d",
+							   NULL }), 3);
 	assert_string_equal(argv[0], "cmd");
 	assert_string_equal(argv[1], "--dest");
 	assert_null(v.dest);
@@ -203,11 +210,12 @@ static void stop_at_non_option(void **state)
 
 static void first_arg(void **state)
 {
-	const char *a[] = { "test", "--dest", "cmd", "-j", "2", "-k", "cmd",
-			    "x" };
-	const char *b[] = { "test", "--dest=d", "-j2", "--", "-k" };
-	const char *c[] = { "test", "-k", "--nope", "cmd" };
-	const char *d[] = { "test", "-k", "--dest" };
+	static const char *const a[] = {
+		"test", "--dest", "cmd", "-j", "2", "-k", "cmd", "x"
+	};
+	static const char *const b[] = { "test", "--dest=d", "-j2", "--", "-k" };
+	static const char *const c[] = { "test", "-k", "--nope", "cmd" };
+	static const char *const d[] = { "test", "-k", "--dest" };
 
 	(void)state;
 	assert_int_equal(parse_options_first_arg(8, a, opts), 6);
@@ -226,12 +234,14 @@ static void concat(void **state)
 		OPT_END()
 	};
 	struct option *all = parse_options_concat(opts, more);
-	const char *argv[] = { "test", "--more", "-k", NULL };
+	const char *argv[16];
 
 	(void)state;
 	assert_int_equal(parse_options_count(all),
 			 parse_options_count(opts) + 1);
-	assert_int_equal(parse_options(3, argv, all, usage, 0), 0);
+	assert_int_equal(parse_with(argv, all, 0,
+				    (const char *const[]){ "--more", "-k",
+							   NULL }), 0);
 	assert_int_equal(v.calls, 1);
 	assert_int_equal(v.keep_going, 1);
 	free(all);
