@@ -20,6 +20,7 @@
 #include "run.h"
 #include "sim.h"
 #include "sweep.h"
+#include "test-hooks.h"
 #include "usage.h"
 #include "regen.h"
 #include "verify.h"
@@ -416,6 +417,7 @@ static int env_number(const char *name, long min, long max, long *n)
  */
 static int options_from_make(struct options *opt)
 {
+	static struct test_hooks hooks;
 	const char *vc = env("KVERIFY_VERIFY_CACHE"), *mf = env("MAKEFLAGS");
 	const char *cc = env("KVERIFY_CCACHE");
 	long boot_timeout = 0, progress = 0;
@@ -442,9 +444,9 @@ static int options_from_make(struct options *opt)
 				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
 	opt->security_mirror = env("KVERIFY_SECURITY_MIRROR");
-	opt->sim_seed = opt->test_apt_max_age = -1;
+	opt->sim_seed = hooks.apt_max_age = -1;
 	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
-	opt->test_sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
+	hooks.sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
 	opt->ci_image = env("KVERIFY_CI_IMAGE");
 	opt->ci_tags = env("KVERIFY_CI_TAGS");
 	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
@@ -454,10 +456,11 @@ static int options_from_make(struct options *opt)
 	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
 	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
 	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
-		       &opt->test_apt_max_age))
+		       &hooks.apt_max_age))
 		return EXIT_USAGE;
-	opt->test_boot_timeout = boot_timeout;
-	opt->test_progress_seconds = progress;
+	hooks.boot_timeout = boot_timeout;
+	hooks.progress_seconds = progress;
+	opt->test = &hooks;
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "series.h"
 #include "steps.h"
+#include "test-hooks.h"
 #include "usage.h"
 #include "verify.h"
 
@@ -305,8 +306,8 @@ static void progress_start(struct progress *p, struct verify_ctx *ctx,
 	 */
 	p->tty = isatty(STDERR_FILENO) && !ctx->opt->make_jobserver;
 	p->every = p->tty ? 1 : 30;
-	if (ctx->opt->test_progress_seconds)	/* tests/README */
-		p->every = ctx->opt->test_progress_seconds;
+	if (ctx->opt->test && ctx->opt->test->progress_seconds)	/* tests/README */
+		p->every = ctx->opt->test->progress_seconds;
 	if (p->every <= 0)
 		p->every = 1;
 	if (strbuf_read_file(&sb, memo, 64) > 0)
