@@ -484,35 +484,6 @@ static char *cache_dir(const char *given)
 	return abs;
 }
 
-/* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
-static int options_from_env(struct options *opt)
-{
-	if (env("KVERIFY_BUILD") && set_mode(opt, MODE_BUILD, env("KVERIFY_BUILD")))
-		return usage_tail();
-	if (env("KVERIFY_SKIP")) {
-		opt->skip = env("KVERIFY_SKIP");
-		if (check_skip(opt->skip))
-			return EXIT_USAGE;
-	}
-	if (env("KVERIFY_CONFIG")) {
-		opt->config = env("KVERIFY_CONFIG");
-		if (check_config(opt->config))
-			return EXIT_USAGE;
-	}
-	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
-		return usage_tail();
-	if (env("KVERIFY_ARTIFACTS") && *env("KVERIFY_ARTIFACTS") &&
-	    check_artifacts(opt, env("KVERIFY_ARTIFACTS")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_REQUIRE") && *env("KVERIFY_REQUIRE") &&
-	    check_require(opt, env("KVERIFY_REQUIRE")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_FLAVOURS") && *env("KVERIFY_FLAVOURS") &&
-	    check_flavours(opt, env("KVERIFY_FLAVOURS")))
-		return EXIT_USAGE;
-	return 0;
-}
-
 /* The options, each into the_options or its command's values above. */
 static struct options the_options = {
 	.list = "kernels.list", .results = "results", .mode = BUILD_KERNEL,
@@ -717,22 +688,19 @@ out:
 static int verify_env(const struct options *opt)
 {
 	const char *v = env("KVERIFY_TARGETS");
-	struct options o = *opt;
 	struct strvec names = STRVEC_INIT;
 	char *copy, *s, *save = NULL;
 	int ret;
 
 	if (!v)
 		return usage_error("%s", "--env: KVERIFY_TARGETS (make's KERNEL=) is empty");
-	if (options_from_env(&o))
-		return EXIT_USAGE;
 	copy = xstrdup(v);
 	for (s = strtok_r(copy, " \t\n", &save); s;
 	     s = strtok_r(NULL, " \t\n", &save))
 		strvec_push(&names, s);
 	free(copy);
 	verify_args.env = 0;
-	ret = cmd_verify(&o, names.nr, names.v);
+	ret = cmd_verify(opt, names.nr, names.v);
 	strvec_clear(&names);
 	return ret;
 }
@@ -845,11 +813,8 @@ static int run_backport(struct options *opt, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (backport_args.env) {
-		bp->tree = env("KVERIFY_BACKPORT_TREE");
-		bp->name = env("KVERIFY_BACKPORT_NAME");
+	if (backport_args.env)
 		bp->bug = env("KVERIFY_BUG_DEBIAN");
-	}
 	bp->tmp = opt->tmp;
 	return cmd_backport(bp);
 }
@@ -862,7 +827,6 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	int nr = argc - 1, ret;
 
 	if (deb_args.env) {
-		deb_args.dest = env("KVERIFY_DEST");
 		bug = env("KVERIFY_BUG_DEBIAN");
 		nr = 0;
 		if (env("KVERIFY_TARGETS")) {	/* make's KERNEL=: one name */
@@ -910,8 +874,6 @@ static int run_sweep(struct options *opt, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	if (sweep_args.env && env("KVERIFY_SWEEP_ONLY"))
-		sweep_args.a.only = env("KVERIFY_SWEEP_ONLY");
 	return cmd_sweep(opt, &sweep_args.a);
 }
 
@@ -955,30 +917,38 @@ static const struct command {
 	const char *usage;
 	const struct option *options;
 	int (*check)(struct options *opt);	/* after the options */
+	int *env;	/* its --env: make_options[] are read */
 	unsigned int flags;
 } commands[] = {
-	{ "sim", run_sim, NULL, NULL, NULL, RUNS_TOOLS | OWN_OPTIONS },
-	{ "latency", run_latency, NULL, NULL, NULL, OWN_OPTIONS },
+	{ "sim", run_sim, NULL, NULL, NULL, NULL, RUNS_TOOLS | OWN_OPTIONS },
+	{ "latency", run_latency, NULL, NULL, NULL, NULL, OWN_OPTIONS },
 	{ "verify", run_verify, usage_verify, verify_options,
-	  check_verify_options, RUNS_TOOLS },
-	{ "list", run_list, usage_list, list_options, NULL, 0 },
-	{ "matrix", run_matrix, usage_matrix, matrix_options, NULL,
+	  check_verify_options, &verify_args.env, RUNS_TOOLS },
+	{ "list", run_list, usage_list, list_options, NULL, NULL, 0 },
+	{ "matrix", run_matrix, usage_matrix, matrix_options, NULL, NULL,
 	  RUNS_TOOLS },
-	{ "sweep", run_sweep, usage_sweep, sweep_options, NULL, RUNS_TOOLS },
+	{ "sweep", run_sweep, usage_sweep, sweep_options, NULL,
+	  &sweep_args.env, RUNS_TOOLS },
 	{ "backport", run_backport, usage_backport, backport_options, NULL,
-	  RUNS_TOOLS },
+	  &backport_args.env, RUNS_TOOLS },
 	{ "debian-patches", run_debian_patches, usage_debian_patches,
-	  debian_patches_options, NULL, RUNS_TOOLS },
-	{ "send", run_b4, usage_send, b4_options, NULL, RUNS_TOOLS },
-	{ "am", run_b4, usage_am, b4_options, NULL, RUNS_TOOLS },
-	{ "trailers", run_b4, usage_trailers, b4_options, NULL, RUNS_TOOLS },
+	  debian_patches_options, NULL, &deb_args.env, RUNS_TOOLS },
+	{ "send", run_b4, usage_send, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "am", run_b4, usage_am, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "trailers", run_b4, usage_trailers, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
 	{ "range-diff", run_b4, usage_range_diff, b4_options, NULL,
-	  RUNS_TOOLS },
-	{ "reroll", run_b4, usage_reroll, b4_options, NULL, RUNS_TOOLS },
-	{ "edit", run_b4, usage_edit, b4_options, NULL, RUNS_TOOLS },
-	{ "series", run_b4, usage_series, b4_options, NULL, RUNS_TOOLS },
+	  &b4_args.env, RUNS_TOOLS },
+	{ "reroll", run_b4, usage_reroll, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "edit", run_b4, usage_edit, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "series", run_b4, usage_series, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
 	{ "regenerate", run_regenerate, usage_regenerate, b4_options, NULL,
-	  RUNS_TOOLS },
+	  &b4_args.env, RUNS_TOOLS },
 };
 
 static const struct command *find_command(const char *name)
@@ -1096,6 +1066,52 @@ static int no_command(int argc, char **argv, int at)
 }
 
 /*
+ * make's variables (the Makefile exports them as $KVERIFY_*) as the
+ * options they stand for, read with --env: "make verify SKIP=x" is
+ * "kverify verify --skip x", the same code and the same errors.  The
+ * variables a command reads besides (KVERIFY_TARGETS, make's KERNEL=, and
+ * b4's) are not options.
+ */
+static const struct make_option {
+	const char *command, *var, *option;
+} make_options[] = {
+	{ "verify", "KVERIFY_BUILD", "--build" },
+	{ "verify", "KVERIFY_SKIP", "--skip" },
+	{ "verify", "KVERIFY_CONFIG", "--config" },
+	{ "verify", "KVERIFY_BOOT", "--boot" },
+	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts" },
+	{ "verify", "KVERIFY_REQUIRE", "--require" },
+	{ "verify", "KVERIFY_FLAVOURS", "--flavours" },
+	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree" },
+	{ "backport", "KVERIFY_BACKPORT_NAME", "--name" },
+	{ "debian-patches", "KVERIFY_DEST", "--dest" },
+	{ "sweep", "KVERIFY_SWEEP_ONLY", "--only" },
+};
+
+/*
+ * @cmd's make_options[] that are set, parsed as its command line is; the
+ * values stay the environment's own strings.
+ */
+static int options_from_env(const struct command *cmd,
+			    const struct option *options)
+{
+	const char *usagestr[] = { cmd->usage, NULL };
+	const char *argv[2 * ARRAY_SIZE(make_options) + 2] = { cmd->name };
+	int argc = 1;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(make_options); i++) {
+		const struct make_option *m = &make_options[i];
+
+		if (strcmp(m->command, cmd->name) || !env(m->var))
+			continue;
+		argv[argc++] = m->option;
+		argv[argc++] = env(m->var);
+	}
+	return parse_options(argc, argv, options, usagestr, 0) ? EXIT_USAGE : 0;
+}
+
+/*
  * kverify [options] COMMAND [options] [ARG...]: the command's name is the
  * first argument that is no option nor an option's value; the options on
  * both sides of it are the command's.
@@ -1134,6 +1150,8 @@ int main(int argc, char **argv)
 	options = command_options(cmd);
 	usagestr[0] = cmd->usage;
 	n = parse_options(argc - 1, (const char **)args, options, usagestr, 0);
+	if (n >= 0 && cmd->env && *cmd->env && options_from_env(cmd, options))
+		n = -1;
 	free(options);
 	if (n < 0) {
 		free(args);
