@@ -1095,7 +1095,7 @@ static const struct make_option {
 static int options_from_env(const struct command *cmd,
 			    const struct option *options)
 {
-	const char *usagestr[] = { cmd->usage, NULL };
+	const char *usagestr[2] = { cmd->usage, NULL };
 	const char *argv[2 * ARRAY_SIZE(make_options) + 2] = { cmd->name };
 	int argc = 1;
 	size_t i;
