@@ -1,6 +1,8 @@
 #!/bin/bash
 # The command line and a run people can watch: --version, each command's
-# --help, range-checked -j, KEEP_GOING=1 (a checkpatch finding no longer
+# --help, range-checked -j, the one option parser's forms and errors
+# (--x=v and --x v; unknown, valueless, a flag given a value), make's
+# variables taken as the options they stand for, KEEP_GOING=1 (a checkpatch finding no longer
 # skips the steps that do not need checkpatch), the progress line (one
 # updating line on a TTY, seen moving in tmux; a line per interval off a
 # TTY) and --quiet.  A tiny dir: tree and a fake make: seconds.
