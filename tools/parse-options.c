@@ -159,7 +159,7 @@ static int parse_one(int argc, const char *const *argv, int *i,
 		const char *eq = strchr(arg + 2, '=');
 		size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
 
-		switch (find_long(opts, arg + 2, len, &opt)) {
+		switch (len ? find_long(opts, arg + 2, len, &opt) : UNKNOWN) {
 		case UNKNOWN:
 			return dry ? -1 : error("unknown option '%.*s'",
 						(int)len + 2, arg);

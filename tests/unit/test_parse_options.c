@@ -38,6 +38,12 @@ static const struct option opts[] = {
 	OPT_END()
 };
 
+/* A table of one option, which any prefix of its name would name. */
+static const struct option one[] = {
+	OPT_STRING(0, "dest", &v.dest, "DIR", NULL),
+	OPT_END()
+};
+
 static int setup(void **state)
 {
 	(void)state;
@@ -138,6 +144,10 @@ static void unknown_option(void **state)
 	assert_int_equal(PARSE(argv, "--nope"), -1);
 	assert_int_equal(PARSE(argv, "--nope=1"), -1);
 	assert_int_equal(PARSE(argv, "-x"), -1);
+	/* "--=x" names no option, though "" is a prefix of every name */
+	assert_int_equal(parse_with(argv, one, 0,
+				    (const char *const[]){ "--=x", NULL }), -1);
+	assert_null(v.dest);
 	/* -k is set before -x is found: in the order given */
 	assert_int_equal(PARSE(argv, "-kx"), -1);
 	assert_int_equal(v.keep_going, 1);
