@@ -1,13 +1,15 @@
 #!/bin/bash
 # The command line and a run people can watch: --version, each command's
-# --help, range-checked -j, KEEP_GOING=1 (a checkpatch finding no longer
+# --help, range-checked -j, the one option parser's forms and errors
+# (--x=v and --x v; unknown, valueless, a flag given a value), make's
+# variables taken as the options they stand for, KEEP_GOING=1 (a checkpatch finding no longer
 # skips the steps that do not need checkpatch), the progress line (one
 # updating line on a TTY, seen moving in tmux; a line per interval off a
 # TTY) and --quiet.  A tiny dir: tree and a fake make: seconds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 27
+plan 30
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 "$KVERIFY" --version > "$TMP/out" 2>&1
@@ -55,6 +57,41 @@ test_expect_success "an option the command does not take: exit 2, naming both, w
 			grep -q "^usage: kverify.* $cmd" "$TMP/opt.out" || bad="$bad [$a: exit $rc]"
 	done
 	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
+'
+# One parser for every command (tools/parse-options.c): --name=VALUE is
+# --name VALUE, and a malformed option is refused with exit 2, naming it.
+test_expect_success 'options: = or a separate value alike; unknown, valueless and a flag given a value refused with exit 2' '
+	"$KVERIFY" --list=kernels.list list --names > "$TMP/eq" &&
+	"$KVERIFY" list --list kernels.list --names > "$TMP/sep" &&
+	diff -u "$TMP/eq" "$TMP/sep" && [ -s "$TMP/eq" ] &&
+	bad= &&
+	for a in "list --bogus|unknown option .--bogus." "list --list|--list wants a value" \
+		"list --names=1|--names takes no value" "sim --traces=0|--traces wants a positive number, not .0." \
+		"sim --bogus x|unknown option .--bogus." "verify --skip= 6.12|--skip wants a value, not an empty string"; do
+		read -ra args <<< "${a%%|*}"
+		"$KVERIFY" "${args[@]}" > "$TMP/bad.out" 2>&1
+		rc=$?
+		[ $rc = 2 ] && grep -q "^kverify: .*${a#*|}" "$TMP/bad.out" || bad="$bad [${a%%|*}: exit $rc]"
+	done &&
+	echo "taken or misreported:${bad:- none}" && [ -z "$bad" ]
+'
+test_expect_success 'make verify SKIP=x and kverify verify --skip x: the same error, exit 2 both' '
+	(KVERIFY_TARGETS=6.12 KVERIFY_SKIP=nosuch "$KVERIFY" verify --env) > "$TMP/make.out" 2>&1
+	rc1=$? &&
+	"$KVERIFY" verify --skip nosuch 6.12 > "$TMP/cli.out" 2>&1
+	rc2=$? &&
+	cat "$TMP/make.out" &&
+	[ $rc1 = 2 ] && [ $rc2 = 2 ] && grep -q "^kverify: --skip: no step named .nosuch." "$TMP/make.out" &&
+	diff -u "$TMP/make.out" "$TMP/cli.out"
+'
+test_expect_success 'make backport TREE= and NAME= reach kverify backport as --tree and --name' '
+	test_identity &&
+	(KVERIFY_BACKPORT_TREE=$TMP/no-tree KVERIFY_BACKPORT_NAME=9.9 "$KVERIFY" backport --env) > "$TMP/bp-env" 2>&1
+	rc1=$? &&
+	"$KVERIFY" backport --tree "$TMP/no-tree" --name 9.9 > "$TMP/bp-cli" 2>&1
+	rc2=$? &&
+	cat "$TMP/bp-env" && [ $rc1 = 2 ] && [ $rc1 = $rc2 ] && grep -q "no-tree" "$TMP/bp-env" &&
+	diff -u "$TMP/bp-env" "$TMP/bp-cli"
 '
 test_expect_success 'list needs no cache: it makes none' '
 	KVERIFY_CACHE=$TMP/list-cache "$KVERIFY" list > /dev/null &&

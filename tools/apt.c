@@ -15,6 +15,7 @@
 
 #include "apt.h"
 #include "fsutil.h"
+#include "test-hooks.h"
 
 #define APT_SOURCES "/etc/apt/sources.list"
 #define APT_SOURCES_D "/etc/apt/sources.list.d"
@@ -202,8 +203,8 @@ int apt_suite_init(struct apt_suite *as, const struct options *opt,
 	as->dir = xstrfmt("%s/apt/%s", opt->cache, suite);
 	as->cache = opt->cache;
 	as->lockfd = -1;
-	as->max_age = opt->test_apt_max_age >= 0 ? opt->test_apt_max_age :
-		      APT_LISTS_MAX_AGE;
+	as->max_age = opt->test && opt->test->apt_max_age >= 0 ?
+		      opt->test->apt_max_age : APT_LISTS_MAX_AGE;
 	if (apt_mirror_for_suite(opt, suite, &as->mirror, err))
 		return -1;
 	path = xstrfmt("%s/lists/partial", as->dir);

@@ -4,7 +4,6 @@
  * kernels.list.  The exit status is an enum exit_code (exitcode.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,11 @@
 #include "backport.h"
 #include "debpatches.h"
 #include "matrix.h"
+#include "parse-options.h"
 #include "run.h"
 #include "sim.h"
 #include "sweep.h"
+#include "test-hooks.h"
 #include "usage.h"
 #include "regen.h"
 #include "verify.h"
@@ -213,14 +214,18 @@ static const char usage_range_diff[] =
 "\n"
 "series/old/vN against series/.\n";
 
-static void print_help(const char *cmd);
+/* After an error: a blank line and the global usage, exit 2. */
+static int usage_tail(void)
+{
+	fputs("\n", stderr);
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
 	error(fmt, arg);
-	fputs("\n", stderr);
-	fputs(usage, stderr);
-	return EXIT_USAGE;
+	return usage_tail();
 }
 
 static int check_skip(const char *skip)
@@ -263,8 +268,18 @@ static int skips_a_test_step(const char *skip)
 	return found;
 }
 
-static int from_env, names_only, want_help;
-static const char *require, *artifacts, *flavours;
+/*
+ * Each command's own options, as git's builtins keep theirs: a table of
+ * them beside the command (below), their values here; the ones that go
+ * into struct options are the main()'s.
+ */
+static struct verify_args {
+	int env;
+	const char *format;	/* kcidb */
+	const char *require, *artifacts, *flavours;
+} verify_args;
+static struct { int names; } list_args;
+static struct { int env; } b4_args;
 
 /*
  * --flavours (FLAVOURS=): Debian's amd64 flavours, amd64 first (the rows
@@ -330,14 +345,12 @@ static int check_artifacts(struct options *opt, const char *url)
 	return 0;
 }
 
-/* The options on the command line ("--skip", "-j"), for check_options() */
-static struct strvec given_options = STRVEC_INIT;
-static struct backport_args bp;
-static const char *matrix_format, *matrix_shard, *deb_dest;
-static struct sweep_args sweep = {
-	.md = "docs/sweep.md", .json = "results/sweep/sweep.json",
+static struct { int env; struct backport_args bp; } backport_args;
+static struct { int env; const char *dest; } deb_args;
+static struct { int env; struct sweep_args a; } sweep_args = {
+	.a = { .md = "docs/sweep.md", .json = "results/sweep/sweep.json" },
 };
-static int matrix_sweep;
+static struct { const char *format, *shard; int sweep; } matrix_args;
 
 /* The options whose value is one of a few names, in their enum's order. */
 enum { MODE_BUILD, MODE_BOOT };
@@ -365,7 +378,8 @@ static int set_mode(struct options *opt, int which, const char *val)
 			opt->boot = i;
 		return 0;
 	}
-	return usage_error(mode_options[which].bad, val);
+	error(mode_options[which].bad, val);
+	return EXIT_USAGE;
 }
 
 static const char *env(const char *name)
@@ -403,6 +417,7 @@ static int env_number(const char *name, long min, long max, long *n)
  */
 static int options_from_make(struct options *opt)
 {
+	static struct test_hooks hooks;
 	const char *vc = env("KVERIFY_VERIFY_CACHE"), *mf = env("MAKEFLAGS");
 	const char *cc = env("KVERIFY_CCACHE");
 	long boot_timeout = 0, progress = 0;
@@ -429,9 +444,9 @@ static int options_from_make(struct options *opt)
 				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
 	opt->security_mirror = env("KVERIFY_SECURITY_MIRROR");
-	opt->sim_seed = opt->test_apt_max_age = -1;
+	opt->sim_seed = hooks.apt_max_age = -1;
 	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
-	opt->test_sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
+	hooks.sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
 	opt->ci_image = env("KVERIFY_CI_IMAGE");
 	opt->ci_tags = env("KVERIFY_CI_TAGS");
 	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
@@ -441,10 +456,11 @@ static int options_from_make(struct options *opt)
 	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
 	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
 	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
-		       &opt->test_apt_max_age))
+		       &hooks.apt_max_age))
 		return EXIT_USAGE;
-	opt->test_boot_timeout = boot_timeout;
-	opt->test_progress_seconds = progress;
+	hooks.boot_timeout = boot_timeout;
+	hooks.progress_seconds = progress;
+	opt->test = &hooks;
 	return 0;
 }
 
@@ -468,168 +484,132 @@ static char *cache_dir(const char *given)
 	return abs;
 }
 
-/* make's way in: the values of KERNEL=, BUILD=, SKIP=, CONFIG=, BOOT=. */
-static int options_from_env(struct options *opt)
+/* The options, each into the_options or its command's values above. */
+static struct options the_options = {
+	.list = "kernels.list", .results = "results", .mode = BUILD_KERNEL,
+};
+
+/* --build MODE, --boot MODE: opt->defval says which. */
+static int parse_mode(const struct option *opt, const char *arg)
 {
-	if (env("KVERIFY_BUILD") && set_mode(opt, MODE_BUILD, env("KVERIFY_BUILD")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_SKIP")) {
-		opt->skip = env("KVERIFY_SKIP");
-		if (check_skip(opt->skip))
-			return EXIT_USAGE;
-	}
-	if (env("KVERIFY_CONFIG")) {
-		opt->config = env("KVERIFY_CONFIG");
-		if (check_config(opt->config))
-			return EXIT_USAGE;
-	}
-	if (env("KVERIFY_BOOT") && set_mode(opt, MODE_BOOT, env("KVERIFY_BOOT")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_ARTIFACTS") && *env("KVERIFY_ARTIFACTS") &&
-	    check_artifacts(opt, env("KVERIFY_ARTIFACTS")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_REQUIRE") && *env("KVERIFY_REQUIRE") &&
-	    check_require(opt, env("KVERIFY_REQUIRE")))
-		return EXIT_USAGE;
-	if (env("KVERIFY_FLAVOURS") && *env("KVERIFY_FLAVOURS") &&
-	    check_flavours(opt, env("KVERIFY_FLAVOURS")))
-		return EXIT_USAGE;
+	return set_mode(opt->value, opt->defval, arg);
+}
+
+static int parse_jobs(const struct option *opt, const char *arg)
+{
+	struct options *o = opt->value;
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > JOBS_MAX)
+		return error("-j wants a number from 1 to "
+			     __stringify(JOBS_MAX) ", not '%s'", arg);
+	o->jobs = n;
 	return 0;
 }
 
-/*
- * The options every command takes: each sets one value, a string (the
- * option's argument) or a flag.  The ones with a parser of their own
- * (-j, --build, --boot, --version, --help) are in parse_options().
- */
-struct value_option {
-	const char *name;
-	const char **str;	/* takes an argument, kept as given */
-	int *flag;		/* takes none, sets 1 */
-	int letter;		/* its one-letter form, or 0 */
-};
-
-/* The value option getopt_long() returned as C: VALUE + index, or a letter. */
-static const struct value_option *value_option(const struct value_option *v,
-					       size_t nr, int c, int first)
+static int print_version(const struct option *opt, const char *arg)
 {
-	size_t i;
-
-	if (c >= first && c < first + (int)nr)
-		return &v[c - first];
-	for (i = 0; i < nr; i++)
-		if (v[i].letter && v[i].letter == c)
-			return &v[i];
-	return NULL;
+	(void)opt;
+	(void)arg;
+	printf("kverify %s\n", kverify_version);
+	exit(0);
 }
 
-static int parse_options(int argc, char **argv, struct options *opt)
+#define OPT_PATH(l, v, a) OPT_STRING_F(0, l, v, a, NULL, PARSE_OPT_NONEMPTY)
+#define OPT_JOBS() \
+	OPT_CALLBACK('j', NULL, &the_options, "N", NULL, parse_jobs)
+#define OPT_ENV(v) OPT_BOOL(0, "env", v, NULL)
+
+/* What every command takes. */
+static const struct option common_options[] = {
+	OPT_PATH("list", &the_options.list, "FILE"),
+	OPT_PATH("results", &the_options.results, "DIR"),
+	OPT_PATH("cache", &the_options.cache, "DIR"),
+	OPT_CALLBACK_F(0, "version", NULL, NULL, NULL, PARSE_OPT_NOARG,
+		       print_version),
+	OPT_END()
+};
+
+static const struct option verify_options[] = {
+	{ .type = OPTION_CALLBACK, .long_name = "build",
+	  .value = &the_options, .argh = "MODE", .callback = parse_mode,
+	  .defval = MODE_BUILD },
+	{ .type = OPTION_CALLBACK, .long_name = "boot",
+	  .value = &the_options, .argh = "MODE", .callback = parse_mode,
+	  .defval = MODE_BOOT },
+	OPT_PATH("config", &the_options.config, "FRAGMENT"),
+	OPT_PATH("skip", &the_options.skip, "STEP[,STEP]"),
+	OPT_JOBS(),
+	OPT_BOOL(0, "no-wait", &the_options.no_wait, NULL),
+	OPT_BOOL(0, "bundle", &the_options.bundle, NULL),
+	OPT_PATH("format", &verify_args.format, "kcidb"),
+	OPT_BOOL('k', "keep-going", &the_options.keep_going, NULL),
+	OPT_BOOL('q', "quiet", &the_options.quiet, NULL),
+	OPT_ENV(&verify_args.env),
+	OPT_PATH("require", &verify_args.require, "pmu"),
+	OPT_PATH("artifacts", &verify_args.artifacts, "URL"),
+	OPT_PATH("flavours", &verify_args.flavours, "LIST"),
+	OPT_END()
+};
+
+static const struct option list_options[] = {
+	OPT_BOOL(0, "names", &list_args.names, NULL),
+	OPT_END()
+};
+
+static const struct option matrix_options[] = {
+	OPT_PATH("format", &matrix_args.format, "github|gitlab"),
+	OPT_PATH("shard", &matrix_args.shard, "I/N"),
+	OPT_BOOL(0, "sweep", &matrix_args.sweep, NULL),
+	OPT_END()
+};
+
+static const struct option sweep_options[] = {
+	OPT_PATH("only", &sweep_args.a.only, "linux-source-X.Y=VERSION"),
+	OPT_PATH("md", &sweep_args.a.md, "FILE"),
+	OPT_PATH("json", &sweep_args.a.json, "FILE"),
+	OPT_BOOL(0, "members", &sweep_args.a.print_members, NULL),
+	OPT_ENV(&sweep_args.env),
+	OPT_JOBS(),
+	OPT_BOOL(0, "no-wait", &the_options.no_wait, NULL),
+	OPT_BOOL('q', "quiet", &the_options.quiet, NULL),
+	OPT_END()
+};
+
+static const struct option backport_options[] = {
+	OPT_PATH("tree", &backport_args.bp.tree, "PATH"),
+	OPT_PATH("name", &backport_args.bp.name, "X.Y"),
+	OPT_ENV(&backport_args.env),
+	OPT_END()
+};
+
+static const struct option debian_patches_options[] = {
+	OPT_PATH("dest", &deb_args.dest, "DIR"),
+	OPT_ENV(&deb_args.env),
+	OPT_END()
+};
+
+/* send, am, trailers, ... and regenerate: make's values alone. */
+static const struct option b4_options[] = {
+	OPT_ENV(&b4_args.env),
+	OPT_END()
+};
+
+/* verify's values that are checked as a whole, in this order. */
+static int check_verify_options(struct options *opt)
 {
-	const struct value_option values[] = {
-		{ .name = "list", .str = &opt->list },
-		{ .name = "results", .str = &opt->results },
-		{ .name = "cache", .str = &opt->cache },
-		{ .name = "config", .str = &opt->config },
-		{ .name = "skip", .str = &opt->skip },
-		{ .name = "format", .str = &matrix_format },
-		{ .name = "shard", .str = &matrix_shard },
-		{ .name = "require", .str = &require },
-		{ .name = "artifacts", .str = &artifacts },
-		{ .name = "flavours", .str = &flavours },
-		{ .name = "tree", .str = &bp.tree },
-		{ .name = "dest", .str = &deb_dest },
-		{ .name = "name", .str = &bp.name },
-		{ .name = "only", .str = &sweep.only },
-		{ .name = "md", .str = &sweep.md },
-		{ .name = "json", .str = &sweep.json },
-		{ .name = "no-wait", .flag = &opt->no_wait },
-		{ .name = "env", .flag = &from_env },
-		{ .name = "names", .flag = &names_only },
-		{ .name = "bundle", .flag = &opt->bundle },
-		{ .name = "sweep", .flag = &matrix_sweep },
-		{ .name = "members", .flag = &sweep.print_members },
-		{ .name = "keep-going", .flag = &opt->keep_going, .letter = 'k' },
-		{ .name = "quiet", .flag = &opt->quiet, .letter = 'q' },
-	};
-	enum { BUILD = 256, BOOT, VERSION, VALUE };
-	struct option longopts[ARRAY_SIZE(values) + 5] = {
-		{ "build", required_argument, NULL, BUILD },
-		{ "boot", required_argument, NULL, BOOT },
-		{ "version", no_argument, NULL, VERSION },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	const struct value_option *v;
-	size_t i;
-	char *end;
-	long n;
-	int c;
+	const struct verify_args *a = &verify_args;
 
-	for (i = 0; i < ARRAY_SIZE(values); i++) {
-		struct option *o = &longopts[4 + i];
-
-		o->name = values[i].name;
-		o->has_arg = values[i].str ? required_argument : no_argument;
-		o->val = VALUE + i;
-	}
-	while ((c = getopt_long(argc, argv, "hkqj:", longopts, NULL)) != -1) {
-		v = value_option(values, ARRAY_SIZE(values), c, VALUE);
-		if (v)
-			strvec_pushf(&given_options, "--%s", v->name);
-		else if (c == 'j')
-			strvec_push(&given_options, "-j");
-		else if (c == BUILD || c == BOOT)
-			strvec_pushf(&given_options, "--%s", c == BUILD ? "build" : "boot");
-		if (v) {
-			/* "" would make paths at / of --results, --cache ... */
-			if (v->str && !*optarg)
-				return usage_error("--%s wants a value, not an empty string",
-						   v->name);
-			if (v->str)
-				*v->str = optarg;
-			else
-				*v->flag = 1;
-			continue;
-		}
-		switch (c) {
-		case 'j':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || n < 1 ||
-			    n > JOBS_MAX)
-				return usage_error("-j wants a number from 1 to "
-						   __stringify(JOBS_MAX) ", not '%s'",
-						   optarg);
-			opt->jobs = n;
-			break;
-		case VERSION:
-			printf("kverify %s\n", kverify_version);
-			exit(0);
-		case BUILD:
-			if (set_mode(opt, MODE_BUILD, optarg))
-				return EXIT_USAGE;
-			break;
-		case BOOT:
-			if (set_mode(opt, MODE_BOOT, optarg))
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			want_help = 1;
-			break;
-		default:
-			return usage_error("%s", "unknown option");
-		}
-	}
-	if (want_help) {
-		print_help(optind < argc ? argv[optind] : NULL);
-		exit(0);
-	}
 	if (opt->config && check_config(opt->config))
 		return EXIT_USAGE;
-	if (require && check_require(opt, require))
+	if (a->require && check_require(opt, a->require))
 		return EXIT_USAGE;
-	if (artifacts && check_artifacts(opt, artifacts))
+	if (a->artifacts && check_artifacts(opt, a->artifacts))
 		return EXIT_USAGE;
-	if (flavours && check_flavours(opt, flavours))
+	if (a->flavours && check_flavours(opt, a->flavours))
 		return EXIT_USAGE;
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
@@ -657,7 +637,7 @@ static int cmd_list(const struct options *opt)
 	for (i = 0; i < list.nr; i++) {
 		const struct target *t = &list.v[i];
 
-		if (names_only)
+		if (list_args.names)
 			printf("%s\n", t->name);
 		else
 			printf("%-8s %-50s %s%s\n", t->name, t->source,
@@ -677,7 +657,7 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	int i, ret = EXIT_PASS, r;
 
-	if (from_env)
+	if (verify_args.env)
 		return verify_env(opt);
 	if (!argc)
 		return usage_error("%s", "verify needs at least one TARGET");
@@ -708,22 +688,19 @@ out:
 static int verify_env(const struct options *opt)
 {
 	const char *v = env("KVERIFY_TARGETS");
-	struct options o = *opt;
 	struct strvec names = STRVEC_INIT;
 	char *copy, *s, *save = NULL;
 	int ret;
 
 	if (!v)
 		return usage_error("%s", "--env: KVERIFY_TARGETS (make's KERNEL=) is empty");
-	if (options_from_env(&o))
-		return EXIT_USAGE;
 	copy = xstrdup(v);
 	for (s = strtok_r(copy, " \t\n", &save); s;
 	     s = strtok_r(NULL, " \t\n", &save))
 		strvec_push(&names, s);
 	free(copy);
-	from_env = 0;
-	ret = cmd_verify(&o, names.nr, names.v);
+	verify_args.env = 0;
+	ret = cmd_verify(opt, names.nr, names.v);
 	strvec_clear(&names);
 	return ret;
 }
@@ -811,11 +788,12 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 			     opt->ci_tags[strlen(opt->ci_tags) - 1] == ','))
 		return usage_error("KVERIFY_CI_TAGS is runner tags, TAG[,TAG] of [A-Za-z0-9._-], not '%s'",
 				   opt->ci_tags);
-	if (matrix_sweep) {
-		if (matrix_shard)
+	if (matrix_args.sweep) {
+		if (matrix_args.shard)
 			return usage_error("%s", "matrix --sweep has one job per version: no --shard");
-		sweep.matrix = matrix_format ? matrix_format : "github";
-		return cmd_sweep(opt, &sweep);
+		sweep_args.a.matrix = matrix_args.format ? matrix_args.format :
+				      "github";
+		return cmd_sweep(opt, &sweep_args.a);
 	}
 	if (load(opt, &list))
 		return EXIT_USAGE;
@@ -823,22 +801,22 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 	ci.tags = opt->ci_tags;
 	ci.timeout = opt->ci_timeout;
 	ci.list = strcmp(opt->list, "kernels.list") ? opt->list : NULL;
-	ret = cmd_matrix(&list, matrix_format, matrix_shard, opt->results, &ci);
+	ret = cmd_matrix(&list, matrix_args.format, matrix_args.shard,
+			 opt->results, &ci);
 	targets_clear(&list);
 	return ret;
 }
 
 static int run_backport(struct options *opt, int argc, char **argv)
 {
+	struct backport_args *bp = &backport_args.bp;
+
 	(void)argc;
 	(void)argv;
-	if (from_env) {
-		bp.tree = env("KVERIFY_BACKPORT_TREE");
-		bp.name = env("KVERIFY_BACKPORT_NAME");
-		bp.bug = env("KVERIFY_BUG_DEBIAN");
-	}
-	bp.tmp = opt->tmp;
-	return cmd_backport(&bp);
+	if (backport_args.env)
+		bp->bug = env("KVERIFY_BUG_DEBIAN");
+	bp->tmp = opt->tmp;
+	return cmd_backport(bp);
 }
 
 static int run_debian_patches(struct options *opt, int argc, char **argv)
@@ -848,8 +826,7 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	const char *const *names = (const char *const *)argv + 1;
 	int nr = argc - 1, ret;
 
-	if (from_env) {
-		deb_dest = env("KVERIFY_DEST");
+	if (deb_args.env) {
 		bug = env("KVERIFY_BUG_DEBIAN");
 		nr = 0;
 		if (env("KVERIFY_TARGETS")) {	/* make's KERNEL=: one name */
@@ -860,7 +837,8 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	}
 	if (load(opt, &list))
 		return EXIT_USAGE;
-	ret = cmd_debian_patches(&list, deb_dest, bug, opt->tmp, names, nr);
+	ret = cmd_debian_patches(&list, deb_args.dest, bug, opt->tmp, names,
+				 nr);
 	targets_clear(&list);
 	return ret;
 }
@@ -896,9 +874,7 @@ static int run_sweep(struct options *opt, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	if (from_env && env("KVERIFY_SWEEP_ONLY"))
-		sweep.only = env("KVERIFY_SWEEP_ONLY");
-	return cmd_sweep(opt, &sweep);
+	return cmd_sweep(opt, &sweep_args.a);
 }
 
 static int run_latency(struct options *opt, int argc, char **argv)
@@ -914,10 +890,10 @@ static int run_sim(struct options *opt, int argc, char **argv)
 
 static int run_verify(struct options *opt, int argc, char **argv)
 {
-	if (matrix_format && strcmp(matrix_format, "kcidb"))
+	if (verify_args.format && strcmp(verify_args.format, "kcidb"))
 		return usage_error("verify --format is kcidb, not '%s'",
-				   matrix_format);
-	opt->kcidb = !!matrix_format;
+				   verify_args.format);
+	opt->kcidb = !!verify_args.format;
 	if (opt->require_pmu && (opt->mode == BUILD_OBJECTS ||
 				 (opt->skip && skips_a_test_step(opt->skip))))
 		return usage_error("%s", "--require pmu needs the config, build, selftests and boot steps: not with --build objects or --skip of them");
@@ -925,51 +901,54 @@ static int run_verify(struct options *opt, int argc, char **argv)
 }
 
 /*
- * The commands: what runs each, its --help, the options it takes besides
- * --list, --results and --cache, and whether it runs tools, which then get
- * a $TMPDIR in the cache.  sim parses its own options and prints its own
- * --help.
+ * The commands: what runs each, its --help, its own options (besides
+ * common_options[]), and whether it runs tools, which then get a $TMPDIR
+ * in the cache.  sim and latency parse their own options and print their
+ * own --help.
  */
+enum command_flags {
+	RUNS_TOOLS = 1 << 0,
+	OWN_OPTIONS = 1 << 1,	/* kverify sim|latency ... alone */
+};
+
 static const struct command {
 	const char *name;
 	int (*run)(struct options *opt, int argc, char **argv);
 	const char *usage;
-	const char *const *takes;	/* NULL after the last */
-	int runs_tools;
-	int own_options;
+	const struct option *options;
+	int (*check)(struct options *opt);	/* after the options */
+	int *env;	/* its --env: make_options[] are read */
+	unsigned int flags;
 } commands[] = {
-	{ "sim", run_sim, NULL, (const char *const[]){ NULL }, 1, 1 },
-	{ "latency", run_latency, NULL, (const char *const[]){ NULL }, 0, 1 },
-	{ "verify", run_verify, usage_verify,
-	  (const char *const[]){ "--build", "--boot", "--config", "--skip",
-		"-j", "--no-wait", "--bundle", "--format", "--keep-going",
-		"--quiet", "--env", "--require", "--artifacts", "--flavours",
-		NULL }, 1, 0 },
-	{ "list", run_list, usage_list,
-	  (const char *const[]){ "--names", NULL }, 0, 0 },
-	{ "matrix", run_matrix, usage_matrix,
-	  (const char *const[]){ "--format", "--shard", "--sweep", NULL }, 1, 0 },
-	{ "sweep", run_sweep, usage_sweep,
-	  (const char *const[]){ "--only", "--md", "--json", "--members",
-		"--env", "-j", "--no-wait", "--quiet", NULL }, 1, 0 },
-	{ "backport", run_backport, usage_backport,
-	  (const char *const[]){ "--tree", "--name", "--env", NULL }, 1, 0 },
+	{ "sim", run_sim, NULL, NULL, NULL, NULL, RUNS_TOOLS | OWN_OPTIONS },
+	{ "latency", run_latency, NULL, NULL, NULL, NULL, OWN_OPTIONS },
+	{ "verify", run_verify, usage_verify, verify_options,
+	  check_verify_options, &verify_args.env, RUNS_TOOLS },
+	{ "list", run_list, usage_list, list_options, NULL, NULL, 0 },
+	{ "matrix", run_matrix, usage_matrix, matrix_options, NULL, NULL,
+	  RUNS_TOOLS },
+	{ "sweep", run_sweep, usage_sweep, sweep_options, NULL,
+	  &sweep_args.env, RUNS_TOOLS },
+	{ "backport", run_backport, usage_backport, backport_options, NULL,
+	  &backport_args.env, RUNS_TOOLS },
 	{ "debian-patches", run_debian_patches, usage_debian_patches,
-	  (const char *const[]){ "--dest", "--env", NULL }, 1, 0 },
-	{ "send", run_b4, usage_send,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "am", run_b4, usage_am, (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "trailers", run_b4, usage_trailers,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "range-diff", run_b4, usage_range_diff,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "reroll", run_b4, usage_reroll,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "edit", run_b4, usage_edit, (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "series", run_b4, usage_series,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
-	{ "regenerate", run_regenerate, usage_regenerate,
-	  (const char *const[]){ "--env", NULL }, 1, 0 },
+	  debian_patches_options, NULL, &deb_args.env, RUNS_TOOLS },
+	{ "send", run_b4, usage_send, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "am", run_b4, usage_am, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "trailers", run_b4, usage_trailers, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "range-diff", run_b4, usage_range_diff, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "reroll", run_b4, usage_reroll, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "edit", run_b4, usage_edit, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "series", run_b4, usage_series, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
+	{ "regenerate", run_regenerate, usage_regenerate, b4_options, NULL,
+	  &b4_args.env, RUNS_TOOLS },
 };
 
 static const struct command *find_command(const char *name)
@@ -982,36 +961,67 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-static void print_help(const char *cmd)
+/*
+ * An option another command takes, given to this one (opt->value): its
+ * value checked as that command checks it (opt->defval), then refused.
+ */
+static int refuse_option(const struct option *opt, const char *arg)
 {
-	const struct command *c = find_command(cmd);
+	const struct command *c = opt->value;
+	const struct option *theirs = (const struct option *)opt->defval;
+	char name[OPTION_NAME_MAX];
 
-	fputs(c && c->usage ? c->usage : usage, stdout);
+	if (theirs->type == OPTION_CALLBACK &&
+	    !(theirs->flags & PARSE_OPT_NOARG) && theirs->callback(theirs, arg))
+		return -1;
+	if ((theirs->flags & PARSE_OPT_NONEMPTY) && arg && !*arg)
+		return error("%s wants a value, not an empty string",
+			     option_name(opt, name));
+	return error("%s takes no %s", c->name, option_name(opt, name));
 }
 
-/* Every option given is one that @c takes, or one every command takes. */
-static int check_options(const struct command *c)
+static int has_option(const struct option *opts, const struct option *o)
 {
-	static const char *const everyone[] = {
-		"--list", "--results", "--cache", NULL
-	};
-	const char *const *lists[] = { everyone, c->takes };
-	size_t i, l, k;
+	for (; opts && opts->type != OPTION_END; opts++)
+		if (o->long_name ? opts->long_name &&
+				   !strcmp(o->long_name, opts->long_name) :
+				   opts->short_name == o->short_name)
+			return 1;
+	return 0;
+}
 
-	for (i = 0; i < given_options.nr; i++) {
-		int known = 0;
+/*
+ * The options @c parses: common_options[], its own, then every other
+ * command's, refused with "@c takes no --x" (@c NULL: taken, to find the
+ * command among them); free() it.
+ */
+static struct option *command_options(const struct command *c)
+{
+	static const struct option none[] = { OPT_END() };
+	struct option *all = parse_options_concat(common_options,
+						  c ? c->options : none);
+	size_t i, n = parse_options_count(all);
+	const struct option *o;
 
-		for (l = 0; l < ARRAY_SIZE(lists) && !known; l++)
-			for (k = 0; lists[l][k] && !known; k++)
-				known = !strcmp(given_options.v[i], lists[l][k]);
-		if (!known) {
-			error("%s takes no %s", c->name, given_options.v[i]);
-			fputs("\n", stderr);
-			fputs(c->usage, stderr);
-			return EXIT_USAGE;
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		for (o = commands[i].options; o && o->type != OPTION_END; o++) {
+			if (has_option(all, o))
+				continue;
+			all = xrealloc(all, (n + 2) * sizeof(*all));
+			all[n] = *o;
+			if (c) {
+				all[n].type = OPTION_CALLBACK;
+				all[n].flags = o->type == OPTION_BOOL ||
+					       (o->flags & PARSE_OPT_NOARG) ?
+					       PARSE_OPT_NOARG : 0;
+				all[n].value = (void *)c;
+				all[n].callback = refuse_option;
+				all[n].defval = (intptr_t)o;
+			}
+			all[++n] = (struct option)OPT_END();
 		}
 	}
-	return 0;
+	return all;
 }
 
 /* @cmd in its cache, with a $TMPDIR of its own there if it runs tools. */
@@ -1023,7 +1033,7 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 	int ret;
 
 	opt->cache = cache;
-	if (cmd->runs_tools && tmpdir_enter(&tmp, cache))
+	if ((cmd->flags & RUNS_TOOLS) && tmpdir_enter(&tmp, cache))
 		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);
 	opt->tmp = tmp.path;
@@ -1033,30 +1043,128 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 	return ret;
 }
 
+/*
+ * No command, or one kverify does not have: the options are parsed all
+ * the same, for --help and --version, and then that is said.
+ */
+static int no_command(int argc, char **argv, int at)
+{
+	static const char *const global_usage[] = { usage, NULL };
+	struct option *all = command_options(NULL);
+	const char *name = at < argc ? argv[at] : NULL;
+	int n;
+
+	n = parse_options(argc, (const char **)argv, all, global_usage, 0);
+	free(all);
+	if (n == PARSE_OPT_HELP)
+		return EXIT_PASS;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (name)
+		return usage_error("unknown command '%s'", name);
+	return usage_error("%s", "no command: verify or list");
+}
+
+/*
+ * make's variables (the Makefile exports them as $KVERIFY_*) as the
+ * options they stand for, read with --env: "make verify SKIP=x" is
+ * "kverify verify --skip x", the same code and the same errors.  The
+ * variables a command reads besides (KVERIFY_TARGETS, make's KERNEL=, and
+ * b4's) are not options.
+ */
+static const struct make_option {
+	const char *command, *var, *option;
+} make_options[] = {
+	{ "verify", "KVERIFY_BUILD", "--build" },
+	{ "verify", "KVERIFY_SKIP", "--skip" },
+	{ "verify", "KVERIFY_CONFIG", "--config" },
+	{ "verify", "KVERIFY_BOOT", "--boot" },
+	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts" },
+	{ "verify", "KVERIFY_REQUIRE", "--require" },
+	{ "verify", "KVERIFY_FLAVOURS", "--flavours" },
+	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree" },
+	{ "backport", "KVERIFY_BACKPORT_NAME", "--name" },
+	{ "debian-patches", "KVERIFY_DEST", "--dest" },
+	{ "sweep", "KVERIFY_SWEEP_ONLY", "--only" },
+};
+
+/*
+ * @cmd's make_options[] that are set, parsed as its command line is; the
+ * values stay the environment's own strings.
+ */
+static int options_from_env(const struct command *cmd,
+			    const struct option *options)
+{
+	const char *usagestr[2] = { cmd->usage, NULL };
+	const char *argv[2 * ARRAY_SIZE(make_options) + 2] = { cmd->name };
+	int argc = 1;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(make_options); i++) {
+		const struct make_option *m = &make_options[i];
+
+		if (strcmp(m->command, cmd->name) || !env(m->var))
+			continue;
+		argv[argc++] = m->option;
+		argv[argc++] = env(m->var);
+	}
+	return parse_options(argc, argv, options, usagestr, 0) ? EXIT_USAGE : 0;
+}
+
+/*
+ * kverify [options] COMMAND [options] [ARG...]: the command's name is the
+ * first argument that is no option nor an option's value; the options on
+ * both sides of it are the command's.
+ */
 int main(int argc, char **argv)
 {
-	struct options opt = {
-		.list = "kernels.list", .results = "results",
-		.mode = BUILD_KERNEL,
-	};
+	struct options *opt = &the_options;
 	const struct command *cmd;
-	int ret;
+	struct option *options, *all;
+	const char *usagestr[2] = { NULL, NULL };
+	char **args;
+	int at, n, ret;
 
-	if (options_from_make(&opt))
+	if (options_from_make(opt))
 		return EXIT_USAGE;
 	cmd = argc > 1 ? find_command(argv[1]) : NULL;
-	if (cmd && cmd->own_options)
-		return run_in_cache(cmd, &opt, argc - 1, argv + 1);
-	if (parse_options(argc, argv, &opt))
-		return EXIT_USAGE;
-	if (optind == argc)
-		return usage_error("%s", "no command: verify or list");
-	cmd = find_command(argv[optind]);
+	if (cmd && (cmd->flags & OWN_OPTIONS))
+		return run_in_cache(cmd, opt, argc - 1, argv + 1);
+	all = command_options(NULL);
+	at = parse_options_first_arg(argc, (const char **)argv, all);
+	free(all);
+	cmd = at > 0 && at < argc ? find_command(argv[at]) : NULL;
+	if (cmd && (cmd->flags & OWN_OPTIONS)) {
+		error("%s takes its options after its name alone: kverify %s [options]",
+		      cmd->name, cmd->name);
+		return usage_tail();
+	}
 	if (!cmd)
-		return usage_error("unknown command '%s'", argv[optind]);
-	if (check_options(cmd))
+		return no_command(argc, argv, at < 0 ? argc : at);
+
+	/* argv without the command's name, which stands in argv[0] */
+	args = xmalloc((argc + 1) * sizeof(*args));
+	args[0] = argv[at];
+	memcpy(args + 1, argv + 1, (at - 1) * sizeof(*args));
+	memcpy(args + at, argv + at + 1, (argc - at) * sizeof(*args));
+	options = command_options(cmd);
+	usagestr[0] = cmd->usage;
+	n = parse_options(argc - 1, (const char **)args, options, usagestr, 0);
+	if (n >= 0 && cmd->env && *cmd->env && options_from_env(cmd, options))
+		n = -1;
+	free(options);
+	if (n < 0) {
+		free(args);
+		return n == PARSE_OPT_HELP ? EXIT_PASS : EXIT_USAGE;
+	}
+	/* the arguments after the command's name, as it expects them */
+	memmove(args + 1, args, (n + 1) * sizeof(*args));
+	args[0] = argv[at];
+	if (cmd->check && cmd->check(opt)) {
+		free(args);
 		return EXIT_USAGE;
-	ret = run_in_cache(cmd, &opt, argc - optind, argv + optind);
-	strvec_clear(&given_options);
+	}
+	ret = run_in_cache(cmd, opt, n + 1, args);
+	free(args);
 	return ret;
 }

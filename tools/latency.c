@@ -23,6 +23,7 @@
 
 #include "exitcode.h"
 #include "latency.h"
+#include "parse-options.h"
 #include "strbuf.h"
 #include "usage.h"
 
@@ -369,31 +370,40 @@ static void print_lava(const struct pass *ps, int nr)
 	printf("kverify-latency-measure: done\n");
 }
 
+static const char *const latency_usage[] = {
+	"usage: kverify latency [--lava] [TOLERANCE=]TRACE...\n"
+	"\n"
+	"The v2 posting's table (mean, p50, p99, p99.9, max, ticks of\n"
+	"__sysvec_apic_timer_interrupt, in us) from ftrace function_graph\n"
+	"traces, a pass each, v2's row beside each tolerance (docs/lab.md).\n"
+	"--lava: also each figure as a line for LAVA's monitor\n"
+	"(tools/lava/latency-monitor.yaml).\n",
+	NULL
+};
+
 int cmd_latency(int argc, char **argv)
 {
 	struct pass *ps;
 	int i, nr = 0, ret = 0, lava = 0;
+	const struct option options[] = {
+		OPT_BOOL(0, "lava", &lava, NULL),
+		OPT_END()
+	};
 
-	if (argc > 1 && !strcmp(argv[1], "--lava")) {
-		lava = 1;
-		argc--;
-		argv++;
-	}
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs("usage: kverify latency [--lava] [TOLERANCE=]TRACE...\n"
-		      "\n"
-		      "The v2 posting's table (mean, p50, p99, p99.9, max, ticks of\n"
-		      "__sysvec_apic_timer_interrupt, in us) from ftrace function_graph\n"
-		      "traces, a pass each, v2's row beside each tolerance (docs/lab.md).\n"
-		      "--lava: also each figure as a line for LAVA's monitor\n"
-		      "(tools/lava/latency-monitor.yaml).\n",
-		      argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_USAGE : 0;
+	argc = parse_options(argc, (const char **)argv, options,
+			     latency_usage, 0);
+	if (argc == PARSE_OPT_HELP)
+		return EXIT_PASS;
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (!argc) {
+		usage_with_options(stderr, latency_usage, options);
+		return EXIT_USAGE;
 	}
 	ps = calloc(argc, sizeof(*ps));
 	if (!ps)
 		return EXIT_TOOL;
-	for (i = 1; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		struct pass *p = &ps[nr++];
 		const char *eq = strchr(argv[i], '=');
 

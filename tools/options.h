@@ -5,6 +5,7 @@
 #include <string.h>
 
 struct strvec;
+struct test_hooks;
 struct verify_ctx;
 struct step_result;
 
@@ -58,11 +59,7 @@ struct options {
 	/* kverify matrix's jobs: $KVERIFY_CI_IMAGE, _TAGS, _TIMEOUT (minutes) */
 	const char *ci_image, *ci_tags;
 	long ci_timeout;
-	/* Test hooks, $KVERIFY_TEST_* (tests/README); 0 or NULL: unset. */
-	unsigned int test_boot_timeout;	/* seconds QEMU may run */
-	double test_progress_seconds;	/* between progress lines */
-	long test_apt_max_age;		/* seconds; -1: unset */
-	const char *test_sweep_list;	/* the archive, from a file */
+	const struct test_hooks *test;	/* $KVERIFY_TEST_* (test-hooks.h) */
 	/* make sweep (tools/sweep.c): */
 	const struct strvec *extract_only;	/* unpack only these paths */
 	void (*on_result)(const struct verify_ctx *ctx,

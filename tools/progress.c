@@ -14,6 +14,7 @@
 #include "fsutil.h"
 #include "progress.h"
 #include "run.h"
+#include "test-hooks.h"
 
 /* Count the complete new lines of the step's log that kbuild's CC/AS print. */
 static void count_objects(struct progress *p)
@@ -86,8 +87,8 @@ void progress_start(struct progress *p, const struct verify_ctx *ctx,
 	 */
 	p->tty = isatty(STDERR_FILENO) && !ctx->opt->make_jobserver;
 	p->every = p->tty ? 1 : 30;
-	if (ctx->opt->test_progress_seconds)	/* tests/README */
-		p->every = ctx->opt->test_progress_seconds;
+	if (ctx->opt->test && ctx->opt->test->progress_seconds)	/* tests/README */
+		p->every = ctx->opt->test->progress_seconds;
 	if (p->every <= 0)
 		p->every = 1;
 	if (strbuf_read_file(&sb, memo, 64) > 0)

@@ -16,11 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "extract.h"
 #include "fsutil.h"
+#include "parse-options.h"
 #include "run.h"
 #include "sandbox.h"
 #include "sim.h"
+#include "usage.h"
 
 /*
  * Where the definitions are looked for, in this order.  The first
@@ -852,6 +855,13 @@ static const char sim_usage_text[] =
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
 	"                   [--without OP,...] [--trace FILE] [--coverage]\n";
 
+static const char *const sim_usage_str[] = {
+	sim_usage_text,
+	"\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
+	"counterexample (exit 1); exit 2 on bad input.  docs/sim.md.\n",
+	NULL
+};
+
 __printf(1, 2) static int sim_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -861,38 +871,52 @@ __printf(1, 2) static int sim_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n\n%s", sim_usage_text);
-	return 2;
-}
-
-static int parse_num(const char *s, long long min, long long max,
-		     long long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoll(s, &end, 0);
-	return errno || !*s || *end || *out < min || *out > max;
+	return EXIT_USAGE;
 }
 
 /* An option of kverify sim that takes a number: its range and its field. */
 struct number_option {
-	const char *name, *what;
+	const char *what;
 	long long min, max;
 	unsigned long long *u;
 	long *l;
 	double *d;
 };
 
-static const struct number_option *
-number_option(const struct number_option *n, size_t nr, const char *name)
+/* --seed N and the other numbers (opt->value, a struct number_option). */
+static int parse_number(const struct option *opt, const char *arg)
 {
-	size_t i;
+	const struct number_option *n = opt->value;
+	char *end;
+	long long v;
 
-	for (i = 0; i < nr; i++)
-		if (!strcmp(name, n[i].name))
-			return &n[i];
-	return NULL;
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (errno || !*arg || *end || v < n->min || v > n->max)
+		return error("sim: --%s wants %s, not '%s'", opt->long_name,
+			     n->what, arg);
+	if (n->u)
+		*n->u = v;
+	else if (n->l)
+		*n->l = v;
+	else
+		*n->d = v;
+	return 0;
 }
+
+static int parse_vendor(const struct option *opt, const char *arg)
+{
+	if (strcmp(arg, "intel") && strcmp(arg, "amd"))
+		return error("sim: --vendor is intel or amd, not '%s'", arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+/* OPT_NUMBER(name, argh, what, min, max, .field = &where) */
+#define OPT_NUMBER(l, a, ...) \
+	{ .type = OPTION_CALLBACK, .long_name = (l), .argh = (a), \
+	  .value = &(struct number_option){ __VA_ARGS__ }, \
+	  .callback = parse_number }
 
 /* kverify sim: the step on any pristine/patched pair of trees. */
 int cmd_sim(int argc, char **argv, const struct options *opt)
@@ -902,69 +926,39 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		.shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
 	struct sim_result r = SIM_RESULT_INIT;
-	const struct number_option numbers[] = {
-		{ "--seed", "a number", 0, 1LL << 62, .u = &o.seed },
-		{ "--traces", "a positive number", 1, 100000000, .l = &o.traces },
-		{ "--tolerance", "0 to 4294967295", 0, 4294967295LL,
-		  .l = &o.tolerance },
-		{ "--shrink-seconds", "0 to 3600", 0, 3600,
-		  .d = &o.shrink_seconds },
-		{ "--max-seconds", "0 to 86400", 0, 86400, .d = &o.max_seconds },
+	const struct option options[] = {
+		OPT_STRING(0, "pristine", &o.pristine, "DIR", NULL),
+		OPT_STRING(0, "patched", &o.patched, "DIR", NULL),
+		OPT_STRING(0, "baseline", &o.baseline, "DIR", NULL),
+		OPT_STRING(0, "work", &o.work, "DIR", NULL),
+		OPT_STRING(0, "without", &o.without, "OP,...", NULL),
+		OPT_STRING(0, "trace", &o.trace, "FILE", NULL),
+		OPT_CALLBACK(0, "vendor", &o.vendor, "intel|amd", NULL,
+			     parse_vendor),
+		OPT_NUMBER("seed", "N", "a number", 0, 1LL << 62, .u = &o.seed),
+		OPT_NUMBER("traces", "N", "a positive number", 1, 100000000,
+			   .l = &o.traces),
+		OPT_NUMBER("tolerance", "T", "0 to 4294967295", 0, 4294967295LL,
+			   .l = &o.tolerance),
+		OPT_NUMBER("shrink-seconds", "S", "0 to 3600", 0, 3600,
+			   .d = &o.shrink_seconds),
+		OPT_NUMBER("max-seconds", "S", "0 to 86400", 0, 86400,
+			   .d = &o.max_seconds),
+		OPT_BOOL(0, "coverage", &o.coverage, NULL),
+		OPT_END()
 	};
-	const struct number_option *n;
 	char *work = NULL;
-	long long v;
-	int i, ret;
+	int ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--coverage")) {
-			o.coverage = 1;
-			continue;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(sim_usage_text, stdout);
-			fputs("\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
-			      "counterexample (exit 1); exit 2 on bad input.  docs/sim.md.\n",
-			      stdout);
-			return 0;
-		}
-		if (!val)
-			return sim_usage("%s wants a value", a);
-		i++;
-		n = number_option(numbers, ARRAY_SIZE(numbers), a);
-		if (!strcmp(a, "--pristine")) {
-			o.pristine = val;
-		} else if (!strcmp(a, "--patched")) {
-			o.patched = val;
-		} else if (!strcmp(a, "--baseline")) {
-			o.baseline = val;
-		} else if (!strcmp(a, "--work")) {
-			o.work = val;
-		} else if (!strcmp(a, "--without")) {
-			o.without = val;
-		} else if (!strcmp(a, "--trace")) {
-			o.trace = val;
-		} else if (!strcmp(a, "--vendor")) {
-			if (strcmp(val, "intel") && strcmp(val, "amd"))
-				return sim_usage("--vendor is intel or amd, not '%s'",
-						 val);
-			o.vendor = val;
-		} else if (n) {
-			if (parse_num(val, n->min, n->max, &v))
-				return sim_usage("%s wants %s, not '%s'", a,
-						 n->what, val);
-			if (n->u)
-				*n->u = v;
-			else if (n->l)
-				*n->l = v;
-			else
-				*n->d = v;
-		} else {
-			return sim_usage("unknown option '%s'", a);
-		}
-	}
+	argc = parse_options(argc, (const char **)argv, options,
+			     sim_usage_str, 0);
+	if (argc == PARSE_OPT_HELP)
+		return EXIT_PASS;
+	if (argc < 0)
+		return EXIT_USAGE;
+	if (argc)
+		return sim_usage("unexpected argument '%s': every value follows its option",
+				 argv[0]);
 	if (!o.pristine || !o.patched)
 		return sim_usage("%s", "--pristine and --patched are required");
 	if (!is_dir(o.pristine) || !is_dir(o.patched))

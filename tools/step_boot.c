@@ -17,6 +17,7 @@
 #include "series.h"
 #include "debian.h"
 #include "steps.h"
+#include "test-hooks.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
 #define TOLERANCES "0 1000 100000 10000000\n"
@@ -421,8 +422,8 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	c.out_file = console_path;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
-	if (ctx->opt->test_boot_timeout)	/* tests/README */
-		c.timeout = ctx->opt->test_boot_timeout;
+	if (ctx->opt->test && ctx->opt->test->boot_timeout)	/* tests/README */
+		c.timeout = ctx->opt->test->boot_timeout;
 	run_child(&c);
 	if (c.spawn_errno || c.interrupted) {
 		child_describe_failure(&c, &r->reason);

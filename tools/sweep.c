@@ -35,6 +35,7 @@
 #include "step.h"
 #include "sweep.h"
 #include "targets.h"
+#include "test-hooks.h"
 #include "usage.h"
 #include "verify.h"
 
@@ -578,7 +579,7 @@ static int list_from_file(struct sweep *sw, const char *file)
 
 static int list_versions(struct sweep *sw)
 {
-	const char *file = sw->opt->test_sweep_list;
+	const char *file = sw->opt->test ? sw->opt->test->sweep_list : NULL;
 	const char *only_suite = sw->a->only ? strchr(sw->a->only, '@') : NULL;
 	size_t i;
 

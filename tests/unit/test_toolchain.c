@@ -101,7 +101,7 @@ static int get(char **root, struct strbuf *why)
 {
 	strbuf_reset(why);
 	struct options opt = {
-		.cache = cache, .test_apt_max_age = -1,
+		.cache = cache,
 		.debian_mirror = "http://mirror.invalid/debian",
 	};
 
