@@ -4,14 +4,15 @@
 # changes by design: each patch's first line, the commit id, and its Date:,
 # the time it was sent; the sender's From: and Signed-off-by:, which make
 # send adds, are taken off again); make trailers puts a Reviewed-by on the
-# right patch; a folded
+# right patch, also from a thread whose Subject: lines are RFC 2047
+# encoded and folded (one more make trailers); a folded
 # Subject imports; a cover saying EDITME is refused; --results moves what
 # send writes; no git works on in the cache's repository after a command
 # (no "git gc --auto" daemon).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 12
+plan 13
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -100,6 +101,30 @@ others=$(grep -v "^$pk$" series/series | sed 's|^|series/|')
 	! grep -q '^Reviewed-by:' $others
 ok $? "make trailers puts the Reviewed-by on patch $knob only (exit $rc)"
 [ $rc = 0 ] || tail -n 10 "$TMP/tr" | diag
+
+# A subject with non-ASCII in it reaches a mailbox RFC 2047 encoded, and
+# folded: the mailbox still holds the patches, as git mailinfo and b4
+# (Python's email package) read their Subject: lines.
+encode_subjects() {
+	python3 -c '
+import re, sys
+from email.header import Header
+text = open(sys.argv[1], encoding="utf-8").read()
+def enc(m):
+    value = re.sub(r"\r?\n[ \t]", " ", m.group(1))
+    return "Subject: " + Header(value, "utf-8", header_name="Subject").encode() + "\n"
+sys.stdout.write(re.sub(r"^Subject: (.*(?:\r?\n[ \t].*)*)\r?\n", enc, text, flags=re.M))
+' "$1"
+}
+test_expect_success "make trailers finds the patches of a thread whose Subject: lines are RFC 2047 encoded" '
+	sed "s/^Reviewed-by: /Tested-by: /" "$TMP/replies.mbox" > "$TMP/plain.mbox" &&
+	encode_subjects "$TMP/plain.mbox" > "$TMP/encoded.mbox" &&
+	grep -q "^Subject: =?utf-8?" "$TMP/encoded.mbox" &&
+	! grep -q "^Subject: *\[PATCH" "$TMP/encoded.mbox" &&
+	make --no-print-directory trailers MBOX="$TMP/encoded.mbox" &&
+	grep -q "^Tested-by: $reviewer\$" "series/$pk" &&
+	! grep -q "^Tested-by:" $others
+'
 
 sed -i '1s/^/EDITME: /' series/cover-letter
 make --no-print-directory send > "$TMP/editme" 2>&1

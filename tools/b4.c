@@ -55,8 +55,8 @@ static int check_series(const struct target *t, const struct options *opt)
 	int ret = 0;
 
 	if (t->series && series_load(&s, ".", t->series, where, &err)) {
-		fprintf(stderr, "kverify: %s", err.buf);
-		ret = -1;
+		strbuf_trim_trailing(&err);
+		ret = error("%s", err.buf);
 	}
 	series_clear(&s);
 	strbuf_release(&err);
@@ -77,9 +77,10 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 
 	unlink(log);	/* this run's, not every earlier one's */
 	ret = source_get(&req, &b->source, &why, &detail);
-	if (ret)
-		fprintf(stderr, "kverify: %s: fetch: %s (log: %s)\n%s",
-			b->t->name, why.buf, log, detail.buf);
+	if (ret) {
+		error("%s: fetch: %s (log: %s)", b->t->name, why.buf, log);
+		fputs(detail.buf, stderr);
+	}
 	strbuf_release(&why);
 	strbuf_release(&detail);
 	free(log);
@@ -91,7 +92,7 @@ int cmd_b4(const char *what, const struct target *t,
 {
 	struct b4 b = { .a = a, .t = t, .force = opt->force };
 	struct strbuf why = STRBUF_INIT;
-	int ret = 2, lockfd = -1;
+	int ret = EXIT_USAGE, lockfd = -1;
 
 	if (!path_has("b4")) {
 		missing_tool(&why, "b4", NULL);

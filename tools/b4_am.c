@@ -16,48 +16,27 @@
 #include "series.h"
 #include "usage.h"
 
-/* "[PATCH vN ..." in @text: N, 1 without one, 0 when out of range. */
-static int revision_of(const char *text)
+/*
+ * series/cover-letter from b4's .cover: its subject and text (up to the
+ * "---"), as git mailinfo reads them, and no base.
+ */
+static int write_cover(struct b4 *b, const char *cover_mail)
 {
-	const char *p = strstr(text, "[PATCH v");
-	char *n;
-	int rev;
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	char *subject = mail_subject(b, cover_mail);
+	const char *s = subject ? strchr(subject, ']') : NULL;
+	int ret = -1;
 
-	if (!p)
-		return 1;
-	p += 8;
-	n = xstrfmt("%.*s", (int)strspn(p, "0123456789"), p);
-	rev = parse_revision(n);
-	free(n);
-	return rev;
-}
-
-/* series/cover-letter from b4's .cover: subject and text, no base. */
-static int write_cover(const char *cover_mail)
-{
-	struct strbuf sb = STRBUF_INIT, mail = STRBUF_INIT;
-	char *subject, *body_end;
-	const char *body;
-	int ret;
-
-	if (strbuf_read_file(&mail, cover_mail, 1 << 20) < 0)
-		return -1;
-	subject = header(mail.buf, "Subject");
-	body = strstr(mail.buf, "\n\n");
-	if (!subject || !body) {
-		strbuf_release(&mail);
-		free(subject);
-		return -1;
-	}
-	body += 2;
-	body_end = strstr(body, "\n---\n");
-	strbuf_addf(&sb, "%s\n\n", strchr(subject, ']') ? strchr(subject, ']') + 2 : subject);
-	strbuf_add(&sb, body, body_end ? (size_t)(body_end - body) : strlen(body));
+	if (!subject || mail_message(b, cover_mail, &msg))
+		goto out;
+	strbuf_addf(&sb, "%s\n\n", s ? s + 1 + (s[1] == ' ') : subject);
+	strbuf_addstr(&sb, msg.buf);
 	strbuf_trim_trailing(&sb);
 	strbuf_addch(&sb, '\n');
 	ret = write_file("series/cover-letter", sb.buf, sb.len);
+out:
 	strbuf_release(&sb);
-	strbuf_release(&mail);
+	strbuf_release(&msg);
 	free(subject);
 	return ret;
 }
@@ -98,31 +77,28 @@ static int archive_series(struct b4 *b, int old_rev)
 	return ret;
 }
 
-/* The trailers ("Xxx-by: ...", "Link: ...") of a patch, "N<TAB>line". */
-static void trailers_of(const char *path, int n, struct strvec *out)
+/*
+ * The "Xxx-by:" trailers of a patch (git interpret-trailers --parse, in
+ * mail_trailers()), "N<TAB>Key: value".
+ */
+static void trailers_of(struct b4 *b, const char *path, int n,
+			struct strvec *out)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *p, *end;
+	struct strvec all = STRVEC_INIT;
+	size_t i;
 
-	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
-		return;
-	p = strstr(sb.buf, "\n\n");
-	end = p ? strstr(p, "\n---\n") : NULL;
-	for (; p && p < end; p = strchr(p + 1, '\n')) {
-		const char *l = p + 1, *colon = strchr(l, ':');
-		size_t len = strcspn(l, "\n");
+	mail_trailers(b, path, &all);
+	for (i = 0; i < all.nr; i++) {
+		const char *colon = strchr(all.v[i], ':');
 
-		if (colon && colon < l + len && colon[1] == ' ' &&
-		    colon - l > 3 && starts_with(colon - 3, "-by") &&
-		    !memchr(l, ' ', colon - l))
-			strvec_pushf(out, "%d\t%.*s", n, (int)len, l);
+		if (colon && colon - all.v[i] > 3 && starts_with(colon - 3, "-by"))
+			strvec_pushf(out, "%d\t%s", n, all.v[i]);
 	}
-	strbuf_release(&sb);
+	strvec_clear(&all);
 }
 
-
 /* Each trailer series/ gained, on which patch; how many. */
-static int print_new_trailers(const struct strvec *before)
+static int print_new_trailers(struct b4 *b, const struct strvec *before)
 {
 	struct strvec now = STRVEC_INIT;
 	char *series = read_trim("series/series"), *line, *save = NULL;
@@ -133,7 +109,7 @@ static int print_new_trailers(const struct strvec *before)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *path = xstrfmt("series/%s", line);
 
-		trailers_of(path, ++n, &now);
+		trailers_of(b, path, ++n, &now);
 		free(path);
 	}
 	for (i = 0; i < now.nr; i++) {
@@ -149,12 +125,12 @@ static int print_new_trailers(const struct strvec *before)
 	return added;
 }
 
-static void trailers_of_series(const struct strvec *patches, struct strvec *out)
+static void trailers_of_series(struct b4 *b, struct strvec *out)
 {
 	size_t i;
 
-	for (i = 0; i < patches->nr; i++)
-		trailers_of(patches->v[i], i + 1, out);
+	for (i = 0; i < b->patches.nr; i++)
+		trailers_of(b, b->patches.v[i], i + 1, out);
 }
 
 /* A directory of .eml files (what send -o writes) as one mbox. */
@@ -217,7 +193,7 @@ static int write_series_meta(const struct posting *po)
 	return ret;
 }
 
-static int read_posting(const char *cover, const char *mbx,
+static int read_posting(struct b4 *b, const char *cover, const char *mbx,
 			struct posting *po)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -249,7 +225,7 @@ static int read_posting(const char *cover, const char *mbx,
 			goto out;
 		}
 	}
-	m = header(sb.buf, "Message-Id");
+	m = mail_msgid(b, cover ? cover : mbx);
 	if (m) {
 		const char *s = m + (*m == '<');
 		size_t n = strcspn(s, ">");
@@ -278,18 +254,18 @@ int do_am(struct b4 *b)
 
 	if (!b->a->mbox && !b->a->msgid) {
 		error("am needs MBOX=<file> or MSGID=<message-id>");
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
 		error("MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run",
 		      b->a->msgid);
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	old_rev = series_revision("series/ holds");
 	if (!old_rev) {
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (import_tree(b) || load_patches(b))
@@ -313,22 +289,22 @@ int do_am(struct b4 *b)
 		error("b4 am wrote no series mbox in %s", dir);
 		goto out;
 	}
-	if (read_posting(cover.nr ? cover.v[0] : NULL, mbx.v[0], &po)) {
-		ret = 2;
+	if (read_posting(b, cover.nr ? cover.v[0] : NULL, mbx.v[0], &po)) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (branch_from(b, "kverify-am", &mbx, 0) ||
 	    format_patches(b, BASE_TAG "..kverify-am", out))
 		goto out;
 	if (unstamp_dir(b, out)) {
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
-	trailers_of_series(&b->patches, &before);
+	trailers_of_series(b, &before);
 	if (archive_series(b, old_rev))
 		goto out;
 	n = install_patches(out);
-	if (n < 0 || (cover.nr && write_cover(cover.v[0])))
+	if (n < 0 || (cover.nr && write_cover(b, cover.v[0])))
 		goto out;
 	if (write_series_meta(&po)) {
 		ret = EXIT_TOOL;
@@ -337,7 +313,7 @@ int do_am(struct b4 *b)
 	printf("imported v%d into series/ (%d patch%s)%s%s\n", po.rev, n,
 	       n == 1 ? "" : "es", po.msgid ? ", posted as " LORE : "",
 	       po.msgid ? po.msgid : "");
-	print_new_trailers(&before);
+	print_new_trailers(b, &before);
 	ret = show_range_diff(b, old_rev, po.rev);
 out:
 	strvec_clear(&mbx);
@@ -351,27 +327,6 @@ out:
 	return ret;
 }
 
-/* 1 when the mailbox @path holds a patch, not only replies. */
-static int mbox_has_patch(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p;
-	int found = 0;
-
-	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
-		return 0;
-	for (p = sb.buf; p && !found; p = strstr(p + 1, "\nSubject: ")) {
-		const char *v;
-
-		if (!skip_prefix(p + (p != sb.buf), "Subject: ", &v))
-			continue;
-		v += strspn(v, " ");
-		found = starts_with(v, "[PATCH");
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
 int do_trailers(struct b4 *b)
 {
 	char *out = xstrfmt("%s/trailer-patches", b->a->work), *range;
@@ -380,19 +335,19 @@ int do_trailers(struct b4 *b)
 
 	if (!b->a->mbox) {
 		error("trailers needs MBOX=<file with the review replies>");
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (!mbox_has_patch(b->a->mbox)) {
+	if (!mbox_has_patch(b, b->a->mbox)) {
 		error("MBOX=%s holds no patch, only replies: b4 finds a reply's patch in the same mailbox, so give the whole thread (the posted messages, e.g. results/send/vN/*.eml or 'b4 mbox <message-id>', and the replies)",
 		      b->a->mbox);
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (build_branch(b, 0) ||
 	    b4(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
 	       NULL))
 		goto out;
-	trailers_of_series(&b->patches, &before);
+	trailers_of_series(b, &before);
 	range = xstrfmt("%s~%zu..%s", BRANCH, b->patches.nr, BRANCH);
 	ret = format_patches(b, range, out) || unstamp_dir(b, out) ||
 	      install_patches(out) < 0;
@@ -400,7 +355,7 @@ int do_trailers(struct b4 *b)
 	if (!ret) {
 		printf("trailers collected into series/ (%zu patches)\n",
 		       b->patches.nr);
-		print_new_trailers(&before);
+		print_new_trailers(b, &before);
 	}
 out:
 	strvec_clear(&before);

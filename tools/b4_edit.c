@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "b4_int.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "usage.h"
 
@@ -260,7 +261,7 @@ int do_edit(struct b4 *b)
 
 	if (!series_revision("the branch is made for") || load_patches(b) ||
 	    ident_refuse_patches(&b->patches, b->t->name))
-		return 2;
+		return EXIT_USAGE;
 	if (import_tree(b))
 		goto out;
 	b->isolated = 1;
@@ -271,7 +272,7 @@ int do_edit(struct b4 *b)
 		if (edit_changes(b, &changed, &moved) < 0) {
 			error("%s has no record of the series/ it was made from: remove it (rm -rf %s), then make edit",
 			      edit, edit);
-			ret = 2;
+			ret = EXIT_USAGE;
 			goto out;
 		}
 		if (!changed.len) {
@@ -284,7 +285,7 @@ int do_edit(struct b4 *b)
 		if (moved && !b->force) {
 			error("series/ changed (%s) since make edit made branch %s of %s, and the branch has commits since: nothing is overwritten.  Keep the branch's: undo the change of series/ (git checkout -- series/), then make series.  Keep series/'s: make edit FORCE=1 (the branch's tip stays as %s)",
 			      changed.buf, BRANCH, edit, EDIT_BACKUP);
-			ret = 2;
+			ret = EXIT_USAGE;
 			goto out;
 		}
 		if (edit_clean(b, "make edit"))
@@ -345,7 +346,7 @@ int do_series(struct b4 *b)
 	struct strbuf changed = STRBUF_INIT, cover = STRBUF_INIT, head = STRBUF_INIT;
 	struct strbuf list = STRBUF_INIT;
 	char *first, *rev = NULL, *id = NULL, *magic;
-	int ret = 2, moved = 0, n;
+	int ret = EXIT_USAGE, moved = 0, n;
 	size_t i;
 
 	if (!is_dir(git_dir)) {
@@ -389,7 +390,7 @@ int do_series(struct b4 *b)
 		error("%s: the first commit after %s, %.12s, is not b4's cover commit (no '%s'): keep it first (git rebase -i %s), or make edit FORCE=1",
 		      edit, BASE_TAG, first, MAGIC, BASE_TAG);
 		free(first);
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	/* A fixup squashed into it would leave series/ without its change. */
@@ -400,7 +401,7 @@ int do_series(struct b4 *b)
 		      edit, first, head.len ? strtok(head.buf, "\n") : "?",
 		      BASE_TAG);
 		free(first);
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	rev = tracking_value(magic, "revision");
@@ -409,7 +410,7 @@ int do_series(struct b4 *b)
 		error("%s: the cover commit's tracking data has no revision or change-id b4 could have written",
 		      edit);
 		free(first);
-		ret = 2;
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	strbuf_setlen(&cover, magic - cover.buf);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "b4_int.h"
+#include "exitcode.h"
 #include "series.h"
 #include "usage.h"
 
@@ -54,8 +55,7 @@ static int gate_target(struct b4 *b, const struct target *t)
 	int bad = 0;
 
 	if (stat(path, &st) < 0 || strbuf_read_file(&sb, path, 16 << 20) < 0) {
-		fprintf(stderr, "send: %s: no result of make verify (%s)\n",
-			t->name, path);
+		error("send: %s: no result of make verify (%s)", t->name, path);
 		bad = 1;
 		goto out;
 	}
@@ -70,8 +70,8 @@ static int gate_target(struct b4 *b, const struct target *t)
 	}
 	for (i = 0; i < inputs.nr && !bad; i++)
 		if (newer_than(inputs.v[i], &st.st_mtim) > 0) {
-			fprintf(stderr, "send: %s: %s changed after its last make verify (%s)\n",
-				t->name, inputs.v[i], path);
+			error("send: %s: %s changed after its last make verify (%s)",
+			      t->name, inputs.v[i], path);
 			bad = 1;
 		}
 	/* report.c writes one step a line: {"name": "X", "status": "Y", */
@@ -96,10 +96,10 @@ static int gate_target(struct b4 *b, const struct target *t)
 		     !(sl == 3 && !strncmp(status, "N-A", 3)))) {
 			const char *r = strstr(st_at, "\"reason\": \"");
 
-			fprintf(stderr, "send: %s: %.*s %.*s%s%.*s\n", t->name,
-				(int)nl, name, (int)sl, status,
-				r ? ": " : "", r ? (int)strcspn(r + 11, "\"") : 0,
-				r ? r + 11 : "");
+			error("send: %s: %.*s %.*s%s%.*s", t->name,
+			      (int)nl, name, (int)sl, status,
+			      r ? ": " : "", r ? (int)strcspn(r + 11, "\"") : 0,
+			      r ? r + 11 : "");
 			bad = 1;
 		}
 	}
@@ -117,7 +117,7 @@ out:
  * make send is for a series that make verify-all passed as it is now:
  * every target of kernels.list has a report newer than its series, the
  * semantic patch and kernels.list, without a FAIL or ERROR, and with the
- * gate's steps run (PASS or N-A).  0, or 2 after what to do.
+ * gate's steps run (PASS or N-A).  0, or EXIT_USAGE after what to do.
  */
 int gate(struct b4 *b)
 {
@@ -133,5 +133,5 @@ int gate(struct b4 *b)
 	error("%d target%s of kernels.list %s no passing make verify-all of this series (above)%s: run 'make verify-all' (SKIP=config,build,kabi,selftests,boot is enough for this check; not fetch, tree, apply, sim, checkpatch or cocci), fix what fails ('make regenerate' rewrites a variant the semantic patch covers), then make send",
 	      bad, bad == 1 ? "" : "s", bad == 1 ? "has" : "have",
 	      b->a->send ? "; nothing was sent" : "");
-	return 2;
+	return EXIT_USAGE;
 }

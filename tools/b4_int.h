@@ -39,15 +39,25 @@ struct b4 {
 	int force;		/* FORCE=1 */
 };
 
-/* b4_mail.c: checks of mail-borne values, series/ files */
+/* b4_text.c: string functions, no file read, nothing run */
 int valid_change_id(const char *s);
 int valid_msgid(const char *s);
 int parse_revision(const char *s);
+int revision_of(const char *text);
+int has_changelog(const char *text, int rev);
+void unfold_from(struct strbuf *sb);
+void sendable(const char *text, struct strbuf *out);
+
+/* b4_mail.c: mail read by git, series/ files */
 char *read_trim(const char *path);
 int series_revision(const char *what);
 int list_dir(const char *dir, const char *suffix, struct strvec *out);
 char *posted(const char *out);
-char *header(const char *msg, const char *name);
+char *mail_subject(struct b4 *b, const char *path);
+int mail_message(struct b4 *b, const char *path, struct strbuf *msg);
+char *mail_msgid(struct b4 *b, const char *path);
+int mail_trailers(struct b4 *b, const char *path, struct strvec *out);
+int mbox_has_patch(struct b4 *b, const char *path);
 int install_patches(const char *dir);
 int unstamp_dir(struct b4 *b, const char *dir);
 

@@ -1,60 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What b4's workflows read and check in files and mail: the change-id,
- * message-id and revision checks, series/revision, a mail's headers, the
- * patch files of a directory and their installation into series/, and the
- * record of a posted revision.
+ * What b4's workflows read in files and mail: series/revision; a mail's
+ * Subject:, Message-Id:, message and trailers, and whether a mailbox holds
+ * a patch, as git reads them (git mailinfo, interpret-trailers --parse,
+ * mailsplit); the patch files of a directory and their installation into
+ * series/, and the record of a posted revision.
  */
-#include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "b4_int.h"
 #include "fsutil.h"
 #include "series.h"
 #include "usage.h"
-
-/* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
-int valid_change_id(const char *s)
-{
-	return plain_name(s) && strlen(s) <= 128;
-}
-
-/*
- * A message-id as given on the command line: what b4 takes as a value,
- * never an option; "<...>" or a lore link allowed.
- */
-int valid_msgid(const char *s)
-{
-	const char *p;
-
-	if (!*s || *s == '-')
-		return 0;
-	for (p = s; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f)
-			return 0;
-	return !!strchr(s, '@');
-}
-
-/* "vN" or "N" with 1 <= N <= MAX_REVISION: N, else 0. */
-int parse_revision(const char *s)
-{
-	char *end;
-	long n;
-
-	if (*s == 'v')
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return 0;
-	errno = 0;
-	n = strtol(s, &end, 10);
-	if (errno || *end || n < 1 || n > MAX_REVISION)
-		return 0;
-	return n;
-}
 
 char *read_trim(const char *path)
 {
@@ -114,50 +75,201 @@ char *posted(const char *out)
 	return id;
 }
 
-char *header(const char *msg, const char *name)
+/*
+ * A git that reads a mail goes by git's defaults alone: no trailer.* or
+ * mailinfo.* of the operator's nor of a repository's changes what it
+ * reads.  It runs as git() runs git in b4's repository (argv, no shell).
+ */
+static void mail_env(struct child *c)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(name);
-	const char *p = msg;
+	strvec_pushl(&c->env, "GIT_CONFIG_NOSYSTEM=1",
+		     "GIT_CONFIG_GLOBAL=/dev/null", "GIT_DIR=/dev/null",
+		     "GIT_CONFIG_COUNT=0", NULL);
+}
 
-	while (p && *p && *p != '\n') {
-		if (!strncasecmp(p, name, n) && p[n] == ':') {
-			const char *v = p + n + 1;
+/*
+ * 0, or -1 after saying why on stderr; its messages go into the log (as
+ * run_logged() does it, which b4_repo.c, a caller of this file, has).
+ */
+static int mail_git(struct b4 *b, struct child *c)
+{
+	int ret;
 
-			while (*v == ' ')
-				v++;
-			for (;;) {
-				size_t len = strcspn(v, "\n");
+	mail_env(c);
+	c->log = b->log;
+	ret = run_child(c);
+	if (ret) {
+		struct strbuf why = STRBUF_INIT;
 
-				strbuf_add(&sb, v, len);
-				v += len + !!v[len];
-				if (*v != ' ' && *v != '\t')
-					break;
-			}
-			return strbuf_detach(&sb, NULL);
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
+		child_describe_failure(c, &why);
+		error("%s (log: %s)", why.buf, b->log);
+		strbuf_release(&why);
 	}
-	return NULL;
+	child_clear(c);
+	return ret ? -1 : 0;
+}
+
+/*
+ * git mailinfo -k (the Subject as it is, "[PATCH vN]" and all) on the
+ * first mail of @path: the headers it prints (Author, Email, Subject, Date,
+ * each unfolded and RFC 2047 decoded) into @info, the message into @msg
+ * (after an in-body From: or Subject:, the patch left out), with @msgid
+ * the Message-Id: appended to it (mailinfo -m).  Either may be NULL.
+ */
+static int git_mailinfo(struct b4 *b, const char *path, int msgid,
+			struct strbuf *info, struct strbuf *msg)
+{
+	struct child c = CHILD_INIT;
+	char *m = xstrfmt("%s/mailinfo.msg", b->a->work);
+	char *p = xstrfmt("%s/mailinfo.patch", b->a->work);
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	strvec_pushl(&c.args, "git", "mailinfo", "-k", NULL);
+	if (msgid)
+		strvec_push(&c.args, "-m");
+	strvec_pushl(&c.args, m, p, NULL);
+	c.in = path;
+	c.out = info ? info : &out;
+	ret = mail_git(b, &c);
+	if (!ret && msg && strbuf_read_file(msg, m, 64 << 20) < 0)
+		ret = error("%s: cannot read what git mailinfo wrote", m);
+	unlink(m);
+	unlink(p);
+	strbuf_release(&out);
+	free(m);
+	free(p);
+	return ret;
+}
+
+/*
+ * The Subject: of the mail @path as git mailinfo reads it (unfolded,
+ * decoded), or NULL.
+ */
+char *mail_subject(struct b4 *b, const char *path)
+{
+	struct strbuf info = STRBUF_INIT;
+	char *s = NULL;
+	struct line l;
+
+	if (!git_mailinfo(b, path, 0, &info, NULL))
+		for_each_line(l, info.buf)
+			if (l.len >= 9 && !strncmp(l.s, "Subject: ", 9)) {
+				s = xstrfmt("%.*s", (int)l.len - 9, l.s + 9);
+				break;
+			}
+	strbuf_release(&info);
+	return s;
+}
+
+/* The message of the mail @path as git mailinfo reads it, into @msg. */
+int mail_message(struct b4 *b, const char *path, struct strbuf *msg)
+{
+	return git_mailinfo(b, path, 0, NULL, msg);
+}
+
+/*
+ * The Message-Id: of the mail @path, unfolded, as git mailinfo -m reads
+ * it, or NULL: what -m appends to the message it reads without.
+ */
+char *mail_msgid(struct b4 *b, const char *path)
+{
+	struct strbuf with = STRBUF_INIT, without = STRBUF_INIT;
+	const char *v;
+	char *id = NULL;
+
+	if (git_mailinfo(b, path, 0, NULL, &without) ||
+	    git_mailinfo(b, path, 1, NULL, &with) || with.len <= without.len ||
+	    memcmp(with.buf, without.buf, without.len))
+		goto out;
+	v = with.buf + without.len;
+	v = strchr(v, ':');
+	if (!v)
+		goto out;
+	v += 1 + strspn(v + 1, " \t");
+	id = xstrfmt("%.*s", (int)strcspn(v, "\n"), v);
+out:
+	strbuf_release(&with);
+	strbuf_release(&without);
+	return id;
+}
+
+/*
+ * The trailers of the mail (or format-patch file) @path, "Key: value" one
+ * each, as git interpret-trailers --parse reads the message git mailinfo
+ * takes out of it: the last paragraph before the "---", when git holds it
+ * for trailers, folded lines joined.  0, or -1 after an error.
+ */
+int mail_trailers(struct b4 *b, const char *path, struct strvec *out)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
+	char *m = xstrfmt("%s/trailers.msg", b->a->work);
+	struct line l;
+	int ret = git_mailinfo(b, path, 0, NULL, &msg);
+
+	if (!ret && write_file(m, msg.buf, msg.len))
+		ret = error("%s: cannot write it", m);
+	if (!ret) {
+		strvec_pushl(&c.args, "git", "interpret-trailers", "--parse",
+			     m, NULL);
+		c.out = &sb;
+		ret = mail_git(b, &c);
+	} else {
+		child_clear(&c);
+	}
+	if (!ret)
+		for_each_line(l, sb.buf)
+			if (l.len)
+				strvec_pushf(out, "%.*s", (int)l.len, l.s);
+	unlink(m);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
+	free(m);
+	return ret;
+}
+
+/*
+ * Does the mailbox @path hold a patch, a mail whose Subject: (as git
+ * mailinfo reads it) starts "[PATCH", not only replies?  git mailsplit
+ * cuts it into @work/mailsplit/ (a file without a "From " line is one
+ * mail); an empty or unreadable mailbox holds none.
+ */
+int mbox_has_patch(struct b4 *b, const char *path)
+{
+	char *dir = xstrfmt("%s/mailsplit", b->a->work);
+	char *opt = xstrfmt("-o%s", dir);
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int i, n = 0, found = 0;
+
+	rm_rf(dir);
+	mkdir_p(dir);
+	/* -b: a file without a "From " line is one mail; it says how many */
+	strvec_pushl(&c.args, "git", "mailsplit", "-b", "-d4", opt, "--",
+		     path, NULL);
+	mail_env(&c);
+	c.out = &out;
+	c.log = b->log;
+	if (!run_child(&c))
+		n = atoi(out.buf);
+	for (i = 1; i <= n && !found; i++) {
+		char *mail = xstrfmt("%s/%04d", dir, i);
+		char *s = mail_subject(b, mail);
+
+		found = s && starts_with(s, "[PATCH");
+		free(s);
+		free(mail);
+	}
+	child_clear(&c);
+	rm_rf(dir);
+	strbuf_release(&out);
+	free(opt);
+	free(dir);
+	return found;
 }
 
 /* Patches of @dir (format-patch output) into series/; how many. */
-/* Join a folded From: header, as git folds a long identity. */
-static void unfold_from(struct strbuf *sb)
-{
-	struct strbuf out = STRBUF_INIT;
-	const char *p = sb->buf, *from = strstr(p, "\nFrom: ");
-	const char *nl = from ? strchr(from + 1, '\n') : NULL;
-
-	if (!nl || nl[1] != ' ')
-		return;
-	strbuf_add(&out, p, nl - p);
-	strbuf_addstr(&out, nl + 1);
-	strbuf_release(sb);
-	*sb = out;
-}
-
 int install_patches(const char *dir)
 {
 	struct strvec files = STRVEC_INIT;
@@ -208,9 +320,11 @@ int unstamp_dir(struct b4 *b, const char *dir)
 		bad += ident_check_patch(files.v[i], &err);
 		strbuf_release(&sb);
 	}
-	if (bad)
-		fprintf(stderr, "%skverify: the posting names %d identit%s nobody owns (above): nothing was imported; series/ keeps no such identity\n",
-			err.buf, bad, bad == 1 ? "y" : "ies");
+	if (bad) {
+		fputs(err.buf, stderr);
+		error("the posting names %d identit%s nobody owns (above): nothing was imported; series/ keeps no such identity",
+		      bad, bad == 1 ? "y" : "ies");
+	}
 	strvec_clear(&files);
 	strbuf_release(&err);
 	return ret || bad ? -1 : 0;

@@ -111,7 +111,8 @@ int identities(struct b4 *b, int need)
 
 	b->sender_ok = !ident_sender(&b->id, &err);
 	if (!b->sender_ok && need) {
-		fprintf(stderr, "kverify: %s", err.buf);
+		strbuf_trim_trailing(&err);
+		error("%s", err.buf);
 		strbuf_release(&err);
 		return -1;
 	}
@@ -335,8 +336,10 @@ int co_developed(const char *patch)
 	struct strbuf err = STRBUF_INIT;
 	int ret = ident_co_developed(CO_DEVELOPED, patch, &err);
 
-	if (ret < 0)
-		fprintf(stderr, "kverify: %s", err.buf);
+	if (ret < 0) {
+		strbuf_trim_trailing(&err);
+		error("%s", err.buf);
+	}
 	strbuf_release(&err);
 	return ret;
 }
@@ -356,8 +359,9 @@ static char *stamped_copy(struct b4 *b, const char *patch, int signoff)
 	if (signoff)
 		flags = STAMP_SIGNOFF | (codev > 0 ? STAMP_CODEV : 0);
 	if (codev < 0 || ident_stamp(patch, tmp, &b->id, flags, &err)) {
+		strbuf_trim_trailing(&err);
 		if (err.len)
-			fprintf(stderr, "kverify: %s", err.buf);
+			error("%s", err.buf);
 		free(tmp);
 		tmp = NULL;
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "b4_int.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "series.h"
 #include "usage.h"
@@ -41,7 +42,7 @@ int do_range_diff(struct b4 *b)
 	struct strbuf kept = STRBUF_INIT;
 
 	if (!rev)
-		return 2;
+		return EXIT_USAGE;
 	nr = old_revisions(revs, ARRAY_SIZE(revs));
 	for (i = 0; i < nr; i++)
 		strbuf_addf(&kept, " v%d", revs[i]);
@@ -51,7 +52,7 @@ int do_range_diff(struct b4 *b)
 			error("FROM='%s' is not a revision (vN, 1 to %d)",
 			      b->a->from, MAX_REVISION);
 			strbuf_release(&kept);
-			return 2;
+			return EXIT_USAGE;
 		}
 		for (i = 0; i < nr && revs[i] != from; i++)
 			;
@@ -274,7 +275,7 @@ static int add_changelog(int rev, const char *changes, const char *link)
  */
 int do_reroll(struct b4 *b)
 {
-	int rev = series_revision("series/ holds"), next = rev + 1, ret = 2;
+	int rev = series_revision("series/ holds"), next = rev + 1, ret = EXIT_USAGE;
 	char *rel = xstrfmt("%s/send/v%d", b->a->results, rev);
 	char *nrel = xstrfmt("%s/send/v%d", b->a->results, next);
 	char *out = abspath(rel), *nout = abspath(nrel);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "b4_int.h"
+#include "exitcode.h"
 #include "fsutil.h"
 #include "checkpatch.h"
 #include "series.h"
@@ -53,18 +54,6 @@ static void describe_base(struct b4 *b)
 				  r, source_kind_name(t->kind));
 	}
 	free(rel);
-}
-
-/* A line "Signed-off-by: @ident" in @text, before @end unless NULL? */
-static int has_signoff(const char *text, const char *end, const char *ident)
-{
-	const char *p, *v;
-
-	for (p = text; (p = strchr(p, '\n')) && (!end || p < end); p++)
-		if (skip_prefix(p, "\nSigned-off-by: ", &v) &&
-		    starts_with(v, ident) && v[strlen(ident)] == '\n')
-			return 1;
-	return 0;
 }
 
 /*
@@ -219,54 +208,30 @@ fail:
 }
 
 /*
- * "Co-developed-by: @ident", then "Signed-off-by: @ident", right before
- * the "---" of mail @text: the submitting co-developer's pair, last.
+ * Of the trailers of the mail @eml (git interpret-trailers --parse):
+ * 1 when one is "Signed-off-by: @ident", 2 when "Co-developed-by: @ident"
+ * and "Signed-off-by: @ident" are also the last two, the submitting
+ * co-developer's pair; else 0.
  */
-static int codev_pair_last(const char *text, const char *ident)
+static int sender_trailers(struct b4 *b, const char *eml, const char *ident)
 {
-	char *want = xstrfmt("\nCo-developed-by: %s\nSigned-off-by: %s\n---\n",
-			     ident, ident);
-	const char *end = strstr(text, "\n---\n");
-	const char *hit = strstr(text, want);
-	int ok = hit && end && hit + strlen(want) - 5 == end;
+	char *sob = xstrfmt("Signed-off-by: %s", ident);
+	char *cdb = xstrfmt("Co-developed-by: %s", ident);
+	struct strvec t = STRVEC_INIT;
+	int ret = 0;
 
-	free(want);
-	return ok;
-}
-
-/*
- * A changelog section of revision @rev in the cover @text: a line of its
- * own "Changes in vN:" or "Changes since vN-1:", as b4 and the lists write
- * it, followed by at least one line of text (not the words anywhere).
- */
-static int has_changelog(const char *text, int rev)
-{
-	char *in = xstrfmt("Changes in v%d:", rev);
-	char *since = xstrfmt("Changes since v%d:", rev - 1);
-	struct line l;
-	int found = 0, want_text = 0;
-
-	for_each_line(l, text) {
-		size_t n = l.len;
-
-		while (n && (l.s[n - 1] == ' ' || l.s[n - 1] == '\r'))
-			n--;
-		if (want_text) {
-			found = n > 0;
-			break;
-		}
-		if ((n == strlen(in) && !strncmp(l.s, in, n)) ||
-		    (n == strlen(since) && !strncmp(l.s, since, n)))
-			want_text = 1;
-	}
-	free(in);
-	free(since);
-	return found;
+	if (!mail_trailers(b, eml, &t) && strvec_has(&t, sob))
+		ret = 1 + (t.nr >= 2 && !strcmp(t.v[t.nr - 1], sob) &&
+			   !strcmp(t.v[t.nr - 2], cdb));
+	strvec_clear(&t);
+	free(sob);
+	free(cdb);
+	return ret;
 }
 
 static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 {
-	int i, n = emls->nr - 1, bad = 0;
+	int i, n = emls->nr - 1, bad = 0, signed_off;
 	char *allow = read_trim("checkpatch.allow"), *local = local_base(b);
 	struct strbuf err = STRBUF_INIT;
 
@@ -276,40 +241,41 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 
 		strbuf_read_file(&sb, emls->v[i], 16 << 20);
 		if (!strstr(sb.buf, want)) {
-			fprintf(stderr, "check: %s lacks %s\n", emls->v[i], want);
+			error("check: %s lacks %s", emls->v[i], want);
 			bad++;
 		}
 		if (!i && (!strstr(sb.buf, "\nchange-id: ") ||
 			   !strstr(sb.buf, b->base))) {
-			fprintf(stderr, "check: the cover lacks change-id: or its base (%s)\n",
-				b->base);
+			error("check: the cover lacks change-id: or its base (%s)",
+			      b->base);
 			bad++;
 		}
 		if (!i && rev > 1 && !has_changelog(sb.buf, rev)) {
-			fprintf(stderr, "check: the cover has no changelog section: a line 'Changes in v%d:' (or 'Changes since v%d:') heading what changed; make reroll writes one\n",
-				rev, rev - 1);
+			error("check: the cover has no changelog section: a line 'Changes in v%d:' (or 'Changes since v%d:') heading what changed; make reroll writes one",
+			      rev, rev - 1);
 			bad++;
 		}
 		if (!b->base_commit && strstr(sb.buf, "\nbase-commit:")) {
-			fprintf(stderr, "check: %s has a base-commit: that exists nowhere upstream\n",
-				emls->v[i]);
+			error("check: %s has a base-commit: that exists nowhere upstream",
+			      emls->v[i]);
 			bad++;
 		}
 		if (local && strstr(sb.buf, local)) {
-			fprintf(stderr, "check: %s names the local import commit %s\n",
-				emls->v[i], local);
+			error("check: %s names the local import commit %s",
+			      emls->v[i], local);
 			bad++;
 		}
-		if (i && !has_signoff(sb.buf, NULL, b->id.full)) {
-			fprintf(stderr, "check: %s lacks the sender's Signed-off-by: %s\n",
-				emls->v[i], b->id.full);
+		signed_off = i ? sender_trailers(b, emls->v[i], b->id.full) : 0;
+		if (i && !signed_off) {
+			error("check: %s lacks the sender's Signed-off-by: %s",
+			      emls->v[i], b->id.full);
 			bad++;
 		}
 		if (i && (size_t)i <= b->patches.nr &&
 		    co_developed(b->patches.v[i - 1]) > 0 &&
-		    !codev_pair_last(sb.buf, b->id.full)) {
-			fprintf(stderr, "check: %s lacks the sender's Co-developed-by: and Signed-off-by: as the last two trailers (series/co-developed lists %s)\n",
-				emls->v[i], patch_name(b->patches.v[i - 1]));
+		    signed_off != 2) {
+			error("check: %s lacks the sender's Co-developed-by: and Signed-off-by: as the last two trailers (series/co-developed lists %s)",
+			      emls->v[i], patch_name(b->patches.v[i - 1]));
 			bad++;
 		}
 		bad += ident_check_patch(emls->v[i], &err);
@@ -318,8 +284,8 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 
 			if (!cp || checkpatch_file(b->source.src, cp, allow, b->log,
 						   NULL)) {
-				fprintf(stderr, "check: checkpatch --strict complains about %s\n",
-					emls->v[i]);
+				error("check: checkpatch --strict complains about %s",
+				      emls->v[i]);
 				bad++;
 			}
 			free(cp);
@@ -327,8 +293,9 @@ static int check_emls(struct b4 *b, const struct strvec *emls, int rev)
 		strbuf_release(&sb);
 		free(want);
 	}
+	strbuf_trim_trailing(&err);
 	if (err.len)
-		fprintf(stderr, "check: placeholder identities:\n%s", err.buf);
+		error("check: placeholder identities:\n%s", err.buf);
 	strbuf_release(&err);
 	free(local);
 	free(allow);
@@ -423,46 +390,6 @@ fail:
 }
 
 /*
- * @text without \r, and without the headers a send sets anew (Date,
- * Message-Id, In-Reply-To, References) and patatt adds.
- */
-static void sendable(const char *text, struct strbuf *out)
-{
-	static const char *const volatile_hdr[] = {
-		"Date:", "Message-Id:", "In-Reply-To:", "References:",
-		"X-Developer-Signature:", "X-Developer-Key:",
-		"X-B4-Tracking:",	/* gzip, with the time in it */
-	};
-	const char *p = text;
-	int in_header = 1, skip = 0;
-
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		size_t n = len;
-		size_t i;
-
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (in_header && !n) {
-			in_header = 0;
-		} else if (in_header && (*p == ' ' || *p == '\t')) {
-			/* a folded line goes with its header */
-		} else if (in_header) {
-			skip = 0;
-			for (i = 0; i < ARRAY_SIZE(volatile_hdr); i++)
-				if (!strncasecmp(p, volatile_hdr[i],
-						 strlen(volatile_hdr[i])))
-					skip = 1;
-		}
-		if (!in_header || !skip) {
-			strbuf_add(out, p, n);
-			strbuf_addch(out, '\n');
-		}
-		p += len + !!p[len];
-	}
-}
-
-/*
  * The mails recorded in @dir are the checked ones of @emls, but for what
  * a send sets anew: 0, else the number that differ (named on stderr).
  */
@@ -501,21 +428,16 @@ static int sent_as_checked(const struct strvec *emls, const char *dir,
 }
 
 /* The cover's Message-Id (without <>) in mail @path, or NULL. */
-static char *msgid_of(const char *path)
+static char *msgid_of(struct b4 *b, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *m, *id = NULL;
+	char *m = mail_msgid(b, path), *id = NULL;
 
-	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
-		return NULL;
-	m = header(sb.buf, "Message-Id");
 	if (m) {
 		const char *s = m + strspn(m, " <");
 
 		id = xstrfmt("%.*s", (int)strcspn(s, ">\r\n "), s);
 		free(m);
 	}
-	strbuf_release(&sb);
 	return id;
 }
 
@@ -549,7 +471,7 @@ static char *tracked_msgid(struct b4 *b, int rev)
 /*
  * A posted revision's record stays: RESEND=1 moves it (with @move) to
  * @out.K (the first free K) before the revision is sent again; without
- * it, 2.
+ * it, EXIT_USAGE.
  */
 static int keep_posted(struct b4 *b, const char *out, int rev, int move)
 {
@@ -562,7 +484,7 @@ static int keep_posted(struct b4 *b, const char *out, int rev, int move)
 		error("v%d was posted as <%s> (%s/message-id); nothing was changed: 'make reroll' starts v%d, RESEND=1 sends v%d again",
 		      rev, id, out, rev + 1, rev);
 		free(id);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (!move) {
 		free(id);
@@ -636,7 +558,7 @@ static int real_send(struct b4 *b, const char *out, int rev,
 	char *enter = xstrfmt("%s/enter", b->a->work), *rec = NULL;
 	char *id = NULL;
 	struct strvec args = STRVEC_INIT, sent = STRVEC_INIT;
-	int sign = patatt_configured(), ret = 2;
+	int sign = patatt_configured(), ret = EXIT_USAGE;
 	size_t i;
 
 	if (!smtp && !sign) {
@@ -694,7 +616,7 @@ static int real_send(struct b4 *b, const char *out, int rev,
 	}
 	if (rec) {
 		ret = sent_as_checked(emls, dir, &sent) ? 1 : 0;
-		id = sent.nr ? msgid_of(sent.v[0]) : NULL;
+		id = sent.nr ? msgid_of(b, sent.v[0]) : NULL;
 	} else if (!b->a->reflect) {
 		id = tracked_msgid(b, rev);
 	}
@@ -760,7 +682,7 @@ int do_send(struct b4 *b)
 	struct strvec emls = STRVEC_INIT, to = STRVEC_INIT, cc = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	size_t i;
-	int ret = 2;
+	int ret = EXIT_USAGE;
 
 	if (!rev)
 		goto out;
@@ -776,7 +698,7 @@ int do_send(struct b4 *b)
 	ret = keep_posted(b, out, rev, 0);
 	if (ret)
 		goto out;
-	ret = 2;
+	ret = EXIT_USAGE;
 	describe_base(b);
 	if (recipients(b, &to, &cc))
 		goto out;
