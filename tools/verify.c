@@ -264,7 +264,10 @@ static int skipped_by_option(const struct options *opt, const char *name)
 	return 0;
 }
 
-/* Run @s into @r, with the progress display when @progress. */
+/*
+ * Run @s into @r, with the progress display when @progress; the step's
+ * lines name it as @r does ("build", or a flavour's "build:rt-amd64").
+ */
 static void run_one(struct verify_ctx *ctx, const struct step *s,
 		    struct step_result *r, int progress)
 {
@@ -274,9 +277,9 @@ static void run_one(struct verify_ctx *ctx, const struct step *s,
 	ctx->timeout = s->timeout;
 	ctx->log = r->log;
 	if (!ctx->opt->quiet)
-		note("%s: %s ...", ctx->t->name, s->name);
+		note("%s: %s ...", ctx->t->name, r->name);
 	if (progress)
-		progress_start(&prog, ctx, s->name,
+		progress_start(&prog, ctx, r->name,
 			       s->flags & STEP_COUNTS_OBJECTS);
 	cpu0 = cpu_now();
 	r->status = s->run(ctx, r);
@@ -606,7 +609,6 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 {
 	struct verify_ctx fc = *ctx;
 	unsigned int failed = pipeline_missing(res);
-	struct progress prog;
 	size_t i;
 	int j;
 
@@ -624,7 +626,6 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 		const struct step *s = &verify_steps[k];
 		struct step_result *r = &res[first + i];
 		char *name = xstrfmt("%s:%s", s->name, flavour);
-		double t0 = now(), cpu0;
 
 		r->name = name;
 		r->log = xstrfmt("%s/logs/%02d-%s-%s.log", ctx->results,
@@ -666,24 +667,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
 				    stopped, name);
 		} else {
-			fc.timeout = s->timeout;
-			fc.log = r->log;
-			if (!ctx->opt->quiet)
-				note("%s: %s ...", ctx->t->name, name);
-			progress_start(&prog, &fc, name,
-				       s->flags & STEP_COUNTS_OBJECTS);
-			cpu0 = cpu_now();
-			r->status = s->run(&fc, r);
-			r->cpu_seconds = cpu_now() - cpu0;
-			progress_end(&prog, r->status);
-			r->seconds = now() - t0;
-			if (run_interrupted()) {
-				r->status = STEP_ERROR;
-				strbuf_reset(&r->reason);
-				strbuf_addstr(&r->reason, "interrupted");
-			} else {
-				r->status = step_outcome(r->status, r);
-			}
+			run_one(&fc, s, r, 1);
 			if (r->status == STEP_FAIL || r->status == STEP_ERROR)
 				failed |= 1u << k;
 		}
