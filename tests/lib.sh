@@ -118,7 +118,8 @@ _tes_eval() { eval "$1"; }
 # &&, ||, |, }, ), fi, done, esac, else, elif, then, do or ;;, or the first
 # ends with || return N or || exit N, or the status is read right away
 # (NAME=$? or NAME=$! on the first line, NAME=$?, [ $? ... or test $? ...
-# beginning the second).  Blank lines and
+# beginning the second, or NAME=$! after a line that ends with &, a job
+# put in the background).  Blank lines and
 # comments do not count; a here-document's lines are skipped.
 _chain_lint() {
 	printf '%s\n' "$1" | awk '
@@ -166,6 +167,9 @@ _chain_lint() {
 		if (a ~ /[A-Za-z_][A-Za-z_0-9]*=\$[?!]/)
 			return 1
 		if (b ~ /^([A-Za-z_][A-Za-z_0-9]*=\$\?|\[ \$\? |test \$\? )/)
+			return 1
+		# a job put in the background, and its pid read right away
+		if (a ~ /(^|[^&])&$/ && b ~ /^[A-Za-z_][A-Za-z_0-9]*=\$!/)
 			return 1
 		return 0
 	}

@@ -7,7 +7,7 @@
 # joins git's test-lib accepts.  Fixture scripts, no kverify: under a second.
 . "$(dirname "$0")/lib.sh"
 
-plan 6
+plan 7
 # fixture NAME: a script of tests/ that sources lib.sh, its body on stdin
 fixture() {
 	mkdir -p "$TMP/t"
@@ -91,5 +91,10 @@ test_expect_success 'by default it is a warning line and the check runs' '
 '
 test_expect_success 'the chain-lint names the first broken line, past joined ones' '
 	[ "$(_chain_lint "$(printf "a &&\nb |\nc ||\nd\ne\n")")" = "broken &&-chain: d" ]
+'
+test_expect_success 'a job put in the background joins the line that reads its pid, and only that' '
+	[ -z "$(_chain_lint "$(printf "{ sleep 1 &\n  pid=\$!; } &&\nwait \$pid\n")")" ] &&
+	[ "$(_chain_lint "$(printf "sleep 1 &\nwait\n")")" = "broken &&-chain: sleep 1 &" ] &&
+	[ "$(_chain_lint "$(printf "true &&\nsleep 1\npid=\$!\n")")" = "broken &&-chain: sleep 1" ]
 '
 done_testing
