@@ -145,7 +145,7 @@ static int log_says_enospc(const char *log)
 	return ret;
 }
 
-enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *r)
+static enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *r)
 {
 	/* patch(1) writes the tree (sandbox.c keeps the pristine inodes). */
 	const char *tree_rw[2] = { NULL };
@@ -216,3 +216,18 @@ enum step_status apply_series(const struct verify_ctx *ctx, struct step_result *
 		    series_of(ctx)->patches.nr);
 	return STEP_PASS;
 }
+
+static enum step_status apply_step_run(const struct verify_ctx *ctx, void *out,
+				       struct step_result *r)
+{
+	(void)out;	/* it has none */
+	return apply_series(ctx, r);
+}
+
+const struct step apply_step = {
+	.name = "apply",
+	.run = apply_step_run,
+	.timeout = 300,
+	.flags = STEP_SOURCE_ONLY,
+	.needs = NEEDS(STEP_IDX_tree),
+};

@@ -509,8 +509,8 @@ static void boot_memo(const struct verify_ctx *ctx, const char *how,
 	memo_add_string(m, ctx->opt->require_pmu ? "require pmu" : "");
 }
 
-enum step_status boot_and_test(const struct verify_ctx *ctx,
-			       struct boot_out *out, struct step_result *r)
+static enum step_status boot_and_test(const struct verify_ctx *ctx,
+				      struct boot_out *out, struct step_result *r)
 {
 	char *dir = xstrfmt("%s/boot", ctx->results);
 	char *initrd = xstrfmt("%s/initramfs.cpio", dir);
@@ -584,3 +584,28 @@ out:
 	free(runner_path);
 	return st;
 }
+
+static void boot_clear(void *out)
+{
+	struct boot_out *b = out;
+
+	free(b->accel);
+	free(b->kernel_release);
+	ktap_clear(&b->tests);
+}
+
+static enum step_status boot_step_run(const struct verify_ctx *ctx, void *out,
+				      struct step_result *r)
+{
+	return boot_and_test(ctx, out, r);
+}
+
+const struct step boot_step = {
+	.name = "boot",
+	.run = boot_step_run,
+	.timeout = 1800,
+	.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
+		 NEEDS(STEP_IDX_selftests),
+	STEP_OUTPUT(boot),
+	.clear_out = boot_clear,
+};

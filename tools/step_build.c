@@ -136,8 +136,8 @@ static void write_build_stamp(const struct verify_ctx *ctx, const char *stamp)
 	free(path);
 }
 
-enum step_status build_kernel(const struct verify_ctx *ctx,
-			      struct build_out *out, struct step_result *r)
+static enum step_status build_kernel(const struct verify_ctx *ctx,
+				     struct build_out *out, struct step_result *r)
 {
 	int objects = ctx->opt->mode == BUILD_OBJECTS ||
 		      distro_config(ctx->opt);
@@ -189,3 +189,28 @@ out:
 	free(stamp);
 	return st;
 }
+
+/* Nothing built yet, and no ccache. */
+static void build_init(void *out)
+{
+	struct build_out *b = out;
+
+	b->ccache_hits = -1;
+	b->ccache_misses = -1;
+}
+
+static enum step_status build_step_run(const struct verify_ctx *ctx, void *out,
+				       struct step_result *r)
+{
+	return build_kernel(ctx, out, r);
+}
+
+const struct step build_step = {
+	.name = "build",
+	.run = build_step_run,
+	.timeout = 5400,
+	.flags = STEP_COUNTS_OBJECTS,
+	.needs = NEEDS(STEP_IDX_config),
+	STEP_OUTPUT(built),
+	.init_out = build_init,
+};

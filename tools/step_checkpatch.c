@@ -108,7 +108,7 @@ static int has_from(const char *path)
 	return ret;
 }
 
-enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result *r)
+static enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
 	struct strbuf allow = STRBUF_INIT, iderr = STRBUF_INIT;
@@ -202,3 +202,18 @@ out:
 	free(script);
 	return st;
 }
+
+static enum step_status checkpatch_step_run(const struct verify_ctx *ctx, void *out,
+					    struct step_result *r)
+{
+	(void)out;	/* it has none */
+	return run_checkpatch(ctx, r);
+}
+
+const struct step checkpatch_step = {
+	.name = "checkpatch",
+	.run = checkpatch_step_run,
+	.timeout = 600,
+	.flags = STEP_SOURCE_ONLY,
+	.needs = NEEDS(STEP_IDX_apply),
+};

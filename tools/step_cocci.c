@@ -102,7 +102,7 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 	return STEP_PASS;
 }
 
-enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
+static enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
 	char *smpl = xstrfmt("%s/%s", ctx->repo, COCCI_SMPL);
@@ -144,3 +144,18 @@ out:
 	free(work);
 	return st;
 }
+
+static enum step_status cocci_step_run(const struct verify_ctx *ctx, void *out,
+				       struct step_result *r)
+{
+	(void)out;	/* it has none */
+	return check_cocci(ctx, r);
+}
+
+const struct step cocci_step = {
+	.name = "cocci",
+	.run = cocci_step_run,
+	.timeout = 300,
+	.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY,
+	.needs = NEEDS(STEP_IDX_fetch),
+};

@@ -288,8 +288,8 @@ static enum step_status configure_distro(const struct verify_ctx *ctx,
 	return ret ? STEP_FAIL : STEP_PASS;
 }
 
-enum step_status configure_kernel(const struct verify_ctx *ctx,
-				  struct config_out *out, struct step_result *r)
+static enum step_status configure_kernel(const struct verify_ctx *ctx,
+					 struct config_out *out, struct step_result *r)
 {
 	struct strvec args = STRVEC_INIT, want = STRVEC_INIT;
 	struct strbuf frag = STRBUF_INIT;
@@ -347,3 +347,33 @@ out:
 	free(had);
 	return st;
 }
+
+static void config_clear(void *out)
+{
+	struct config_out *c = out;
+
+	free(c->boot_why);
+	free(c->build);
+	free(c->deb_abi);
+	free(c->deb_release);
+	free(c->deb_root);
+	free(c->deb_image);
+	free(c->kbuild);
+	free(c->toolchain);
+	free(c->kernel);
+}
+
+static enum step_status config_step_run(const struct verify_ctx *ctx, void *out,
+					struct step_result *r)
+{
+	return configure_kernel(ctx, out, r);
+}
+
+const struct step config_step = {
+	.name = "config",
+	.run = config_step_run,
+	.timeout = 600,
+	.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply),
+	STEP_OUTPUT(config),
+	.clear_out = config_clear,
+};

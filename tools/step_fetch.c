@@ -5,11 +5,12 @@
  * ERROR; no variant that applies is the series' FAIL.
  */
 #include "probe.h"
+#include "series.h"
 #include "source.h"
 #include "steps.h"
 
-enum step_status fetch_source(const struct verify_ctx *ctx,
-			      struct fetch_out *out, struct step_result *r)
+static enum step_status fetch_source(const struct verify_ctx *ctx,
+				     struct fetch_out *out, struct step_result *r)
 {
 	const struct source_req req = {
 		.t = ctx->t, .opt = ctx->opt, .cache = ctx->cache,
@@ -22,3 +23,26 @@ enum step_status fetch_source(const struct verify_ctx *ctx,
 		return probe_series(ctx, out, r);
 	return STEP_PASS;
 }
+
+static void fetch_clear(void *out)
+{
+	struct fetch_out *f = out;
+
+	source_clear(&f->source);
+	series_clear(&f->probed);
+}
+
+static enum step_status fetch_step_run(const struct verify_ctx *ctx, void *out,
+				       struct step_result *r)
+{
+	return fetch_source(ctx, out, r);
+}
+
+const struct step fetch_step = {
+	.name = "fetch",
+	.run = fetch_step_run,
+	.timeout = SOURCE_TIMEOUT,
+	.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY,
+	STEP_OUTPUT(fetch),
+	.clear_out = fetch_clear,
+};

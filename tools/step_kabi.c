@@ -242,7 +242,7 @@ static void name_some(struct strbuf *sb, const struct strvec *names)
 		strbuf_addf(sb, " and %zu more", names->nr - 8);
 }
 
-enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
+static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
 {
 	struct symvers_ignore ignore = SYMVERS_IGNORE_INIT;
 	struct kabi_diff d = {
@@ -408,3 +408,17 @@ out:
 	free(debian);
 	return st;
 }
+
+static enum step_status kabi_step_run(const struct verify_ctx *ctx, void *out,
+				      struct step_result *r)
+{
+	(void)out;	/* it has none */
+	return check_kabi(ctx, r);
+}
+
+const struct step kabi_step = {
+	.name = "kabi",
+	.run = kabi_step_run,
+	.timeout = 300,
+	.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build),
+};

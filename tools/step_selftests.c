@@ -61,9 +61,9 @@ static int make_headers(const struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
-enum step_status build_selftests(const struct verify_ctx *ctx,
-				 struct selftests_out *out,
-				 struct step_result *r)
+static enum step_status build_selftests(const struct verify_ctx *ctx,
+					struct selftests_out *out,
+					struct step_result *r)
 {
 	char *kvm = xstrfmt("%s/tools/testing/selftests/kvm", ctx->tree);
 	char *objdir = xstrfmt("%s/kselftest/kvm", build_dir(ctx));
@@ -111,3 +111,27 @@ out:
 	free(x86);
 	return st;
 }
+
+static void selftests_clear(void *out)
+{
+	struct selftests_out *st = out;
+
+	free(st->arch);
+	strvec_clear(&st->bins);
+	strvec_clear(&st->new_tests);
+}
+
+static enum step_status selftests_step_run(const struct verify_ctx *ctx, void *out,
+					   struct step_result *r)
+{
+	return build_selftests(ctx, out, r);
+}
+
+const struct step selftests_step = {
+	.name = "selftests",
+	.run = selftests_step_run,
+	.timeout = 1800,
+	.needs = NEEDS(STEP_IDX_build),
+	STEP_OUTPUT(selftests),
+	.clear_out = selftests_clear,
+};

@@ -267,13 +267,13 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 }
 
 /* What the report needs of the sim's output, kept beside the PASS. */
-void sim_out_save(const struct sim_out *out, struct strbuf *data)
+static void sim_out_save(const struct sim_out *out, struct strbuf *data)
 {
 	strbuf_addf(data, "%s\n%ld\n%llu\n%s\n%s\n", out->era, out->traces,
 		    out->seed, out->figures.buf, out->reads.buf);
 }
 
-int sim_out_load(struct sim_out *out, struct strbuf *data)
+static int sim_out_load(struct sim_out *out, struct strbuf *data)
 {
 	char *v[5], *p = data->buf, *e;
 	int i;
@@ -294,8 +294,8 @@ int sim_out_load(struct sim_out *out, struct strbuf *data)
 	return 0;
 }
 
-enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
-			 struct step_result *r)
+static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
+				struct step_result *r)
 {
 	struct sim_opts o = {
 		.pristine = ctx->fetch.source.src, .patched = ctx->tree, .log = ctx->log,
@@ -390,3 +390,53 @@ out:
 	free(work);
 	return st;
 }
+
+static void sim_init(void *out)
+{
+	struct sim_out *s = out;
+
+	strbuf_init(&s->figures);
+	strbuf_init(&s->reads);
+}
+
+static void sim_clear(void *out)
+{
+	struct sim_out *s = out;
+
+	free(s->era);
+	strbuf_release(&s->figures);
+	strbuf_release(&s->reads);
+}
+
+/* In the step's own process, for the engine's: only what ran. */
+static void sim_save(const void *out, struct strbuf *sb)
+{
+	const struct sim_out *s = out;
+
+	if (s->era)
+		sim_out_save(s, sb);
+}
+
+static int sim_load(void *out, struct strbuf *sb)
+{
+	return sb->len ? sim_out_load(out, sb) : 0;
+}
+
+static enum step_status sim_step_run(const struct verify_ctx *ctx, void *out,
+				     struct step_result *r)
+{
+	return run_sim(ctx, out, r);
+}
+
+const struct step sim_step = {
+	.name = "sim",
+	.run = sim_step_run,
+	.timeout = 300,
+	.flags = STEP_INDEPENDENT | STEP_BESIDE | STEP_SOURCE_ONLY,
+	.needs = NEEDS(STEP_IDX_apply),
+	STEP_OUTPUT(sim),
+	.init_out = sim_init,
+	.clear_out = sim_clear,
+	.save_out = sim_save,
+	.load_out = sim_load,
+};

@@ -106,7 +106,7 @@ static int linked_to_source(const struct verify_ctx *ctx)
 	return 0;
 }
 
-enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *r)
+static enum step_status prepare_tree(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *stamp = tree_stamp_path(ctx), *dir = cache_path(ctx, "trees");
 	/* The target's lock owns it (no target name starts with '.'). */
@@ -183,3 +183,18 @@ out:
 	free(stamp);
 	return st;
 }
+
+static enum step_status tree_step_run(const struct verify_ctx *ctx, void *out,
+				      struct step_result *r)
+{
+	(void)out;	/* it has none */
+	return prepare_tree(ctx, r);
+}
+
+const struct step tree_step = {
+	.name = "tree",
+	.run = tree_step_run,
+	.timeout = 900,
+	.flags = STEP_SOURCE_ONLY,
+	.needs = NEEDS(STEP_IDX_fetch),
+};

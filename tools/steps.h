@@ -3,39 +3,74 @@
 #define KVERIFY_STEPS_H
 
 /*
- * The steps, a file each: what each reads is the context, read-only; what
- * it writes is its own output, the second argument where it has one.
+ * A step's contract.  A step is a file, tools/step_<name>.c, that defines
+ * a const struct step <name>_step, and a line of pipeline.h.  It reads the
+ * run's context, read-only; what it writes is its own output (STEP_OUTPUT),
+ * which the engine hands it.
  */
+#include <stddef.h>
+
 #include "step.h"
 
-/* Steps that read the context only. */
-enum step_status prepare_tree(const struct verify_ctx *ctx,
-			      struct step_result *r);
-enum step_status apply_series(const struct verify_ctx *ctx,
-			      struct step_result *r);
-enum step_status run_checkpatch(const struct verify_ctx *ctx,
-				struct step_result *r);
-enum step_status check_cocci(const struct verify_ctx *ctx,
-			     struct step_result *r);
-enum step_status check_kabi(const struct verify_ctx *ctx,
-			    struct step_result *r);
+enum step_idx {
+#define STEP(name) STEP_IDX_##name,
+#include "pipeline.h"
+#undef STEP
+	NR_STEPS
+};
 
-/* Steps that write an output of their own, in the context. */
-enum step_status fetch_source(const struct verify_ctx *ctx,
-			      struct fetch_out *out, struct step_result *r);
-void sim_out_save(const struct sim_out *out, struct strbuf *data);
-int sim_out_load(struct sim_out *out, struct strbuf *data);
-enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
-			 struct step_result *r);
-enum step_status configure_kernel(const struct verify_ctx *ctx,
-				  struct config_out *out,
-				  struct step_result *r);
-enum step_status build_kernel(const struct verify_ctx *ctx,
-			      struct build_out *out, struct step_result *r);
-enum step_status build_selftests(const struct verify_ctx *ctx,
-				 struct selftests_out *out,
-				 struct step_result *r);
-enum step_status boot_and_test(const struct verify_ctx *ctx,
-			       struct boot_out *out, struct step_result *r);
+/* A step's needs: the steps whose outputs it reads. */
+#define NEEDS(idx) (1u << (idx))
+
+struct step {
+	const char *name;
+	/* @out: the step's output in the context, NULL when it has none */
+	enum step_status (*run)(const struct verify_ctx *ctx, void *out,
+				struct step_result *r);
+	unsigned int timeout;	/* seconds, for each tool the step runs */
+	unsigned int flags;	/* STEP_RUNS_WHEN_NA ... below */
+	unsigned int needs;	/* NEEDS(STEP_IDX_x) | ... */
+	/* STEP_OUTPUT(): where in struct verify_ctx, and its size (0: none) */
+	size_t out, out_size;
+	/* Its output before any step runs, zeroed first; and its end. */
+	void (*init_out)(void *out);
+	void (*clear_out)(void *out);
+	/*
+	 * STEP_BESIDE: its output, saved in the step's own process and
+	 * loaded in the engine's (non-zero: what came is not whole).
+	 */
+	void (*save_out)(const void *out, struct strbuf *sb);
+	int (*load_out)(void *out, struct strbuf *sb);
+};
+
+/* The step writes @field of struct verify_ctx, and nothing else there. */
+#define STEP_OUTPUT(field)						\
+	.out = offsetof(struct verify_ctx, field),			\
+	.out_size = sizeof(((const struct verify_ctx *)0)->field)
+
+/* It also runs for targets whose series is n/a. */
+#define STEP_RUNS_WHEN_NA	(1u << 0)
+/* Its failure does not stop the later steps, even without --keep-going. */
+#define STEP_INDEPENDENT	(1u << 1)
+/*
+ * An independent step that runs in a process of its own, beside the steps
+ * after it, unless make's jobserver counts the jobs: the engine waits for
+ * it before a step that needs it, and at the end.
+ */
+#define STEP_BESIDE		(1u << 2)
+/*
+ * kbuild compiles objects in it: the progress display counts them, and
+ * the count of a PASS is the next run's total (progress.c).
+ */
+#define STEP_COUNTS_OBJECTS	(1u << 3)
+/* It reads the source and the series, not a kernel built: a sweep runs it. */
+#define STEP_SOURCE_ONLY	(1u << 4)
+
+/* Each step's, defined in its tools/step_<name>.c. */
+extern const struct step
+#define STEP(name) name##_step,
+#include "pipeline.h"
+#undef STEP
+	pipeline_end;	/* never defined: it only ends the list */
 
 #endif

@@ -46,185 +46,54 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
 }
 
 /*
- * A step: the engine hands it the run's context read-only and the one
- * output (struct *_out in step.h) that is its own to write.
+ * The pipeline, top to bottom (pipeline.h, which orders enum step_idx
+ * too): each step's contract is its own file's const struct step.  needs
+ * names the steps whose outputs a step reads: with --keep-going a failure
+ * stops only the steps that need it.
  */
-struct step {
-	const char *name;
-	/* The step's entry, one of the *_step() functions below. */
-	enum step_status (*run)(struct verify_ctx *ctx, struct step_result *r);
-	unsigned int timeout;	/* seconds, for each tool the step runs */
-	unsigned int flags;	/* STEP_RUNS_WHEN_NA, STEP_INDEPENDENT */
-	unsigned int needs;	/* NEEDS(i): reads what verify_steps[i] made */
-	/*
-	 * STEP_BESIDE: its output in the context, saved in its own process
-	 * and loaded in the engine's (non-zero: what came is not whole).
-	 */
-	void (*save_out)(const struct verify_ctx *ctx, struct strbuf *sb);
-	int (*load_out)(struct verify_ctx *ctx, struct strbuf *sb);
-};
-
-/* It also runs for targets whose series is n/a. */
-#define STEP_RUNS_WHEN_NA	(1u << 0)
-/* Its failure does not stop the later steps, even without --keep-going. */
-#define STEP_INDEPENDENT	(1u << 1)
-/*
- * An independent step that runs in a process of its own, beside the steps
- * after it, unless make's jobserver counts the jobs: the engine waits for
- * it before a step that needs it, and at the end.
- */
-#define STEP_BESIDE		(1u << 2)
-/*
- * kbuild compiles objects in it: the progress display counts them, and
- * the count of a PASS is the next run's total (progress.c).
- */
-#define STEP_COUNTS_OBJECTS	(1u << 3)
-/* It reads the source and the series, not a kernel built: a sweep runs it. */
-#define STEP_SOURCE_ONLY	(1u << 4)
-
-/*
- * Each step's entry: its own function (steps.h), given the step's output in
- * the context where it has one.
- */
-static enum step_status fetch_step(struct verify_ctx *ctx,
-				   struct step_result *r)
-{
-	return fetch_source(ctx, &ctx->fetch, r);
-}
-
-static enum step_status tree_step(struct verify_ctx *ctx,
-				  struct step_result *r)
-{
-	return prepare_tree(ctx, r);
-}
-
-static enum step_status apply_step(struct verify_ctx *ctx,
-				   struct step_result *r)
-{
-	return apply_series(ctx, r);
-}
-
-static enum step_status sim_step(struct verify_ctx *ctx,
-				 struct step_result *r)
-{
-	return run_sim(ctx, &ctx->sim, r);
-}
-
-static void sim_save(const struct verify_ctx *ctx, struct strbuf *sb)
-{
-	if (ctx->sim.era)
-		sim_out_save(&ctx->sim, sb);
-}
-
-static int sim_load(struct verify_ctx *ctx, struct strbuf *sb)
-{
-	return sb->len ? sim_out_load(&ctx->sim, sb) : 0;
-}
-
-static enum step_status checkpatch_step(struct verify_ctx *ctx,
-					struct step_result *r)
-{
-	return run_checkpatch(ctx, r);
-}
-
-static enum step_status cocci_step(struct verify_ctx *ctx,
-				   struct step_result *r)
-{
-	return check_cocci(ctx, r);
-}
-
-static enum step_status config_step(struct verify_ctx *ctx,
-				    struct step_result *r)
-{
-	return configure_kernel(ctx, &ctx->config, r);
-}
-
-static enum step_status build_step(struct verify_ctx *ctx,
-				   struct step_result *r)
-{
-	return build_kernel(ctx, &ctx->built, r);
-}
-
-static enum step_status kabi_step(struct verify_ctx *ctx,
-				  struct step_result *r)
-{
-	return check_kabi(ctx, r);
-}
-
-static enum step_status selftests_step(struct verify_ctx *ctx,
-				       struct step_result *r)
-{
-	return build_selftests(ctx, &ctx->selftests, r);
-}
-
-static enum step_status boot_step(struct verify_ctx *ctx,
-				  struct step_result *r)
-{
-	return boot_and_test(ctx, &ctx->boot, r);
-}
-
-/*
- * The pipeline, top to bottom: a step is an index here and a line of the
- * table.  needs names the steps whose outputs a step reads: with
- * --keep-going a failure stops only the steps that need it.
- */
-enum step_idx {
-	STEP_IDX_fetch, STEP_IDX_tree, STEP_IDX_apply, STEP_IDX_sim,
-	STEP_IDX_checkpatch, STEP_IDX_cocci, STEP_IDX_config, STEP_IDX_build,
-	STEP_IDX_kabi, STEP_IDX_selftests, STEP_IDX_boot,
-	NR_STEPS
-};
-#define NEEDS(idx) (1u << (idx))
-
-static const struct step verify_steps[] = {
-	[STEP_IDX_fetch] = { .name = "fetch", .run = fetch_step,
-		.timeout = SOURCE_TIMEOUT,
-		.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY },
-	[STEP_IDX_tree] = { .name = "tree", .run = tree_step, .timeout = 900,
-		.flags = STEP_SOURCE_ONLY, .needs = NEEDS(STEP_IDX_fetch) },
-	[STEP_IDX_apply] = { .name = "apply", .run = apply_step,
-		.timeout = 300, .flags = STEP_SOURCE_ONLY,
-		.needs = NEEDS(STEP_IDX_tree) },
-	[STEP_IDX_sim] = { .name = "sim", .run = sim_step, .timeout = 300,
-		.flags = STEP_INDEPENDENT | STEP_BESIDE | STEP_SOURCE_ONLY,
-		.needs = NEEDS(STEP_IDX_apply),
-		.save_out = sim_save, .load_out = sim_load },
-	[STEP_IDX_checkpatch] = { .name = "checkpatch", .run = checkpatch_step,
-		.timeout = 600, .flags = STEP_SOURCE_ONLY,
-		.needs = NEEDS(STEP_IDX_apply) },
-	[STEP_IDX_cocci] = { .name = "cocci", .run = cocci_step,
-		.timeout = 300, .flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY,
-		.needs = NEEDS(STEP_IDX_fetch) },
-	[STEP_IDX_config] = { .name = "config", .run = config_step,
-		.timeout = 600,
-		.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply) },
-	[STEP_IDX_build] = { .name = "build", .run = build_step,
-		.timeout = 5400, .flags = STEP_COUNTS_OBJECTS,
-		.needs = NEEDS(STEP_IDX_config) },
-	[STEP_IDX_kabi] = { .name = "kabi", .run = kabi_step, .timeout = 300,
-		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) },
-	[STEP_IDX_selftests] = { .name = "selftests", .run = selftests_step,
-		.timeout = 1800, .needs = NEEDS(STEP_IDX_build) },
-	[STEP_IDX_boot] = { .name = "boot", .run = boot_step, .timeout = 1800,
-		.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
-			 NEEDS(STEP_IDX_selftests) },
+static const struct step *const verify_steps[] = {
+#define STEP(name) (&name##_step),
+#include "pipeline.h"
+#undef STEP
 };
 
 _Static_assert(ARRAY_SIZE(verify_steps) == NR_STEPS,
-	       "verify_steps[]: a line for each STEP_IDX_*");
+	       "verify_steps[]: a step for each line of pipeline.h");
 _Static_assert(NR_STEPS <= 32, "needs is a 32-bit mask");
+
+/* @s's output in @ctx, NULL when it has none. */
+static void *step_out(struct verify_ctx *ctx, const struct step *s)
+{
+	return s->out_size ? (char *)ctx + s->out : NULL;
+}
+
+/* @s's output before it runs: zero, then what its init_out sets. */
+static void step_out_init(struct verify_ctx *ctx, const struct step *s)
+{
+	if (!s->out_size)
+		return;
+	memset(step_out(ctx, s), 0, s->out_size);
+	if (s->init_out)
+		s->init_out(step_out(ctx, s));
+}
+
+static void step_out_clear(struct verify_ctx *ctx, const struct step *s)
+{
+	if (s->clear_out)
+		s->clear_out(step_out(ctx, s));
+}
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
 
 const char *verify_step_name(int i)
 {
-	return i >= 0 && i < nr_verify_steps ? verify_steps[i].name : NULL;
+	return i >= 0 && i < nr_verify_steps ? verify_steps[i]->name : NULL;
 }
 
 int verify_step_source_only(int i)
 {
 	return i >= 0 && i < nr_verify_steps &&
-	       (verify_steps[i].flags & STEP_SOURCE_ONLY);
+	       (verify_steps[i]->flags & STEP_SOURCE_ONLY);
 }
 
 int verify_step_index(const char *name)
@@ -232,7 +101,7 @@ int verify_step_index(const char *name)
 	int i;
 
 	for (i = 0; i < nr_verify_steps; i++)
-		if (!strcmp(verify_steps[i].name, name))
+		if (!strcmp(verify_steps[i]->name, name))
 			return i;
 	return -1;
 }
@@ -282,7 +151,7 @@ static void run_one(struct verify_ctx *ctx, const struct step *s,
 		progress_start(&prog, ctx, r->name,
 			       s->flags & STEP_COUNTS_OBJECTS);
 	cpu0 = cpu_now();
-	r->status = s->run(ctx, r);
+	r->status = s->run(ctx, step_out(ctx, s), r);
 	r->cpu_seconds = cpu_now() - cpu0;
 	if (progress)
 		progress_end(&prog, r->status);
@@ -314,7 +183,7 @@ static void beside_send(struct verify_ctx *ctx, const struct step *s,
 	ssize_t n;
 
 	if (s->save_out)
-		s->save_out(ctx, &out);
+		s->save_out(step_out(ctx, s), &out);
 	strbuf_addf(&sb, "%d %d %.6f %.6f %zu %zu %zu\n", r->status, r->cause,
 		    r->seconds, r->cpu_seconds, r->reason.len, r->detail.len,
 		    out.len);
@@ -389,7 +258,7 @@ static int beside_parse(struct verify_ctx *ctx, const struct step *s,
 	r->cause = cause;
 	r->seconds = seconds;
 	r->cpu_seconds = cpu;
-	ret = s->load_out ? s->load_out(ctx, &out) : 0;
+	ret = s->load_out ? s->load_out(step_out(ctx, s), &out) : 0;
 	strbuf_release(&out);
 	return ret;
 }
@@ -450,7 +319,7 @@ static void beside_join(struct verify_ctx *ctx, const struct step *s,
  * step is independent) is not run, and says why.  A STEP_BESIDE step
  * runs beside the steps after it; a step that needs it waits for it.
  */
-static void run_steps(struct verify_ctx *ctx, const struct step *steps,
+static void run_steps(struct verify_ctx *ctx, const struct step *const *steps,
 		      int nr, struct step_result *res)
 {
 	struct beside *beside = xmalloc(nr * sizeof(*beside));
@@ -459,13 +328,13 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 	int i, j;
 
 	for (i = 0; i < nr; i++) {
-		const struct step *s = &steps[i];
+		const struct step *s = steps[i];
 		struct step_result *r = &res[i];
 
 		for (j = 0; j < i; j++) {
 			if (!(s->needs & pending & (1u << j)))
 				continue;
-			beside_join(ctx, &steps[j], &res[j], &beside[j]);
+			beside_join(ctx, steps[j], &res[j], &beside[j]);
 			pending &= ~(1u << j);
 			if (res[j].status == STEP_FAIL ||
 			    res[j].status == STEP_ERROR)
@@ -490,7 +359,7 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 				;
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: needs %s, which %s",
-				    steps[j].name,
+				    steps[j]->name,
 				    res[j].status == STEP_SKIP ? "did not run" :
 				    "failed");
 			failed |= 1u << i;
@@ -521,7 +390,7 @@ static void run_steps(struct verify_ctx *ctx, const struct step *steps,
 	}
 	for (j = 0; j < nr; j++)
 		if (pending & (1u << j))
-			beside_join(ctx, &steps[j], &res[j], &beside[j]);
+			beside_join(ctx, steps[j], &res[j], &beside[j]);
 	free(beside);
 	strbuf_release(&stopped);
 }
@@ -556,10 +425,10 @@ static void pipeline_stop(const struct verify_ctx *ctx,
 	for (i = 0; i < nr_verify_steps && !ctx->opt->keep_going; i++) {
 		if ((res[i].status != STEP_FAIL &&
 		     res[i].status != STEP_ERROR) ||
-		    (verify_steps[i].flags & STEP_INDEPENDENT))
+		    (verify_steps[i]->flags & STEP_INDEPENDENT))
 			continue;
 		if (!(FLAVOUR_STEPS_MASK & (1u << i)))
-			strbuf_addf(out, "%s failed", verify_steps[i].name);
+			strbuf_addf(out, "%s failed", verify_steps[i]->name);
 		return;
 	}
 }
@@ -612,10 +481,8 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 	size_t i;
 	int j;
 
-	memset(&fc.config, 0, sizeof(fc.config));
-	memset(&fc.built, 0, sizeof(fc.built));
-	memset(&fc.boot, 0, sizeof(fc.boot));
-	fc.built.ccache_hits = fc.built.ccache_misses = -1;
+	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++)
+		step_out_init(&fc, verify_steps[flavour_steps[i]]);
 	fc.flavour = flavour;
 	fc.build = cache_path(ctx, "build/%s-debian@%s", ctx->t->name, flavour);
 	fc.kvm_tree = cache_path(ctx, "trees/%s@%s", ctx->t->name, flavour);
@@ -623,7 +490,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 	mkdir_p(fc.results);
 	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++) {
 		int k = flavour_steps[i];
-		const struct step *s = &verify_steps[k];
+		const struct step *s = verify_steps[k];
 		struct step_result *r = &res[first + i];
 		char *name = xstrfmt("%s:%s", s->name, flavour);
 
@@ -655,7 +522,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 				;
 			r->status = STEP_SKIP;
 			strbuf_addf(&r->reason, "not run: needs %s%s%s, which %s",
-				    verify_steps[j].name,
+				    verify_steps[j]->name,
 				    FLAVOUR_STEPS_MASK & (1u << j) ? ":" : "",
 				    FLAVOUR_STEPS_MASK & (1u << j) ? flavour : "",
 				    FLAVOUR_STEPS_MASK & (1u << j) ||
@@ -675,59 +542,30 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 	free(fc.build);
 	free(fc.kvm_tree);
 	free(fc.results);
-	free(fc.config.boot_why);
-	free(fc.config.build);
-	free(fc.config.deb_abi);
-	free(fc.config.deb_release);
-	free(fc.config.deb_root);
-	free(fc.config.deb_image);
-	free(fc.config.kbuild);
-	free(fc.config.toolchain);
-	free(fc.config.kernel);
-	free(fc.boot.accel);
-	free(fc.boot.kernel_release);
-	ktap_clear(&fc.boot.tests);
+	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++)
+		step_out_clear(&fc, verify_steps[flavour_steps[i]]);
 }
 
 static void ctx_clear(struct verify_ctx *ctx)
 {
+	int i;
+
 	free(ctx->repo);
 	free(ctx->results);
 	free(ctx->tree);
 	free(ctx->build);
 	series_clear(&ctx->listed);
-
-	source_clear(&ctx->fetch.source);
-	series_clear(&ctx->fetch.probed);
-
-	free(ctx->sim.era);
-	strbuf_release(&ctx->sim.figures);
-	strbuf_release(&ctx->sim.reads);
-
-	free(ctx->config.boot_why);
-	free(ctx->config.build);
-	free(ctx->config.deb_abi);
-	free(ctx->config.deb_release);
-	free(ctx->config.deb_root);
-	free(ctx->config.deb_image);
-	free(ctx->config.kbuild);
-	free(ctx->config.toolchain);
-	free(ctx->config.kernel);
-
-	free(ctx->selftests.arch);
-	strvec_clear(&ctx->selftests.bins);
-	strvec_clear(&ctx->selftests.new_tests);
-
-	free(ctx->boot.accel);
-	free(ctx->boot.kernel_release);
-	ktap_clear(&ctx->boot.tests);
+	for (i = 0; i < nr_verify_steps; i++)
+		step_out_clear(ctx, verify_steps[i]);
 }
 
 static int setup(struct verify_ctx *ctx, struct strbuf *err)
 {
 	char *p;
-	int ret = 0;
+	int i, ret = 0;
 
+	for (i = 0; i < nr_verify_steps; i++)
+		step_out_init(ctx, verify_steps[i]);
 	ctx->repo = abspath(".");
 	ctx->cache = ctx->opt->cache;
 	p = abspath(ctx->opt->results);
@@ -799,12 +637,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	struct strvec flavours = STRVEC_INIT;
 	struct strbuf stopped = STRBUF_INIT;
 	struct step_result *res;
-	struct verify_ctx ctx = {
-		.t = t, .opt = opt,
-		/* nothing built yet, and no ccache */
-		.built = { .ccache_hits = -1, .ccache_misses = -1 },
-		.sim = { .figures = STRBUF_INIT, .reads = STRBUF_INIT },
-	};
+	struct verify_ctx ctx = { .t = t, .opt = opt };
 	struct strbuf err = STRBUF_INIT;
 	int i, n, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;

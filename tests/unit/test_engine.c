@@ -23,11 +23,13 @@ static struct strbuf ran = STRBUF_INIT;
 /* The status each fake step returns, by its name's letter. */
 static enum step_status gives[26];
 
-static enum step_status fake(struct verify_ctx *ctx, struct step_result *r)
+static enum step_status fake(const struct verify_ctx *ctx, void *out,
+			     struct step_result *r)
 {
 	int i = r->name[0] - 'a';
 
 	(void)ctx;
+	(void)out;
 	strbuf_addf(&ran, "%s ", r->name);
 	if (gives[i] == STEP_FAIL && r->name[1] == '!')
 		return blame_machine(r), STEP_FAIL;
@@ -39,14 +41,22 @@ static enum step_status fake(struct verify_ctx *ctx, struct step_result *r)
  * needs nothing; f needs e; g runs when n/a.
  */
 enum { A, B, C, D, E, F, G, NR_FAKE };
-static const struct step fake_steps[] = {
-	[A] = { .name = "a", .run = fake },
-	[B] = { .name = "b", .run = fake, .needs = NEEDS(A) },
-	[C] = { .name = "c", .run = fake, .needs = NEEDS(B) },
-	[D] = { .name = "d", .run = fake, .needs = NEEDS(A) },
-	[E] = { .name = "e", .run = fake, .flags = STEP_INDEPENDENT },
-	[F] = { .name = "f", .run = fake, .needs = NEEDS(E) },
-	[G] = { .name = "g", .run = fake, .flags = STEP_RUNS_WHEN_NA },
+static const struct step a_step = { .name = "a", .run = fake };
+static const struct step b_step = { .name = "b", .run = fake,
+				    .needs = NEEDS(A) };
+static const struct step c_step = { .name = "c", .run = fake,
+				    .needs = NEEDS(B) };
+static const struct step d_step = { .name = "d", .run = fake,
+				    .needs = NEEDS(A) };
+static const struct step e_step = { .name = "e", .run = fake,
+				    .flags = STEP_INDEPENDENT };
+static const struct step f_step = { .name = "f", .run = fake,
+				    .needs = NEEDS(E) };
+static const struct step g_step = { .name = "g", .run = fake,
+				    .flags = STEP_RUNS_WHEN_NA };
+static const struct step *const fake_steps[] = {
+	[A] = &a_step, [B] = &b_step, [C] = &c_step, [D] = &d_step,
+	[E] = &e_step, [F] = &f_step, [G] = &g_step,
 };
 
 _Static_assert(ARRAY_SIZE(fake_steps) == NR_FAKE, "a line for each");
@@ -207,9 +217,11 @@ static void not_applicable(void **state)
 /* A FAIL the machine caused is an ERROR, and stops the run as a FAIL does. */
 static void machine_error(void **state)
 {
-	static const struct step machine_steps[] = {
-		{ .name = "a!", .run = fake },
-		{ .name = "b", .run = fake, .needs = NEEDS(0) },
+	static const struct step machine_a = { .name = "a!", .run = fake };
+	static const struct step machine_b = { .name = "b", .run = fake,
+					       .needs = NEEDS(0) };
+	static const struct step *const machine_steps[] = {
+		&machine_a, &machine_b,
 	};
 	struct run w;
 
@@ -232,45 +244,56 @@ static void machine_error(void **state)
 static char *beside_done;
 static int beside_exit;		/* the step's process exits at once */
 
-static enum step_status fake_beside(struct verify_ctx *ctx,
+static enum step_status fake_beside(const struct verify_ctx *ctx, void *out,
 				    struct step_result *r)
 {
+	struct sim_out *sim = out;
+
+	(void)ctx;
 	strbuf_addf(&r->reason, "pid %d", (int)getpid());
 	strbuf_addstr(&r->detail, "detail\nwith lines\n");
 	if (beside_exit)
 		_exit(3);
 	usleep(500 * 1000);
-	ctx->sim.era = xstrdup("fake era");
-	ctx->sim.traces = 7;
-	ctx->sim.seed = 9;
-	strbuf_addstr(&ctx->sim.figures, "T=0:1");
-	strbuf_addstr(&ctx->sim.reads, "T=0:2");
+	sim->era = xstrdup("fake era");
+	sim->traces = 7;
+	sim->seed = 9;
+	strbuf_addstr(&sim->figures, "T=0:1");
+	strbuf_addstr(&sim->reads, "T=0:2");
 	write_file(beside_done, "", 0);
 	return gives['s' - 'a'];
 }
 
 /* Says in @ran whether "s" had ended when it ran. */
-static enum step_status fake_sees(struct verify_ctx *ctx,
+static enum step_status fake_sees(const struct verify_ctx *ctx, void *out,
 				  struct step_result *r)
 {
 	(void)ctx;
+	(void)out;
 	strbuf_addf(&ran, "%s%s ", r->name, is_file(beside_done) ? "+" : "-");
 	return STEP_PASS;
 }
 
-static const struct step beside_steps[] = {
-	{ .name = "a", .run = fake },
-	{ .name = "s", .run = fake_beside,
-	  .flags = STEP_INDEPENDENT | STEP_BESIDE, .needs = NEEDS(0),
-	  .save_out = sim_save, .load_out = sim_load },
-	{ .name = "c", .run = fake_sees, .needs = NEEDS(0) },
-	{ .name = "n", .run = fake_sees, .needs = NEEDS(1) },
+/* "s" writes the sim's output, and sends it as the sim step does. */
+static struct step s_step = {
+	.name = "s", .run = fake_beside,
+	.flags = STEP_INDEPENDENT | STEP_BESIDE, .needs = NEEDS(0),
+	STEP_OUTPUT(sim),
+};
+static const struct step sees_c = { .name = "c", .run = fake_sees,
+				    .needs = NEEDS(0) };
+static const struct step sees_n = { .name = "n", .run = fake_sees,
+				    .needs = NEEDS(1) };
+static const struct step *const beside_steps[] = {
+	&a_step, &s_step, &sees_c, &sees_n,
 };
 
 static void beside_start_clean(struct run *w, int jobserver)
 {
 	start(w, NULL, 0, 0);
 	w->opt.make_jobserver = jobserver;
+	s_step.save_out = sim_step.save_out;
+	s_step.load_out = sim_step.load_out;
 	w->ctx.sim.figures = (struct strbuf)STRBUF_INIT;
 	w->ctx.sim.reads = (struct strbuf)STRBUF_INIT;
 	unlink(beside_done);
@@ -332,6 +355,33 @@ static void beside(void **state)
 	free(pid);
 }
 
+/*
+ * Step @i's output is a field of struct verify_ctx that no other step's
+ * output overlaps; a step with an init or clear has an output; a step in
+ * a process of its own sends it back.
+ */
+static void step_outputs_are_whole(int i)
+{
+	const struct step *s = verify_steps[i];
+	int j;
+
+	assert_true(s->out + s->out_size <= sizeof(struct verify_ctx));
+	if (s->init_out || s->clear_out || s->save_out || s->load_out)
+		assert_int_not_equal(s->out_size, 0);
+	if (s->flags & STEP_BESIDE) {
+		assert_non_null(s->save_out);
+		assert_non_null(s->load_out);
+	}
+	for (j = 0; j < i; j++) {
+		const struct step *o = verify_steps[j];
+
+		if (!s->out_size || !o->out_size)
+			continue;
+		assert_true(s->out >= o->out + o->out_size ||
+			    o->out >= s->out + s->out_size);
+	}
+}
+
 /* The real table: every index has its line, its name and its entry. */
 static void real_table(void **state)
 {
@@ -340,12 +390,12 @@ static void real_table(void **state)
 	(void)state;
 	assert_int_equal(nr_verify_steps, NR_STEPS);
 	for (i = 0; i < nr_verify_steps; i++) {
-		assert_non_null(verify_steps[i].name);
-		assert_non_null(verify_steps[i].run);
-		assert_int_not_equal(verify_steps[i].timeout, 0);
-		assert_int_equal(verify_step_index(verify_steps[i].name), i);
+		assert_non_null(verify_steps[i]->name);
+		assert_non_null(verify_steps[i]->run);
+		assert_int_not_equal(verify_steps[i]->timeout, 0);
+		assert_int_equal(verify_step_index(verify_steps[i]->name), i);
 		/* A step needs only steps before it. */
-		assert_true(verify_steps[i].needs < NEEDS(i));
+		assert_true(verify_steps[i]->needs < NEEDS(i));
 	}
 	assert_string_equal(verify_step_name(STEP_IDX_sim), "sim");
 	/* what a sweep runs: the steps before config, which read no build */
@@ -353,12 +403,15 @@ static void real_table(void **state)
 		assert_int_equal(verify_step_source_only(i),
 				 i < STEP_IDX_config);
 	for (i = 0; i < nr_verify_steps; i++)
-		assert_int_equal(!!(verify_steps[i].flags & STEP_COUNTS_OBJECTS),
+		assert_int_equal(!!(verify_steps[i]->flags & STEP_COUNTS_OBJECTS),
 				 i == STEP_IDX_build);
-	assert_int_equal(verify_steps[STEP_IDX_boot].needs,
+	assert_int_equal(verify_steps[STEP_IDX_boot]->needs,
 			 NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
 			 NEEDS(STEP_IDX_selftests));
+	for (i = 0; i < nr_verify_steps; i++)
+		step_outputs_are_whole(i);
 }
+
 
 int main(void)
 {
