@@ -28,6 +28,7 @@
 
 #include "apt.h"
 #include "cocci.h"
+#include "debversion.h"
 #include "exitcode.h"
 #include "fsutil.h"
 #include "matrix.h"
@@ -311,58 +312,12 @@ static char *content_hash(const char *repo)
 	return xstrfmt("%016llx", (unsigned long long)h);
 }
 
-/* --- Debian version order (dpkg's verrevcmp) --- */
-
-static int order(int c)
-{
-	if (isdigit(c))
-		return 0;
-	if (isalpha(c))
-		return c;
-	if (c == '~')
-		return -1;
-	return c ? c + 256 : 0;
-}
-
-static int verrevcmp(const char *a, const char *b)
-{
-	while (*a || *b) {
-		int first_diff = 0;
-
-		while ((*a && !isdigit(*a)) || (*b && !isdigit(*b))) {
-			int ac = order(*a), bc = order(*b);
-
-			if (ac != bc)
-				return ac - bc;
-			a++;
-			b++;
-		}
-		while (*a == '0')
-			a++;
-		while (*b == '0')
-			b++;
-		while (isdigit(*a) && isdigit(*b)) {
-			if (!first_diff)
-				first_diff = *a - *b;
-			a++;
-			b++;
-		}
-		if (isdigit(*a))
-			return 1;
-		if (isdigit(*b))
-			return -1;
-		if (first_diff)
-			return first_diff;
-	}
-	return 0;
-}
-
 static int by_version(const void *x, const void *y)
 {
 	const struct sweep_version *a = x, *b = y;
-	int c = verrevcmp(a->package + 13, b->package + 13);
+	int c = debversion_cmp(a->package + 13, b->package + 13);
 
-	return c ? c : verrevcmp(a->version, b->version);
+	return c ? c : debversion_cmp(a->version, b->version);
 }
 
 /* --- the versions the archive offers --- */
