@@ -1,22 +1,26 @@
 #!/bin/bash
-# The driver's unit tests (cmocka), built plain and with ASan+UBSan.  The
-# engine's (test_engine.c includes verify.c, to walk tables of its own
-# steps) links with the driver's other objects, as make builds them.
+# The driver's unit tests (cmocka), built plain and with ASan+UBSan.  A
+# unit that includes a tool's .c, for its static functions (test_engine.c
+# verify.c, to walk tables of its own steps; test_matrix.c matrix.c), links
+# with the driver's other objects, as make builds them.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil"
-LIBS="tools/parse-options.c tools/b4_text.c tools/result.c tools/sandbox.c tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c"
+UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil debversion manifest paths matrix"
+LIBS="tools/parse-options.c tools/b4_text.c tools/result.c tools/sandbox.c tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c tools/debversion.c tools/manifest.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
 plan $((2 * $(echo $UNITS | wc -w)))
 make -s build/kverify > "$TMP/make.out" 2>&1 || diag < "$TMP/make.out"
-# make's objects of today's sources (none a removed file left), but the
-# engine's and main()'s.
-ENGINE_LIBS=build/obj/version.o
-for f in tools/*.c; do
-	f=${f#tools/}
-	case $f in verify.c | kverify.c) ;; *) ENGINE_LIBS="$ENGINE_LIBS build/obj/${f%.c}.o" ;; esac
-done
+# objects_but FILE: make's objects of today's sources (none a removed file
+# left), but FILE's, which the unit includes, and main()'s.
+objects_but() {
+	local f objs=build/obj/version.o
+	for f in tools/*.c; do
+		f=${f#tools/}
+		case $f in "$1" | kverify.c) ;; *) objs="$objs build/obj/${f%.c}.o" ;; esac
+	done
+	echo "$objs"
+}
 
 for flavour in plain sanitizers; do
 	extra=
@@ -25,7 +29,10 @@ for flavour in plain sanitizers; do
 	for u in $UNITS; do
 		bin=$TMP/test_$u-$flavour
 		libs=$LIBS
-		[ $u = engine ] && libs="-Itools $ENGINE_LIBS"
+		case $u in
+		engine) libs="-Itools $(objects_but verify.c)" ;;
+		matrix) libs="-Itools $(objects_but matrix.c)" ;;
+		esac
 		# shellcheck disable=SC2086
 		if ! gcc $CFLAGS $extra -o "$bin" tests/unit/test_$u.c $libs \
 			-lcmocka > "$TMP/cc" 2>&1; then

@@ -279,7 +279,8 @@ static int compare(const struct entries *was, const struct entries *now,
 		if (what && n < 20)
 			strbuf_addf(bad, "%s%s (%s", n ? ", " : "",
 				    c > 0 ? b->path : a->path, what);
-		if (what && n < 20 && !c && a->type == 'f' && a->size != b->size)
+		if (what && n < 20 && !c && a->type == 'f' && b->type == 'f' &&
+		    a->size != b->size)
 			strbuf_addf(bad, ": %lld bytes, %lld recorded",
 				    b->size, a->size);
 		if (what && n < 20)
