@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "flavour.h"
 #include "ktap.h"
 #include "options.h"
 #include "result.h"
@@ -82,10 +83,10 @@ struct verify_ctx {
 	char *tree;		/* this run's tree: hard links to src */
 	/*
 	 * Debian's flavour the config, build, kabi and boot steps run for
-	 * ("amd64", "rt-amd64"), and where its modules build (M=): the tree
+	 * (amd64, rt-amd64), and where its modules build (M=): the tree
 	 * for amd64, a copy of the tree's module directories for the others.
 	 */
-	const char *flavour;
+	const struct flavour *flavour;
 	char *kvm_tree;
 	char *build;		/* O= directory of the boot mode wanted */
 	int wants_distro;	/* BOOT= and the options ask for Debian's kernel */
@@ -127,7 +128,7 @@ char *distro_config_path(const struct verify_ctx *ctx);
 /* amd64, the flavour of the pipeline's own rows; or --flavours' others. */
 static inline int default_flavour(const struct verify_ctx *ctx)
 {
-	return !strcmp(ctx->flavour, "amd64");
+	return ctx->flavour->pipeline;
 }
 
 /* Helpers for steps. */

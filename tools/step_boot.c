@@ -475,7 +475,7 @@ static void boot_memo(const struct verify_ctx *ctx, const char *how,
 	if (default_flavour(ctx)) {
 		memo_init_bare(m, ctx, "boot");
 	} else {
-		char *step = xstrfmt("boot@%s", ctx->flavour);
+		char *step = xstrfmt("boot@%s", ctx->flavour->name);
 
 		memo_init_bare(m, ctx, step);
 		free(step);

@@ -97,7 +97,7 @@ static int find_image(const struct verify_ctx *ctx,
 
 	strvec_pushl(&args, "search", "--names-only", NULL);
 	strvec_pushf(&args, "^linux-image-%s[.-].*-%s(-unsigned)?$", xy,
-		     ctx->flavour);
+		     ctx->flavour->name);
 	if (apt_query(ctx, r, as, &args, &out))
 		goto out;
 	strvec_clear(&args);
@@ -106,8 +106,7 @@ static int find_image(const struct verify_ctx *ctx,
 		char *name = xstrfmt("%.*s", (int)strcspn(l.s, "\n "), l.s);
 
 		/* amd64's pattern also matches cloud-amd64 and rt-amd64 */
-		if (!default_flavour(ctx) ||
-		    (!strstr(name, "-cloud-") && !strstr(name, "-rt-"))) {
+		if (flavour_owns_package(ctx->flavour, name)) {
 			strvec_push(&args, name);
 			nnames++;
 		}
@@ -146,7 +145,7 @@ static int find_image(const struct verify_ctx *ctx,
 	if (!cfg->deb_image) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no linux-image-%s*-%s[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
-			    ctx->t->deb_suite, xy, ctx->flavour,
+			    ctx->t->deb_suite, xy, ctx->flavour->name,
 			    ctx->fetch.source.deb_version);
 		for (i = 0; i < seen.nr && i < 6; i++)
 			strbuf_addf(&r->reason, " %s", seen.v[i]);
@@ -159,7 +158,8 @@ static int find_image(const struct verify_ctx *ctx,
 				   (ends_with(p, "-unsigned") ?
 				    strlen("-unsigned") : 0)), p);
 	cfg->deb_abi = xstrfmt("%.*s", (int)(strlen(cfg->deb_release) -
-				strlen(ctx->flavour) - 1), cfg->deb_release);
+				strlen(ctx->flavour->name) - 1),
+				cfg->deb_release);
 	ret = 0;
 out:
 	strvec_clear(&args);
