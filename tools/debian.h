@@ -16,6 +16,7 @@ extern const char *const kvm_modules[NR_KVM_MODULES];
 #define KABI_DIRS ".kverify-kabi-dirs"
 
 char *headers_dir(const struct config_out *cfg);
+char *debian_symvers(const struct config_out *cfg);
 void kabi_module_dirs(const char *list, struct strvec *dirs);
 
 enum step_status configure_debian(const struct verify_ctx *ctx,

@@ -16,6 +16,7 @@
 #include "memo.h"
 #include "series.h"
 #include "debian.h"
+#include "kernel.h"
 #include "steps.h"
 #include "test-hooks.h"
 
@@ -143,7 +144,8 @@ static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
-	if (ctx->config.kernel && debian_initramfs(ctx, r, dir, list))
+	if (kernel_of(ctx)->initramfs &&
+	    kernel_of(ctx)->initramfs(ctx, r, dir, list))
 		goto out;
 	if (write_plan(ctx, dir) ||
 	    write_file(list_path, list->buf, list->len))

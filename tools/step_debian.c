@@ -366,6 +366,16 @@ char *headers_dir(const struct config_out *cfg)
 		       cfg->deb_release);
 }
 
+/* The headers' Module.symvers: the kabi step's reference. */
+char *debian_symvers(const struct config_out *cfg)
+{
+	char *hdr = headers_dir(cfg);
+	char *path = xstrfmt("%s/Module.symvers", hdr);
+
+	free(hdr);
+	return path;
+}
+
 /* A variable of the headers' .kernelvariables ("NAME = value"). */
 static char *kernel_variable(const char *text, const char *name)
 {

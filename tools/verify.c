@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
+#include "kernel.h"
 #include "progress.h"
 #include "report.h"
 #include "series.h"
@@ -512,7 +513,7 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 			r->status = STEP_NA;
 			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
 				      series_of(ctx)->na_reason : "no series");
-		} else if (!ctx->wants_distro ||
+		} else if (!ctx->kernel_ops->prebuilt ||
 			   (ctx->config.boot_why && k != STEP_IDX_config)) {
 			r->status = STEP_NA;
 			strbuf_addf(&r->reason, "%s is one of Debian's kernels, which only BOOT=distro (or auto, with Debian's compiler here) builds against: this run %s",
@@ -585,8 +586,10 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
 	ctx->flavour = flavour_pipeline();
 	ctx->kvm_tree = ctx->tree;
-	ctx->wants_distro = wants_distro_boot(ctx);
-	ctx->build = cache_path(ctx, ctx->wants_distro ? "build/%s-debian" :
+	ctx->kernel_ops = wants_distro_boot(ctx) ? &debian_kernel :
+			  &own_kernel;
+	ctx->build = cache_path(ctx, ctx->kernel_ops->prebuilt ?
+				"build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
 	if (ctx->t->series) {
