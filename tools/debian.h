@@ -15,8 +15,14 @@ extern const char *const kvm_modules[NR_KVM_MODULES];
  */
 #define KABI_DIRS ".kverify-kabi-dirs"
 
+/* Its packages (debian_packages.c), for the config step. */
 char *headers_dir(const struct config_out *cfg);
+char *debian_symvers(const struct config_out *cfg);
+
+/* Its modules (debian_modules.c), for the build and kabi steps. */
 void kabi_module_dirs(const char *list, struct strvec *dirs);
+/* The rebuilt module @name ("kvm-amd") of the flavour's tree. */
+char *kvm_module_path(const struct verify_ctx *ctx, const char *name);
 
 enum step_status configure_debian(const struct verify_ctx *ctx,
 				  struct config_out *out,
@@ -24,6 +30,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				      struct build_out *out,
 				      struct step_result *r);
+/* Its initramfs (debian_initramfs.c), for the boot step. */
 int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *dir, struct strbuf *list);
 

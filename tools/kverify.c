@@ -11,6 +11,7 @@
 #include "b4.h"
 #include "bundle.h"
 #include "exitcode.h"
+#include "flavour.h"
 #include "fsutil.h"
 #include "latency.h"
 #include "backport.h"
@@ -287,25 +288,21 @@ static struct { int env; } b4_args;
  */
 static int check_flavours(struct options *opt, const char *list)
 {
-	static const char *const known[] = {
-		"amd64", "cloud-amd64", "rt-amd64"
-	};
+	const struct flavour *known;
 	char *copy = xstrdup(list), *f, *save = NULL;
 	struct strvec seen = STRVEC_INIT;
 	int ret = 0;
-	size_t i;
 
 	for (f = strtok_r(copy, ",", &save); f && !ret;
 	     f = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(known) && strcmp(f, known[i]); i++)
-			;
-		if (i == ARRAY_SIZE(known))
+		known = flavour_find(f);
+		if (!known)
 			ret = usage_error("--flavours (FLAVOURS=): '%s' is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64",
 					  f);
 		else if (strvec_has(&seen, f))
 			ret = usage_error("--flavours (FLAVOURS=): %s named twice",
 					  f);
-		else if (!seen.nr && strcmp(f, "amd64"))
+		else if (!seen.nr && !known->pipeline)
 			ret = usage_error("--flavours (FLAVOURS=) starts with amd64, the flavour of the config, build, kabi and boot rows, not '%s': e.g. amd64,rt-amd64",
 					  f);
 		strvec_push(&seen, f);

@@ -11,6 +11,7 @@
 
 #include "escape.h"
 #include "fsutil.h"
+#include "kernel.h"
 #include "report.h"
 #include "series.h"
 #include "toolout.h"
@@ -282,7 +283,7 @@ static char *built_compiler(const struct verify_ctx *ctx,
 		if (!strcmp(res[s].name, "build") &&
 		    res[s].status != STEP_PASS && res[s].status != STEP_FAIL)
 			return NULL;
-	if (distro_boot(ctx)) {
+	if (kernel_of(ctx)->prebuilt) {
 		path = xstrfmt("%s/arch/x86/kvm/kvm.ko", ctx->tree);
 		cc = elf_compiler(path);
 		free(path);
@@ -389,7 +390,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_str(&sb, ctx->boot.kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
-	json_field(&sb, "\n  ", "boot", distro_boot(ctx) ? "distro" : "own");
+	json_field(&sb, "\n  ", "boot", kernel_of(ctx)->boot);
 	if (ctx->config.boot_why)
 		json_field(&sb, "\n  ", "boot_why", ctx->config.boot_why);
 	if (ctx->config.kernel && ctx->built.kernel_built) {
@@ -668,7 +669,7 @@ static char *patchset_hash(const struct strvec *patches)
 /* The config the build used, by name: Debian's own, or the fragment. */
 static char *config_name(const struct verify_ctx *ctx)
 {
-	if (distro_boot(ctx) && ctx->config.deb_abi)
+	if (kernel_of(ctx)->prebuilt && ctx->config.deb_abi)
 		return xstrfmt("Debian config-%s (modules of arch/x86/kvm)",
 			       ctx->config.deb_release);
 	if (distro_config(ctx->opt))

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "flavour.h"
 #include "ktap.h"
 #include "options.h"
 #include "result.h"
@@ -36,8 +37,12 @@ struct sim_out {
 	struct strbuf reads;	/* perf_event_read_value() calls, the same */
 };
 
+struct kernel_ops;	/* kernel.h */
+
 /* config: what boots, and where it is built. */
 struct config_out {
+	/* the kernel the later steps use: the engine's, or its fallback */
+	const struct kernel_ops *kernel_ops;
 	char *boot_why;		/* why BOOT=auto boots our own kernel after all */
 	char *build;		/* O= directory, when not the one wanted */
 	/* Debian's built kernel of the source's version: */
@@ -82,13 +87,14 @@ struct verify_ctx {
 	char *tree;		/* this run's tree: hard links to src */
 	/*
 	 * Debian's flavour the config, build, kabi and boot steps run for
-	 * ("amd64", "rt-amd64"), and where its modules build (M=): the tree
+	 * (amd64, rt-amd64), and where its modules build (M=): the tree
 	 * for amd64, a copy of the tree's module directories for the others.
 	 */
-	const char *flavour;
+	const struct flavour *flavour;
 	char *kvm_tree;
 	char *build;		/* O= directory of the boot mode wanted */
-	int wants_distro;	/* BOOT= and the options ask for Debian's kernel */
+	/* the kernel BOOT= and the options ask for (kernel.h) */
+	const struct kernel_ops *kernel_ops;
 	struct series listed;	/* kernels.list's series (not for auto) */
 	time_t started, finished;	/* wall clock of the run */
 	/* The running step's. */
@@ -116,10 +122,11 @@ static inline const char *build_dir(const struct verify_ctx *ctx)
 	return ctx->config.build ? ctx->config.build : ctx->build;
 }
 
-/* Debian's own kernel boots: wanted, and the config step kept to it. */
-static inline int distro_boot(const struct verify_ctx *ctx)
+/* The kernel that boots: the config step's, else the one wanted. */
+static inline const struct kernel_ops *kernel_of(const struct verify_ctx *ctx)
 {
-	return ctx->wants_distro && !ctx->config.boot_why;
+	return ctx->config.kernel_ops ? ctx->config.kernel_ops :
+	       ctx->kernel_ops;
 }
 
 char *distro_config_path(const struct verify_ctx *ctx);
@@ -127,7 +134,7 @@ char *distro_config_path(const struct verify_ctx *ctx);
 /* amd64, the flavour of the pipeline's own rows; or --flavours' others. */
 static inline int default_flavour(const struct verify_ctx *ctx)
 {
-	return !strcmp(ctx->flavour, "amd64");
+	return ctx->flavour->pipeline;
 }
 
 /* Helpers for steps. */

@@ -16,6 +16,7 @@
 #include "memo.h"
 #include "series.h"
 #include "debian.h"
+#include "kernel.h"
 #include "steps.h"
 #include "test-hooks.h"
 
@@ -143,7 +144,8 @@ static int make_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	if (check_busybox(ctx, r))
 		goto out;
 	/* BOOT=distro: the patched modules and what they depend on. */
-	if (ctx->config.kernel && debian_initramfs(ctx, r, dir, list))
+	if (kernel_of(ctx)->initramfs &&
+	    kernel_of(ctx)->initramfs(ctx, r, dir, list))
 		goto out;
 	if (write_plan(ctx, dir) ||
 	    write_file(list_path, list->buf, list->len))
@@ -475,7 +477,7 @@ static void boot_memo(const struct verify_ctx *ctx, const char *how,
 	if (default_flavour(ctx)) {
 		memo_init_bare(m, ctx, "boot");
 	} else {
-		char *step = xstrfmt("boot@%s", ctx->flavour);
+		char *step = xstrfmt("boot@%s", ctx->flavour->name);
 
 		memo_init_bare(m, ctx, step);
 		free(step);

@@ -17,6 +17,7 @@
 #include "fsutil.h"
 #include "series.h"
 #include "debian.h"
+#include "kernel.h"
 #include "steps.h"
 
 /* ccache's hit and miss counters (of the cache's ccache store). */
@@ -136,8 +137,8 @@ static void write_build_stamp(const struct verify_ctx *ctx, const char *stamp)
 	free(path);
 }
 
-static enum step_status build_kernel(const struct verify_ctx *ctx,
-				     struct build_out *out, struct step_result *r)
+enum step_status build_own_kernel(const struct verify_ctx *ctx,
+				  struct build_out *out, struct step_result *r)
 {
 	int objects = ctx->opt->mode == BUILD_OBJECTS ||
 		      distro_config(ctx->opt);
@@ -149,10 +150,6 @@ static enum step_status build_kernel(const struct verify_ctx *ctx,
 	int ret, ccache;
 	char *stamp = NULL;
 
-	if (distro_boot(ctx)) {
-		st = build_debian_modules(ctx, out, r);
-		goto out;
-	}
 	ccache = make_args(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	strvec_push(&c.args, objects ? "arch/x86/kvm/" : "bzImage");
 	out->ccache_hits = out->ccache_misses = -1;
@@ -202,7 +199,7 @@ static void build_init(void *out)
 static enum step_status build_step_run(const struct verify_ctx *ctx, void *out,
 				       struct step_result *r)
 {
-	return build_kernel(ctx, out, r);
+	return kernel_of(ctx)->build(ctx, out, r);
 }
 
 const struct step build_step = {

@@ -18,6 +18,7 @@
 #include "fsutil.h"
 #include "series.h"
 #include "debian.h"
+#include "kernel.h"
 #include "steps.h"
 
 #define DEFAULT_FRAGMENT "configs/kvm-guest.config"
@@ -288,8 +289,31 @@ static enum step_status configure_distro(const struct verify_ctx *ctx,
 	return ret ? STEP_FAIL : STEP_PASS;
 }
 
+/*
+ * The kernel wanted configures, and when it falls back (BOOT=auto without
+ * Debian's compiler), the one it falls back to; @out records which.
+ */
 static enum step_status configure_kernel(const struct verify_ctx *ctx,
 					 struct config_out *out, struct step_result *r)
+{
+	const struct kernel_ops *k = ctx->kernel_ops;
+	enum step_status st = k->configure(ctx, out, r);
+
+	if (st == STEP_PASS && out->boot_why && k->fallback) {
+		strbuf_reset(&r->reason);	/* BOOT=auto: our own after all */
+		k = k->fallback;
+		st = k->configure(ctx, out, r);
+	}
+	out->kernel_ops = out->boot_why && k->fallback ? k->fallback : k;
+	if (out->boot_why)
+		strbuf_addf(&r->reason, "; our own kernel, not Debian's: %s",
+			    out->boot_why);
+	return st;
+}
+
+enum step_status configure_own_kernel(const struct verify_ctx *ctx,
+				      struct config_out *out,
+				      struct step_result *r)
 {
 	struct strvec args = STRVEC_INIT, want = STRVEC_INIT;
 	struct strbuf frag = STRBUF_INIT;
@@ -298,12 +322,7 @@ static enum step_status configure_kernel(const struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	uint64_t h;
 
-	if (ctx->wants_distro) {
-		st = configure_debian(ctx, out, r);
-		if (st != STEP_PASS || !out->boot_why)
-			goto out;
-		strbuf_reset(&r->reason);	/* BOOT=auto: our own after all */
-	}
+	(void)out;	/* our own kernel records nothing there */
 	stamp_path = xstrfmt("%s/.kverify-config", build_dir(ctx));
 	if (distro_config(ctx->opt)) {
 		st = configure_distro(ctx, r);
@@ -334,9 +353,6 @@ static enum step_status configure_kernel(const struct verify_ctx *ctx,
 		    fragment_path(ctx), want.nr);
 	st = STEP_PASS;
 out:
-	if (out->boot_why)
-		strbuf_addf(&r->reason, "; our own kernel, not Debian's: %s",
-			    out->boot_why);
 	strvec_clear(&args);
 	strvec_clear(&want);
 	strbuf_release(&frag);

@@ -15,6 +15,7 @@
 #include "fsutil.h"
 #include "series.h"
 #include "debian.h"
+#include "kernel.h"
 #include "steps.h"
 #include "symvers.h"
 
@@ -251,14 +252,14 @@ static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_res
 	};
 	char *ignore_file = NULL;
 	struct symvers ours = SYMVERS_INIT, theirs = SYMVERS_INIT;
-	char *mine = NULL, *debian = NULL, *hdr, *path;
+	char *mine = NULL, *debian = NULL, *path;
 	struct strbuf list = STRBUF_INIT, outside = STRBUF_INIT;
 	struct strvec dirs = STRVEC_INIT, structs = STRVEC_INIT;
 	enum step_status st = STEP_FAIL;
 	size_t i, nkvm = 0, nout = 0, nout_changed = 0, nzero = 0;
 	struct line l;
 
-	if (!distro_boot(ctx)) {
+	if (!kernel_of(ctx)->symvers) {
 		if (ctx->t->kind != SRC_DEB)
 			strbuf_addf(&r->reason, "own-kernel boot: a %s: source has no Debian kernel to compare with",
 				    source_kind_name(ctx->t->kind));
@@ -273,9 +274,7 @@ static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_res
 		strbuf_addstr(&r->reason, "no modules built against Debian's headers");
 		return STEP_SKIP;
 	}
-	hdr = headers_dir(&ctx->config);
-	debian = xstrfmt("%s/Module.symvers", hdr);
-	free(hdr);
+	debian = kernel_of(ctx)->symvers(&ctx->config);
 	mine = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree, KVM_DIR);
 	path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
 	strbuf_read_file(&list, path, 1 << 20);

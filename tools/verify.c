@@ -22,6 +22,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "ident.h"
+#include "kernel.h"
 #include "progress.h"
 #include "report.h"
 #include "series.h"
@@ -433,19 +434,29 @@ static void pipeline_stop(const struct verify_ctx *ctx,
 	}
 }
 
-/* The flavours after amd64 into @out; their number. */
-static size_t other_flavours(const struct options *opt, struct strvec *out)
+/* The flavours after amd64 into @out, an array to free; their number. */
+static size_t other_flavours(const struct options *opt,
+			     const struct flavour ***out)
 {
 	char *copy, *f, *save = NULL;
+	size_t n = 1;
 
+	*out = NULL;
 	if (!opt->flavours)
 		return 0;
 	copy = xstrdup(opt->flavours);
-	for (f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save))
-		if (strcmp(f, "amd64"))
-			strvec_push(out, f);
+	for (f = copy; *f; f++)
+		n += *f == ',';
+	*out = xmalloc(n * sizeof(**out));
+	n = 0;
+	for (f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+		const struct flavour *fl = flavour_find(f);
+
+		if (fl && !fl->pipeline)
+			(*out)[n++] = fl;
+	}
 	free(copy);
-	return out->nr;
+	return n;
 }
 
 /*
@@ -472,10 +483,11 @@ static unsigned int pipeline_missing(const struct step_result *res)
  * failure of amd64's own config, build, kabi or boot does not stop the
  * other flavours, which check the same series on another kernel.
  */
-static void run_flavour(struct verify_ctx *ctx, const char *flavour,
+static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 			struct step_result *res, int first,
 			const char *stopped)
 {
+	const char *flavour = fl->name;
 	struct verify_ctx fc = *ctx;
 	unsigned int failed = pipeline_missing(res);
 	size_t i;
@@ -483,7 +495,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 
 	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++)
 		step_out_init(&fc, verify_steps[flavour_steps[i]]);
-	fc.flavour = flavour;
+	fc.flavour = fl;
 	fc.build = cache_path(ctx, "build/%s-debian@%s", ctx->t->name, flavour);
 	fc.kvm_tree = cache_path(ctx, "trees/%s@%s", ctx->t->name, flavour);
 	fc.results = xstrfmt("%s/%s", ctx->results, flavour);
@@ -501,7 +513,7 @@ static void run_flavour(struct verify_ctx *ctx, const char *flavour,
 			r->status = STEP_NA;
 			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
 				      series_of(ctx)->na_reason : "no series");
-		} else if (!ctx->wants_distro ||
+		} else if (!ctx->kernel_ops->prebuilt ||
 			   (ctx->config.boot_why && k != STEP_IDX_config)) {
 			r->status = STEP_NA;
 			strbuf_addf(&r->reason, "%s is one of Debian's kernels, which only BOOT=distro (or auto, with Debian's compiler here) builds against: this run %s",
@@ -572,10 +584,12 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->results = xstrfmt("%s/%s", p, ctx->t->name);
 	free(p);
 	ctx->tree = cache_path(ctx, "trees/%s", ctx->t->name);
-	ctx->flavour = "amd64";
+	ctx->flavour = flavour_pipeline();
 	ctx->kvm_tree = ctx->tree;
-	ctx->wants_distro = wants_distro_boot(ctx);
-	ctx->build = cache_path(ctx, ctx->wants_distro ? "build/%s-debian" :
+	ctx->kernel_ops = wants_distro_boot(ctx) ? &debian_kernel :
+			  &own_kernel;
+	ctx->build = cache_path(ctx, ctx->kernel_ops->prebuilt ?
+				"build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
 	if (ctx->t->series) {
@@ -634,16 +648,17 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res,
 
 int verify_target(const struct target *t, const struct options *opt)
 {
-	struct strvec flavours = STRVEC_INIT;
+	const struct flavour **flavours = NULL;
 	struct strbuf stopped = STRBUF_INIT;
 	struct step_result *res;
 	struct verify_ctx ctx = { .t = t, .opt = opt };
 	struct strbuf err = STRBUF_INIT;
 	int i, n, lockfd = -1, fail = 0, errored = 0;
 	enum exit_code ret = EXIT_USAGE;
-	size_t f;
+	size_t f, nr_flavours;
 
-	n = nr_verify_steps + other_flavours(opt, &flavours) *
+	nr_flavours = other_flavours(opt, &flavours);
+	n = nr_verify_steps + nr_flavours *
 	    ARRAY_SIZE(flavour_steps);
 	res = xmalloc(n * sizeof(*res));
 	for (i = 0; i < n; i++)
@@ -670,8 +685,8 @@ int verify_target(const struct target *t, const struct options *opt)
 	ctx.started = time(NULL);
 	run_steps(&ctx, verify_steps, nr_verify_steps, res);
 	pipeline_stop(&ctx, res, &stopped);
-	for (f = 0; f < flavours.nr; f++)
-		run_flavour(&ctx, flavours.v[f], res,
+	for (f = 0; f < nr_flavours; f++)
+		run_flavour(&ctx, flavours[f], res,
 			    nr_verify_steps + f * ARRAY_SIZE(flavour_steps),
 			    stopped.buf);
 	ctx.finished = time(NULL);
@@ -697,7 +712,7 @@ out:
 			free((char *)res[i].name);
 	}
 	free(res);
-	strvec_clear(&flavours);
+	free(flavours);
 	strbuf_release(&stopped);
 	strbuf_release(&err);
 	ctx_clear(&ctx);
