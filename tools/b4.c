@@ -24,16 +24,16 @@
  * command line; a posting that does not apply is aborted, so the cache
  * repository is left clean; one b4 workflow runs at a time.
  *
- * This file takes the lock, fetches the tree and runs the workflow asked
- * for: send (b4_send.c, with its gate on make verify-all's reports in
- * b4_gate.c), am and trailers (b4_am.c), range-diff and reroll
- * (b4_reroll.c), edit and series (b4_edit.c).  They share the cache
- * repository, git and b4 (b4_repo.c), the checks of mail-borne values and
- * series/'s files (b4_mail.c), and one struct b4 (b4_int.h).
+ * This file has the workflows' table (b4.h), takes the lock, fetches the
+ * tree and runs the workflow asked for: send (b4_send.c, with its gate on
+ * make verify-all's reports in b4_gate.c), am and trailers (b4_am.c),
+ * range-diff and reroll (b4_reroll.c), edit and series (b4_edit.c).
+ * They share the cache repository, git and b4 (b4_repo.c), the checks of
+ * mail-borne values and series/'s files (b4_mail.c), and one struct b4
+ * (b4_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "b4.h"
@@ -87,7 +87,20 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 	return ret;
 }
 
-int cmd_b4(const char *what, const struct target *t,
+/*
+ * The workflows: what runs each and whether it needs the operator's
+ * identity (identities()): send signs with it, edit and series commit
+ * with it, the branch's commits and what comes off them.
+ */
+const struct b4_cmd b4_send = { do_send, B4_SENDER };
+const struct b4_cmd b4_am = { do_am, 0 };
+const struct b4_cmd b4_trailers = { do_trailers, 0 };
+const struct b4_cmd b4_range_diff = { do_range_diff, 0 };
+const struct b4_cmd b4_reroll = { do_reroll, 0 };
+const struct b4_cmd b4_edit = { do_edit, B4_SENDER };
+const struct b4_cmd b4_series = { do_series, B4_SENDER };
+
+int cmd_b4(const struct b4_cmd *cmd, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
 	struct b4 b = { .a = a, .t = t, .force = opt->force };
@@ -100,9 +113,7 @@ int cmd_b4(const char *what, const struct target *t,
 		ret = EXIT_TOOL;
 		goto out;
 	}
-	/* edit and series: the branch's commits and what comes off them. */
-	if (identities(&b, !strcmp(what, "send") || !strcmp(what, "edit") ||
-		       !strcmp(what, "series")))
+	if (identities(&b, cmd->flags & B4_SENDER))
 		goto out;
 	if (check_series(t, opt)) {
 		ret = EXIT_USAGE;
@@ -128,20 +139,7 @@ int cmd_b4(const char *what, const struct target *t,
 	b.log = xstrfmt("%s/b4.log", a->work);
 	b.b4_out = xstrfmt("%s/b4-output.log", a->work);
 	b.repo = xstrfmt("%s/b4/%s", a->cache, b.source.src_key);
-	if (!strcmp(what, "send"))
-		ret = do_send(&b);
-	else if (!strcmp(what, "am"))
-		ret = do_am(&b);
-	else if (!strcmp(what, "trailers"))
-		ret = do_trailers(&b);
-	else if (!strcmp(what, "reroll"))
-		ret = do_reroll(&b);
-	else if (!strcmp(what, "edit"))
-		ret = do_edit(&b);
-	else if (!strcmp(what, "series"))
-		ret = do_series(&b);
-	else
-		ret = do_range_diff(&b);
+	ret = cmd->run(&b);
 out:
 	unlock_file(lockfd);
 	strbuf_release(&why);

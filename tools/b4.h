@@ -20,7 +20,16 @@ struct b4_args {
 	const struct target_list *list;	/* kernels.list: make verify-all's */
 };
 
-int cmd_b4(const char *what, const struct target *t,
+/*
+ * The workflows, one for each of kverify's commands send, am, trailers,
+ * range-diff, reroll, edit and series: what runs it and what it needs
+ * (b4_int.h).
+ */
+struct b4_cmd;
+extern const struct b4_cmd b4_send, b4_am, b4_trailers, b4_range_diff,
+	b4_reroll, b4_edit, b4_series;
+
+int cmd_b4(const struct b4_cmd *cmd, const struct target *t,
 	   const struct options *opt, const struct b4_args *a);
 
 #endif

@@ -39,6 +39,16 @@ struct b4 {
 	int force;		/* FORCE=1 */
 };
 
+/* A workflow of b4.h: cmd_b4() runs run() after what flags ask for. */
+struct b4_cmd {
+	int (*run)(struct b4 *b);
+	unsigned int flags;
+};
+
+enum b4_cmd_flags {
+	B4_SENDER = 1 << 0,	/* refused without the operator's identity */
+};
+
 /* b4_text.c: string functions, no file read, nothing run */
 int valid_change_id(const char *s);
 int valid_msgid(const char *s);

@@ -706,7 +706,7 @@ static int verify_env(const struct options *opt)
  * make send/am/trailers/range-diff: the series is based on KERNEL= (a
  * name or prefix), by default the last target that takes series/.
  */
-static int cmd_b4_env(const struct options *opt, const char *what)
+static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 {
 	struct target_list list = { 0 };
 	struct b4_args a = {
@@ -744,7 +744,7 @@ static int cmd_b4_env(const struct options *opt, const char *what)
 	a.cache = opt->cache;
 	a.work = work;
 	a.list = &list;
-	ret = cmd_b4(what, t, opt, &a);
+	ret = cmd_b4(cmd, t, opt, &a);
 	free(work);
 	free(results);
 out:
@@ -760,10 +760,48 @@ static int run_list(struct options *opt, int argc, char **argv)
 	return cmd_list(opt);
 }
 
-static int run_b4(struct options *opt, int argc, char **argv)
+static int run_b4(const struct b4_cmd *cmd, struct options *opt, int argc,
+		  char **argv)
 {
 	(void)argc;
-	return cmd_b4_env(opt, argv[0]);
+	(void)argv;
+	return cmd_b4_env(opt, cmd);
+}
+
+/* send, am, ...: each its own b4 workflow (b4.h). */
+static int run_send(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_send, opt, argc, argv);
+}
+
+static int run_am(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_am, opt, argc, argv);
+}
+
+static int run_trailers(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_trailers, opt, argc, argv);
+}
+
+static int run_range_diff(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_range_diff, opt, argc, argv);
+}
+
+static int run_reroll(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_reroll, opt, argc, argv);
+}
+
+static int run_edit(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_edit, opt, argc, argv);
+}
+
+static int run_series(struct options *opt, int argc, char **argv)
+{
+	return run_b4(&b4_series, opt, argc, argv);
 }
 
 #define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
@@ -930,19 +968,19 @@ static const struct command {
 	  &backport_args.env, RUNS_TOOLS },
 	{ "debian-patches", run_debian_patches, usage_debian_patches,
 	  debian_patches_options, NULL, &deb_args.env, RUNS_TOOLS },
-	{ "send", run_b4, usage_send, b4_options, NULL,
+	{ "send", run_send, usage_send, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "am", run_b4, usage_am, b4_options, NULL,
+	{ "am", run_am, usage_am, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "trailers", run_b4, usage_trailers, b4_options, NULL,
+	{ "trailers", run_trailers, usage_trailers, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "range-diff", run_b4, usage_range_diff, b4_options, NULL,
+	{ "range-diff", run_range_diff, usage_range_diff, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "reroll", run_b4, usage_reroll, b4_options, NULL,
+	{ "reroll", run_reroll, usage_reroll, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "edit", run_b4, usage_edit, b4_options, NULL,
+	{ "edit", run_edit, usage_edit, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
-	{ "series", run_b4, usage_series, b4_options, NULL,
+	{ "series", run_series, usage_series, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
 	{ "regenerate", run_regenerate, usage_regenerate, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
