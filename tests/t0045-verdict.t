@@ -53,8 +53,8 @@ sed -i "/^static void kvm_pmu_incr_counter(struct kvm_pmc \*pmc)$/,/^{$/ s|^{$|{
 	"$TMP/evil/arch/x86/kvm/pmu.c"
 test_expect_success 'the sim runs a pmu.c that runs a command (it did run, in the sandbox, as nobody)' '
 	grep -q "planted" "$TMP/evil/arch/x86/kvm/pmu.c" && ! grep -q planted "$P/arch/x86/kvm/pmu.c" &&
-	"$KVERIFY" sim --pristine "$P" --patched "$TMP/evil" --traces 20 --work "$W" > "$TMP/sim.out" 2>&1;
-	tail -n 3 "$TMP/sim.out" && [ -f "$W/uid" ] &&
+	{ "$KVERIFY" sim --pristine "$P" --patched "$TMP/evil" --traces 20 --work "$W" > "$TMP/sim.out" 2>&1; rc=$?; } &&
+	echo "sim exit $rc" && tail -n 3 "$TMP/sim.out" && [ -f "$W/uid" ] &&
 	{ [ "$(id -u)" != 0 ] || [ "$(cat "$W/uid")" = 65534 ]; }
 '
 test_expect_success 'and it wrote nothing outside the work directory, read nothing only root may read' '

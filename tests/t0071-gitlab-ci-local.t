@@ -88,6 +88,7 @@ attempts() {
 
 test_expect_success 'the pipeline passes GitLab schema as gitlab-ci-local checks it; the PASS job exits 0' '
 	run all "verify pass" "verify fail" "verify error"
+	rc=$? && echo "gitlab-ci-local exit $rc" &&
 	cat "$TMP/run.all" &&
 	grep -q "json schema validated" "$TMP/run.all" && [ "$(code pass all)" = 0 ]
 '
@@ -123,7 +124,9 @@ test_expect_success 'each job JUnit report is collected as an artifact, and says
 '
 test_expect_success 'isolated jobs: the first fills the target cache, the next one starts from it' '
 	run c1 --shell-isolation "verify pass"
+	rc1=$? &&
 	run c2 --shell-isolation "verify pass"
+	rc2=$? && echo "gitlab-ci-local exit $rc1, then $rc2" &&
 	grep "cache\|tree  " "$TMP/run.c1" "$TMP/run.c2" &&
 	[ "$(code pass c1)" = 0 ] && [ "$(code pass c2)" = 0 ] &&
 	grep -q "tree *PASS .*fresh tree" "$TMP/run.c1" &&

@@ -26,33 +26,40 @@ start() {
 
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]"; }
 
+# The boot runs QEMU.
+test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
+
 # --- boot ---------------------------------------------------------------
 R=$copy/results/$T/report.json
 qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
-(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
-ok $? "a first run in the copy passes"
+test_expect_success QEMU 'a first run in the copy passes' '
+	(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
+	rc=$? && tail -n 20 "$TMP/warm.out" &&
+	[ $rc = 0 ]
+'
 # FORCE=1: the boot runs again though its inputs are unchanged (its PASS
 # is kept otherwise, and there would be no QEMU to interrupt).
 export KVERIFY_FORCE=1
-start boot-int --skip sim,checkpatch,cocci $T
-wait_for 60 qemu_runs
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] && [ "$(step_status $R boot)" = ERROR ] && reason $R boot | grep -q interrupted
-ok $? "SIGINT mid-boot: exit 130, boot ERROR 'interrupted' (exit $rc)"
-sleep 1
-! qemu_runs
-ok $? "no QEMU is left"
-start boot-kill --skip sim,checkpatch,cocci $T
-wait_for 60 qemu_runs
-kill -KILL $pid
-wait $pid 2> /dev/null
-sleep 1
-! qemu_runs
-ok $? "SIGKILL mid-boot: QEMU dies with the driver"
-(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
-ok $? "the next run boots and passes"
+test_expect_success QEMU "SIGINT mid-boot: exit 130, boot ERROR 'interrupted'" '
+	start boot-int --skip sim,checkpatch,cocci $T &&
+	{ wait_for 60 qemu_runs; kill -INT $pid; wait $pid; rc=$?; } &&
+	echo "exit $rc" &&
+	[ $rc = 130 ] && [ "$(step_status $R boot)" = ERROR ] && reason $R boot | grep -q interrupted
+'
+test_expect_success QEMU 'no QEMU is left' '
+	sleep 1 &&
+	! qemu_runs
+'
+test_expect_success QEMU 'SIGKILL mid-boot: QEMU dies with the driver' '
+	start boot-kill --skip sim,checkpatch,cocci $T &&
+	{ wait_for 60 qemu_runs; kill -KILL $pid; wait $pid 2> /dev/null; sleep 1; } &&
+	! qemu_runs
+'
+test_expect_success QEMU 'the next run boots and passes' '
+	(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/boot-again.out" 2>&1
+	rc=$? && tail -n 20 "$TMP/boot-again.out" &&
+	[ $rc = 0 ]
+'
 unset KVERIFY_FORCE
 
 # --- apply --------------------------------------------------------------
@@ -76,44 +83,51 @@ applied() {
 	[ "${n:-0}" -ge "$1" ]
 }
 only="--skip sim,checkpatch,cocci,config,build,selftests,boot $T"
-start apply-int $only
-wait_for 60 applied 20
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] && [ "$(step_status $R apply)" = ERROR ] && reason $R apply | grep -q interrupted
-ok $? "SIGINT mid-apply (after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches): exit 130, apply ERROR 'interrupted' (exit $rc)"
-sleep 1
-[ -z "$(in_tree)" ]
-ok $? "no process is left working in the tree"
-in_tree | diag
-start apply-kill $only
-wait_for 60 applied 20
-kill -KILL $pid
-wait $pid 2> /dev/null
+test_expect_success "SIGINT mid-apply: exit 130, apply ERROR 'interrupted'" - <<\EOT
+	start apply-int $only &&
+	{ wait_for 60 applied 20; kill -INT $pid; wait $pid; rc=$?; } &&
+	echo "exit $rc, after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches" &&
+	[ $rc = 130 ] && [ "$(step_status $R apply)" = ERROR ] && reason $R apply | grep -q interrupted
+EOT
+test_expect_success 'no process is left working in the tree' '
+	sleep 1 &&
+	in_tree &&
+	[ -z "$(in_tree)" ]
+'
 # quilt runs in the sandbox: bubblewrap dies with the driver
 # (--die-with-parent), and quilt's push loop with bubblewrap's PID
 # namespace, so nothing goes on patching the tree.
-sleep 1
-[ -z "$(in_tree)" ]
-ok $? "SIGKILL mid-apply: nothing outlives the driver in the tree (the sandbox's PID namespace went with it)"
-in_tree | diag
-(cd "$copy" && ./build/kverify --boot own verify $only) > "$TMP/apply-again.out" 2>&1
-ok $? "the next run makes the tree again and applies all $n patches"
-! grep -q "waiting for another run" "$TMP/apply-again.out"
-ok $? "it has nothing left of the killed run to wait for"
+test_expect_success "SIGKILL mid-apply: nothing outlives the driver in the tree (the sandbox's PID namespace went with it)" '
+	start apply-kill $only &&
+	{ wait_for 60 applied 20; kill -KILL $pid; wait $pid 2> /dev/null; sleep 1; } &&
+	in_tree &&
+	[ -z "$(in_tree)" ]
+'
+test_expect_success "the next run makes the tree again and applies all $n patches" '
+	(cd "$copy" && ./build/kverify --boot own verify $only) > "$TMP/apply-again.out" 2>&1
+	rc=$? && tail -n 20 "$TMP/apply-again.out" &&
+	[ $rc = 0 ]
+'
+test_expect_success 'it has nothing left of the killed run to wait for' '
+	! grep "waiting for another run" "$TMP/apply-again.out"
+'
 grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP/apply-again.out"
 grep_ok "apply: all $n patches" "$n patches applied" "$TMP/apply-again.out"
-[ -z "$(in_tree)" ]
-ok $? "no process is left working in the tree"
-in_tree | diag
-[ "$(pristine_sum "$src" after)" = "$before" ]
-ok $? "the pristine source is untouched"
-[ $? = 0 ] || diff "$TMP/pristine.before" "$TMP/pristine.after" | head | diag
+test_expect_success 'no process is left working in the tree' '
+	in_tree &&
+	[ -z "$(in_tree)" ]
+'
+test_expect_success 'the pristine source is untouched' '
+	[ "$(pristine_sum "$src" after)" = "$before" ] ||
+		{ diff "$TMP/pristine.before" "$TMP/pristine.after" | head; false; }
+'
 # Back to the real series for the tests after this one.
 git -C "$REPO" show HEAD:$(json $R 'r["series"]')/series > "$series/series"
-(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
-ok $? "with the real series again, the run passes"
+test_expect_success QEMU 'with the real series again, the run passes' '
+	(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/restore.out" 2>&1
+	rc=$? && tail -n 20 "$TMP/restore.out" &&
+	[ $rc = 0 ]
+'
 
 # --- download -----------------------------------------------------------
 cache=$TMP/cache
@@ -125,25 +139,27 @@ fetch() {	# fetch NAME: the n/a target 5.10 (a download, no build)
 	(APT_CONFIG=$TMP/apt.conf KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/$1.out" 2>&1 &
 	pid=$!
 }
-fetch dl-int
-wait_for 60 downloading
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc = 130 ] && reason "$TMP/r/5.10/report.json" fetch | grep -q interrupted
-ok $? "SIGINT mid-download: exit 130, fetch 'interrupted' (exit $rc)"
-[ -z "$(ls -A "$cache/src")" ]
-ok $? "the partial download is removed"
-fetch dl-kill
-wait_for 60 downloading
-kill -KILL $pid
-wait $pid 2> /dev/null
-sleep 1
-! pgrep -f "$cache" > /dev/null && ! pgrep -f /usr/lib/apt/methods/http > /dev/null
-ok $? "SIGKILL mid-download: apt-get and its http method die with the driver"
-KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/dl-again.out" 2>&1
-rc=$?
-ok $rc "the next run downloads again and passes (exit $rc)"
-[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ] && [ -n "$(ls "$cache/src")" ]
-ok $? "the tree is in place, the killed run's partial download gone"
+test_expect_success "SIGINT mid-download: exit 130, fetch 'interrupted'" '
+	fetch dl-int &&
+	{ wait_for 60 downloading; kill -INT $pid; wait $pid; rc=$?; } &&
+	echo "exit $rc" &&
+	[ $rc = 130 ] && reason "$TMP/r/5.10/report.json" fetch | grep -q interrupted
+'
+test_expect_success 'the partial download is removed' '
+	echo "left: $(ls -A "$cache/src")" &&
+	[ -z "$(ls -A "$cache/src")" ]
+'
+test_expect_success 'SIGKILL mid-download: apt-get and its http method die with the driver' '
+	fetch dl-kill &&
+	{ wait_for 60 downloading; kill -KILL $pid; wait $pid 2> /dev/null; sleep 1; } &&
+	! pgrep -f "$cache" > /dev/null && ! pgrep -f /usr/lib/apt/methods/http > /dev/null
+'
+test_expect_success 'the next run downloads again and passes' '
+	KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/dl-again.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 20 "$TMP/dl-again.out" &&
+	[ $rc = 0 ]
+'
+test_expect_success "the tree is in place, the killed run's partial download gone" - <<\EOT
+	[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ] && [ -n "$(ls "$cache/src")" ]
+EOT
 done_testing

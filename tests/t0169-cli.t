@@ -12,50 +12,55 @@
 plan 30
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
-"$KVERIFY" --version > "$TMP/out" 2>&1
-rc=$?
-v=$(sed -n 's/^kverify \(.*\)$/\1/p' "$TMP/out")
-c=$(echo "$v" | sed 's/-dirty$//; s/.*-g\([0-9a-f]*\)$/\1/')
-[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}" 2> /dev/null
-ok $? "--version: kverify and the git description it was built from ($(cat "$TMP/out"))"
+test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
+	"$KVERIFY" --version > "$TMP/out" 2>&1
+	rc=$? && cat "$TMP/out" &&
+	v=$(sed -n 's/^kverify \(.*\)$/\1/p' "$TMP/out") &&
+	c=$(echo "$v" | sed 's/-dirty$//; s/.*-g\([0-9a-f]*\)$/\1/') &&
+	[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}"
+EOT
 
 for c in verify list matrix backport send sim; do
-	"$KVERIFY" $c --help > "$TMP/out" 2>&1
-	rc=$?
-	[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q "^usage: kverify.* $c" &&
+	test_expect_success "kverify $c --help: that command's usage alone" '
+		"$KVERIFY" $c --help > "$TMP/out" 2>&1
+		rc=$? && echo "exit $rc" &&
+		[ $rc = 0 ] && head -n 1 "$TMP/out" | grep -q "^usage: kverify.* $c" &&
 		! grep -q "^       kverify \[options\] list" "$TMP/out"
-	ok $? "kverify $c --help: that command's usage alone (exit $rc)"
+	'
 done
-"$KVERIFY" --help | grep -q "COMMAND --help"
-ok $? "kverify --help: the global usage points to COMMAND --help"
+test_expect_success 'kverify --help: the global usage points to COMMAND --help' '
+	"$KVERIFY" --help | grep -q "COMMAND --help"
+'
 
-bad=
-for j in 99999999999 0 4x -3 ''; do
-	"$KVERIFY" -j "$j" list > "$TMP/out" 2>&1
-	rc=$?
-	[ $rc = 2 ] && grep -q "^kverify: -j wants a number from 1 to 4096, not '$j'" "$TMP/out" ||
-		bad="$bad '$j' (exit $rc)"
-done
-[ -z "$bad" ]
-ok $? "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2${bad:+; taken:$bad}"
-"$KVERIFY" -j 4096 sweep --members > /dev/null 2>&1
-ok $? "-j 4096 is taken"
+test_expect_success "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2" - <<\EOT
+	bad= &&
+	for j in 99999999999 0 4x -3 ''; do
+		"$KVERIFY" -j "$j" list > "$TMP/out" 2>&1
+		rc=$?
+		[ $rc = 2 ] && grep -q "^kverify: -j wants a number from 1 to 4096, not '$j'" "$TMP/out" ||
+			bad="$bad '$j' (exit $rc)"
+	done &&
+	echo "taken:${bad:- none}" && [ -z "$bad" ]
+EOT
+test_expect_success '-j 4096 is taken' '
+	"$KVERIFY" -j 4096 sweep --members > /dev/null
+'
 
 # Each command takes its own options (kverify.c's commands[]) and --list,
 # --results, --cache: another is refused, not ignored.
 test_expect_success "an option the command does not take: exit 2, naming both, with the command's usage" '
 	bad= &&
 	for a in "list --shard 1/2" "-j 2 list" "verify --names 6.12" "send --skip sim --env" "matrix -k"; do
-		read -ra args <<< "$a"
+		read -ra args <<< "$a" &&
 		"$KVERIFY" "${args[@]}" > "$TMP/opt.out" 2>&1
-		rc=$?
-		cat "$TMP/opt.out"
-		opt=$(echo "$a" | grep -o -- "-[-a-z]*" | head -n 1)
-		cmd=$(echo "$a" | grep -oE "(list|verify|send|matrix)")
-		[ "$opt" = -k ] && opt=--keep-going
+		rc=$? &&
+		cat "$TMP/opt.out" &&
+		opt=$(echo "$a" | grep -o -- "-[-a-z]*" | head -n 1) &&
+		cmd=$(echo "$a" | grep -oE "(list|verify|send|matrix)") &&
+		if [ "$opt" = -k ]; then opt=--keep-going; fi &&
 		[ $rc = 2 ] && grep -q "^kverify: $cmd takes no $opt\$" "$TMP/opt.out" &&
 			grep -q "^usage: kverify.* $cmd" "$TMP/opt.out" || bad="$bad [$a: exit $rc]"
-	done
+	done &&
 	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
 '
 # One parser for every command (tools/parse-options.c): --name=VALUE is
@@ -68,9 +73,9 @@ test_expect_success 'options: = or a separate value alike; unknown, valueless an
 	for a in "list --bogus|unknown option .--bogus." "list --list|--list wants a value" \
 		"list --names=1|--names takes no value" "sim --traces=0|--traces wants a positive number, not .0." \
 		"sim --bogus x|unknown option .--bogus." "verify --skip= 6.12|--skip wants a value, not an empty string"; do
-		read -ra args <<< "${a%%|*}"
+		read -ra args <<< "${a%%|*}" &&
 		"$KVERIFY" "${args[@]}" > "$TMP/bad.out" 2>&1
-		rc=$?
+		rc=$? &&
 		[ $rc = 2 ] && grep -q "^kverify: .*${a#*|}" "$TMP/bad.out" || bad="$bad [${a%%|*}: exit $rc]"
 	done &&
 	echo "taken or misreported:${bad:- none}" && [ -z "$bad" ]
@@ -104,8 +109,8 @@ test_expect_success 'an empty --results, --cache or --list is refused with exit 
 	taken= &&
 	for o in results cache list; do
 		(cd "$TMP" && "$KVERIFY" --$o "" verify 6.12 > "$TMP/empty-$o" 2>&1)
-		rc=$?
-		cat "$TMP/empty-$o"
+		rc=$? &&
+		cat "$TMP/empty-$o" &&
 		[ $rc = 2 ] && grep -q "^kverify: --$o wants a value, not an empty string" "$TMP/empty-$o" ||
 			taken="$taken --$o (exit $rc)"
 	done &&
@@ -115,26 +120,33 @@ test_expect_success 'an empty --results, --cache or --list is refused with exit 
 # make help is the "## " lines of the Makefile: every target it names is a
 # declared phony target, every target for users is named, and so is every
 # `make TARGET` of README.md and docs/.
-make --no-print-directory help > "$TMP/help" 2>&1
-rc=$?
-sed -n '/^\.PHONY:/,/[^\\]$/p' Makefile | tr -d '\\' | sed 's/^\.PHONY://' |
-	tr -s ' \t' '\n' | grep . | sort -u > "$TMP/phony"
-grep -o '^make [a-z][a-z|-]*' "$TMP/help" | sed 's/^make //' | tr '|' '\n' |
-	sort -u > "$TMP/helped"
-grep -vxF -e all -e deps-build -e deps-verify -e deps-check -e verify-each \
-	-e FORCE "$TMP/phony" > "$TMP/user"
-[ $rc = 0 ] && [ -s "$TMP/helped" ] && [ -z "$(comm -23 "$TMP/helped" "$TMP/phony")" ]
-ok $? "make help names no target the Makefile does not declare phony ($(comm -23 "$TMP/helped" "$TMP/phony" | tr '\n' ' '))"
-[ -z "$(comm -13 "$TMP/helped" "$TMP/user")" ]
-ok $? "make help names every target for users ($(wc -l < "$TMP/helped") named; missing: $(comm -13 "$TMP/helped" "$TMP/user" | tr '\n' ' '))"
-grep -oh '`make [a-z][a-z-]*' README.md docs/*.md | sed 's/^`make //' | sort -u > "$TMP/documented"
-[ -z "$(comm -23 "$TMP/documented" "$TMP/helped")" ]
-ok $? "every \`make TARGET\` of README.md and docs/ is in make help (not: $(comm -23 "$TMP/documented" "$TMP/helped" | tr '\n' ' '))"
+test_expect_success 'make help names no target the Makefile does not declare phony' - <<\EOT
+	make --no-print-directory help > "$TMP/help" 2>&1
+	rc=$? &&
+	sed -n '/^\.PHONY:/,/[^\\]$/p' Makefile | tr -d '\\' | sed 's/^\.PHONY://' |
+		tr -s ' \t' '\n' | grep . | sort -u > "$TMP/phony" &&
+	grep -o '^make [a-z][a-z|-]*' "$TMP/help" | sed 's/^make //' | tr '|' '\n' |
+		sort -u > "$TMP/helped" &&
+	grep -vxF -e all -e deps-build -e deps-verify -e deps-check -e verify-each \
+		-e FORCE "$TMP/phony" > "$TMP/user" &&
+	echo "exit $rc; not phony: $(comm -23 "$TMP/helped" "$TMP/phony" | tr '\n' ' ')" &&
+	[ $rc = 0 ] && [ -s "$TMP/helped" ] && [ -z "$(comm -23 "$TMP/helped" "$TMP/phony")" ]
+EOT
+test_expect_success 'make help names every target for users' '
+	echo "$(wc -l < "$TMP/helped") named; missing: $(comm -13 "$TMP/helped" "$TMP/user" | tr "\n" " ")" &&
+	[ -z "$(comm -13 "$TMP/helped" "$TMP/user")" ]
+'
+test_expect_success 'every `make TARGET` of README.md and docs/ is in make help' - <<\EOT
+	grep -oh '`make [a-z][a-z-]*' README.md docs/*.md | sed 's/^`make //' | sort -u > "$TMP/documented" &&
+	echo "not: $(comm -23 "$TMP/documented" "$TMP/helped" | tr '\n' ' ')" &&
+	[ -z "$(comm -23 "$TMP/documented" "$TMP/helped")" ]
+EOT
 
 # README's layout table names every top-level entry of the repository and
 # every file and folder of tools/ (x.c stands for its x.h, step_*.c for the
 # steps), and nothing that is not there.
-python3 - > "$TMP/layout" <<'PY'
+test_expect_success "README's layout table names every entry of the tree and only those" - <<\EOT
+python3 - > "$TMP/layout" <<'PY' &&
 import fnmatch, os, re, subprocess
 readme = open("README.md").read()
 table = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
@@ -155,8 +167,9 @@ gone = sorted(n for n in named if "*" not in n and "<" not in n and
               not os.path.exists(n) and not (n.endswith(".h") and n[:-2] + ".c" in named))
 print("missing: %s; not there: %s" % (" ".join(missing) or "none", " ".join(gone) or "none"))
 PY
-grep -qx "missing: none; not there: none" "$TMP/layout"
-ok $? "README's layout table names every entry of the tree and only those ($(cat "$TMP/layout"))"
+	cat "$TMP/layout" &&
+	grep -qx "missing: none; not there: none" "$TMP/layout"
+EOT
 
 # A tree whose checkpatch has a finding and whose make is slow.
 copy=$TMP/repo
@@ -180,16 +193,21 @@ export KVERIFY_CACHE=$TMP/cache
 R=$copy/results/esc/report.json
 run() { (cd "$copy" && PATH=$TMP/bin:$PATH ./build/kverify --list k.list verify "$@" esc); }
 
-run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
-[ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = SKIP ]
-ok $? "without KEEP_GOING a checkpatch finding skips config ($(step_status $R config))"
-KVERIFY_KEEP_GOING=1 run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
-rc=$?
-[ $rc = 1 ] && [ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = FAIL ] &&
+test_expect_success 'without KEEP_GOING a checkpatch finding skips config' '
+	run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
+	rc=$? &&
+	echo "exit $rc; checkpatch $(step_status $R checkpatch), config $(step_status $R config)" &&
+	[ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = SKIP ]
+'
+test_expect_success 'KEEP_GOING=1: config runs after the checkpatch finding, build (which needs config) does not' - <<\EOT
+	KVERIFY_KEEP_GOING=1 run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" &&
+	[ $rc = 1 ] && [ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = FAIL ] &&
 	json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q "not run: needs config, which failed"
-ok $? "KEEP_GOING=1: config runs after the checkpatch finding, build (which needs config) does not (exit $rc)"
-grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
-ok $? "make passes KEEP_GOING= on as KVERIFY_KEEP_GOING"
+EOT
+test_expect_success 'make passes KEEP_GOING= on as KVERIFY_KEEP_GOING' - <<\EOT
+	grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
+EOT
 
 # A check whose prerequisite does not hold is skipped, saying which (never
 # a pass), and one whose prerequisite holds runs: lib.sh in a script of
@@ -221,30 +239,38 @@ test_expect_success CCACHE "CCACHE=1: ccache in front of gcc (KCC= wins)" '
 	grep "^\$.* make .* CC=clang '"'"'HOSTCC=ccache gcc'"'"'" "$copy/results/esc/logs/"*-config.log
 '
 
-KVERIFY_TEST_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
-n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out")
-[ "$n" -ge 3 ]
-ok $? "off a TTY: a progress line per interval with the objects compiled ($n lines)"
-[ $? = 0 ] || diag < "$TMP/out"
-run -q -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
-! grep -q '^kverify: esc:' "$TMP/out" && grep -q '^  config      FAIL' "$TMP/out"
-ok $? "--quiet: no step or progress lines, the report still"
+test_expect_success 'off a TTY: a progress line per interval with the objects compiled' - <<\EOT
+	KVERIFY_TEST_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+	rc=$? && cat "$TMP/out" &&
+	n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out") &&
+	echo "exit $rc; $n lines" &&
+	[ "$n" -ge 3 ]
+EOT
+test_expect_success '--quiet: no step or progress lines, the report still' - <<\EOT
+	run -q -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" && cat "$TMP/out" &&
+	! grep -q '^kverify: esc:' "$TMP/out" && grep -q '^  config      FAIL' "$TMP/out"
+EOT
 
 # On a TTY: one line, rewritten in place; tmux shows it moving.
-s=kverify-t0169-$$
-tmux new-session -d -s $s -x 150 -y 20 \
-	"cd '$copy' && PATH='$TMP/bin:$PATH' KVERIFY_CACHE='$TMP/cache' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc > /dev/null; sleep 30"
-sleep 2.5
-tmux capture-pane -p -t $s > "$TMP/pane1"
-sleep 1.5
-tmux capture-pane -p -t $s > "$TMP/pane2"
-tmux kill-session -t $s
-l1=$(grep 'objects compiled' "$TMP/pane1")
-l2=$(grep 'objects compiled' "$TMP/pane2")
-[ -n "$l1" ] && [ -n "$l2" ] && [ "$l1" != "$l2" ] &&
+test_expect_success 'tmux: one progress line that moves' - <<\EOT
+	s=kverify-t0169-$$ &&
+	tmux new-session -d -s $s -x 150 -y 20 \
+		"cd '$copy' && PATH='$TMP/bin:$PATH' KVERIFY_CACHE='$TMP/cache' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc > /dev/null; sleep 30" &&
+	sleep 2.5 &&
+	tmux capture-pane -p -t $s > "$TMP/pane1" &&
+	sleep 1.5 &&
+	tmux capture-pane -p -t $s > "$TMP/pane2"
+	rc=$? && tmux kill-session -t $s && [ $rc = 0 ] &&
+	l1=$(grep 'objects compiled' "$TMP/pane1") &&
+	l2=$(grep 'objects compiled' "$TMP/pane2") &&
+	echo "'$l1' -> '$l2'" &&
+	[ -n "$l1" ] && [ -n "$l2" ] && [ "$l1" != "$l2" ] &&
 	[ "$(grep -c 'objects compiled' "$TMP/pane2")" = 1 ]
-ok $? "tmux: one progress line that moves ('$l1' -> '$l2')"
-script -qec "cd '$copy' && PATH='$TMP/bin:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
-grep -q $'\r\033\\[Kkverify: esc: config: ' "$TMP/tty"
-ok $? "on a TTY the line is rewritten in place (CR, erase line)"
+EOT
+test_expect_success 'on a TTY the line is rewritten in place (CR, erase line)' - <<\EOT
+	script -qec "cd '$copy' && PATH='$TMP/bin:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
+	rc=$? && echo "exit $rc" &&
+	grep -q $'\r\033\\[Kkverify: esc: config: ' "$TMP/tty"
+EOT
 done_testing

@@ -25,15 +25,17 @@ cat > "$copy/tests/t0001-leaves.t" <<'T'
 #!/bin/bash
 . "$(dirname "$0")/lib.sh"
 plan 1
-mkdir -p "$KVERIFY_CACHE" && touch "$KVERIFY_CACHE/left-by-t0001"
-ok $? "left a file in the test cache"
+test_expect_success "left a file in the test cache" '
+	mkdir -p "$KVERIFY_CACHE" && touch "$KVERIFY_CACHE/left-by-t0001"
+'
 T
 cat > "$copy/tests/t0002-needs.t" <<'T'
 #!/bin/bash
 . "$(dirname "$0")/lib.sh"
 plan 1
-[ -e "$KVERIFY_CACHE/left-by-t0001" ]
-ok $? "found what t0001 left"
+test_expect_success "found what t0001 left" '
+	[ -e "$KVERIFY_CACHE/left-by-t0001" ]
+'
 T
 chmod +x "$copy/tests/t0001-leaves.t" "$copy/tests/t0002-needs.t"
 
@@ -131,7 +133,7 @@ cat > "$copy/tests/t9001-fails-first.t" <<'T'
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 plan 2
-ok 0 "passes"
+test_expect_success "passes" true
 test_expect_success "the check that fails" 'echo "what the failing check printed"; false'
 T
 cat > "$copy/tests/t9002-ends-last.t" <<'T'
@@ -140,7 +142,7 @@ cat > "$copy/tests/t9002-ends-last.t" <<'T'
 . "$(dirname "$0")/lib.sh"
 plan 1
 sleep 3
-ok 0 "passes, late"
+test_expect_success "passes, late" true
 T
 chmod +x "$copy/tests/t9001-fails-first.t" "$copy/tests/t9002-ends-last.t"
 test_expect_success 'a lane that failed first: its failed check, script and output named again after the last lane ends; exit 1' '

@@ -15,50 +15,64 @@ T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
 plan 17
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
+# Sections 1. and 2. boot: Debian's kernel, under QEMU.
+test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
 
 # 1. A normal run: every step passes, kabi too, on Debian's kernel.  It
 # boots (FORCE=1): a PASS another script kept has no console to read.
-make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK FORCE=1 > "$TMP/out" 2>&1
-rc=$?
 R=results/$T/report.json
-ok $rc "make verify KERNEL=$T BOOT=distro passes (exit $rc)"
-[ $rc = 0 ] || tail -n 40 "$TMP/out" | diag
-statuses=$(json $R '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])')
-want="fetch=PASS tree=PASS apply=PASS sim=SKIP checkpatch=SKIP cocci=SKIP config=PASS build=PASS kabi=PASS selftests=PASS boot=PASS"
-[ "$statuses" = "$want" ]
-ok $? "every step passes, kabi included ($statuses)"
-reason $R kabi | grep -Eq "^[0-9]+ exported symbols of arch/x86/kvm's modules: CRCs equal Debian's"
-ok $? "kabi: the CRCs equal Debian's ($(reason $R kabi | cut -c1-120))"
-kernel=$(json $R 'r["kernel"]')
-image=$(json $R 'r["image"] + " " + r["image_version"]')
-ver=$(json $R 'r["image_version"]')
-[ -n "$kernel" ] && reason $R boot | grep -qF "booted Debian's $kernel ($image)" &&
+test_expect_success QEMU "make verify KERNEL=$T BOOT=distro passes" '
+	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK FORCE=1 > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 28 "$TMP/out" &&
+	[ $rc = 0 ]
+'
+test_expect_success QEMU 'every step passes, kabi included' - <<\EOT
+	statuses=$(json $R '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])') &&
+	want="fetch=PASS tree=PASS apply=PASS sim=SKIP checkpatch=SKIP cocci=SKIP config=PASS build=PASS kabi=PASS selftests=PASS boot=PASS" &&
+	echo "$statuses" &&
+	[ "$statuses" = "$want" ]
+EOT
+test_expect_success QEMU "kabi: the CRCs equal Debian's" - <<\EOT
+	reason $R kabi | cut -c1-120 &&
+	reason $R kabi | grep -Eq "^[0-9]+ exported symbols of arch/x86/kvm's modules: CRCs equal Debian's"
+EOT
+kernel=$(json $R 'r["kernel"]' 2>/dev/null)
+image=$(json $R 'r["image"] + " " + r["image_version"]' 2>/dev/null)
+ver=$(json $R 'r["image_version"]' 2>/dev/null)
+test_expect_success QEMU "the report and the console name the kernel that booted: $kernel ($image)" - <<\EOT
+	[ -n "$kernel" ] && reason $R boot | grep -qF "booted Debian's $kernel ($image)" &&
 	grep -q "Linux version $kernel" results/$T/console.log
-ok $? "the report and the console name the kernel that booted: $kernel ($image)"
-bad=$(json $R '[t["name"] for t in r["tests"] if (t["name"].startswith("param:") or t["name"] == "cpuid_test") and t["status"] != "PASS"]')
-[ "$bad" = "[]" ] && grep -q "^# insmod kvm " results/$T/console.log
-ok $? "the guest loaded the patched kvm.ko and its 9 plumbing checks and the control pass (not passing: $bad)"
+EOT
+test_expect_success QEMU 'the guest loaded the patched kvm.ko and its 9 plumbing checks and the control pass' - <<\EOT
+	bad=$(json $R '[t["name"] for t in r["tests"] if (t["name"].startswith("param:") or t["name"] == "cpuid_test") and t["status"] != "PASS"]') &&
+	echo "not passing: $bad" &&
+	[ "$bad" = "[]" ] && grep -q "^# insmod kvm " results/$T/console.log
+EOT
 
 # 2. Warm: nothing is rebuilt.
-make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
-rc=$?
-[ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched"
-ok $? "a warm run passes and rebuilds nothing (exit $rc: $(reason $R build | cut -c1-60))"
+test_expect_success QEMU 'a warm run passes and rebuilds nothing' '
+	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc: $(reason $R build | cut -c1-60)" &&
+	[ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched"
+'
 
 # 2b. REQUIRE=pmu, for a lab with PMU hardware: here, with no vPMU, every
 # PMU test SKIPs, so the same green run is a FAIL naming them.
-skipped=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_") and t["status"] == "SKIP"])')
-make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK REQUIRE=pmu > "$TMP/out" 2>&1
-rc=$?
-[ $rc = 2 ] && [ "$skipped" -gt 0 ] && [ "$(step_status $R boot)" = FAIL ] &&
+test_expect_success QEMU 'REQUIRE=pmu turns it into a boot FAIL naming the skipped PMU tests' - <<\EOT
+	skipped=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_") and t["status"] == "SKIP"])') &&
+	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK REQUIRE=pmu > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc, $skipped PMU tests skipped: $(reason $R boot | cut -c1-100)" &&
+	[ $rc = 2 ] && [ "$skipped" -gt 0 ] && [ "$(step_status $R boot)" = FAIL ] &&
 	reason $R boot | grep -q "^--require pmu: $skipped PMU tests skipped (pmu_" &&
 	[ "$(json $R 'r["passed"]')" = False ]
-ok $? "REQUIRE=pmu turns it into a boot FAIL naming the $skipped skipped PMU tests (exit $rc: $(reason $R boot | cut -c1-100))"
+EOT
 
 # 3. BOOT=own (our own kernel): kabi is N-A there.
-"$KVERIFY" --boot own verify --skip tree,apply,checkpatch,cocci,config,build,selftests,boot $T > "$TMP/out" 2>&1
-[ "$(step_status $R kabi)" = N-A ] && reason $R kabi | grep -q "own-kernel boot"
-ok $? "with BOOT=own the kabi step is N-A, with the reason"
+test_expect_success 'with BOOT=own the kabi step is N-A, with the reason' '
+	"$KVERIFY" --boot own verify --skip tree,apply,checkpatch,cocci,config,build,selftests,boot $T > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" &&
+	[ "$(step_status $R kabi)" = N-A ] && reason $R kabi | grep -q "own-kernel boot"
+'
 
 status_is "BOOT=foo is bad input: exit 2" 2 "$KVERIFY" --boot foo verify $T
 
@@ -70,18 +84,20 @@ rm -rf "$copy"
 repo_copy "$copy"
 series=$(json $R 'r["series"]')
 kabi_pmc_variant "$copy" "$series" "$T"
-(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T-kabi) > "$TMP/out" 2>&1
-rc=$?
 K=$copy/results/$T-kabi/report.json
-[ $rc = 1 ] && [ "$(step_status $K kabi)" = FAIL ] && [ "$(step_status $K build)" = PASS ]
-ok $? "one more field in struct kvm_pmc: the build passes, kabi FAILS (exit $rc)"
-[ $rc = 1 ] || tail -n 30 "$TMP/out" | diag
-reason $K kabi | grep -Eq "kABI broken .*: [0-9]+ changed CRC\(s\): [a-z_]+" &&
+test_expect_success 'one more field in struct kvm_pmc: the build passes, kabi FAILS' '
+	(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T-kabi) > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 28 "$TMP/out" &&
+	[ $rc = 1 ] && [ "$(step_status $K kabi)" = FAIL ] && [ "$(step_status $K build)" = PASS ]
+'
+test_expect_success 'kabi names the changed symbols' - <<\EOT
+	reason $K kabi | cut -c1-140 &&
+	reason $K kabi | grep -Eq "kABI broken .*: [0-9]+ changed CRC\(s\): [a-z_]+" &&
 	json $K '[s["detail"] for s in r["steps"] if s["name"] == "kabi"][0]' | grep -q "^changed kvm_"
-ok $? "kabi names the changed symbols ($(reason $K kabi | cut -c1-140))"
-reason $K config | grep -q "patched: arch/x86/include/asm/kvm_host.h"
-ok $? "the config step says the build uses the patched kvm_host.h"
-
+EOT
+test_expect_success 'the config step says the build uses the patched kvm_host.h' '
+	reason $K config | grep -q "patched: arch/x86/include/asm/kvm_host.h"
+'
 # 5. A suite without Debian's image of that exact version: a clear reason.
 repo=$TMP/apt-repo
 mkdir -p "$repo/dists/kverify-noimage/main/binary-amd64"
@@ -106,14 +122,14 @@ Description: an image of another version
 EOF
 printf 'Suite: kverify-noimage\nCodename: kverify-noimage\nComponents: main\nArchitectures: amd64 all\n' > "$repo/dists/kverify-noimage/Release"
 printf '%s-noimage\tdeb:linux-source-%s=%s@kverify-noimage\t%s\n' "$T" "$T" "$ver" "$series" >> "$copy/kernels.list"
-(cd "$copy" && KVERIFY_DEBIAN_MIRROR="[trusted=yes] file:$repo" KVERIFY_TEST_APT_MAX_AGE=0 \
-	./build/kverify --boot distro verify --skip $QUICK,tree,apply $T-noimage) > "$TMP/out" 2>&1
-rc=$?
 N=$copy/results/$T-noimage/report.json
-[ $rc = 1 ] && [ "$(step_status $N fetch)" = PASS ] && [ "$(step_status $N config)" = FAIL ] &&
+test_expect_success "no image of the source's version: config FAILS with the reason, no fallback" - <<\EOT
+	(cd "$copy" && KVERIFY_DEBIAN_MIRROR="[trusted=yes] file:$repo" KVERIFY_TEST_APT_MAX_AGE=0 \
+		./build/kverify --boot distro verify --skip $QUICK,tree,apply $T-noimage) > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc" && reason $N config &&
+	[ $rc = 1 ] && [ "$(step_status $N fetch)" = PASS ] && [ "$(step_status $N config)" = FAIL ] &&
 	reason $N config | grep -q "kverify-noimage has no linux-image-$T\*-amd64\[-unsigned\] of version $ver (the source's).*never another.* 0.0-1"
-ok $? "no image of the source's version: config FAILS with the reason, no fallback (exit $rc)"
-reason $N config | diag
+EOT
 rm -rf "$KVERIFY_CACHE/apt/kverify-noimage"
 
 # 6. One patch edited: the tree step makes a fresh tree; kbuild's objects,
@@ -124,15 +140,16 @@ repo_copy "$edit"
 p1=$(grep -m1 Batch-counter-reprograms "$series/series")
 sed -i 's/^+ \* perf-based vPMU before KVM reprograms it; 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it, 0 reprograms on every one./' "$edit/$series/$p1"
 grep -q 'reprograms it, 0 reprograms on every one' "$edit/$series/$p1" || echo "the edit of $p1 did not take" | diag
-(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
-rc=$?
 E=$edit/results/$T/report.json
 blog=$edit/results/$T/logs/07-build.log
-[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
+test_expect_success 'one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS' - <<\EOT
+	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
+	rc=$? && echo "exit $rc, $(grep -c 'CC \[M\]  ' "$blog") compiled" &&
+	grep 'CC \[M\]  ' "$blog" | head &&
+	[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
 	grep -q 'CC \[M\]  .*/arch/x86/kvm/pmu\.o$' "$blog" &&
 	[ "$(grep -c 'CC \[M\]  ' "$blog")" = 1 ]
-ok $? "one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS (exit $rc, $(grep -c 'CC \[M\]  ' "$blog") compiled)"
-grep 'CC \[M\]  ' "$blog" | head | diag
+EOT
 
 # 7. SIGKILL in the middle of the module build: the next run builds again.
 sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$edit/$series/$p1"
@@ -144,11 +161,11 @@ wait_for 600 compiling_kvm
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
-(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/again.out" 2>&1
-rc=$?
-[ $rc = 0 ] && [ "$(step_status $E kabi)" = PASS ] && grep -q '^\$ .*make -C .* modules' "$blog"
-ok $? "after SIGKILL mid-build, the next run runs make again and passes, kabi PASS (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
+test_expect_success 'after SIGKILL mid-build, the next run runs make again and passes, kabi PASS' - <<\EOT
+	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/again.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 20 "$TMP/again.out" &&
+	[ $rc = 0 ] && [ "$(step_status $E kabi)" = PASS ] && grep -q '^\$ .*make -C .* modules' "$blog"
+EOT
 
 # 8. SIGKILL while Debian's packages download, in a cache of this test's
 # own (the source linked from the main cache, no Debian package yet).
@@ -162,17 +179,19 @@ wait_for 600 downloading
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
-n=$(find "$cache/debian" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l)
-[ "$n" = 0 ]
-ok $? "SIGKILL mid-download: nothing unpacked where a later run would trust it ($n)"
+test_expect_success 'SIGKILL mid-download: nothing unpacked where a later run would trust it' - <<\EOT
+	n=$(find "$cache/debian" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l) &&
+	echo "$n unpacked" &&
+	[ "$n" = 0 ]
+EOT
 # Up to the config step, which unpacks them: building the modules once
 # more in this cache would prove nothing that 1. did not.
-KVERIFY_CACHE=$cache "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,build,kabi,selftests,boot $T > "$TMP/dl-again.out" 2>&1
-rc=$?
 D=$TMP/r/$T/report.json
-[ $rc = 0 ] && [ "$(step_status $D config)" = PASS ] && reason $D config | grep -q "(fetched)" &&
+test_expect_success "the next run downloads again, its config step takes the image and the headers' Module.symvers, no temporary directory left" - <<\EOT
+	KVERIFY_CACHE=$cache "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,build,kabi,selftests,boot $T > "$TMP/dl-again.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 20 "$TMP/dl-again.out" &&
+	[ $rc = 0 ] && [ "$(step_status $D config)" = PASS ] && reason $D config | grep -q "(fetched)" &&
 	ls "$cache"/debian/[0-9]*/boot/vmlinuz-* "$cache"/debian/[0-9]*/usr/src/linux-headers-*/Module.symvers > /dev/null &&
 	! ls -d "$cache"/debian/.tmp-* > /dev/null 2>&1
-ok $? "the next run downloads again, its config step takes the image and the headers' Module.symvers, no temporary directory left (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/dl-again.out" | diag
+EOT
 done_testing
