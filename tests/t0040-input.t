@@ -10,13 +10,13 @@ canary=$TMP/canary
 
 # bad_list NAME CONTENT-PRINTF-FORMAT EXPECTED-MESSAGE
 bad_list() {
-	printf "$2" > "$L"
-	"$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
-	rc=$?
-	if [ $rc = 2 ] && grep -q -- "$3" "$TMP/out"; then ok 0 "$1"; else
-		ok 1 "$1 (exit $rc)"
-		diag < "$TMP/out"
-	fi
+	fmt=$2 want=$3
+	test_expect_success "$1" '
+		printf "$fmt" > "$L" &&
+		{ "$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1; rc=$?; } &&
+		echo "exit $rc" && cat "$TMP/out" &&
+		[ $rc = 2 ] && grep -q -- "$want" "$TMP/out"
+	'
 }
 
 bad_list "missing field" 'x deb:linux-source-6.1@sid\n' "k.list:1: missing SERIES field"
@@ -29,16 +29,19 @@ bad_list "invalid UTF-8" 'x dir:/ n/a: \377\n' "k.list:1: invalid UTF-8"
 head -c 65536 /dev/zero | tr '\0' x > "$L"
 "$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "k.list:1: line is 65536 bytes long" "$TMP/out"
-ok $? "64 KiB line (exit $rc)"
+test_expect_success "64 KiB line (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && grep -q "k.list:1: line is 65536 bytes long" "$TMP/out"
+'
 
 # Hostile values: a canary file proves nothing ran.
 bad_list "command substitution in a name" "\$(touch $canary) dir:/ series\n" "target name"
 bad_list "semicolon in a series path" "x dir:/ series;touch${IFS:0:1}$canary\n" "k.list:1"
 bad_list "../ in a series path" 'x dir:/ ../../etc\n' "must not contain '..'"
 bad_list "option injection in a git URL" 'x git:--upload-pack=touch series\n' "does not start with '-'"
-[ ! -e "$canary" ]
-ok $? "no canary from kernels.list values"
+test_expect_success 'no canary from kernels.list values' '
+	[ ! -e "$canary" ]
+'
 
 # git: takes local paths, https, git and ssh; a remote helper (fd::, ext::)
 # is refused before git runs (fd::0 used to hang the fetch for an hour).
@@ -47,10 +50,11 @@ for url in fd::0 "ext::sh%-c%touch%$canary"; do
 	timeout 20 "$KVERIFY" --list "$L" verify --cache "$TMP/cache" \
 		--results "$TMP/r" x > "$TMP/out" 2>&1
 	rc=$?
+	test_expect_success "git:${url%%::*}:: is refused with file:line, nothing run (exit $rc)" - <<\EOT
+	tail -n 5 "$TMP/out" &&
 	[ $rc = 2 ] && grep -q "k.list:1: git source '$url' names a git remote helper" "$TMP/out" &&
-		[ ! -e "$canary" ]
-	ok $? "git:${url%%::*}:: is refused with file:line, nothing run (exit $rc)"
-	[ $rc = 2 ] || tail -n 5 "$TMP/out" | diag
+	[ ! -e "$canary" ]
+EOT
 done
 
 # 100,000 targets: the duplicate check is linear (quadratic, it took 125 s).
@@ -58,38 +62,54 @@ awk 'BEGIN { for (i = 0; i < 100000; i++) printf "t%d\tdir:/\tn/a: x\n", i
 	     print "t4711\tdir:/\tn/a: x" }' > "$L"
 timeout 20 "$KVERIFY" --list "$L" verify x > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "k.list:100001: duplicate target name 't4711' (first defined at line 4712)" "$TMP/out"
-ok $? "a 100,000-line kernels.list is checked within 20 s (exit $rc)"
+test_expect_success "a 100,000-line kernels.list is checked within 20 s (exit $rc)" - <<\EOT
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && grep -q "k.list:100001: duplicate target name 't4711' (first defined at line 4712)" "$TMP/out"
+EOT
 
 # make's KERNEL= and friends are data too.
 make --no-print-directory verify "KERNEL=6.1;touch $canary" > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "unknown target '6.1;touch" "$TMP/out"
-ok $? "make verify KERNEL='6.1;touch ...' exits 2 naming it (exit $rc)"
+test_expect_success "make verify KERNEL='6.1;touch ...' exits 2 naming it (exit $rc)" - <<\EOT
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && grep -q "unknown target '6.1;touch" "$TMP/out"
+EOT
 make --no-print-directory verify "KERNEL=\$(shell touch $canary) \`touch $canary\` ../x" > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && [ ! -e "$canary" ]
-ok $? "make verify KERNEL='\$(shell ...)', backticks, ../: exit 2, no canary (exit $rc)"
+test_expect_success "make verify KERNEL='\$(shell ...)', backticks, ../: exit 2, no canary (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && [ ! -e "$canary" ]
+'
 make --no-print-directory verify KERNEL=9.9 > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "unknown target '9.9'; known targets: 5.10 6.1 6.12 7.2 7.3" "$TMP/out"
-ok $? "make verify KERNEL=9.9 exits 2 and names the known targets (exit $rc)"
+test_expect_success "make verify KERNEL=9.9 exits 2 and names the known targets (exit $rc)" - <<\EOT
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && grep -q "unknown target '9.9'; known targets: 5.10 6.1 6.12 7.2 7.3" "$TMP/out"
+EOT
 make --no-print-directory verify KERNEL=6.12 "BUILD=\$(shell touch $canary)" > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD (--build) is kernel or objects" "$TMP/out"
-ok $? "make verify BUILD='\$(shell ...)': exit 2, no canary (exit $rc)"
+test_expect_success "make verify BUILD='\$(shell ...)': exit 2, no canary (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD (--build) is kernel or objects" "$TMP/out"
+'
 make --no-print-directory backport "TREE=\$(touch $canary);\`touch $canary\`" NAME=6.6 > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && [ ! -e "$canary" ] && [ ! -e backports/6.6 ]
-ok $? "make backport TREE='\$(...);\`...\`': refused as no kernel tree, no canary (exit $rc)"
+test_expect_success "make backport TREE='\$(...);\`...\`': refused as no kernel tree, no canary (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc != 0 ] && [ ! -e "$canary" ] && [ ! -e backports/6.6 ]
+'
 make --no-print-directory backport TREE=/usr/src "NAME=../../tmp/escape" > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && [ ! -e /tmp/escape ] && grep -q "NAME=<X.Y> (letters, digits, ._-)" "$TMP/out"
-ok $? "make backport NAME=../../tmp/escape is refused: no path escapes backports/ (exit $rc)"
+test_expect_success "make backport NAME=../../tmp/escape is refused: no path escapes backports/ (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc != 0 ] && [ ! -e /tmp/escape ] && grep -q "NAME=<X.Y> (letters, digits, ._-)" "$TMP/out"
+'
 make --no-print-directory am "MBOX=\$(touch $canary) ; \`touch $canary\`" > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && [ ! -e "$canary" ]
-ok $? "make am MBOX='\$(...) ; \`...\`': fails as a missing file, no canary (exit $rc)"
+test_expect_success "make am MBOX='\$(...) ; \`...\`': fails as a missing file, no canary (exit $rc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $rc != 0 ] && [ ! -e "$canary" ]
+'
 
 # The environment is read once, in range, like the command line.
 test_expect_success 'KVERIFY_SIM_TRACES=lots: exit 2, naming the variable and its range' '

@@ -17,30 +17,36 @@ ps=$(cd "$series" && grep -l '^+++ b/tools/testing/selftests/kvm/.*pmu_emulated_
 copy=$TMP/broken-test
 repo_copy "$copy"
 sed -i 's/^+\tTEST_REQUIRE(kvm_is_pmu_enabled());$/+\tTEST_ASSERT(0, "deliberately broken assertion");/' "$copy/$series/$ps"
-grep -q "deliberately broken" "$copy/$series/$ps"
-ok $? "broke an assertion of the new selftest ($ps)"
+test_expect_success "broke an assertion of the new selftest ($ps)" '
+	grep -q "deliberately broken" "$copy/$series/$ps"
+'
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
-[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ]
-ok $? "verify fails at the boot step (exit $rc)"
+test_expect_success "verify fails at the boot step (exit $rc)" '
+	[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ]
+'
 n=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_emulated_batching_test") and t["status"] == "FAIL"])')
-[ "$n" = 4 ]
-ok $? "each of the 4 runs of the broken test is a FAIL ($n)"
+test_expect_success "each of the 4 runs of the broken test is a FAIL ($n)" '
+	[ "$n" = 4 ]
+'
 tail -n 30 "$TMP/out" | diag
 
 copy=$TMP/panic
 repo_copy "$copy"
 sed -i -E 's/^\+(static (uint|unsigned int) __read_mostly emulated_counter_reprogram_tolerance;)$/+static int __init kverify_panic(void) { panic("kverify: deliberate panic"); } late_initcall(kverify_panic); \1/' "$copy/$series/$pk"
-grep -q "deliberate panic" "$copy/$series/$pk"
-ok $? "made the kernel panic at boot ($pk)"
+test_expect_success "made the kernel panic at boot ($pk)" '
+	grep -q "deliberate panic" "$copy/$series/$pk"
+'
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
 R=$copy/results/$T/report.json
-[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&
+test_expect_success "the boot step fails and says the console shows a panic (exit $rc)" - <<\EOT
+	[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&
 	json $R '[s["reason"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q 'guest console shows "Kernel panic"'
-ok $? "the boot step fails and says the console shows a panic (exit $rc)"
-json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "kverify: deliberate panic"
-ok $? "the console excerpt in the report holds the panic message"
+EOT
+test_expect_success 'the console excerpt in the report holds the panic message' - <<\EOT
+	json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "kverify: deliberate panic"
+EOT
 tail -n 20 "$TMP/out" | diag
 done_testing

@@ -35,22 +35,24 @@ rm -f "$KVERIFY_CACHE/accel-probe"
 rc=$?
 rm -f "$KVERIFY_CACHE/accel-probe"	# this host's own answer, next time
 R=$copy/results/$T/report.json
-[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&
+test_expect_success "a hanging guest fails the boot step, killed at the timeout (exit $rc)" - <<\EOT
+	[ $rc = 1 ] && [ "$(step_status $R boot)" = FAIL ] &&
 	json $R '[s["reason"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q "QEMU killed after 30s"
-ok $? "a hanging guest fails the boot step, killed at the timeout (exit $rc)"
+EOT
 tail -n 12 "$TMP/out" | diag
-json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q -- "--- console" &&
+test_expect_success 'the report holds a console excerpt; console.log holds the whole boot' - <<\EOT
+	json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q -- "--- console" &&
 	grep -q "kverify: hanging on purpose" "$copy/results/$T/console.log"
-ok $? "the report holds a console excerpt; console.log holds the whole boot"
-! pgrep -f "qemu-system-x86_64.*$KVERIFY_CACHE/build/$T/" > /dev/null
-ok $? "no QEMU process is left"
+EOT
+test_expect_success 'no QEMU process is left' '
+	! pgrep -af "qemu-system-x86_64.*$KVERIFY_CACHE/build/$T/"
+'
 accel=$(json $R 'r["accel"]')
 secs=$(json $R '[s["seconds"] for s in r["steps"] if s["name"] == "boot"][0]')
-if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+# Without a /dev/kvm this user can use, kverify does not probe.
+test_lazy_prereq KVM '[ -r /dev/kvm ] && [ -w /dev/kvm ]'
+test_expect_success KVM "the KVM probe stopped at QEMU's 'KVM internal error', not at its timeout: boot $secs s in all, with a 30 s hang (accel: $accel)" - <<\EOT
 	echo "$accel" | grep -q 'QEMU said "KVM internal error"' &&
-		python3 -c "import sys; sys.exit(not float('$secs') < 50)"
-	ok $? "the KVM probe stopped at QEMU's 'KVM internal error', not at its timeout: boot $secs s in all, with a 30 s hang (accel: $accel)"
-else
-	skip "the KVM probe stops at QEMU's 'KVM internal error'" "no usable /dev/kvm here: kverify does not probe"
-fi
+	python3 -c "import sys; sys.exit(not float('$secs') < 50)"
+EOT
 done_testing

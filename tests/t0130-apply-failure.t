@@ -20,13 +20,16 @@ before=$(pristine_sum "$src" before)
 sed -i 's/^ \(\t\+\)pmc->emulated_counter++;/ \1pmc->emulated_counter += 1;/' "$copy/$series/$p1"
 (cd "$copy" && ./build/kverify verify --skip $QUICK $T) > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = FAIL ]
-ok $? "a broken context line fails the apply step (exit $rc)"
+test_expect_success "a broken context line fails the apply step (exit $rc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = FAIL ]
+'
 grep_ok "the reason names the patch and the failing hunk" "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out"
 json "$copy/results/$T/report.json" '[s["detail"] for s in r["steps"] if s["name"] == "apply"][0]' > "$TMP/detail"
 grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/detail"
-[ "$(pristine_sum "$src" failed)" = "$before" ]
-ok $? "the cached pristine tree is unchanged"
+test_expect_success 'the cached pristine tree is unchanged' '
+	[ "$(pristine_sum "$src" failed)" = "$before" ]
+'
 
 # Written in the tree since by someone else: a new file, a file of the
 # source replaced (not one the series touches), a file removed.
@@ -38,8 +41,10 @@ rm "$tree/CREDITS"
 cp "$series/$p1" "$copy/$series/$p1"
 (cd "$copy" && ./build/kverify verify --skip $QUICK $T) > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 0 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = PASS ]
-ok $? "after the fix the next run applies the series (exit $rc)"
+test_expect_success "after the fix the next run applies the series (exit $rc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $rc = 0 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = PASS ]
+'
 test_expect_success 'the fixed series is applied to the old tree, linked to the source again' '
 	json "$copy/results/$T/report.json" "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"tree\"][0]" > "$TMP/tree-reason" &&
 	grep "^fresh tree linked to .* (the old one relinked: [1-9][0-9]* entries put back)" "$TMP/tree-reason"
@@ -72,8 +77,9 @@ test_expect_success 'the tree is the source but for the series files and .pc: th
 	test ! -e "$tree/kverify-stray.c" && test -e "$tree/CREDITS" &&
 	cmp "$src/README" "$tree/README"
 '
-after=$(pristine_sum "$src" fixed)
-[ "$after" = "$before" ]
-ok $? "the cached pristine tree is still unchanged"
-[ "$after" = "$before" ] || diff "$TMP/pristine.before" "$TMP/pristine.fixed" | head -n 20 | diag
+test_expect_success 'the cached pristine tree is still unchanged' '
+	after=$(pristine_sum "$src" fixed) &&
+	{ [ "$after" = "$before" ] || diff "$TMP/pristine.before" "$TMP/pristine.fixed" | head -n 20; } &&
+	[ "$after" = "$before" ]
+'
 done_testing

@@ -31,7 +31,7 @@ test_expect_success 'after a checkpatch finding the steps --skip names say so, n
 	run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
 	rc=$? && bad= &&
 	for s in sim cocci selftests boot; do
-		echo "$s: $(step_status $R $s): $(reason $s)"
+		echo "$s: $(step_status $R $s): $(reason $s)" &&
 		[ "$(step_status $R $s)" = SKIP ] &&
 		[ "$(reason $s)" = "skipped with --skip" ] || bad="$bad $s"
 	done &&
@@ -40,7 +40,7 @@ test_expect_success 'after a checkpatch finding the steps --skip names say so, n
 test_expect_success 'config and build, which do not read checkpatch, say the run stopped and --keep-going runs them' '
 	bad= &&
 	for s in config build kabi; do
-		echo "$s: $(step_status $R $s): $(reason $s)"
+		echo "$s: $(step_status $R $s): $(reason $s)" &&
 		[ "$(step_status $R $s)" = SKIP ] &&
 		[ "$(reason $s)" = "not run: the run stopped when checkpatch failed; $s does not need it: --keep-going runs it" ] ||
 			bad="$bad $s"
@@ -58,8 +58,8 @@ test_expect_success '--keep-going: config runs; build and kabi, which need confi
 test_expect_success 'report.json: cold_seconds keeps the longest each step took here, when a run skips it' '
 	cat "$KVERIFY_CACHE/costs/esc" &&
 	grep -q "^checkpatch [2-9]" "$KVERIFY_CACHE/costs/esc" &&
-	run --skip sim,checkpatch,cocci,selftests,boot,config,build,kabi > "$TMP/out" 2>&1
-	echo "seconds $(json $R "r[\"seconds\"]"), cold_seconds $(json $R "r[\"cold_seconds\"]")" &&
+	{ run --skip sim,checkpatch,cocci,selftests,boot,config,build,kabi > "$TMP/out" 2>&1; rc=$?; } &&
+	echo "exit $rc, seconds $(json $R "r[\"seconds\"]"), cold_seconds $(json $R "r[\"cold_seconds\"]")" &&
 	[ "$(json $R "r[\"cold_seconds\"] >= 2 and r[\"seconds\"] < r[\"cold_seconds\"]")" = True ]
 '
 done_testing

@@ -85,12 +85,12 @@ test_expect_success 'nested calls, markers, funcgraph-tail, lost events: the dur
 	grep -q "^  1000 run 1  *42.438    3.000  150.000  150.000   150.000  4 (events lost)$" "$TMP/nested.table"
 '
 test_expect_success 'not a function_graph trace: exit 2, FILE:LINE' '
-	printf "# tracer: function\n 0) 1.0 us | x();\n" > "$TMP/fn.trace"
+	printf "# tracer: function\n 0) 1.0 us | x();\n" > "$TMP/fn.trace" &&
 	$K latency 0="$TMP/fn.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
 	grep -q "fn.trace:1: not a function_graph trace" "$TMP/err"
 '
 test_expect_success 'a duration that is not "N.NNN us": exit 2, FILE:LINE' '
-	sed "7s/2.500 us/2.500 ms/" "$TMP/nested.trace" > "$TMP/ms.trace"
+	sed "7s/2.500 us/2.500 ms/" "$TMP/nested.trace" > "$TMP/ms.trace" &&
 	$K latency 0="$TMP/ms.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
 	grep -q "ms.trace:7: the duration column is not" "$TMP/err"
 '
