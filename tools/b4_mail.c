@@ -87,11 +87,26 @@ static void mail_env(struct child *c)
 		     "GIT_CONFIG_COUNT=0", NULL);
 }
 
-/* 0, or -1 after saying why on stderr; its messages go into the log. */
+/*
+ * 0, or -1 after saying why on stderr; its messages go into the log (as
+ * run_logged() does it, which b4_repo.c, a caller of this file, has).
+ */
 static int mail_git(struct b4 *b, struct child *c)
 {
+	int ret;
+
 	mail_env(c);
-	return run_logged(b, c) ? -1 : 0;
+	c->log = b->log;
+	ret = run_child(c);
+	if (ret) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_describe_failure(c, &why);
+		error("%s (log: %s)", why.buf, b->log);
+		strbuf_release(&why);
+	}
+	child_clear(c);
+	return ret ? -1 : 0;
 }
 
 /*
