@@ -26,10 +26,10 @@ knob=$(grep -n 'Batch-counter-reprograms' series/series | cut -d: -f1)
 # The first b4 command imports the kernel tree into a git repository in the
 # cache (~80,000 loose objects); gone, so that this one does.
 rm -rf "$KVERIFY_CACHE/b4"
-make --no-print-directory send > "$TMP/send" 2>&1
-rc=$?
-ok $rc "make send writes the v$rev set and passes its own checks"
-[ $rc = 0 ] || tail -n 20 "$TMP/send" | diag
+test_expect_success "make send writes the v$rev set and passes its own checks" '
+	make --no-print-directory send > "$TMP/send" 2>&1 ||
+	{ tail -n 20 "$TMP/send"; false; }
+'
 # git commit and git am start "git gc --auto" as a daemon past such a
 # number of objects, which would pack the cache's repository for minutes
 # after the command, outside its process group, timeout and lock.
@@ -38,15 +38,17 @@ test_expect_success 'after make send, nothing works on in the repository it impo
 	echo "$left" && [ -z "$left" ] && [ ! -e "$(echo "$KVERIFY_CACHE"/b4/*/.git/gc.pid)" ]
 '
 out=results/send/v$rev
-n=$(ls $out/*.eml 2>/dev/null | wc -l)
-[ "$n" = $((np + 1)) ] && grep -q "^Subject: \[PATCH v$rev 0/$np\]" $out/0000-*.eml &&
+test_expect_success "$((np + 1)) messages: [PATCH v$rev 0/$np] to $np/$np, change-id: and the Debian base (no base-commit) in the cover" - <<\EOT
+	n=$(ls $out/*.eml 2>/dev/null | wc -l) &&
+	[ "$n" = $((np + 1)) ] && grep -q "^Subject: \[PATCH v$rev 0/$np\]" $out/0000-*.eml &&
 	grep -q "^Subject: \[PATCH v$rev $np/$np\]" $out/000$np-*.eml &&
 	grep -q '^change-id: ' $out/0000-*.eml &&
 	grep -q '^Made on Linux 7\.3\.4 as packaged by Debian (linux-source-7\.3 7\.3\.4-1~bpo13+1);$' $out/0000-*.eml &&
 	! grep -q '^base-commit: ' $out/*.eml
-ok $? "$((np + 1)) messages: [PATCH v$rev 0/$np] to $np/$np, change-id: and the Debian base (no base-commit) in the cover"
-grep -A1 '^Subject: ' $out/0001-*.eml | grep -q '^ '
-ok $? "b4 folded a long Subject: header (the next import must cope)"
+EOT
+test_expect_success 'b4 folded a long Subject: header (the next import must cope)' - <<\EOT
+	grep -A1 '^Subject: ' $out/0001-*.eml | grep -q '^ '
+EOT
 
 touch "$TMP/before-elsewhere"
 test_expect_success "with --results DIR, send writes DIR/send/v$rev and DIR/b4, nothing in results/" '
@@ -58,24 +60,29 @@ test_expect_success "with --results DIR, send writes DIR/send/v$rev and DIR/b4, 
 
 cp -r $out "$TMP/sent"
 cp -r series "$TMP/series.before"
-make --no-print-directory am MBOX="$TMP/sent" > "$TMP/am" 2>&1
-ok $? "make am MBOX=<the sent set> imports it"
-same=0
-for p in $(cat "$TMP/series.before/series"); do
-	diff <(sed '1d;/^Date: /d' "$TMP/series.before/$p") <(sed '1d;/^Date: /d' "series/$p") > "$TMP/d" 2>&1
-	# Nothing of the sender's stays: make am takes it off again.
-	[ "$(grep -c '^[<>]' "$TMP/d")" = 0 ] || { same=1; diag < "$TMP/d"; }
-done
-cmp -s "$TMP/series.before/series" series/series || same=1
-ok $same "the round trip reproduces every patch but its first line and Date:"
-cmp -s "$TMP/series.before/cover-letter" series/cover-letter &&
+test_expect_success 'make am MBOX=<the sent set> imports it' '
+	make --no-print-directory am MBOX="$TMP/sent" > "$TMP/am" 2>&1
+'
+test_expect_success 'the round trip reproduces every patch but its first line and Date:' - <<\EOT
+	same=0 &&
+	for p in $(cat "$TMP/series.before/series"); do
+		# Nothing of the sender's stays: make am takes it off again.
+		diff <(sed '1d;/^Date: /d' "$TMP/series.before/$p") <(sed '1d;/^Date: /d' "series/$p") > "$TMP/d" 2>&1 ||
+		[ "$(grep -c '^[<>]' "$TMP/d")" = 0 ] || { same=1; cat "$TMP/d"; }
+	done &&
+	{ cmp -s "$TMP/series.before/series" series/series || same=1; } &&
+	[ $same = 0 ]
+EOT
+test_expect_success 'the cover letter, change-id and revision come back unchanged' '
+	cmp -s "$TMP/series.before/cover-letter" series/cover-letter &&
 	cmp -s "$TMP/series.before/change-id" series/change-id &&
 	cmp -s "$TMP/series.before/revision" series/revision
-ok $? "the cover letter, change-id and revision come back unchanged"
-[ -f series/old/v$rev/series ] &&
+'
+test_expect_success "the previous revision is kept in series/old/v$rev/ and the range-diff printed" '
+	[ -f series/old/v$rev/series ] &&
 	grep -q "^range-diff: series/old/v$rev/ (v$rev) against series/ (v$rev)$" "$TMP/am" &&
 	grep -Eq "^$np: +[0-9a-f]+ [=!] $np: +[0-9a-f]+ KVM: selftests" "$TMP/am"
-ok $? "the previous revision is kept in series/old/v$rev/ and the range-diff printed"
+'
 
 mid=$(grep -m1 -i '^Message-Id:' "$TMP"/sent/000$knob-*.eml | sed 's/^[^:]*: //')
 {
@@ -97,10 +104,11 @@ make --no-print-directory trailers MBOX="$TMP/replies.mbox" > "$TMP/tr" 2>&1
 rc=$?
 pk=$(sed -n ${knob}p series/series)
 others=$(grep -v "^$pk$" series/series | sed 's|^|series/|')
-[ $rc = 0 ] && grep -q "^Reviewed-by: $reviewer$" "series/$pk" &&
+test_expect_success "make trailers puts the Reviewed-by on patch $knob only (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/tr" &&
+	[ $rc = 0 ] && grep -q "^Reviewed-by: $reviewer$" "series/$pk" &&
 	! grep -q '^Reviewed-by:' $others
-ok $? "make trailers puts the Reviewed-by on patch $knob only (exit $rc)"
-[ $rc = 0 ] || tail -n 10 "$TMP/tr" | diag
+EOT
 
 # A subject with non-ASCII in it reaches a mailbox RFC 2047 encoded, and
 # folded: the mailbox still holds the patches, as git mailinfo and b4
@@ -129,9 +137,13 @@ test_expect_success "make trailers finds the patches of a thread whose Subject: 
 sed -i '1s/^/EDITME: /' series/cover-letter
 make --no-print-directory send > "$TMP/editme" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "cover-letter:[0-9]* still says EDITME" "$TMP/editme"
-ok $? "a cover letter with EDITME is refused (exit $rc)"
-make --no-print-directory am > "$TMP/nombox" 2>&1
-[ $? = 2 ] && grep -q "am needs MBOX=<file> or MSGID=<message-id>" "$TMP/nombox"
-ok $? "make am without MBOX or MSGID exits 2 and says what it needs"
+test_expect_success "a cover letter with EDITME is refused (exit $rc)" '
+	tail -n 10 "$TMP/editme" &&
+	[ $rc != 0 ] && grep -q "cover-letter:[0-9]* still says EDITME" "$TMP/editme"
+'
+test_expect_success 'make am without MBOX or MSGID exits 2 and says what it needs' '
+	{ make --no-print-directory am > "$TMP/nombox" 2>&1; rc=$?; } &&
+	cat "$TMP/nombox" &&
+	[ $rc = 2 ] && grep -q "am needs MBOX=<file> or MSGID=<message-id>" "$TMP/nombox"
+'
 done_testing
