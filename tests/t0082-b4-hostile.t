@@ -34,14 +34,17 @@ n=$(grep -n '^@@ ' "$f" | sed -n 2p | cut -d: -f1)
 sed -i "$((n + 1))s/^ \(.*\)$/ \1 \/* not in the tree *\//" "$f"
 make --no-print-directory am MBOX="$TMP/bad" > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q 'does not apply to the tree of 7.3' "$TMP/out" && same_series
-ok $? "a posting that does not apply fails, says so, and series/ is unchanged (exit $rc)"
-[ ! -e "$repo/.git/rebase-apply" ]
-ok $? "the half-applied git am is aborted: no .git/rebase-apply in the cache repository"
-make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
-rc=$?
-ok $rc "the next make am works"
-[ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+test_expect_success "a posting that does not apply fails, says so, and series/ is unchanged (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/out" &&
+	[ $rc != 0 ] && grep -q 'does not apply to the tree of 7.3' "$TMP/out" && same_series
+EOT
+test_expect_success 'the half-applied git am is aborted: no .git/rebase-apply in the cache repository' '
+	[ ! -e "$repo/.git/rebase-apply" ]
+'
+test_expect_success 'the next make am works' '
+	make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1 ||
+	{ tail -n 10 "$TMP/out"; false; }
+'
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 
@@ -62,16 +65,20 @@ cp -r "$TMP/v3" "$TMP/inj"
 sed -i 's/^change-id: .*/change-id: x", "prefixes": ["RFC"], "y": "z/' "$TMP"/inj/0000-*.eml
 make --no-print-directory am MBOX="$TMP/inj" > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "change-id: 'x\", \"prefixes\": \[\"RFC\"\], \"y\": \"z': not a change-id" "$TMP/out" &&
+test_expect_success "make am refuses a change-id that is not one; series/ is unchanged (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/out" &&
+	[ $rc != 0 ] && grep -q "change-id: 'x\", \"prefixes\": \[\"RFC\"\], \"y\": \"z': not a change-id" "$TMP/out" &&
 	same_series
-ok $? "make am refuses a change-id that is not one; series/ is unchanged (exit $rc)"
+EOT
 echo 'x", "prefixes": ["RFC"], "y": "z' > series/change-id
 rm -rf results/send
 make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
+test_expect_success "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/out" &&
+	[ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
 	[ -z "$(ls results/send/v$rev 2>/dev/null)" ]
-ok $? "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)"
+EOT
 cp "$TMP/series.before/change-id" series/change-id
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
@@ -79,16 +86,20 @@ clean_repo
 # (9) MSGID that is an option; a revision out of range; the patch count.
 make --no-print-directory am MSGID='-m/etc/passwd' > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "MSGID='-m/etc/passwd' is not a message-id" "$TMP/out" &&
+test_expect_success "MSGID='-m/etc/passwd' is refused before b4 runs (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/out" &&
+	[ $rc != 0 ] && grep -q "MSGID='-m/etc/passwd' is not a message-id" "$TMP/out" &&
 	! grep -q 'Running\|Analyzing\|Grabbing' "$TMP/out" && same_series
-ok $? "MSGID='-m/etc/passwd' is refused before b4 runs (exit $rc)"
+EOT
 cp -r "$TMP/v3" "$TMP/big"
 sed -i "s/^Subject: \[PATCH v$rev /Subject: [PATCH v99999999999 /" "$TMP"/big/*.eml
 make --no-print-directory am MBOX="$TMP/big" > "$TMP/out" 2>&1
 rc=$?
-[ $rc != 0 ] && grep -q "the posting says '\[PATCH v99999999999': not a revision (1 to 999)" "$TMP/out" &&
+test_expect_success "[PATCH v99999999999 is refused, series/revision stays $rev (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/out" &&
+	[ $rc != 0 ] && grep -q "the posting says '\[PATCH v99999999999': not a revision (1 to 999)" "$TMP/out" &&
 	[ "$(cat series/revision)" = $rev ] && same_series
-ok $? "[PATCH v99999999999 is refused, series/revision stays $rev (exit $rc)"
+EOT
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 
@@ -123,10 +134,11 @@ index 000000000000..0ba0e2b0a3e4
 MAIL
 make --no-print-directory am MBOX="$TMP/three" > "$TMP/out" 2>&1
 rc=$?
-[ $rc = 0 ] && grep -q "^imported v$rev into series/ ($more patches)" "$TMP/out" &&
+test_expect_success "a $more-patch posting: '($more patches)' and $more lines in series/series (exit $rc)" '
+	tail -n 10 "$TMP/out" &&
+	[ $rc = 0 ] && grep -q "^imported v$rev into series/ ($more patches)" "$TMP/out" &&
 	[ "$(wc -l < series/series)" = $more ]
-ok $? "a $more-patch posting: '($more patches)' and $more lines in series/series (exit $rc)"
-[ $rc = 0 ] || tail -n 10 "$TMP/out" | diag
+'
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 
@@ -156,15 +168,18 @@ wait $pid1
 rc1=$?
 wait $pid2
 rc2=$?
-[ $rc1 = 0 ] && [ $rc2 = 0 ]
-ok $? "two make am at once both succeed (exit $rc1 and $rc2)"
-[ $rc1 = 0 ] || tail -n 10 "$TMP/am1" | diag
-[ $rc2 = 0 ] || tail -n 10 "$TMP/am2" | diag
-cat "$TMP/am1" "$TMP/am2" | grep -q 'waiting for another run (or what is left of a killed one) holding .*/locks/b4.lock'
-ok $? "one waited for the other's lock"
-grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am1" &&
+test_expect_success "two make am at once both succeed (exit $rc1 and $rc2)" '
+	tail -n 10 "$TMP/am1" "$TMP/am2" &&
+	[ $rc1 = 0 ] && [ $rc2 = 0 ]
+'
+test_expect_success "one waited for the other's lock" - <<\EOT
+	cat "$TMP/am1" "$TMP/am2" | grep -q 'waiting for another run (or what is left of a killed one) holding .*/locks/b4.lock'
+EOT
+test_expect_success 'both imported the posting' '
+	grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am1" &&
 	grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am2"
-ok $? "both imported the posting"
-[ ! -e "$repo/.git/rebase-apply" ] && git -C "$repo" status --porcelain --untracked-files=no | { ! grep -q .; }
-ok $? "the cache repository is clean afterwards"
+'
+test_expect_success 'the cache repository is clean afterwards' '
+	[ ! -e "$repo/.git/rebase-apply" ] && git -C "$repo" status --porcelain --untracked-files=no | { ! grep -q .; }
+'
 done_testing
