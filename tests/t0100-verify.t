@@ -37,19 +37,24 @@ samples=$(grep -c '^[1-9]' "$TMP/jobs")
 
 for t in $TARGETS; do
 	R=results/$t
-	rc=$(json $R/report.json '0 if r["passed"] else 1' 2>/dev/null || echo 2)
-	ok $rc "make -j2 verify-all: $t passed"
-	[ "$rc" = 0 ] || grep "^  [a-z]\+ .* FAIL\|^      " "$TMP/all.out" | head -n 60 | diag
+	test_expect_success "make -j2 verify-all: $t passed" - <<\EOT
+	passed=$(json $R/report.json 'r["passed"]') && [ "$passed" = True ] ||
+	{ grep "^  [a-z]\+ .* FAIL\|^      " "$TMP/all.out" | head -n 60; false; }
+EOT
 	n=$(junit_ok $R/junit.xml 2> "$TMP/err")
+	test_expect_success "$t: report.json and junit.xml parse ($n testcases)" - <<\EOT
+	cat "$TMP/err" &&
 	[ -n "$n" ] && [ "$n" -ge 9 ] && json $R/report.json 'r["target"]' > /dev/null
-	ok $? "$t: report.json and junit.xml parse ($n testcases)"
+EOT
 	statuses=$(json $R/report.json '" ".join(s["name"] + "=" + s["status"] for s in r["steps"])')
 	if [ -z "$(json $R/report.json 'r["series"]')" ]; then
 		want="fetch=PASS tree=N-A apply=N-A sim=N-A checkpatch=N-A cocci=N-A config=N-A build=N-A kabi=N-A selftests=N-A boot=N-A"
-		[ "$statuses" = "$want" ]
-		ok $? "$t: n/a, confirmed by the semantic patch ($statuses)"
-		json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "semantic patch agrees: NOT-APPLICABLE"
-		ok $? "$t: cocci says NOT-APPLICABLE"
+		test_expect_success "$t: n/a, confirmed by the semantic patch ($statuses)" '
+			[ "$statuses" = "$want" ]
+		'
+		test_expect_success "$t: cocci says NOT-APPLICABLE" - <<\EOT
+	json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "semantic patch agrees: NOT-APPLICABLE"
+EOT
 		skip "$t: guest plumbing and control" "n/a target: nothing to boot"
 		skip "$t: PMU tests skip with a reason" "n/a target: nothing to boot"
 		skip "$t: the kernel BOOT=auto chose" "n/a target: nothing to boot"
@@ -65,42 +70,52 @@ for t in $TARGETS; do
 		config=$(json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "config"][0]')
 		cc=$(echo "$config" | sed -n 's/.* with \([^ ,]*gcc[^ ,]*\), srctree .*/\1/p')
 		root=$(echo "$config" | sed -n 's/.* in a chroot of Debian [a-z]* (\([^)]*\)).*/\1/p')
-		if [ -n "$root" ]; then
-			[ -n "$cc" ] && [ -x "$root/usr/bin/$cc" ] && ! command -v "$cc" > /dev/null
-		else
-			[ -n "$cc" ] && command -v "$cc" > /dev/null
-		fi &&
-			[ "$(json $R/report.json 'r["kernel_release"]')" = "$(json $R/report.json 'r["kernel"]')" ]
-		ok $? "$t: BOOT=auto booted Debian's $(json $R/report.json 'r["kernel"]') (its compiler ${cc:-?} ${root:+in $root, not }here)"
+		test_expect_success "$t: BOOT=auto booted Debian's $(json $R/report.json 'r["kernel"]') (its compiler ${cc:-?} ${root:+in $root, not }here)" - <<\EOT
+	echo "$config" &&
+	if [ -n "$root" ]; then
+		[ -n "$cc" ] && [ -x "$root/usr/bin/$cc" ] && ! command -v "$cc" > /dev/null
+	else
+		[ -n "$cc" ] && command -v "$cc" > /dev/null
+	fi &&
+	[ "$(json $R/report.json 'r["kernel_release"]')" = "$(json $R/report.json 'r["kernel"]')" ]
+EOT
 	else
 		cc=$(json $R/report.json 'r.get("boot_why") or ""' | sed -n 's/^Debian built .* with \(gcc-[0-9]*\)[-a-z]* .*not installed here.*/\1/p')
-		[ -n "$cc" ] && ! command -v "$cc" > /dev/null &&
-			{ [ "$(id -u)" != 0 ] || ! command -v mmdebstrap > /dev/null; }
-		ok $? "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed and no chroot can be made"
+		test_expect_success "$t: BOOT=auto booted our own kernel, and only because ${cc:-its compiler} is not installed and no chroot can be made" - <<\EOT
+	json $R/report.json 'r.get("boot_why") or ""' &&
+	[ -n "$cc" ] && ! command -v "$cc" > /dev/null &&
+	{ [ "$(id -u)" != 0 ] || ! command -v mmdebstrap > /dev/null; }
+EOT
 	fi
 	want="fetch=PASS tree=PASS apply=PASS sim=PASS checkpatch=PASS cocci=PASS config=PASS build=PASS kabi=$kabi selftests=PASS boot=PASS"
-	[ "$statuses" = "$want" ]
-	ok $? "$t: every step passes ($statuses)"
+	test_expect_success "$t: every step passes ($statuses)" '
+		[ "$statuses" = "$want" ]
+	'
+	test_expect_success "$t: the semantic patch writes what the series writes" - <<\EOT
 	json $R/report.json '[s["reason"] for s in r["steps"] if s["name"] == "cocci"][0]' | grep -q "^APPLIED .*identical to the series"
-	ok $? "$t: the semantic patch writes what the series writes"
+EOT
 	bad=$(json $R/report.json '[t["name"] for t in r["tests"] if (t["name"].startswith("param:") or t["name"] == "cpuid_test") and t["status"] != "PASS"]')
 	np=$(json $R/report.json 'len([t for t in r["tests"] if t["name"].startswith("param:")])')
-	[ "$bad" = "[]" ] && [ "$np" = 9 ]
-	ok $? "$t: 9 plumbing checks and the control test pass in the guest (not passing: $bad)"
+	test_expect_success "$t: 9 plumbing checks and the control test pass in the guest (not passing: $bad)" '
+		[ "$bad" = "[]" ] && [ "$np" = 9 ]
+	'
 	# No PMU under TCG: every PMU test must SKIP, with the reason.
 	pmu=$(json $R/report.json '[(t["status"], t["reason"]) for t in r["tests"] if "pmu" in t["name"]]')
 	npmu=$(json $R/report.json 'len([t for t in r["tests"] if "pmu" in t["name"] and t["status"] == "SKIP" and "enable_pmu=N" in t["reason"]])')
 	nall=$(json $R/report.json 'len([t for t in r["tests"] if "pmu" in t["name"]])')
-	[ "$nall" -ge 4 ] && [ "$npmu" = "$nall" ]
-	ok $? "$t: $npmu of $nall PMU test runs SKIP with 'no vPMU: enable_pmu=N'"
-	[ "$npmu" = "$nall" ] || echo "$pmu" | diag
+	test_expect_success "$t: $npmu of $nall PMU test runs SKIP with 'no vPMU: enable_pmu=N'" '
+		echo "$pmu" &&
+		[ "$nall" -ge 4 ] && [ "$npmu" = "$nall" ]
+	'
 done
-[ $all_rc = 0 ]
-ok $? "make -j2 verify-all exits 0"
+test_expect_success 'make -j2 verify-all exits 0' '
+	[ $all_rc = 0 ]
+'
 if [ "$samples" -gt 0 ]; then
-	[ "$peak" -le 2 ]
-	ok $? "at most 2 compilers at once: peak $peak over $samples busy samples, 1 s apart"
-	[ "$peak" -le 2 ] || head -n 40 "$TMP/over" | diag
+	test_expect_success "at most 2 compilers at once: peak $peak over $samples busy samples, 1 s apart" '
+		{ [ "$peak" -le 2 ] || head -n 40 "$TMP/over"; } &&
+		[ "$peak" -le 2 ]
+	'
 else
 	skip "at most 2 compilers at once" "warm cache: nothing was compiled (t0075 checks the jobserver hermetically)"
 fi
