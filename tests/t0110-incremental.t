@@ -13,17 +13,23 @@ plan 14
 logs=results/$T/logs
 # Whatever an earlier test left in the cache (another series, another
 # config), this run makes the tree and the build this repository's.
-make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/first.out" 2>&1
-ok $? "first make verify KERNEL=$T passes"
-make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/warm.out" 2>&1
-ok $? "warm make verify KERNEL=$T passes"
+test_expect_success "first make verify KERNEL=$T passes" '
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/first.out" 2>&1 ||
+	{ tail -n 20 "$TMP/first.out"; false; }
+'
+test_expect_success "warm make verify KERNEL=$T passes" '
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/warm.out" 2>&1 ||
+	{ tail -n 20 "$TMP/warm.out"; false; }
+'
 grep_ok "fetch: cached, nothing downloaded" "cached deb-" "$TMP/warm.out"
-! grep -q "apt-get.* download\|dpkg-deb" $logs/00-fetch.log
-ok $? "fetch ran neither apt-get download nor dpkg-deb"
+test_expect_success 'fetch ran neither apt-get download nor dpkg-deb' '
+	! grep "apt-get.* download\|dpkg-deb" $logs/00-fetch.log
+'
 grep_ok "tree: reused" "reused: source and series unchanged" "$TMP/warm.out"
 grep_ok "build: up to date, make not run" "up to date: tree, .config" "$TMP/warm.out"
-! grep -qs '^\$ .*make' $logs/07-build.log
-ok $? "the build log has no make command"
+test_expect_success 'the build log has no make command' - <<\EOT
+	! grep -s '^\$ .*make' $logs/07-build.log
+EOT
 
 # A series applied in between and never built gives the patched files new
 # mtimes, so make would compile them again: the build is no longer up to
@@ -46,26 +52,33 @@ test_expect_success 'then this series: the build step runs make, and it passes' 
 '
 
 # The stamp covers the output: without the bzImage, make runs and only links.
-rm "$KVERIFY_CACHE/build/$T/arch/x86/boot/bzImage"
-make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/rm.out" 2>&1
-ok $? "make verify passes with the bzImage deleted"
-grep -q 'bzImage is ready' $logs/07-build.log && ! grep -qE '^  CC  ' $logs/07-build.log
-ok $? "make ran again, made the bzImage and compiled nothing"
-[ $? = 0 ] || grep -E '^  (CC|LD)' $logs/07-build.log | head | diag
+test_expect_success 'make verify passes with the bzImage deleted' '
+	rm "$KVERIFY_CACHE/build/$T/arch/x86/boot/bzImage" &&
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/rm.out" 2>&1 ||
+	{ tail -n 20 "$TMP/rm.out"; false; }
+'
+test_expect_success 'make ran again, made the bzImage and compiled nothing' - <<\EOT
+	grep -E '^  (CC|LD)' $logs/07-build.log | head &&
+	grep -q 'bzImage is ready' $logs/07-build.log && ! grep -qE '^  CC  ' $logs/07-build.log
+EOT
 
 # Edit one patch (a comment line of the knob's) in a copy of the repository.
 copy=$TMP/repo
 repo_copy "$copy"
 sed -i 's/^\(+ \* How many emulated instructions\)/\1 (edited)/' "$copy/$series/$p1"
-grep -q "How many emulated instructions (edited)" "$copy/$series/$p1"
-ok $? "edited a comment line of $p1"
+test_expect_success "edited a comment line of $p1" '
+	grep -q "How many emulated instructions (edited)" "$copy/$series/$p1"
+'
 # The semantic patch would rightly flag the edit (the series no longer
 # writes what it writes), so the cocci step is skipped for this run.
-(cd "$copy" && make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,cocci,selftests,boot) > "$TMP/edit.out" 2>&1
-ok $? "make verify passes after editing $p1"
+test_expect_success "make verify passes after editing $p1" '
+	(cd "$copy" && make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,cocci,selftests,boot) > "$TMP/edit.out" 2>&1 ||
+	{ tail -n 20 "$TMP/edit.out"; false; }
+'
 clogs=$copy/results/$T/logs
-grep -q "CC      arch/x86/kvm/pmu.o" $clogs/07-build.log &&
+test_expect_success 'only pmu.o of arch/x86/kvm was recompiled' '
+	grep -q "CC      arch/x86/kvm/pmu.o" $clogs/07-build.log &&
 	! grep -q "CC      arch/x86/kvm/x86.o" $clogs/07-build.log
-ok $? "only pmu.o of arch/x86/kvm was recompiled"
+'
 grep -E '^  CC' $clogs/07-build.log | head -20 | diag
 done_testing
