@@ -34,31 +34,39 @@ interrupt_build() {
 
 interrupt_build INT int
 R=$copy/results/$T/report.json
-[ $rc = 130 ] && [ "$(json $R 'r["interrupted"]')" = True ] &&
+test_expect_success "SIGINT mid-build: exit 130, the report says interrupted (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/int.out" &&
+	[ $rc = 130 ] && [ "$(json $R 'r["interrupted"]')" = True ] &&
 	[ "$(step_status $R build)" = ERROR ] && [ "$(step_status $R boot)" = SKIP ]
-ok $? "SIGINT mid-build: exit 130, the report says interrupted (exit $rc)"
-json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q interrupted
-ok $? "the build step's reason is 'interrupted'"
+EOT
+test_expect_success "the build step's reason is 'interrupted'" - <<\EOT
+	json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q interrupted
+EOT
 sleep 2
-! pgrep -f "$KVERIFY_CACHE/trees/$T/" > /dev/null && ! pgrep -f "O=$KVERIFY_CACHE/build/$T" > /dev/null
-ok $? "no make or compiler of the run is left"
+test_expect_success 'no make or compiler of the run is left' '
+	! pgrep -af "$KVERIFY_CACHE/trees/$T/" && ! pgrep -af "O=$KVERIFY_CACHE/build/$T"
+'
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/again.out" 2>&1
 rc=$?
-ok $rc "the next run recovers by itself and passes (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/again.out" | diag
+test_expect_success "the next run recovers by itself and passes (exit $rc)" '
+	[ $rc = 0 ] || { tail -n 20 "$TMP/again.out"; false; }
+'
 
 # SIGKILL mid-build, after another edit of the same comment line.
 sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$copy/$series/$p1"
 interrupt_build KILL kill-build
 sleep 1
-! pgrep -f "^make .*O=$KVERIFY_CACHE/build/$T" > /dev/null
-ok $? "SIGKILL mid-build: the top-level make dies with the driver"
+test_expect_success 'SIGKILL mid-build: the top-level make dies with the driver' '
+	! pgrep -af "^make .*O=$KVERIFY_CACHE/build/$T"
+'
 (cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/kill-build-again.out" 2>&1
 rc=$?
-ok $rc "the next run rebuilds what is missing and passes (exit $rc)"
-[ $rc = 0 ] || tail -n 20 "$TMP/kill-build-again.out" | diag
-grep -q '^\$ .*make .*bzImage' "$log" && grep -q 'bzImage is ready' "$log"
-ok $? "it ran make again (no stamp of the killed build was trusted)"
+test_expect_success "the next run rebuilds what is missing and passes (exit $rc)" '
+	[ $rc = 0 ] || { tail -n 20 "$TMP/kill-build-again.out"; false; }
+'
+test_expect_success 'it ran make again (no stamp of the killed build was trusted)' - <<\EOT
+	grep -q '^\$ .*make .*bzImage' "$log" && grep -q 'bzImage is ready' "$log"
+EOT
 
 # SIGINT, then SIGKILL, during the extraction of a fresh download.
 cache=$TMP/cache
@@ -73,10 +81,13 @@ sleep 1
 kill -INT $pid
 wait $pid
 rc=$?
-[ $rc = 130 ] && json "$TMP/r/5.10/report.json" '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q interrupted
-ok $? "SIGINT mid-extraction: exit 130, fetch 'interrupted' (exit $rc)"
-[ -z "$(ls -A "$cache/src")" ] && ! pgrep -f "$cache" > /dev/null
-ok $? "nothing is left in the cache's src/, and no tar or xz runs"
+test_expect_success "SIGINT mid-extraction: exit 130, fetch 'interrupted' (exit $rc)" - <<\EOT
+	tail -n 10 "$TMP/int-x.out" &&
+	[ $rc = 130 ] && json "$TMP/r/5.10/report.json" '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q interrupted
+EOT
+test_expect_success "nothing is left in the cache's src/, and no tar or xz runs" '
+	[ -z "$(ls -A "$cache/src")" ] && ! pgrep -af "$cache"
+'
 ls -A "$cache/src" | diag
 
 # SIGKILL during the extraction of a fresh download.
@@ -91,12 +102,19 @@ sleep 2
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
-ok $([ -z "$(ls "$cache"/src 2>/dev/null | grep -v '^\.tmp-')" ] && echo 0 || echo 1) "SIGKILL mid-extraction leaves no tree in the cache, only a .tmp- directory"
-! pgrep -f "$cache" > /dev/null
-ok $? "no child of the killed run is left (they die with the driver)"
+test_expect_success 'SIGKILL mid-extraction leaves no tree in the cache, only a .tmp- directory' - <<\EOT
+	{ ls -A "$cache"/src || :; } &&
+	[ -z "$(ls "$cache"/src 2>/dev/null | grep -v '^\.tmp-')" ]
+EOT
+test_expect_success 'no child of the killed run is left (they die with the driver)' '
+	! pgrep -af "$cache"
+'
 KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/kill2.out" 2>&1
 rc=$?
-ok $rc "the next run fetches again and passes (exit $rc)"
-[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ]
-ok $? "the half-made .tmp- directory is gone"
+test_expect_success "the next run fetches again and passes (exit $rc)" '
+	[ $rc = 0 ] || { tail -n 20 "$TMP/kill2.out"; false; }
+'
+test_expect_success 'the half-made .tmp- directory is gone' - <<\EOT
+	[ -z "$(ls -A "$cache/src" | grep '^\.tmp-')" ]
+EOT
 done_testing
