@@ -26,9 +26,19 @@ for flavour in plain sanitizers; do
 	extra=
 	[ $flavour = sanitizers ] &&
 		extra="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	# LIBS compiled once a flavour: each unit links the same objects.
+	libobjs= libs_ok=1
+	for f in $LIBS; do
+		o=$TMP/lib-$flavour/$(basename "${f%.c}").o
+		mkdir -p "$TMP/lib-$flavour"
+		# shellcheck disable=SC2086
+		gcc $CFLAGS $extra -c -o "$o" "$f" >> "$TMP/cc-lib" 2>&1 || libs_ok=0
+		libobjs="$libobjs $o"
+	done
+	[ $libs_ok = 1 ] || diag < "$TMP/cc-lib"
 	for u in $UNITS; do
 		bin=$TMP/test_$u-$flavour
-		libs=$LIBS
+		libs=$libobjs
 		case $u in
 		engine) libs="-Itools $(objects_but verify.c)" ;;
 		matrix) libs="-Itools $(objects_but matrix.c)" ;;
