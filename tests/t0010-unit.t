@@ -43,18 +43,10 @@ for flavour in plain sanitizers; do
 		engine) libs="-Itools $(objects_but verify.c)" ;;
 		matrix) libs="-Itools $(objects_but matrix.c)" ;;
 		esac
-		# shellcheck disable=SC2086
-		if ! gcc $CFLAGS $extra -o "$bin" tests/unit/test_$u.c $libs \
-			-lcmocka > "$TMP/cc" 2>&1; then
-			ok 1 "$u ($flavour): builds"
-			diag < "$TMP/cc"
-			continue
-		fi
-		CMOCKA_MESSAGE_OUTPUT=TAP ASAN_OPTIONS=detect_leaks=1 \
-			"$bin" > "$TMP/out" 2>&1
-		rc=$?
-		ok $rc "$u ($flavour): $(grep -c '^ok' "$TMP/out") cmocka tests pass"
-		[ $rc = 0 ] || diag < "$TMP/out"
+		test_expect_success "$u ($flavour): builds, and its cmocka tests pass" - <<\EOT
+	gcc $CFLAGS $extra -o "$bin" tests/unit/test_$u.c $libs -lcmocka &&
+	CMOCKA_MESSAGE_OUTPUT=TAP ASAN_OPTIONS=detect_leaks=1 "$bin"
+EOT
 	done
 done
 done_testing
