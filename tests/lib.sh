@@ -19,8 +19,8 @@ _failed=0
 
 plan() { echo "1..$1"; }
 
-# ok STATUS NAME: STATUS 0 is a pass; returns 0 for a pass, 1 for a failure,
-# so that `ok $? NAME; [ $? = 0 ] || ... | diag` shows what failed
+# ok STATUS NAME: the TAP line of one check (test_expect_success's, and
+# skip's); STATUS 0 is a pass; returns 0 for a pass, 1 for a failure
 ok() {
 	_n=$((_n + 1))
 	if [ "$1" = 0 ]; then
