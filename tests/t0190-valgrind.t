@@ -23,10 +23,8 @@ cp=$src/scripts/checkpatch.pl
 # The source is fetched from Debian's archive: it may not be had here.
 test_lazy_prereq CHECKPATCH_6_12 'test -f "$cp"'
 test_expect_success CHECKPATCH_6_12 "our C passes checkpatch --no-tree -f ($(basename "$(dirname "$(dirname "$cp")")"))" - <<\EOT
-	: > "$TMP/cp" &&
-	for f in tools/*.c tools/*.h tools/sim/*.c tools/sim/*.h tests/unit/*.c tests/fuzz/*.c; do
-		perl "$cp" --no-tree --terse --show-types -f "$f" >> "$TMP/cp" 2>&1 || :
-	done &&
+	{ perl "$cp" --no-tree --terse --show-types -f tools/*.c tools/*.h \
+		tools/sim/*.c tools/sim/*.h tests/unit/*.c tests/fuzz/*.c > "$TMP/cp" 2>&1 || :; } &&
 	! grep -E 'ERROR|WARNING|CHECK' "$TMP/cp"
 EOT
 done_testing
