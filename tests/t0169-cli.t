@@ -1,7 +1,8 @@
 #!/bin/bash
 # The command line and a run people can watch: --version, each command's
 # --help, range-checked -j, the one option parser's forms and errors
-# (--x=v and --x v; unknown, valueless, a flag given a value), make's
+# (--x=v and --x v; unknown, valueless, a flag given a value; an argument
+# to a command that takes none), make's
 # variables taken as the options they stand for, KEEP_GOING=1 (a checkpatch finding no longer
 # skips the steps that do not need checkpatch), the progress line (one
 # updating line on a TTY, seen moving in tmux; a line per interval off a
@@ -9,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 30
+plan 31
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -63,6 +64,21 @@ test_expect_success "an option the command does not take: exit 2, naming both, w
 	done &&
 	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
 '
+# Only verify and debian-patches take names after their options; another
+# command given one refuses it rather than ignore it.
+test_expect_success 'an argument to a command that takes none: exit 2, naming it, with the usage' - <<\EOT
+	bad= &&
+	for a in "list 6.12" "matrix github" "send --env now" "sweep 6.12" "regenerate x"; do
+		read -ra args <<< "$a" &&
+		"$KVERIFY" "${args[@]}" > "$TMP/arg.out" 2>&1
+		rc=$? &&
+		cat "$TMP/arg.out" &&
+		[ $rc = 2 ] &&
+		grep -q "^kverify: ${args[0]} takes no arguments, only options: .${args[-1]}.\$" "$TMP/arg.out" &&
+		grep -q "^usage: kverify" "$TMP/arg.out" || bad="$bad [$a: exit $rc]"
+	done &&
+	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
+EOT
 # One parser for every command (tools/parse-options.c): --name=VALUE is
 # --name VALUE, and a malformed option is refused with exit 2, naming it.
 test_expect_success 'options: = or a separate value alike; unknown, valueless and a flag given a value refused with exit 2' '

@@ -760,48 +760,59 @@ static int run_list(struct options *opt, int argc, char **argv)
 	return cmd_list(opt);
 }
 
-static int run_b4(const struct b4_cmd *cmd, struct options *opt, int argc,
-		  char **argv)
+static int run_b4(const struct b4_cmd *cmd, struct options *opt)
 {
-	(void)argc;
-	(void)argv;
 	return cmd_b4_env(opt, cmd);
 }
 
 /* send, am, ...: each its own b4 workflow (b4.h). */
 static int run_send(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_send, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_send, opt);
 }
 
 static int run_am(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_am, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_am, opt);
 }
 
 static int run_trailers(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_trailers, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_trailers, opt);
 }
 
 static int run_range_diff(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_range_diff, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_range_diff, opt);
 }
 
 static int run_reroll(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_reroll, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_reroll, opt);
 }
 
 static int run_edit(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_edit, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_edit, opt);
 }
 
 static int run_series(struct options *opt, int argc, char **argv)
 {
-	return run_b4(&b4_series, opt, argc, argv);
+	(void)argc;
+	(void)argv;
+	return run_b4(&b4_series, opt);
 }
 
 #define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
@@ -944,6 +955,7 @@ static int run_verify(struct options *opt, int argc, char **argv)
 enum command_flags {
 	RUNS_TOOLS = 1 << 0,
 	OWN_OPTIONS = 1 << 1,	/* kverify sim|latency ... alone */
+	TAKES_ARGS = 1 << 2,	/* names after its options: targets, packages */
 };
 
 static const struct command {
@@ -958,7 +970,7 @@ static const struct command {
 	{ "sim", run_sim, NULL, NULL, NULL, NULL, RUNS_TOOLS | OWN_OPTIONS },
 	{ "latency", run_latency, NULL, NULL, NULL, NULL, OWN_OPTIONS },
 	{ "verify", run_verify, usage_verify, verify_options,
-	  check_verify_options, &verify_args.env, RUNS_TOOLS },
+	  check_verify_options, &verify_args.env, RUNS_TOOLS | TAKES_ARGS },
 	{ "list", run_list, usage_list, list_options, NULL, NULL, 0 },
 	{ "matrix", run_matrix, usage_matrix, matrix_options, NULL, NULL,
 	  RUNS_TOOLS },
@@ -967,7 +979,8 @@ static const struct command {
 	{ "backport", run_backport, usage_backport, backport_options, NULL,
 	  &backport_args.env, RUNS_TOOLS },
 	{ "debian-patches", run_debian_patches, usage_debian_patches,
-	  debian_patches_options, NULL, &deb_args.env, RUNS_TOOLS },
+	  debian_patches_options, NULL, &deb_args.env,
+	  RUNS_TOOLS | TAKES_ARGS },
 	{ "send", run_send, usage_send, b4_options, NULL,
 	  &b4_args.env, RUNS_TOOLS },
 	{ "am", run_am, usage_am, b4_options, NULL,
@@ -1191,6 +1204,12 @@ int main(int argc, char **argv)
 	if (n < 0) {
 		free(args);
 		return n == PARSE_OPT_HELP ? EXIT_PASS : EXIT_USAGE;
+	}
+	if (n > 0 && !(cmd->flags & TAKES_ARGS)) {
+		error("%s takes no arguments, only options: '%s'", cmd->name,
+		      args[0]);
+		free(args);
+		return usage_tail();
 	}
 	/* the arguments after the command's name, as it expects them */
 	memmove(args + 1, args, (n + 1) * sizeof(*args));
