@@ -50,7 +50,7 @@ test_expect_success "make bundle KERNEL=$T: a TCG job fetching from file://" '
 '
 test_expect_success 'lava-run runs the bundle'"'"'s TCG job unchanged: job result pass' '
 	run_lava $B/lava-qemu-tcg.yaml "$TMP/lava"; rc=$?
-	grep -o "\"msg\": \"[^\"]*\"" "$TMP/lava.log" | grep -v "progress\|Listened" | tail -n 15
+	grep -o "\"msg\": \"[^\"]*\"" "$TMP/lava.log" | grep -v "progress\|Listened" | tail -n 15 &&
 	[ $rc = 0 ] && grep -q "^result: pass" "$TMP/lava/result.yaml"
 '
 test_expect_success 'LAVA booted what the job says: its file:// artifacts, TCG, the tolerance on the command line' '
