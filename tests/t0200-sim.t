@@ -5,8 +5,9 @@
 # fix (v2's logic, kept as the v2-as-posted mutants) fails in the pipeline
 # with a counterexample; every mutant under tests/sim/mutants/ is rejected
 # for its own invariant and every null variant under tests/sim/null/
-# passes; a counterexample replays from its printout (--trace); SKIP=sim
-# skips it; bad input exits 2.
+# passes; what does not change between runs is compiled once; a
+# counterexample replays from its printout (--trace); SKIP=sim skips it;
+# bad input exits 2.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
@@ -65,7 +66,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 4 + 3 + 3 + 4 + 1))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -227,6 +228,41 @@ while read -r name opts; do
 	EOT
 done <<< "$NULLS"
 # The naive prev_counter port runs in t0201, on a fixture of that era.
+
+# What does not change from run to run (our harness, the pristine and the
+# baseline units) was compiled once, kept in the cache's store, and is
+# linked by every later run: in a new work directory only the patched
+# unit is compiled, and the store gains nothing.
+P=$(src_of 7.3)
+W=$KVERIFY_CACHE/sim/t0200-store
+rm -rf "$W"
+ls "$KVERIFY_CACHE/sim-objects" > "$TMP/store.before"
+nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+krc=$?
+test_expect_success "a run on trees sims ran before compiles only the patched unit (exit $krc)" - <<\EOT
+	ls "$W" && sed -n '/^RESULT/p' "$TMP/out" &&
+	[ $krc = 0 ] && grep -q '^RESULT PASS 100 traces' "$TMP/out" &&
+	[ -f "$W/sim_tree_patched.o" ] && [ ! -e "$W/sim_tree_pristine.o" ] &&
+	[ ! -e "$W/sim_tree_baseline.o" ] && [ ! -e "$W/harness.o" ] &&
+	[ ! -e "$W/perf.o" ] && ls "$KVERIFY_CACHE/sim-objects" | cmp - "$TMP/store.before"
+EOT
+# A kept object that is no object (cut short, overwritten) fails the link:
+# the run compiles them all again, keeps the four new ones (pristine,
+# baseline, harness, perf), and passes.
+for f in "$KVERIFY_CACHE"/sim-objects/*.o; do echo x > "$f"; done
+touch "$TMP/corrupted"
+nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+krc=$?
+test_expect_success "kept objects that are not objects are compiled again (exit $krc)" - <<\EOT
+	sed -n '/^RESULT/p' "$TMP/out" &&
+	[ $krc = 0 ] && grep -q '^RESULT PASS 100 traces' "$TMP/out" &&
+	[ -f "$W/sim_tree_pristine.o" ] && [ -f "$W/harness.o" ] &&
+	find "$KVERIFY_CACHE/sim-objects" -name "*.o" -newer "$TMP/corrupted" > "$TMP/kept" &&
+	cat "$TMP/kept" && [ "$(wc -l < "$TMP/kept")" = 4 ] &&
+	while read -r f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d " ")" = 177ELF ] || return 1
+	done < "$TMP/kept"
+EOT
 
 # A counterexample's printout replays with --trace, to the same verdict.
 P=$(src_of 7.3)

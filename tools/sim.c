@@ -8,6 +8,7 @@
  * a reference model, invariants, a shrinker.  No kernel code is kept here.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -483,6 +484,8 @@ static int sandboxed(const struct sim_opts *o, struct child *c,
 	int ret;
 
 	strvec_push(&sb.ro, src);
+	if (o->objects && is_dir(o->objects))
+		strvec_push(&sb.ro, o->objects);
 	if (o->trace) {
 		trace = realpath(o->trace, NULL);
 		if (trace)
@@ -529,14 +532,181 @@ static int compile(const struct sim_opts *o, struct strvec *args,
 	return ret;
 }
 
-static int build_unit(const struct sim_opts *o, const char *tree,
-		      enum sim_era era, const char *unit, const char *src,
+/*
+ * Objects that do not change from run to run (our harness, a pristine or
+ * baseline tree's unit) are kept in o->objects under a hash of what made
+ * them: the compiler (gcc, cc1 and as, by their bytes), our sim sources,
+ * the flags and the text compiled.  A run that would compile the same
+ * again links the kept object.  gcc writes each object into the work
+ * directory, in the sandbox, and kverify copies it into the store; what
+ * the trees' code runs sees the store read-only, so no run's code can
+ * change the objects of another.
+ */
+struct sim_store {
+	char *dir;		/* NULL: compile everything */
+	uint64_t key;		/* the compiler and the sim sources */
+};
+
+static int hash_tool(uint64_t *h, const char *tool)
+{
+	char *path = path_lookup(tool), *real = path ? realpath(path, NULL) : NULL;
+	int ret = real ? hash_file_fast(h, real) : -1;
+
+	free(real);
+	free(path);
+	return ret;
+}
+
+static int hash_cc1(uint64_t *h)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *real = NULL;
+	int ret = -1;
+
+	strvec_pushl(&c.args, "gcc", "-print-prog-name=cc1", NULL);
+	c.out = &out;
+	c.timeout = 30;
+	if (!run_child(&c)) {
+		strbuf_trim_trailing(&out);
+		real = out.len ? realpath(out.buf, NULL) : NULL;
+		if (real)
+			ret = hash_file_fast(h, real);
+	}
+	free(real);
+	child_clear(&c);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int hash_sources(uint64_t *h, const char *src)
+{
+	struct dirent **names;
+	int n = scandir(src, &names, NULL, alphasort), i, ret = n < 0;
+
+	for (i = 0; i < n; i++) {
+		char *p = xstrfmt("%s/%s", src, names[i]->d_name);
+
+		if (names[i]->d_name[0] != '.' && is_file(p)) {
+			*h = hash_bytes(*h, names[i]->d_name,
+					strlen(names[i]->d_name) + 1);
+			ret |= hash_file_fast(h, p);
+		}
+		free(p);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return ret;
+}
+
+/* No store with --coverage: gcov wants each object beside its notes. */
+static void store_init(const struct sim_opts *o, const char *src,
+		       struct sim_store *st)
+{
+	uint64_t h = HASH_INIT;
+
+	st->dir = NULL;
+	if (!o->objects || o->coverage || hash_tool(&h, "gcc") ||
+	    hash_tool(&h, "as") || hash_cc1(&h) || hash_sources(&h, src) ||
+	    mkdir_p(o->objects))
+		return;
+	st->dir = xstrdup(o->objects);
+	st->key = h;
+}
+
+/* The store's name for @text compiled with @flags, or NULL: no store. */
+static char *store_name(const struct sim_store *st, const struct strvec *flags,
+			const char *text, size_t len)
+{
+	uint64_t h;
+	size_t i;
+
+	if (!st->dir)
+		return NULL;
+	h = st->key;
+	for (i = 0; i < flags->nr; i++)
+		h = hash_bytes(h, flags->v[i], strlen(flags->v[i]) + 1);
+	h = hash_bytes(h, text, len);
+	return xstrfmt("%s/%016llx.o", st->dir, (unsigned long long)h);
+}
+
+/* Keep @obj, just compiled, as @kept; a failure only costs a compile. */
+static void store_put(const char *obj, const char *kept)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!strbuf_read_file(&sb, obj, (size_t)64 << 20))
+		write_file_atomic(kept, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+/*
+ * Compile @c (@text) with @flags into @obj in the work directory, or take
+ * @kept from the store; *@linked: the object to link.
+ */
+static int compile_object(const struct sim_opts *o, const struct strvec *flags,
+			  const char *c, const char *obj, const char *kept,
+			  char **linked, struct sim_result *r)
+{
+	struct strvec args = STRVEC_INIT;
+	size_t i;
+	int ret;
+
+	if (kept && is_file(kept)) {
+		*linked = xstrdup(kept);
+		return 0;
+	}
+	unlink(obj);
+	for (i = 0; i < flags->nr; i++)
+		strvec_push(&args, flags->v[i]);
+	strvec_pushl(&args, "-c", c, "-o", obj, NULL);
+	ret = compile(o, &args, r, c);
+	strvec_clear(&args);
+	if (ret)
+		return ret;
+	if (kept)
+		store_put(obj, kept);
+	*linked = xstrdup(obj);
+	return 0;
+}
+
+/* How a tree's unit is compiled: -O1, for gcc's time on 3,000 lines. */
+static void unit_flags(const struct sim_opts *o, const char *src,
+		       struct strvec *flags)
+{
+	strvec_pushl(flags, "-std=gnu11", "-O1", "-pipe",
+		     "-fno-strict-aliasing",
+		     "-Werror=implicit-function-declaration",
+		     "-Werror=implicit-int", "-Werror=incompatible-pointer-types",
+		     "-Werror=int-conversion", NULL);
+	strvec_pushf(flags, "-I%s", src);
+	if (o->coverage)
+		strvec_push(flags, "--coverage");
+}
+
+/* How our harness and perf.c are compiled, and the program linked. */
+static void our_flags(const struct sim_opts *o, const char *src,
+		      struct strvec *flags)
+{
+	strvec_pushl(flags, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
+		     "-Werror", NULL);
+	strvec_pushf(flags, "-I%s", src);
+	if (o->coverage)
+		strvec_push(flags, "--coverage");
+}
+
+/* A tree's unit; @keep: through the store (a pristine or baseline tree). */
+static int build_unit(const struct sim_opts *o, const struct sim_store *st,
+		      const char *tree, enum sim_era era, const char *unit,
+		      const char *src, int keep, char **linked,
 		      struct sim_result *r)
 {
 	struct strbuf gen = STRBUF_INIT, err = STRBUF_INIT;
-	struct strvec args = STRVEC_INIT;
+	struct strvec flags = STRVEC_INIT;
 	char *c = xstrfmt("%s/%s.c", o->work, unit);
 	char *obj = xstrfmt("%s/%s.o", o->work, unit);
+	char *kept = NULL;
 	int ret = -1;
 
 	if (sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
@@ -548,21 +718,33 @@ static int build_unit(const struct sim_opts *o, const char *tree,
 			    strerror(errno));
 		goto out;
 	}
-	strvec_pushl(&args, "-std=gnu11", "-O1", "-pipe", "-fno-strict-aliasing",
-		     "-Werror=implicit-function-declaration",
-		     "-Werror=implicit-int", "-Werror=incompatible-pointer-types",
-		     "-Werror=int-conversion", NULL);
-	strvec_pushf(&args, "-I%s", src);
-	if (o->coverage)
-		strvec_push(&args, "--coverage");
-	strvec_pushl(&args, "-c", c, "-o", obj, NULL);
-	ret = compile(o, &args, r, c);
+	unit_flags(o, src, &flags);
+	if (keep)
+		kept = store_name(st, &flags, gen.buf, gen.len);
+	ret = compile_object(o, &flags, c, obj, kept, linked, r);
 out:
-	strvec_clear(&args);
+	strvec_clear(&flags);
 	strbuf_release(&gen);
 	strbuf_release(&err);
+	free(kept);
 	free(c);
 	free(obj);
+	return ret;
+}
+
+/* harness.c or perf.c of our sources, through the store. */
+static int build_ours(const struct sim_opts *o, const struct sim_store *st,
+		      const struct strvec *flags, const char *src,
+		      const char *name, char **linked, struct sim_result *r)
+{
+	char *c = xstrfmt("%s/%s.c", src, name);
+	char *obj = xstrfmt("%s/%s.o", o->work, name);
+	char *kept = store_name(st, flags, name, strlen(name) + 1);
+	int ret = compile_object(o, flags, c, obj, kept, linked, r);
+
+	free(kept);
+	free(obj);
+	free(c);
 	return ret;
 }
 
@@ -712,13 +894,96 @@ static int has_knob(const char *tree)
 }
 
 /* Build the trees' units and the harness under o->work, then run it. */
+/* The three units and ours, linked into @prog. */
+static int build_program(const struct sim_opts *o, const struct sim_store *st,
+			 enum sim_era era, const char *src, const char *prog,
+			 struct sim_result *r)
+{
+	char *objs[5] = { NULL };	/* pristine, patched, baseline, ours */
+	struct strvec flags = STRVEC_INIT;
+	size_t i;
+	int ret = -1;
+
+	if (build_unit(o, st, o->pristine, era, "sim_tree_pristine", src, 1,
+		       &objs[0], r) ||
+	    build_unit(o, st, o->patched, era, "sim_tree_patched", src, 0,
+		       &objs[1], r) ||
+	    (o->baseline &&
+	     build_unit(o, st, o->baseline, era, "sim_tree_baseline", src, 1,
+			&objs[2], r)))
+		goto out;
+	our_flags(o, src, &flags);
+	if (build_ours(o, st, &flags, src, "harness", &objs[3], r) ||
+	    build_ours(o, st, &flags, src, "perf", &objs[4], r))
+		goto out;
+	strvec_pushl(&flags, "-o", prog, NULL);
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		if (objs[i])
+			strvec_push(&flags, objs[i]);
+	ret = compile(o, &flags, r, "the harness");
+out:
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		free(objs[i]);
+	strvec_clear(&flags);
+	return ret;
+}
+
+/* Remove the kept object of @tree's @unit; whether there was one. */
+static int forget_unit(const struct sim_opts *o, const struct sim_store *st,
+		       enum sim_era era, const char *src, const char *tree,
+		       const char *unit)
+{
+	struct strvec flags = STRVEC_INIT;
+	struct strbuf gen = STRBUF_INIT, err = STRBUF_INIT;
+	int had = 0;
+
+	if (tree && !sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
+		char *kept;
+
+		unit_flags(o, src, &flags);
+		kept = store_name(st, &flags, gen.buf, gen.len);
+		had = !unlink(kept);
+		free(kept);
+	}
+	strvec_clear(&flags);
+	strbuf_release(&gen);
+	strbuf_release(&err);
+	return had;
+}
+
+/*
+ * Remove the kept objects this run would link (one cut short, or not an
+ * object at all, fails the link); whether there were any.
+ */
+static int forget_kept(const struct sim_opts *o, const struct sim_store *st,
+		       enum sim_era era, const char *src)
+{
+	static const char *const ours[] = { "harness", "perf" };
+	struct strvec flags = STRVEC_INIT;
+	size_t i;
+	int had;
+
+	had = forget_unit(o, st, era, src, o->pristine, "sim_tree_pristine");
+	had |= forget_unit(o, st, era, src, o->baseline, "sim_tree_baseline");
+	our_flags(o, src, &flags);
+	for (i = 0; i < ARRAY_SIZE(ours); i++) {
+		char *kept = store_name(st, &flags, ours[i],
+					strlen(ours[i]) + 1);
+
+		had |= !unlink(kept);
+		free(kept);
+	}
+	strvec_clear(&flags);
+	return had;
+}
+
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
 	double t0 = mono(), budget = o->max_seconds;
 	struct strbuf why = STRBUF_INIT;
-	struct strvec args = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	char *src = sim_source_dir(), *prog = NULL;
+	struct sim_store st = { NULL, 0 };
 	enum sim_era pe, qe;
 	int ret = -1;
 
@@ -745,26 +1010,16 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 			    why.buf);
 		goto out;
 	}
-	if (build_unit(o, o->pristine, pe, "sim_tree_pristine", src, r) ||
-	    build_unit(o, o->patched, pe, "sim_tree_patched", src, r) ||
-	    (o->baseline &&
-	     build_unit(o, o->baseline, pe, "sim_tree_baseline", src, r)))
-		goto out;
+	store_init(o, src, &st);
 	prog = xstrfmt("%s/sim", o->work);
-	strvec_pushl(&args, "-std=gnu11", "-O2", "-pipe", "-Wall", "-Wextra",
-		     "-Werror", NULL);
-	strvec_pushf(&args, "-I%s", src);
-	if (o->coverage)
-		strvec_push(&args, "--coverage");
-	strvec_pushl(&args, "-o", prog, NULL);
-	strvec_pushf(&args, "%s/harness.c", src);
-	strvec_pushf(&args, "%s/perf.c", src);
-	strvec_pushf(&args, "%s/sim_tree_pristine.o", o->work);
-	strvec_pushf(&args, "%s/sim_tree_patched.o", o->work);
-	if (o->baseline)
-		strvec_pushf(&args, "%s/sim_tree_baseline.o", o->work);
-	if (compile(o, &args, r, "the harness"))
-		goto out;
+	if (build_program(o, &st, pe, src, prog, r)) {
+		/* a kept object ld cannot read: compile them all again */
+		if (!st.dir || !forget_kept(o, &st, pe, src))
+			goto out;
+		strbuf_reset(&r->reason);
+		if (build_program(o, &st, pe, src, prog, r))
+			goto out;
+	}
 
 	strvec_push(&c.args, prog);
 	strvec_push(&c.args, "--seed");
@@ -840,8 +1095,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strbuf_addstr(&r->reason, "the harness printed no RESULT line");
 	ret = 0;
 out:
+	free(st.dir);
 	child_clear(&c);
-	strvec_clear(&args);
 	strbuf_release(&why);
 	free(prog);
 	free(src);
@@ -947,7 +1202,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		OPT_BOOL(0, "coverage", &o.coverage, NULL),
 		OPT_END()
 	};
-	char *work = NULL;
+	char *work = NULL, *objects;
 	int ret;
 
 	argc = parse_options(argc, (const char **)argv, options,
@@ -973,6 +1228,8 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 			       (long)getpid());
 		o.work = work;
 	}
+	objects = xstrfmt("%s/%s", opt->cache, SIM_OBJECTS);
+	o.objects = objects;
 	ret = sim_run(&o, &r);
 	fputs(r.output.buf, stdout);
 	fputs(r.coverage.buf, stdout);
@@ -988,6 +1245,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	if (work)
 		rm_rf(work);
 	free(work);
+	free(objects);
 	sim_result_clear(&r);
 	return ret;
 }

@@ -5,6 +5,9 @@
 #include "options.h"
 #include "strbuf.h"
 
+/* The cache's store of objects that do not change between runs. */
+#define SIM_OBJECTS "sim-objects"
+
 /* Traces per run: the step's and kverify sim's default. */
 #define SIM_TRACES 20000
 
@@ -21,6 +24,7 @@ struct sim_opts {
 	const char *pristine, *patched;
 	const char *baseline;	/* pristine + the Fixes: patches, or NULL */
 	const char *work;	/* generated files and the program */
+	const char *objects;	/* kept objects (SIM_OBJECTS), or NULL */
 	const char *log;	/* tool output appended here, or NULL */
 	unsigned long long seed;
 	long traces;

@@ -311,6 +311,7 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 	struct sim_result res = SIM_RESULT_INIT;
 	enum step_status st = STEP_FAIL;
 	char *work = cache_path(ctx, "sim/%s", ctx->t->name);
+	char *objects = cache_path(ctx, SIM_OBJECTS);
 	char *base = xstrfmt("%s/baseline", work);
 	struct strbuf names = STRBUF_INIT, why = STRBUF_INIT, bdesc = STRBUF_INIT;
 	struct strbuf kept = STRBUF_INIT;
@@ -318,6 +319,7 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 	int made;
 
 	o.work = work;
+	o.objects = objects;
 	if (!is_dir(ctx->tree) || !tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "no patched tree of this series: the tree and apply steps did not run");
 		st = STEP_SKIP;
@@ -388,6 +390,7 @@ out:
 	strbuf_release(&bdesc);
 	free(base);
 	free(work);
+	free(objects);
 	return st;
 }
 
