@@ -189,6 +189,21 @@ int import_tree(struct b4 *b)
 	c.log = b->log;
 	ret = run_child(&c);
 	child_clear(&c);
+	if (ret) {
+		/*
+		 * Hard links refused: fs.protected_hardlinks and a source
+		 * we do not own (another user's cache, a user namespace).
+		 */
+		struct child copy = CHILD_INIT;
+
+		rm_rf(tmp);
+		strvec_pushl(&copy.args, "cp", "-a", "--no-preserve=ownership",
+			     "--reflink=auto", "--",
+			     b->source.src, tmp, NULL);
+		copy.log = b->log;
+		ret = run_child(&copy);
+		child_clear(&copy);
+	}
 	b->repo = tmp;
 	ret = ret || git(b, NULL, "init", "-q", NULL) ||
 	      git(b, NULL, "add", "-A", "--force", NULL) ||
