@@ -70,10 +70,10 @@ _show_check() {
 # which is missing.  The function's own names start with _tes_, so that a
 # check may use any other (rc, out, p); $1, $2... inside COMMANDS are not
 # the script's (copy them to names first); "return N" ends the body with
-# status N.  A broken &&-chain (_chain_lint)
-# is reported as a "# TITLE: broken &&-chain: LINE" line before the check
-# runs; with KVERIFY_TEST_CHAIN_LINT=1 it fails the check (exit 117, as in
-# git's test-lib) without running it.
+# status N.  A body with a broken &&-chain (_chain_lint) fails its check
+# (exit 117, as in git's test-lib) without running; with
+# KVERIFY_TEST_CHAIN_LINT=0 it is a "# TITLE: broken &&-chain: LINE" line
+# before the check runs.
 test_expect_success() {
 	local _tes_out=$TMP/expect.$((_n + 1)) _tes_rc _tes_p _tes_body _tes_broken
 	if [ $# = 3 ]; then
@@ -89,7 +89,7 @@ test_expect_success() {
 	_tes_body=$2
 	[ "$_tes_body" != - ] || _tes_body=$(cat)
 	_tes_broken=$(_chain_lint "$_tes_body")
-	if [ -n "$_tes_broken" ] && [ "${KVERIFY_TEST_CHAIN_LINT:-}" = 1 ]; then
+	if [ -n "$_tes_broken" ] && [ "${KVERIFY_TEST_CHAIN_LINT:-1}" != 0 ]; then
 		printf '%s\n' "$_tes_broken" > "$_tes_out"
 		_tes_rc=117
 	else

@@ -2,8 +2,8 @@
 # lib.sh itself: test_expect_success runs a body in this shell (what it
 # sets stays set; rc, out and p are the body's to use), reads one from a
 # here-document with "-", skips on a missing prerequisite, and its
-# chain-lint names a body whose lines are not joined by && (warning by
-# default, a failed check with KVERIFY_TEST_CHAIN_LINT=1), and passes the
+# chain-lint names a body whose lines are not joined by && (a failed check
+# by default, a warning with KVERIFY_TEST_CHAIN_LINT=0), and passes the
 # joins git's test-lib accepts.  Fixture scripts, no kverify: under a second.
 . "$(dirname "$0")/lib.sh"
 
@@ -63,7 +63,7 @@ done_testing
 EOF_T
 
 test_expect_success 'the good fixture: locals free, a body from stdin, return 1 fails its check, a skip' '
-	{ KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1; st=$?; } &&
+	{ env -u KVERIFY_TEST_CHAIN_LINT bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1; st=$?; } &&
 	cat "$TMP/good.out" && [ $st = 1 ] &&
 	[ "$(grep -c "^ok [0-9]" "$TMP/good.out")" = 4 ] &&
 	grep -qx "not ok 4 - return 1 ends the body, and the check fails" "$TMP/good.out" &&
@@ -72,8 +72,8 @@ test_expect_success 'the good fixture: locals free, a body from stdin, return 1 
 test_expect_success 'no join the chain-lint accepts is reported' '
 	! grep "broken &&-chain" "$TMP/good.out"
 '
-test_expect_success 'KVERIFY_TEST_CHAIN_LINT=1: a broken chain fails the check, exit 117, without running it' '
-	{ KVERIFY_TEST_CHAIN_LINT=1 bash "$TMP/t/broken.t" > "$TMP/strict.out" 2>&1; st=$?; } &&
+test_expect_success 'by default a broken chain fails the check, exit 117, without running it' '
+	{ env -u KVERIFY_TEST_CHAIN_LINT bash "$TMP/t/broken.t" > "$TMP/strict.out" 2>&1; st=$?; } &&
 	cat "$TMP/strict.out" && [ $st = 1 ] &&
 	grep -qx "not ok 1 - a broken chain" "$TMP/strict.out" &&
 	grep -q "^# commands (exit 117):" "$TMP/strict.out" &&
@@ -83,8 +83,8 @@ test_expect_success 'KVERIFY_TEST_CHAIN_LINT=1: a broken chain fails the check, 
 test_expect_success 'the body did not run' '
 	[ ! -e "$TMP/ran" ]
 '
-test_expect_success 'by default it is a warning line and the check runs' '
-	env -u KVERIFY_TEST_CHAIN_LINT bash "$TMP/t/broken.t" > "$TMP/warn.out" 2>&1 &&
+test_expect_success 'KVERIFY_TEST_CHAIN_LINT=0: a warning line, and the check runs' '
+	KVERIFY_TEST_CHAIN_LINT=0 bash "$TMP/t/broken.t" > "$TMP/warn.out" 2>&1 &&
 	cat "$TMP/warn.out" &&
 	grep -qx "# a broken chain: broken &&-chain: echo first" "$TMP/warn.out" &&
 	grep -qx "ok 1 - a broken chain" "$TMP/warn.out"
