@@ -760,59 +760,48 @@ static int run_list(struct options *opt, int argc, char **argv)
 	return cmd_list(opt);
 }
 
-static int run_b4(const struct b4_cmd *cmd, struct options *opt)
+static int run_b4(const struct b4_cmd *cmd, struct options *opt, int argc,
+		  char **argv)
 {
+	(void)argc;
+	(void)argv;
 	return cmd_b4_env(opt, cmd);
 }
 
 /* send, am, ...: each its own b4 workflow (b4.h). */
 static int run_send(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_send, opt);
+	return run_b4(&b4_send, opt, argc, argv);
 }
 
 static int run_am(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_am, opt);
+	return run_b4(&b4_am, opt, argc, argv);
 }
 
 static int run_trailers(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_trailers, opt);
+	return run_b4(&b4_trailers, opt, argc, argv);
 }
 
 static int run_range_diff(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_range_diff, opt);
+	return run_b4(&b4_range_diff, opt, argc, argv);
 }
 
 static int run_reroll(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_reroll, opt);
+	return run_b4(&b4_reroll, opt, argc, argv);
 }
 
 static int run_edit(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_edit, opt);
+	return run_b4(&b4_edit, opt, argc, argv);
 }
 
 static int run_series(struct options *opt, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return run_b4(&b4_series, opt);
+	return run_b4(&b4_series, opt, argc, argv);
 }
 
 #define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"

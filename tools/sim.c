@@ -535,8 +535,8 @@ static int compile(const struct sim_opts *o, struct strvec *args,
 /*
  * Objects that do not change from run to run (our harness, a pristine or
  * baseline tree's unit) are kept in o->objects under a hash of what made
- * them: the compiler (gcc, cc1 and as, by their bytes), our sim sources,
- * the flags and the text compiled.  A run that would compile the same
+ * them: our sim sources and the compiler (sim_hash_toolchain()), the
+ * flags and the text compiled.  A run that would compile the same
  * again links the kept object.  gcc writes each object into the work
  * directory, in the sandbox, and kverify copies it into the store; what
  * the trees' code runs sees the store read-only, so no run's code can
@@ -579,14 +579,16 @@ static int hash_cc1(uint64_t *h)
 	return ret;
 }
 
-static int hash_sources(uint64_t *h, const char *src)
+int sim_hash_toolchain(uint64_t *h)
 {
+	char *src = sim_source_dir();
 	struct dirent **names;
 	int n = scandir(src, &names, NULL, alphasort), i, ret = n < 0;
 
 	for (i = 0; i < n; i++) {
 		char *p = xstrfmt("%s/%s", src, names[i]->d_name);
 
+		/* By name, not path: another checkout's sim is the same. */
 		if (names[i]->d_name[0] != '.' && is_file(p)) {
 			*h = hash_bytes(*h, names[i]->d_name,
 					strlen(names[i]->d_name) + 1);
@@ -597,18 +599,18 @@ static int hash_sources(uint64_t *h, const char *src)
 	}
 	if (n >= 0)
 		free(names);
-	return ret;
+	free(src);
+	return ret || hash_tool(h, "gcc") || hash_cc1(h) ||
+	       hash_tool(h, "as") || hash_tool(h, "ld");
 }
 
 /* No store with --coverage: gcov wants each object beside its notes. */
-static void store_init(const struct sim_opts *o, const char *src,
-		       struct sim_store *st)
+static void store_init(const struct sim_opts *o, struct sim_store *st)
 {
 	uint64_t h = HASH_INIT;
 
 	st->dir = NULL;
-	if (!o->objects || o->coverage || hash_tool(&h, "gcc") ||
-	    hash_tool(&h, "as") || hash_cc1(&h) || hash_sources(&h, src) ||
+	if (!o->objects || o->coverage || sim_hash_toolchain(&h) ||
 	    mkdir_p(o->objects))
 		return;
 	st->dir = xstrdup(o->objects);
@@ -893,17 +895,21 @@ static int has_knob(const char *tree)
 	return ret;
 }
 
-/* Build the trees' units and the harness under o->work, then run it. */
-/* The three units and ours, linked into @prog. */
+/*
+ * The three units and ours, linked into @prog.  A kept object ld cannot
+ * read (cut short, or no object at all) fails the link: *@forgot says
+ * that the kept objects it linked were removed, to be compiled again.
+ */
 static int build_program(const struct sim_opts *o, const struct sim_store *st,
 			 enum sim_era era, const char *src, const char *prog,
-			 struct sim_result *r)
+			 int *forgot, struct sim_result *r)
 {
 	char *objs[5] = { NULL };	/* pristine, patched, baseline, ours */
 	struct strvec flags = STRVEC_INIT;
 	size_t i;
 	int ret = -1;
 
+	*forgot = 0;
 	if (build_unit(o, st, o->pristine, era, "sim_tree_pristine", src, 1,
 		       &objs[0], r) ||
 	    build_unit(o, st, o->patched, era, "sim_tree_patched", src, 0,
@@ -921,6 +927,9 @@ static int build_program(const struct sim_opts *o, const struct sim_store *st,
 		if (objs[i])
 			strvec_push(&flags, objs[i]);
 	ret = compile(o, &flags, r, "the harness");
+	for (i = 0; ret && st->dir && i < ARRAY_SIZE(objs); i++)
+		if (objs[i] && path_under(objs[i], st->dir))
+			*forgot |= !unlink(objs[i]);
 out:
 	for (i = 0; i < ARRAY_SIZE(objs); i++)
 		free(objs[i]);
@@ -928,55 +937,7 @@ out:
 	return ret;
 }
 
-/* Remove the kept object of @tree's @unit; whether there was one. */
-static int forget_unit(const struct sim_opts *o, const struct sim_store *st,
-		       enum sim_era era, const char *src, const char *tree,
-		       const char *unit)
-{
-	struct strvec flags = STRVEC_INIT;
-	struct strbuf gen = STRBUF_INIT, err = STRBUF_INIT;
-	int had = 0;
-
-	if (tree && !sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
-		char *kept;
-
-		unit_flags(o, src, &flags);
-		kept = store_name(st, &flags, gen.buf, gen.len);
-		had = !unlink(kept);
-		free(kept);
-	}
-	strvec_clear(&flags);
-	strbuf_release(&gen);
-	strbuf_release(&err);
-	return had;
-}
-
-/*
- * Remove the kept objects this run would link (one cut short, or not an
- * object at all, fails the link); whether there were any.
- */
-static int forget_kept(const struct sim_opts *o, const struct sim_store *st,
-		       enum sim_era era, const char *src)
-{
-	static const char *const ours[] = { "harness", "perf" };
-	struct strvec flags = STRVEC_INIT;
-	size_t i;
-	int had;
-
-	had = forget_unit(o, st, era, src, o->pristine, "sim_tree_pristine");
-	had |= forget_unit(o, st, era, src, o->baseline, "sim_tree_baseline");
-	our_flags(o, src, &flags);
-	for (i = 0; i < ARRAY_SIZE(ours); i++) {
-		char *kept = store_name(st, &flags, ours[i],
-					strlen(ours[i]) + 1);
-
-		had |= !unlink(kept);
-		free(kept);
-	}
-	strvec_clear(&flags);
-	return had;
-}
-
+/* Build the trees' units and the harness under o->work, then run it. */
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
 	double t0 = mono(), budget = o->max_seconds;
@@ -985,7 +946,7 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	char *src = sim_source_dir(), *prog = NULL;
 	struct sim_store st = { NULL, 0 };
 	enum sim_era pe, qe;
-	int ret = -1;
+	int ret = -1, forgot;
 
 	r->passed = -1;
 	pe = sim_detect_era(o->pristine, &why);
@@ -1010,14 +971,13 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 			    why.buf);
 		goto out;
 	}
-	store_init(o, src, &st);
+	store_init(o, &st);
 	prog = xstrfmt("%s/sim", o->work);
-	if (build_program(o, &st, pe, src, prog, r)) {
-		/* a kept object ld cannot read: compile them all again */
-		if (!st.dir || !forget_kept(o, &st, pe, src))
+	if (build_program(o, &st, pe, src, prog, &forgot, r)) {
+		if (!forgot)
 			goto out;
 		strbuf_reset(&r->reason);
-		if (build_program(o, &st, pe, src, prog, r))
+		if (build_program(o, &st, pe, src, prog, &forgot, r))
 			goto out;
 	}
 

@@ -2,6 +2,8 @@
 #ifndef KVERIFY_SIM_H
 #define KVERIFY_SIM_H
 
+#include <stdint.h>
+
 #include "options.h"
 #include "strbuf.h"
 
@@ -63,6 +65,8 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 		 const char *src, int debug, struct strbuf *out,
 		 struct strbuf *err);
 char *sim_source_dir(void);
+/* Our sim sources (by name and bytes) and gcc, cc1, as, ld into @h. */
+int sim_hash_toolchain(uint64_t *h);
 int sim_run(const struct sim_opts *o, struct sim_result *r);
 void sim_result_clear(struct sim_result *r);
 /* kverify sim: the standalone command; the cache holds its work directory. */

@@ -5,7 +5,6 @@
  * A counterexample fails the step: its shortest trace goes into the log and
  * the detail, its invariant and values into the reason.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -189,12 +188,8 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 		     struct memo *m)
 {
 	struct strvec fixes = STRVEC_INIT, files = STRVEC_INIT;
-	char *src = sim_source_dir(), *cc1 = NULL;
-	struct strbuf out = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	struct dirent **names;
+	uint64_t h = HASH_INIT;
 	size_t i;
-	int n;
 
 	memo_init_bare(m, ctx, "sim");
 	for (i = 0; i < nr_sim_files; i++) {
@@ -218,37 +213,14 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 		memo_add_optional_file(m, p);
 		free(p);
 	}
-	n = scandir(src, &names, NULL, alphasort);
-	if (n < 0)
+	if (sim_hash_toolchain(&h)) {
 		m->incomplete = 1;
-	while (n-- > 0) {
-		char *p = xstrfmt("%s/%s", src, names[n]->d_name);
+	} else {
+		char hex[17];
 
-		/* By name, not path: another checkout's sim is the same. */
-		if (names[n]->d_name[0] != '.' && is_file(p)) {
-			memo_add_string(m, names[n]->d_name);
-			memo_add_file(m, p);
-		}
-		free(p);
-		free(names[n]);
+		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)h);
+		memo_add_string(m, hex);
 	}
-	if (n == -1)
-		free(names);
-	/* gcc and what it runs: cc1, as, ld. */
-	memo_add_tool(m, "gcc");
-	strvec_pushl(&c.args, "gcc", "-print-prog-name=cc1", NULL);
-	c.out = &out;
-	c.timeout = 30;
-	if (!run_child(&c)) {
-		strbuf_trim_trailing(&out);
-		cc1 = out.len ? xstrdup(out.buf) : NULL;
-	}
-	if (cc1)
-		memo_add_file(m, cc1);
-	else
-		m->incomplete = 1;
-	memo_add_tool(m, "as");
-	memo_add_tool(m, "ld");
 	{
 		char *k = xstrfmt("seed %llu traces %ld tolerance %ld shrink %g total %g debug %d",
 				  o->seed, o->traces, o->tolerance,
@@ -258,12 +230,8 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 		memo_add_string(m, k);
 		free(k);
 	}
-	child_clear(&c);
-	strbuf_release(&out);
 	strvec_clear(&fixes);
 	strvec_clear(&files);
-	free(cc1);
-	free(src);
 }
 
 /* What the report needs of the sim's output, kept beside the PASS. */
