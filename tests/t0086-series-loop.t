@@ -7,8 +7,9 @@
 # cover and on patch 1 -> make am -> make range-diff shows the code change
 # and the trailers, nothing else.  Each refusal is a check with exit 2:
 # a placeholder identity or recipient, no (or a red) make verify-all, a
-# variant that drifted from the semantic patch, a posted revision sent
-# again, an unedited changelog.  MSGID= offline is one error line.
+# verify-all whose sims ran fewer traces than the send wants, a variant
+# that drifted from the semantic patch, a posted revision sent again, an
+# unedited changelog.  MSGID= offline is one error line.
 # REFLECT=1 mails the sender alone, and patatt signs when a key is
 # configured (a stand-in patatt module: the real one is not installed
 # here).
@@ -21,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 23
+plan 24
 test_identity
 # The sim's verdict is t0200's to check; here it gates the loop, and 2000
 # traces a target (not 20000) do that for the eight sims of the two
@@ -104,6 +105,13 @@ cp "$TMP/0005.orig" series/0005-*.patch
 
 make --no-print-directory -j2 verify-all SKIP=$quick > "$TMP/va" 2>&1
 test_expect_success "make verify-all SKIP=$quick passes on v$rev" '[ $? = 0 ] || { tail -n 20 "$TMP/va"; false; }'
+
+# Its sims ran 2000 traces: a send that wants the default 20000 is refused.
+test_expect_success 'SEND=1 after a verify-all of fewer sim traces than the send wants is refused (exit 2), nothing mailed' '
+	env -u KVERIFY_SIM_TRACES KVERIFY_SEND=1 KVERIFY_TO="$reviewer" KVERIFY_CC="$tester" ./build/kverify send --env > "$TMP/o" 2>&1
+	[ $? = 2 ] && grep -q "send: 7.3: sim ran 2000 traces, make send wants 20000: run make verify-all again without KVERIFY_SIM_TRACES" "$TMP/o" &&
+	[ "$(mails)" = 0 ]
+'
 
 # A stand-in patatt: b4 signs through patatt.rfc2822_sign() when a key is
 # configured; this one adds the header patatt adds, with a fixed value.

@@ -41,6 +41,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "series.h"
+#include "sim.h"
 #include "usage.h"
 
 /*
@@ -103,7 +104,10 @@ const struct b4_cmd b4_series = { do_series, B4_SENDER };
 int cmd_b4(const struct b4_cmd *cmd, const struct target *t,
 	   const struct options *opt, const struct b4_args *a)
 {
-	struct b4 b = { .a = a, .t = t, .force = opt->force };
+	struct b4 b = {
+		.a = a, .t = t, .force = opt->force,
+		.sim_traces = opt->sim_traces ? opt->sim_traces : SIM_TRACES,
+	};
 	struct strbuf why = STRBUF_INIT;
 	int ret = EXIT_USAGE, lockfd = -1;
 

@@ -52,7 +52,7 @@ static int gate_target(struct b4 *b, const struct target *t)
 	struct stat st;
 	const char *p;
 	size_t i;
-	int bad = 0;
+	int bad = 0, sim_passed = 0;
 
 	if (stat(path, &st) < 0 || strbuf_read_file(&sb, path, 16 << 20) < 0) {
 		error("send: %s: no result of make verify (%s)", t->name, path);
@@ -89,6 +89,9 @@ static int gate_target(struct b4 *b, const struct target *t)
 			if (strlen(gate_steps[j]) == nl &&
 			    !strncmp(gate_steps[j], name, nl))
 				break;
+		if (nl == 3 && !strncmp(name, "sim", 3) && sl == 4 &&
+		    !strncmp(status, "PASS", 4))
+			sim_passed = 1;
 		if ((sl == 4 && !strncmp(status, "FAIL", 4)) ||
 		    (sl == 5 && !strncmp(status, "ERROR", 5)) ||
 		    (j < ARRAY_SIZE(gate_steps) &&
@@ -102,6 +105,19 @@ static int gate_target(struct b4 *b, const struct target *t)
 			      r ? r + 11 : "");
 			bad = 1;
 		}
+	}
+	/*
+	 * A sim PASS over fewer traces than make send wants (a
+	 * KVERIFY_SIM_TRACES=1 verify-all) is a smaller proof than the one
+	 * the posting would claim.
+	 */
+	p = strstr(sb.buf, "\n  \"sim\": {");
+	p = p ? strstr(p, "\"traces\": ") : NULL;
+	if (!bad && sim_passed &&
+	    (p ? strtol(p + 10, NULL, 10) : 0) < b->sim_traces) {
+		error("send: %s: sim ran %ld traces, make send wants %ld: run make verify-all again without KVERIFY_SIM_TRACES (or with it at least that high)",
+		      t->name, p ? strtol(p + 10, NULL, 10) : 0L, b->sim_traces);
+		bad = 1;
 	}
 out:
 	series_clear(&s);

@@ -37,6 +37,7 @@ struct b4 {
 	int crashed;		/* b4's last run ended in a Python traceback */
 	int isolated;		/* git without the user's or the system's config */
 	int force;		/* FORCE=1 */
+	long sim_traces;	/* the traces the sim must have run (gate) */
 };
 
 /* A workflow of b4.h: cmd_b4() runs run() after what flags ask for. */
