@@ -760,50 +760,6 @@ static int run_list(struct options *opt, int argc, char **argv)
 	return cmd_list(opt);
 }
 
-static int run_b4(const struct b4_cmd *cmd, struct options *opt, int argc,
-		  char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cmd_b4_env(opt, cmd);
-}
-
-/* send, am, ...: each its own b4 workflow (b4.h). */
-static int run_send(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_send, opt, argc, argv);
-}
-
-static int run_am(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_am, opt, argc, argv);
-}
-
-static int run_trailers(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_trailers, opt, argc, argv);
-}
-
-static int run_range_diff(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_range_diff, opt, argc, argv);
-}
-
-static int run_reroll(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_reroll, opt, argc, argv);
-}
-
-static int run_edit(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_edit, opt, argc, argv);
-}
-
-static int run_series(struct options *opt, int argc, char **argv)
-{
-	return run_b4(&b4_series, opt, argc, argv);
-}
-
 #define CI_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 static int run_matrix(struct options *opt, int argc, char **argv)
@@ -950,42 +906,49 @@ enum command_flags {
 static const struct command {
 	const char *name;
 	int (*run)(struct options *opt, int argc, char **argv);
+	const struct b4_cmd *b4;	/* or this b4 workflow (b4.h) */
 	const char *usage;
 	const struct option *options;
 	int (*check)(struct options *opt);	/* after the options */
 	int *env;	/* its --env: make_options[] are read */
 	unsigned int flags;
 } commands[] = {
-	{ "sim", run_sim, NULL, NULL, NULL, NULL, RUNS_TOOLS | OWN_OPTIONS },
-	{ "latency", run_latency, NULL, NULL, NULL, NULL, OWN_OPTIONS },
-	{ "verify", run_verify, usage_verify, verify_options,
-	  check_verify_options, &verify_args.env, RUNS_TOOLS | TAKES_ARGS },
-	{ "list", run_list, usage_list, list_options, NULL, NULL, 0 },
-	{ "matrix", run_matrix, usage_matrix, matrix_options, NULL, NULL,
-	  RUNS_TOOLS },
-	{ "sweep", run_sweep, usage_sweep, sweep_options, NULL,
-	  &sweep_args.env, RUNS_TOOLS },
-	{ "backport", run_backport, usage_backport, backport_options, NULL,
-	  &backport_args.env, RUNS_TOOLS },
-	{ "debian-patches", run_debian_patches, usage_debian_patches,
-	  debian_patches_options, NULL, &deb_args.env,
-	  RUNS_TOOLS | TAKES_ARGS },
-	{ "send", run_send, usage_send, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "am", run_am, usage_am, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "trailers", run_trailers, usage_trailers, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "range-diff", run_range_diff, usage_range_diff, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "reroll", run_reroll, usage_reroll, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "edit", run_edit, usage_edit, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "series", run_series, usage_series, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
-	{ "regenerate", run_regenerate, usage_regenerate, b4_options, NULL,
-	  &b4_args.env, RUNS_TOOLS },
+	{ .name = "sim", .run = run_sim, .flags = RUNS_TOOLS | OWN_OPTIONS },
+	{ .name = "latency", .run = run_latency, .flags = OWN_OPTIONS },
+	{ .name = "verify", .run = run_verify, .usage = usage_verify,
+	  .options = verify_options, .check = check_verify_options,
+	  .env = &verify_args.env, .flags = RUNS_TOOLS | TAKES_ARGS },
+	{ .name = "list", .run = run_list, .usage = usage_list,
+	  .options = list_options },
+	{ .name = "matrix", .run = run_matrix, .usage = usage_matrix,
+	  .options = matrix_options, .flags = RUNS_TOOLS },
+	{ .name = "sweep", .run = run_sweep, .usage = usage_sweep,
+	  .options = sweep_options, .env = &sweep_args.env,
+	  .flags = RUNS_TOOLS },
+	{ .name = "backport", .run = run_backport, .usage = usage_backport,
+	  .options = backport_options, .env = &backport_args.env,
+	  .flags = RUNS_TOOLS },
+	{ .name = "debian-patches", .run = run_debian_patches,
+	  .usage = usage_debian_patches, .options = debian_patches_options,
+	  .env = &deb_args.env, .flags = RUNS_TOOLS | TAKES_ARGS },
+	{ .name = "send", .b4 = &b4_send, .usage = usage_send,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "am", .b4 = &b4_am, .usage = usage_am,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "trailers", .b4 = &b4_trailers, .usage = usage_trailers,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "range-diff", .b4 = &b4_range_diff,
+	  .usage = usage_range_diff, .options = b4_options,
+	  .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "reroll", .b4 = &b4_reroll, .usage = usage_reroll,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "edit", .b4 = &b4_edit, .usage = usage_edit,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "series", .b4 = &b4_series, .usage = usage_series,
+	  .options = b4_options, .env = &b4_args.env, .flags = RUNS_TOOLS },
+	{ .name = "regenerate", .run = run_regenerate,
+	  .usage = usage_regenerate, .options = b4_options,
+	  .env = &b4_args.env, .flags = RUNS_TOOLS },
 };
 
 static const struct command *find_command(const char *name)
@@ -1074,7 +1037,7 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);
 	opt->tmp = tmp.path;
-	ret = cmd->run(opt, argc, argv);
+	ret = cmd->b4 ? cmd_b4_env(opt, cmd->b4) : cmd->run(opt, argc, argv);
 	tmpdir_leave(&tmp);
 	free(cache);
 	return ret;
