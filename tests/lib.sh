@@ -14,15 +14,16 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
 export TMPDIR=$TMP
 trap 'rm -rf "$TMP"' EXIT
 # Each script works in a trash directory of its own, as in git's t/: a
-# clone of the checkout with its files as they are (edits, untracked
-# files, build/ with its times, so make finds it up to date), where what
-# the script writes (results/, an edited series) reaches neither the
-# checkout nor the next script.  Not for lib.sh's own fixtures (t0009),
-# which stand outside any repository.
+# clone of the checkout with its files as they are (edits; untracked
+# files, known to the clone's git as new; build/ with its times, so make
+# finds it up to date), where what the script writes (results/, an edited
+# series) reaches neither the checkout nor the next script.  Not for
+# lib.sh's own fixtures (t0009), which stand outside any repository.
 if [ -e "$REPO/.git" ]; then
 	_trash=$TMP/trash
 	if ! git clone -q "$REPO" "$_trash" ||
 	   ! "$REPO/tests/copy-checkout" "$REPO" "$_trash" "$KVERIFY_CACHE" ||
+	   ! git -C "$_trash" add -N . ||
 	   { [ -d "$REPO/build" ] && ! cp -a "$REPO/build" "$_trash/"; }; then
 		echo "Bail out! cannot make the trash directory $_trash from $REPO"
 		exit 1
