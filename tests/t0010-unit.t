@@ -6,8 +6,8 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil debversion manifest paths matrix modinfo"
-LIBS="tools/parse-options.c tools/b4_text.c tools/result.c tools/sandbox.c tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c tools/debversion.c tools/manifest.c tools/modinfo.c"
+UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil debversion manifest paths matrix modinfo report_read"
+LIBS="tools/parse-options.c tools/b4_text.c tools/result.c tools/sandbox.c tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c tools/debversion.c tools/manifest.c tools/modinfo.c tools/report_read.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
 plan $((2 * $(echo $UNITS | wc -w)))
 make -s build/kverify > "$TMP/make.out" 2>&1 || diag < "$TMP/make.out"

@@ -49,9 +49,9 @@ test_expect_success "--shard I/$nr over $nr targets: one target each ($counts)" 
 # With durations: the longest alone, the short ones together.
 set -- $want
 mkdir -p "$TMP/r/$1" "$TMP/r/$2" "$TMP/r/$3"
-printf '{\n  "schema": 2,\n  "seconds": 3000,\n  "steps": [\n    {"name": "build", "seconds": 2900.000}]}\n' > "$TMP/r/$1/report.json"
+printf '{\n  "schema": 2,\n  "seconds": 3000,\n  "steps": [\n    {"name": "build", "status": "PASS", "seconds": 2900.000}]}\n' > "$TMP/r/$1/report.json"
 printf '{\n  "schema": 2,\n  "seconds": 100,\n  "steps": []}\n' > "$TMP/r/$2/report.json"
-printf '{\n  "steps": [\n    {"name": "fetch", "seconds": 60.0}, {"name": "build", "seconds": 40.5}]}\n' > "$TMP/r/$3/report.json"
+printf '{\n  "steps": [\n    {"name": "fetch", "status": "PASS", "seconds": 60.0}, {"name": "build", "status": "PASS", "seconds": 40.5}]}\n' > "$TMP/r/$3/report.json"
 s1=$("$KVERIFY" --results "$TMP/r" matrix --shard 1/2 | tr '\n' ' ')
 s2=$("$KVERIFY" --results "$TMP/r" matrix --shard 2/2 | tr '\n' ' ')
 longest=$1

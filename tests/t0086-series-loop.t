@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 24
+plan 25
 test_identity
 # The sim's verdict is t0200's to check; here it gates the loop, and 2000
 # traces a target (not 20000) do that for the eight sims of the two
@@ -109,9 +109,24 @@ test_expect_success "make verify-all SKIP=$quick passes on v$rev" '[ $? = 0 ] ||
 # Its sims ran 2000 traces: a send that wants the default 20000 is refused.
 test_expect_success 'SEND=1 after a verify-all of fewer sim traces than the send wants is refused (exit 2), nothing mailed' '
 	env -u KVERIFY_SIM_TRACES KVERIFY_SEND=1 KVERIFY_TO="$reviewer" KVERIFY_CC="$tester" ./build/kverify send --env > "$TMP/o" 2>&1
-	[ $? = 2 ] && grep -q "send: 7.3: sim ran 2000 traces, make send wants 20000: run make verify-all again without KVERIFY_SIM_TRACES" "$TMP/o" &&
+	[ $? = 2 ] && grep -q "send: 7.3: the sim was asked for 2000 traces, make send wants 20000: run make verify-all again without KVERIFY_SIM_TRACES" "$TMP/o" &&
 	[ "$(mails)" = 0 ]
 '
+
+# The gate reads the reports as JSON: a report without the cocci row, or
+# one cut short, is no ground for a send.
+cp results/7.3/report.json "$TMP/report.7.3"
+test_expect_success 'a report without its cocci row, or cut short, is refused (exit 2), nothing mailed' '
+	grep -v "{\"name\": \"cocci\"" "$TMP/report.7.3" > results/7.3/report.json &&
+	! grep -q "\"cocci\"" results/7.3/report.json &&
+	{ kv_send > "$TMP/o" 2>&1; rc=$?; tail -n 3 "$TMP/o"; [ $rc = 2 ]; } &&
+	grep -q "send: 7.3: the report has no cocci step" "$TMP/o" &&
+	head -c 300 "$TMP/report.7.3" > results/7.3/report.json &&
+	{ kv_send > "$TMP/o" 2>&1; rc=$?; tail -n 3 "$TMP/o"; [ $rc = 2 ]; } &&
+	grep -q "send: 7.3: [^ ]*results/7.3/report.json: byte [0-9]*: [^:]*: run make verify-all again" "$TMP/o" &&
+	[ "$(mails)" = 0 ]
+'
+cp "$TMP/report.7.3" results/7.3/report.json
 
 # A stand-in patatt: b4 signs through patatt.rfc2822_sign() when a key is
 # configured; this one adds the header patatt adds, with a fixed value.

@@ -43,7 +43,8 @@ reused() {	# the kept PASS, no compiler run, the report's sim figures kept
 	[ "$(step_status $R sim)" = PASS ] &&
 		reason | grep "^up to date: inputs unchanged since the PASS of .*every invariant holds" &&
 		! grep -q "gcc" $logs/*-sim.log && grep -q "nothing run" $logs/*-sim.log &&
-		[ "$(json $R "r['sim']['traces']")" = 2000 ]
+		[ "$(json $R "r['sim']['traces']")" = 2000 ] &&
+		[ "$(json $R "r['sim']['traces_asked']")" = 2000 ]
 }
 # one byte more in the file, as a new file (the tree's files are links)
 touch_byte() { cp "$1" "$TMP/f" && printf '\n' >> "$TMP/f" && mv "$TMP/f" "$1"; }

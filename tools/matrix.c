@@ -30,6 +30,7 @@
 #include "exitcode.h"
 #include "fsutil.h"
 #include "matrix.h"
+#include "report_read.h"
 #include "usage.h"
 
 #define SHARDS_MAX 1000
@@ -57,28 +58,25 @@ static int applicable(const struct target *t)
  */
 static double last_seconds(const char *results, const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct report_view v = REPORT_VIEW_INIT;
+	struct strbuf err = STRBUF_INIT;
 	char *path = xstrfmt("%s/%s/report.json", results, name);
-	const char *p;
 	double secs = -1;
+	size_t i;
 
-	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+	if (report_read(&v, path, &err))
 		goto out;
-	p = strstr(sb.buf, "\n  \"cold_seconds\": ");
-	if (p && strtod(p + 19, NULL) > 0) {
-		secs = strtod(p + 19, NULL);
-		goto out;
-	}
-	p = strstr(sb.buf, "\n  \"seconds\": ");
-	if (p) {
-		secs = strtod(p + 14, NULL);
-		goto out;
-	}
-	/* Schema 1: the steps' times. */
-	for (p = sb.buf; (p = strstr(p, "\"seconds\": ")); p += 11)
-		secs = (secs < 0 ? 0 : secs) + strtod(p + 11, NULL);
+	if (v.cold_seconds > 0)
+		secs = v.cold_seconds;
+	else if (v.seconds >= 0)
+		secs = v.seconds;
+	else	/* Schema 1: the steps' times. */
+		for (i = 0; i < v.nr; i++)
+			if (v.steps[i].seconds >= 0)
+				secs = (secs < 0 ? 0 : secs) + v.steps[i].seconds;
 out:
-	strbuf_release(&sb);
+	report_view_clear(&v);
+	strbuf_release(&err);
 	free(path);
 	return secs;
 }

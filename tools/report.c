@@ -149,8 +149,8 @@ static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
 		return;
 	strbuf_addstr(sb, ",\n  \"sim\": {\"era\": ");
 	json_str(sb, ctx->sim.era);
-	strbuf_addf(sb, ", \"traces\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
-		    ctx->sim.traces, ctx->sim.seed);
+	strbuf_addf(sb, ", \"traces\": %ld, \"traces_asked\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
+		    ctx->sim.traces, ctx->sim.traces_asked, ctx->sim.seed);
 	sim_figures(ctx->sim.figures.buf, "reprograms", json_figure, sb);
 	strbuf_addstr(sb, "}, \"reads_per_million_emulated\": {");
 	sim_figures(ctx->sim.reads.buf, "reads", json_figure, sb);

@@ -31,7 +31,8 @@ struct fetch_out {
 /* sim: the tree's own vPMU code against a simulated perf PMU. */
 struct sim_out {
 	char *era;		/* what ran, or NULL */
-	long traces;
+	long traces;		/* ran: fewer than asked when time ran out */
+	long traces_asked;	/* KVERIFY_SIM_TRACES, or SIM_TRACES */
 	unsigned long long seed;
 	struct strbuf figures;	/* "T=0:1000000 T=1:500000 ..." */
 	struct strbuf reads;	/* perf_event_read_value() calls, the same */

@@ -237,8 +237,9 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 /* What the report needs of the sim's output, kept beside the PASS. */
 static void sim_out_save(const struct sim_out *out, struct strbuf *data)
 {
-	strbuf_addf(data, "%s\n%ld\n%llu\n%s\n%s\n", out->era, out->traces,
-		    out->seed, out->figures.buf, out->reads.buf);
+	strbuf_addf(data, "%s\n%ld\n%llu\n%s\n%s\n%ld\n", out->era,
+		    out->traces, out->seed, out->figures.buf, out->reads.buf,
+		    out->traces_asked);
 }
 
 static int sim_out_load(struct sim_out *out, struct strbuf *data)
@@ -259,6 +260,8 @@ static int sim_out_load(struct sim_out *out, struct strbuf *data)
 	out->seed = strtoull(v[2], NULL, 10);
 	strbuf_addstr(&out->figures, v[3]);
 	strbuf_addstr(&out->reads, v[4]);
+	/* kept before the count asked was: as many as ran */
+	out->traces_asked = *p ? strtol(p, NULL, 10) : out->traces;
 	return 0;
 }
 
@@ -334,6 +337,7 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 	}
 	out->era = xstrdup(sim_era_name(res.era));
 	out->traces = res.passed ? res.traces : o.traces;
+	out->traces_asked = o.traces;
 	out->seed = o.seed;
 	strbuf_addstr(&out->figures, res.figures.buf);
 	strbuf_addstr(&out->reads, res.reads.buf);
