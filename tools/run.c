@@ -389,6 +389,28 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 	}
 }
 
+/*
+ * The group's orphans, ours as the subreaper: bubblewrap does not wait for
+ * its init in the sandbox's PID namespace, so without this the CPU time of
+ * every sandboxed command counted for no one (not in RUSAGE_CHILDREN, not
+ * in a step's cpu_seconds).  Those that end within a moment are waited
+ * for; one that lives on is left alone.
+ */
+static void reap_orphans(pid_t pgid)
+{
+	double until = now() + 0.25;
+
+	while (pgid > 0) {
+		pid_t p = waitpid(-pgid, NULL, WNOHANG);
+
+		if (p > 0 || (p < 0 && errno == EINTR))
+			continue;
+		if (p < 0 || now() > until)	/* ECHILD: none left */
+			break;
+		poll(NULL, 0, 2);
+	}
+}
+
 /* Run @n children connected stdout to stdin, in one process group. */
 int run_pipeline(struct child *cs, int n)
 {
@@ -398,6 +420,7 @@ int run_pipeline(struct child *cs, int n)
 
 	if (n < 1 || n > 8)
 		return -1;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	for (i = 0; i < n; i++) {
 		int p[2] = { -1, -1 }, out = -1;
 
@@ -427,6 +450,7 @@ int run_pipeline(struct child *cs, int n)
 		}
 	}
 	wait_all(cs, pids, n, pgid, outpipe[0]);
+	reap_orphans(pgid);
 	if (outpipe[0] >= 0)
 		close(outpipe[0]);
 	for (i = 0; i < n - 1; i++)
