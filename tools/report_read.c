@@ -199,25 +199,35 @@ static int parse_literal(struct parser *ps, const char *word)
 	return 0;
 }
 
+/*
+ * Into the object or array @open at ps->p, one level deeper: 1 to read
+ * its members, 0 when @close follows at once (then out again), -1.
+ */
+static int enter(struct parser *ps, char open, char close, const char *what)
+{
+	if (*ps->p != open)
+		return fail(ps, what);
+	if (ps->depth >= MAX_DEPTH)
+		return fail(ps, "nested too deep");
+	ps->depth++;
+	ps->p++;
+	skip_ws(ps);
+	if (*ps->p != close)
+		return 1;
+	ps->p++;
+	ps->depth--;
+	return 0;
+}
+
 /* { "key": value, ... }: @fn takes each value (NULL: stepped over). */
 static int parse_object(struct parser *ps, member_fn fn, void *data)
 {
 	struct strbuf key = STRBUF_INIT;
-	int ret = -1;
+	int ret = enter(ps, '{', '}', "an object expected");
 
-	if (*ps->p != '{')
-		return fail(ps, "an object expected");
-	if (++ps->depth > MAX_DEPTH) {
-		ps->depth--;
-		return fail(ps, "nested too deep");
-	}
-	ps->p++;
-	skip_ws(ps);
-	if (*ps->p == '}') {
-		ps->p++;
-		ret = 0;
-		goto out;
-	}
+	if (ret <= 0)
+		return ret;
+	ret = -1;
 	for (;;) {
 		strbuf_reset(&key);
 		skip_ws(ps);
@@ -253,21 +263,11 @@ out:
 /* [ value, ... ]: @fn takes each value (NULL: stepped over). */
 static int parse_array(struct parser *ps, element_fn fn, void *data)
 {
-	int ret = -1;
+	int ret = enter(ps, '[', ']', "an array expected");
 
-	if (*ps->p != '[')
-		return fail(ps, "an array expected");
-	if (++ps->depth > MAX_DEPTH) {
-		ps->depth--;
-		return fail(ps, "nested too deep");
-	}
-	ps->p++;
-	skip_ws(ps);
-	if (*ps->p == ']') {
-		ps->p++;
-		ret = 0;
-		goto out;
-	}
+	if (ret <= 0)
+		return ret;
+	ret = -1;
 	for (;;) {
 		skip_ws(ps);
 		if (fn ? fn(ps, data) : skip_value(ps))

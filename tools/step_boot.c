@@ -366,19 +366,15 @@ static enum step_status verdict(const struct boot_out *out,
 	return st;
 }
 
-/* @path has @text; with @line, as a whole line.  0 when unreadable. */
-static int file_has(const char *path, const char *text, int line)
+/* @path, read after a newline, has @text.  0 when unreadable. */
+static int file_has(const char *path, const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(text);
-	const char *p = NULL;
-	int found = 0;
+	int found;
 
-	if (strbuf_read_file(&sb, path, 64 << 20) >= 0)
-		p = strstr(sb.buf, text);
-	for (; p && !found; p = strstr(p + 1, text))
-		found = !line || ((p == sb.buf || p[-1] == '\n') &&
-				  (p[n] == '\n' || !p[n]));
+	strbuf_addch(&sb, '\n');
+	found = strbuf_read_file(&sb, path, 64 << 20) >= 0 &&
+		strstr(sb.buf, text);
 	strbuf_release(&sb);
 	return found;
 }
@@ -393,7 +389,8 @@ static int file_has(const char *path, const char *text, int line)
  *
  * What the host knows decides it, not what the guest printed: the guest
  * ran under TCG, the kernel booted is Debian's with CONFIG_PREEMPT_RT=y
- * (its headers' .config), and the pristine tree's x86.c has the refusal.
+ * (its headers package's .config), and the pristine tree's x86.c has the
+ * refusal.
  * Then the guest's run must be that and nothing else (no test failed,
  * every parameter check passed, the control cpuid_test skipped for want
  * of /dev/kvm, the runner finished, a clean console, the refusal on it):
@@ -406,17 +403,18 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
 {
 	const struct ktap_result *k = &out->tests;
 	const char *refusal = "RT requires X86_FEATURE_CONSTANT_TSC";
-	char *config, *x86;
+	char *hdr, *config, *x86;
 	int rt, refuses;
 	size_t i;
 
-	if (!starts_with(out->accel, "tcg") || !ctx->config.kernel ||
-	    !ctx->config.kbuild)
+	if (!starts_with(out->accel, "tcg") || !ctx->config.kernel)
 		return 0;
-	config = xstrfmt("%s/.config", ctx->config.kbuild);
+	hdr = headers_dir(&ctx->config);
+	config = xstrfmt("%s/.config", hdr);
 	x86 = xstrfmt("%s/arch/x86/kvm/x86.c", ctx->fetch.source.src);
-	rt = file_has(config, "CONFIG_PREEMPT_RT=y", 1);
-	refuses = file_has(x86, refusal, 0);
+	rt = file_has(config, "\nCONFIG_PREEMPT_RT=y\n");
+	refuses = file_has(x86, refusal);
+	free(hdr);
 	free(config);
 	free(x86);
 	if (!rt || !refuses || console_trouble(console) ||
