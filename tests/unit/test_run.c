@@ -211,8 +211,10 @@ static void sandboxed_cpu_counted(void **state)
 	double before;
 
 	(void)state;
-	if (!path_has("bwrap"))
+	if (!path_has("bwrap")) {
+		print_message("%s: SKIP: bwrap is not installed\n", __func__);
 		skip();
+	}
 	strvec_pushl(&c.args, "bwrap", "--die-with-parent", "--unshare-pid",
 		     "--dev-bind", "/", "/", "sh", "-c",
 		     "i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done",
