@@ -114,15 +114,18 @@ test_expect_success 'tests/lanes while another run holds the lanes: exit 2, nami
 	[ $rc = 0 ] && grep -q "^lane 1: exit 0" "$TMP/lanes2.out"
 '
 
-# A checkout with an edit, a deleted file, a new file, a repository nested
-# in it and the cache inside: lane 2's copy as tests/lanes makes it.
-test_expect_success 'the copy of the checkout: its edits, deletions and new files; a nested repository named and left out, and the cache inside' '
+# A checkout with an edit, a deleted file, a file moved by git mv, a new
+# file, a repository nested in it and the cache inside: lane 2's copy as
+# tests/lanes makes it.
+test_expect_success 'the copy of the checkout: its edits, deletions, moves and new files; a nested repository named and left out, and the cache inside' '
 	echo "an edit" >> "$copy/tests/README" && rm "$copy/docs/benchmarks.md" &&
+	git -C "$copy" mv docs/report.md docs/moved.md &&
 	echo new > "$copy/new-file" && git init -q "$copy/nested" && touch "$copy/nested/f" &&
 	(cd "$copy" && KVERIFY_CACHE=in-cache KVERIFY_TESTS=tests/t0001-leaves.t tests/lanes) > "$TMP/copy.out" 2>&1
 	rc=$? && cat "$TMP/copy.out" && l2=$copy/in-cache/tests/lane-2.repo &&
 	[ $rc = 0 ] && tail -n 1 "$l2/tests/README" | grep -qx "an edit" &&
 	[ ! -e "$l2/docs/benchmarks.md" ] && [ -e "$l2/docs/sim.md" ] && grep -qx new "$l2/new-file" &&
+	[ ! -e "$l2/docs/report.md" ] && cmp -s "$copy/docs/moved.md" "$l2/docs/moved.md" &&
 	[ ! -e "$l2/nested" ] && [ ! -e "$l2/in-cache" ] &&
 	grep -q "^tests/copy-checkout: $copy/nested/: a repository nested in the checkout, not copied$" "$TMP/copy.out"
 '
