@@ -14,11 +14,16 @@ HOSTCC ?= cc
 CFLAGS ?= -O2 -g
 # Made safe for C by build/version.c's recipe, as one given on the command line is.
 KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null)
-KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror $(CFLAGS)
-SRCS := $(wildcard tools/*.c)
-# An object per source file, and the headers each one read (-MMD), so an
-# edit recompiles what it touches.
-OBJS := $(SRCS:tools/%.c=build/obj/%.o) build/obj/version.o
+# Headers are named from tools/: "lib/strbuf.h".
+KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(CFLAGS)
+# The driver's folders (tools/sim/ and tools/guest/ are not the driver's:
+# the sim step and the guest build them).
+SRC_DIRS := tools tools/lib tools/sources tools/debian tools/steps tools/b4
+SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+# An object per source file, in one folder (no two share a name), and the
+# headers each one read (-MMD), so an edit recompiles what it touches.
+OBJS := $(addprefix build/obj/,$(notdir $(SRCS:.c=.o))) build/obj/version.o
+vpath %.c $(SRC_DIRS)
 
 # Debian packages, by job.
 DEPS_BUILD := gcc make libc6-dev
@@ -119,11 +124,16 @@ all: $(KVERIFY)
 $(KVERIFY): $(OBJS)
 	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@.$$$$ $(OBJS) && mv -f $@.$$$$ $@
 
-build/obj/%.o: tools/%.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
+# The .d of an object whose source moved or went still names it: make
+# remakes that object (as -MP has it do for a header) instead of stopping,
+# from the source SRCS has now ($< may be the old name).
+tools/%.c: ;
+
+build/obj/%.o: %.c | build/obj
+	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$ $(filter %/$*.c,$(SRCS)) && mv -f $@.$$$$ $@
 
 build/obj/version.o: build/version.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -Itools -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
+	$(HOSTCC) $(KVERIFY_CFLAGS) -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
 
 # Rewritten only when the description changes, so that a commit relinks
 # kverify without recompiling it.

@@ -4,6 +4,10 @@
 
 usage: layering.py OBJDIR SRCDIR CHECK
 
+SRCDIR is tools/ (or a copy): its files and those of its folders, whose
+headers are named from it ("lib/strbuf.h"); OBJDIR holds an object per
+source file, named after it.
+
 CHECK is one of:
   cycles    no two object files call each other, directly or through
             others (nm's defined and undefined symbols): the file graph
@@ -107,15 +111,28 @@ def reachable(graph, roots):
     return seen
 
 
+def sources(srcdir):
+    """Every .c and .h file below @srcdir."""
+    return sorted(glob.glob(os.path.join(srcdir, '**', '*.[ch]'),
+                            recursive=True))
+
+
+def source_of(srcdir):
+    """An object's name to its source file's path."""
+    return {os.path.basename(f)[:-2]: f for f in sources(srcdir)
+            if f.endswith('.c')}
+
+
 def includes(src, srcdir, seen=None):
-    """The repository's headers @src includes, directly or through others."""
+    """The repository's headers @src includes, directly or through others,
+    by their file names."""
     seen = set() if seen is None else seen
     for h in re.findall(r'^#include "([^"]+)"', open(src).read(), re.M):
         path = os.path.join(srcdir, h)
         if h not in seen and os.path.exists(path):
             seen.add(h)
             includes(path, srcdir, seen)
-    return seen
+    return {os.path.basename(h) for h in seen}
 
 
 def is_step(name):
@@ -125,6 +142,7 @@ def is_step(name):
 def main():
     objdir, srcdir, check = sys.argv[1:4]
     graph = call_graph(objdir)
+    source = source_of(srcdir)
     bad = []
     if check == 'cycles':
         for comp in cycles(graph):
@@ -139,8 +157,8 @@ def main():
         if 'verify' in below:
             bad.append('a step reaches the engine (verify.o)')
         for name in sorted(below):
-            src = os.path.join(srcdir, name + '.c')
-            if os.path.exists(src) and re.search(
+            src = source.get(name)
+            if src and re.search(
                     r'#include "verify\.h"', open(src).read()):
                 bad.append('%s.c: a step or what it calls includes '
                            'the engine\'s header verify.h' % name)
@@ -149,7 +167,7 @@ def main():
                 bad.append('%s.o calls the engine (%s), which only %s do'
                            % (name, graph[name]['verify'],
                               ' and '.join(sorted(ENGINE_CALLERS))))
-        for src in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
+        for src in sources(srcdir):
             name = os.path.basename(src)
             allowed = (name == 'verify.c' or
                        name.endswith('.c') and name[:-2] in ENGINE_CALLERS)
@@ -158,7 +176,7 @@ def main():
                 bad.append('%s: includes the engine\'s header verify.h'
                            % name)
     elif check == 'const':
-        for src in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
+        for src in sources(srcdir):
             if os.path.basename(src) == 'verify.c':
                 continue
             for n, line in enumerate(open(src), 1):
@@ -179,8 +197,8 @@ def main():
                 if is_step(to):
                     bad.append('%s.o calls %s (%s): b4 reaches a step'
                                % (name, to, sym))
-            src = os.path.join(srcdir, name + '.c')
-            if os.path.exists(src):
+            src = source.get(name)
+            if src:
                 for h in sorted(includes(src, srcdir) & STEP_HEADERS):
                     bad.append('%s.c: includes %s, a step\'s header, '
                                'and b4 uses it' % (name, h))

@@ -7,16 +7,17 @@
 . "$(dirname "$0")/lib.sh"
 
 UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil debversion manifest paths matrix modinfo report_read"
-LIBS="tools/parse-options.c tools/b4_text.c tools/result.c tools/sandbox.c tools/targets.c tools/ktap.c tools/run.c tools/strbuf.c tools/fsutil.c tools/escape.c tools/ident.c tools/toolchain.c tools/apt.c tools/toolout.c tools/usage.c tools/symvers.c tools/debversion.c tools/manifest.c tools/modinfo.c tools/report_read.c"
-CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g"
+LIBS="tools/lib/parse-options.c tools/b4/b4_text.c tools/result.c tools/lib/sandbox.c tools/sources/targets.c tools/ktap.c tools/lib/run.c tools/lib/strbuf.c tools/lib/fsutil.c tools/lib/escape.c tools/b4/ident.c tools/sources/toolchain.c tools/sources/apt.c tools/toolout.c tools/lib/usage.c tools/debian/symvers.c tools/debian/debversion.c tools/sources/manifest.c tools/debian/modinfo.c tools/report_read.c"
+CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itools"
 plan $((2 * $(echo $UNITS | wc -w)))
 make -s build/kverify > "$TMP/make.out" 2>&1 || diag < "$TMP/make.out"
 # objects_but FILE: make's objects of today's sources (none a removed file
 # left), but FILE's, which the unit includes, and main()'s.
 objects_but() {
 	local f objs=build/obj/version.o
-	for f in tools/*.c; do
-		f=${f#tools/}
+	for f in tools/*.c tools/lib/*.c tools/sources/*.c tools/debian/*.c \
+		tools/steps/*.c tools/b4/*.c; do
+		f=${f##*/}
 		case $f in "$1" | kverify.c) ;; *) objs="$objs build/obj/${f%.c}.o" ;; esac
 	done
 	echo "$objs"
@@ -40,8 +41,8 @@ for flavour in plain sanitizers; do
 		bin=$TMP/test_$u-$flavour
 		libs=$libobjs
 		case $u in
-		engine) libs="-Itools $(objects_but verify.c)" ;;
-		matrix) libs="-Itools $(objects_but matrix.c)" ;;
+		engine) libs=$(objects_but verify.c) ;;
+		matrix) libs=$(objects_but matrix.c) ;;
 		esac
 		test_expect_success "$u ($flavour): builds, and its cmocka tests pass" - <<\EOT
 	gcc $CFLAGS $extra -o "$bin" tests/unit/test_$u.c $libs -lcmocka &&

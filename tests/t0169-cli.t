@@ -79,7 +79,7 @@ test_expect_success 'an argument to a command that takes none: exit 2, naming it
 	done &&
 	echo "not refused as they should be:${bad:- none}" && [ -z "$bad" ]
 EOT
-# One parser for every command (tools/parse-options.c): --name=VALUE is
+# One parser for every command (tools/lib/parse-options.c): --name=VALUE is
 # --name VALUE, and a malformed option is refused with exit 2, naming it.
 test_expect_success 'options: = or a separate value alike; unknown, valueless and a flag given a value refused with exit 2' '
 	"$KVERIFY" --list=kernels.list list --names > "$TMP/eq" &&

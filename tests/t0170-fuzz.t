@@ -10,12 +10,12 @@ SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-20}
 plan 6
 for h in targets ktap escape; do
 	case $h in
-	escape) sources="tools/escape.c tools/ident.c tools/strbuf.c tools/run.c tools/fsutil.c tools/usage.c" ;;
-	*) sources="tools/targets.c tools/ktap.c tools/strbuf.c" ;;
+	escape) sources="tools/lib/escape.c tools/b4/ident.c tools/lib/strbuf.c tools/lib/run.c tools/lib/fsutil.c tools/lib/usage.c" ;;
+	*) sources="tools/sources/targets.c tools/ktap.c tools/lib/strbuf.c" ;;
 	esac
 	bin=$TMP/fuzz_$h
 	test_expect_success "fuzz_$h builds with -fsanitize=fuzzer,address,undefined" '
-		clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+		clang -g -O1 -D_GNU_SOURCE -Itools -fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=all -o "$bin" tests/fuzz/fuzz_$h.c \
 			$sources
 	'

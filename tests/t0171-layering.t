@@ -19,13 +19,14 @@ CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
 
-# mutant NAME FILE PERL-EXPR: the objects, with FILE edited and rebuilt
+# mutant NAME FILE PERL-EXPR: the objects, with FILE (tools/FILE) edited
+# and rebuilt
 mutant() {
-	rm -rf "$TMP/$1" && mkdir -p "$TMP/$1/obj" "$TMP/$1/tools" &&
-	cp build/obj/*.o "$TMP/$1/obj/" && cp tools/*.[ch] "$TMP/$1/tools/" &&
+	rm -rf "$TMP/$1" && mkdir -p "$TMP/$1/obj" &&
+	cp build/obj/*.o "$TMP/$1/obj/" && cp -r tools "$TMP/$1/" &&
 	perl -0pi -e "$3" "$TMP/$1/tools/$2" &&
 	! cmp -s "tools/$2" "$TMP/$1/tools/$2" &&
-	$CC $FLAGS -c -o "$TMP/$1/obj/${2%.c}.o" "$TMP/$1/tools/$2"
+	$CC $FLAGS -c -o "$TMP/$1/obj/$(basename "${2%.c}").o" "$TMP/$1/tools/$2"
 }
 
 # rejects NAME RULE PATTERN: RULE fails on mutant NAME, saying PATTERN
@@ -41,18 +42,18 @@ for rule in cycles engine const shared; do
 done
 
 test_expect_success 'a step that calls back into the engine makes a cycle' '
-	mutant calls step_fetch.c "s/(\tif \(ctx->t->auto_series\)\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\treturn STEP_ERROR;\n\t}\n\$1/" &&
+	mutant calls steps/step_fetch.c "s/(\tif \(ctx->t->auto_series\)\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\treturn STEP_ERROR;\n\t}\n\$1/" &&
 	rejects calls cycles "a cycle: .*step_fetch -> verify (verify_step_name)" &&
 	! python3 tests/layering.py "$TMP/calls/obj" "$TMP/calls/tools" engine
 '
 
 test_expect_success 'a step that includes the engine header is named' '
-	mutant includes step_boot.c "s/#include \"steps.h\"\n/#include \"steps.h\"\n#include \"verify.h\"\n/" &&
+	mutant includes steps/step_boot.c "s/#include \"steps\/steps.h\"\n/#include \"steps\/steps.h\"\n#include \"verify.h\"\n/" &&
 	rejects includes engine "^step_boot.c: .* includes the engine.s header verify.h"
 '
 
 test_expect_success 'b4, which is not a command that runs the pipeline, calling the engine is named' '
-	mutant b4calls b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\tgoto out;\n\t}\n\$1/" &&
+	mutant b4calls b4/b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tconst char *verify_step_name(int i);\n\n\t\tif (!verify_step_name(0))\n\t\t\tgoto out;\n\t}\n\$1/" &&
 	rejects b4calls engine "^b4.o calls the engine (verify_step_name)"
 '
 
@@ -65,27 +66,27 @@ test_expect_success 'a header that includes the engine header is named' '
 '
 
 test_expect_success 'a step that takes a writable context is named' '
-	mutant writes step_apply.c "s/enum step_status apply_series\(const struct verify_ctx \*ctx,/enum step_status apply_series_w(struct verify_ctx *ctx,/" &&
+	mutant writes steps/step_apply.c "s/enum step_status apply_series\(const struct verify_ctx \*ctx,/enum step_status apply_series_w(struct verify_ctx *ctx,/" &&
 	rejects writes const "step_apply.c:[0-9]*: a writable struct verify_ctx"
 '
 
 test_expect_success 'b4 calling a step helper is named' '
-	mutant b4step b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
+	mutant b4step b4/b4.c "s/(\tif \(fetch_base\(&b, opt\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
 	rejects b4step shared "^b4.o calls step (cache_path): b4 reaches a step"
 '
 
 test_expect_success 'a b4 workflow file calling a step helper is named' '
-	mutant b4sendstep b4_send.c "s/(\tif \(gate\(b\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
+	mutant b4sendstep b4/b4_send.c "s/(\tif \(gate\(b\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
 	rejects b4sendstep shared "^b4_send.o calls step (cache_path): b4 reaches a step"
 '
 
 test_expect_success 'a file of b4 that b4.o does not reach is named' '
-	mutant b4stray b4.c "s/b4_send = \{ do_send, B4_SENDER \};/b4_send = { NULL, B4_SENDER };/" &&
+	mutant b4stray b4/b4.c "s/b4_send = \{ do_send, B4_SENDER \};/b4_send = { NULL, B4_SENDER };/" &&
 	rejects b4stray shared "^b4_send.o: a file of b4 that b4.o does not reach"
 '
 
 test_expect_success 'the source module including a step header is named' '
-	mutant srcstep source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"step.h\"\n/" &&
+	mutant srcstep sources/source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"steps\/step.h\"\n/" &&
 	rejects srcstep shared "^source.c: includes step.h, a step.s header, and b4 uses it"
 '
 done_testing

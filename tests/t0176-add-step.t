@@ -1,9 +1,9 @@
 #!/bin/bash
 # Adding a step is a file and a line: a copy of this repository gets
-# tests/steps/step_dummy.c as tools/step_dummy.c and "STEP(dummy)" after
-# apply in tools/pipeline.h, is built, and its pipeline runs the step in
-# its place, skips it with --skip, does not run it when apply failed, and
-# stops after its failure unless --keep-going.  A tiny dir: tree whose
+# tests/steps/step_dummy.c as tools/steps/step_dummy.c and "STEP(dummy)"
+# after apply in tools/steps/pipeline.h, is built, and its pipeline runs the
+# step in its place, skips it with --skip, does not run it when apply
+# failed, and stops after its failure unless --keep-going.  A tiny dir: tree whose
 # make fails (config FAILs): seconds, after the copy's build.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
@@ -35,9 +35,9 @@ R=$copy/results/good/report.json
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]"; }
 
 test_expect_success 'the copy with step_dummy.c and its line of pipeline.h builds' '
-	cp tests/steps/step_dummy.c "$copy/tools/" &&
-	sed -i "s/^STEP(apply)\$/&\nSTEP(dummy)/" "$copy/tools/pipeline.h" &&
-	grep -A1 "^STEP(apply)" "$copy/tools/pipeline.h" | grep -qx "STEP(dummy)" &&
+	cp tests/steps/step_dummy.c "$copy/tools/steps/" &&
+	sed -i "s/^STEP(apply)\$/&\nSTEP(dummy)/" "$copy/tools/steps/pipeline.h" &&
+	grep -A1 "^STEP(apply)" "$copy/tools/steps/pipeline.h" | grep -qx "STEP(dummy)" &&
 	rm -f "$copy/build/kverify" &&
 	make -C "$copy" -j2 KVERIFY_VERSION=t0176 > "$TMP/make.log" 2>&1 ||
 	{ tail -20 "$TMP/make.log"; false; }

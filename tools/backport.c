@@ -23,16 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cocci.h"
-#include "exitcode.h"
-#include "fsutil.h"
-#include "ident.h"
-#include "probe.h"
-#include "run.h"
+#include "b4/ident.h"
 #include "backport.h"
-#include "targets.h"
+#include "cocci.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/usage.h"
+#include "probe.h"
+#include "sources/targets.h"
 #include "toolout.h"
-#include "usage.h"
 
 #define SMPL COCCI_SMPL
 /* The patch of series/ the variant comes from: NNNN-<this>. */

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
 #include "bundle.h"
-#include "run.h"
-#include "usage.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/usage.h"
 #include "version.h"
 
 /* The tolerance the jobs put on the kernel command line. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "checkpatch.h"
-#include "sandbox.h"
+#include "lib/sandbox.h"
 #include "series.h"
 #include "toolout.h"
 

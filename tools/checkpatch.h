@@ -2,8 +2,8 @@
 #ifndef KVERIFY_CHECKPATCH_H
 #define KVERIFY_CHECKPATCH_H
 
-#include "run.h"
-#include "strbuf.h"
+#include "lib/run.h"
+#include "lib/strbuf.h"
 
 /*
  * perl <tree>/scripts/checkpatch.pl --strict --show-types on @patch, in

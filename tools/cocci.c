@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cocci.h"
-#include "fsutil.h"
-#include "run.h"
-#include "sandbox.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/sandbox.h"
 
 /*
  * In one spatch invocation, which applies each rule to all of them: the

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_COCCI_H
 #define KVERIFY_COCCI_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define COCCI_SMPL "cocci/emulated_counter_reprogram_tolerance.cocci"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ktap.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define DIAG_MAX 8192
 

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exitcode.h"
 #include "latency.h"
-#include "parse-options.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/exitcode.h"
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 #define FUNC "__sysvec_apic_timer_interrupt"
 #define MAX_CPUS 4096

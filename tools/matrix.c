@@ -27,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exitcode.h"
-#include "fsutil.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "matrix.h"
 #include "report_read.h"
-#include "usage.h"
 
 #define SHARDS_MAX 1000
 #define CI_IMAGE "debian:bookworm"

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_MATRIX_H
 #define KVERIFY_MATRIX_H
 
-#include "targets.h"
+#include "sources/targets.h"
 
 /* What the generated CI jobs are given: NULL or 0 for the defaults. */
 struct ci_jobs {

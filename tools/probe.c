@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "cocci.h"
-#include "fsutil.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/sandbox.h"
 #include "probe.h"
-#include "run.h"
-#include "sandbox.h"
 #include "series.h"
-#include "step.h"
+#include "steps/step.h"
 #include "toolout.h"
 
 struct variant {

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_PROBE_H
 #define KVERIFY_PROBE_H
 
-#include "step.h"
+#include "steps/step.h"
 
 /* VERSION and PATCHLEVEL of @tree's Makefile as X * 1000 + Y, or -1. */
 long tree_version(const char *tree);

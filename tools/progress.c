@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
 #include "progress.h"
-#include "run.h"
 #include "test-hooks.h"
 
 /* Count the complete new lines of the step's log that kbuild's CC/AS print. */

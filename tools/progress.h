@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "step.h"
+#include "steps/step.h"
 
 struct progress {
 	const struct verify_ctx *ctx;

@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "fsutil.h"
-#include "kernel.h"
+#include "lib/escape.h"
+#include "lib/fsutil.h"
 #include "report.h"
 #include "series.h"
+#include "steps/kernel.h"
 #include "toolout.h"
 #include "version.h"
 

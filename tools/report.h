@@ -3,7 +3,7 @@
 #define KVERIFY_REPORT_H
 
 /* What a verify run found: terminal, report.json, JUnit, KCIDB. */
-#include "step.h"
+#include "steps/step.h"
 
 void report_text(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n);

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * A results/<target>/report.json read back (docs/report.md), for those who

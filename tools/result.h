@@ -6,8 +6,8 @@
  * What a step gives back, and a tool run into it: below the steps, for the
  * pipeline's steps and for the source (source.c) that b4 uses as well.
  */
-#include "run.h"
-#include "strbuf.h"
+#include "lib/run.h"
+#include "lib/strbuf.h"
 
 /* ERROR: the tool or the machine failed (disk, tool, interrupt), not the patch. */
 enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
-#include "manifest.h"
+#include "debian/symvers.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "symvers.h"
+#include "sources/manifest.h"
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {

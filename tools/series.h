@@ -2,7 +2,7 @@
 #ifndef KVERIFY_SERIES_H
 #define KVERIFY_SERIES_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* The patches verified on a target, or why none applies. */
 struct series {

@@ -17,14 +17,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exitcode.h"
-#include "extract.h"
-#include "fsutil.h"
-#include "parse-options.h"
-#include "run.h"
-#include "sandbox.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/parse-options.h"
+#include "lib/run.h"
+#include "lib/sandbox.h"
+#include "lib/usage.h"
 #include "sim.h"
-#include "usage.h"
+#include "sources/extract.h"
 
 /*
  * Where the definitions are looked for, in this order.  The first

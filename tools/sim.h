@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
+#include "lib/strbuf.h"
 #include "options.h"
-#include "strbuf.h"
 
 /* The cache's store of objects that do not change between runs. */
 #define SIM_OBJECTS "sim-objects"

@@ -26,18 +26,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "apt.h"
 #include "cocci.h"
-#include "debversion.h"
-#include "exitcode.h"
-#include "fsutil.h"
+#include "debian/debversion.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "matrix.h"
 #include "sim.h"
-#include "step.h"
+#include "sources/apt.h"
+#include "sources/targets.h"
+#include "steps/step.h"
 #include "sweep.h"
-#include "targets.h"
 #include "test-hooks.h"
-#include "usage.h"
 #include "verify.h"
 
 /* The suites the sweep asks, unless the test hook names others. */

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_TOOLOUT_H
 #define KVERIFY_TOOLOUT_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* What checkpatch --show-types said of one patch, against checkpatch.allow. */
 struct checkpatch_counts {

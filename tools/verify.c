@@ -18,16 +18,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "b4/ident.h"
 #include "bundle.h"
-#include "exitcode.h"
-#include "fsutil.h"
-#include "ident.h"
-#include "kernel.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "progress.h"
 #include "report.h"
 #include "series.h"
-#include "steps.h"
-#include "usage.h"
+#include "steps/kernel.h"
+#include "steps/steps.h"
 #include "verify.h"
 
 /*
@@ -54,7 +54,7 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
  */
 static const struct step *const verify_steps[] = {
 #define STEP(name) (&name##_step),
-#include "pipeline.h"
+#include "steps/pipeline.h"
 #undef STEP
 };
 

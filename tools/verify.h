@@ -4,7 +4,7 @@
 
 /* The pipeline engine: the steps of a target, in order, and the reports. */
 #include "options.h"
-#include "targets.h"
+#include "sources/targets.h"
 
 int verify_target(const struct target *t, const struct options *opt);
 /* The steps' names, in order; -1 for a name that is none. */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/escape.h"
-#include "../../tools/ident.h"
+#include "../../tools/lib/escape.h"
+#include "../../tools/b4/ident.h"
 
 /* The code point at @s, its length in *@len; -1 when not strict UTF-8. */
 static long decode(const unsigned char *s, size_t n, size_t *len)

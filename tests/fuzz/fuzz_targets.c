@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../tools/targets.h"
+#include "../../tools/sources/targets.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "steps.h"
+#include "steps/steps.h"
 
 static enum step_status dummy_step_run(const struct verify_ctx *ctx, void *out,
 				       struct step_result *r)

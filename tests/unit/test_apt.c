@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/apt.h"
+#include "../../tools/sources/apt.h"
 
 static const char show[] =
 	"Package: linux-source-6.12\n"

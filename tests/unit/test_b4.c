@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * b4's string functions (tools/b4_text.c): the checks of change-ids,
+ * b4's string functions (tools/b4/b4_text.c): the checks of change-ids,
  * message-ids and revisions, a posting's revision, a cover's changelog, a
  * folded From: joined, and a mail without what a send sets anew.
  */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/b4_int.h"
+#include "../../tools/b4/b4_int.h"
 
 static void change_id(void **state)
 {

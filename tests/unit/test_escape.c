@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../tools/escape.h"
+#include "../../tools/lib/escape.h"
 
 #define FFFD UTF8_REPLACEMENT
 

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "../../tools/fsutil.h"
-#include "../../tools/run.h"
+#include "../../tools/lib/fsutil.h"
+#include "../../tools/lib/run.h"
 
 struct fixture {
 	char *top, *src, *tree;

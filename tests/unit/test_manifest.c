@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/fsutil.h"
-#include "../../tools/manifest.h"
+#include "../../tools/lib/fsutil.h"
+#include "../../tools/sources/manifest.h"
 
 struct fixture {
 	char *dir, *tree, *file;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/modinfo.h"
+#include "../../tools/debian/modinfo.h"
 
 static const char strtab[] = "\0.shstrtab\0.modinfo\0.text";
 static const char info[] = "license=GPL\0depends=kvm,irqbypass\0"

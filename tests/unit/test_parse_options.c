@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "../../tools/parse-options.h"
-#include "../../tools/strbuf.h"
+#include "../../tools/lib/parse-options.h"
+#include "../../tools/lib/strbuf.h"
 
 static const char *const usage[] = { "usage: test [options] ARG...\n", NULL };
 

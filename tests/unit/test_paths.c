@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/fsutil.h"
+#include "../../tools/lib/fsutil.h"
 
 static void under(void **state)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/escape.h"
+#include "../../tools/lib/escape.h"
 #include "../../tools/report_read.h"
 
 static const char report[] =

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/run.h"
+#include "../../tools/lib/run.h"
 
 static void argv_is_data(void **state)
 {

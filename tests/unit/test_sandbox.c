@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/fsutil.h"
-#include "../../tools/sandbox.h"
+#include "../../tools/lib/fsutil.h"
+#include "../../tools/lib/sandbox.h"
 
 static char *base;
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/strbuf.h"
+#include "../../tools/lib/strbuf.h"
 
 static int write_file_plain(const char *path, const char *text)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/symvers.h"
+#include "../../tools/debian/symvers.h"
 
 static int kvm_only(const char *mod)
 {

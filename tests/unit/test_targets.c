@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/targets.h"
+#include "../../tools/sources/targets.h"
 
 static int parse(const char *text, size_t len, struct target_list *l,
 		 struct strbuf *err)

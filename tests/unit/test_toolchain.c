@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The toolchain chroot (tools/toolchain.c) against an mmdebstrap of ours
+ * The toolchain chroot (tools/sources/toolchain.c) against an mmdebstrap of ours
  * on $PATH: made once under its lock, a failure leaves nothing trusted,
  * what mmdebstrap mounts goes with it, a changed package list makes it
  * again.
@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/fsutil.h"
-#include "../../tools/toolchain.h"
+#include "../../tools/lib/fsutil.h"
+#include "../../tools/sources/toolchain.h"
 
 static char *dir, *cache, *log_path, *calls;
 

@@ -36,13 +36,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "b4.h"
-#include "b4_int.h"
-#include "exitcode.h"
-#include "fsutil.h"
+#include "b4/b4.h"
+#include "b4/b4_int.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
 #include "sim.h"
-#include "usage.h"
 
 /*
  * The series as make verify reads it, before anything runs: every patch

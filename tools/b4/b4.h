@@ -2,7 +2,7 @@
 #ifndef KVERIFY_B4_H
 #define KVERIFY_B4_H
 
-#include "targets.h"
+#include "sources/targets.h"
 
 struct options;
 

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "exitcode.h"
-#include "fsutil.h"
+#include "b4/b4_int.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "usage.h"
 
 /*
  * series/cover-letter from b4's .cover: its subject and text (up to the

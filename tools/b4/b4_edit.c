@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "exitcode.h"
-#include "fsutil.h"
-#include "usage.h"
+#include "b4/b4_int.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 
 /*
  * make edit, make series: series/ as a b4 prep branch (BRANCH, the cover

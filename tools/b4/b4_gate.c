@@ -9,12 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "b4_int.h"
-#include "escape.h"
-#include "exitcode.h"
+#include "b4/b4_int.h"
+#include "lib/escape.h"
+#include "lib/exitcode.h"
+#include "lib/usage.h"
 #include "report_read.h"
 #include "series.h"
-#include "usage.h"
 
 /*
  * The steps make verify-all must have run, not skipped, for make send:

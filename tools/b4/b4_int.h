@@ -6,11 +6,11 @@
  * What b4's workflows (b4.c and b4_*.c) share: the state of one workflow,
  * and the helpers more than one of its files calls.
  */
-#include "b4.h"
-#include "ident.h"
-#include "run.h"
-#include "source.h"
-#include "strbuf.h"
+#include "b4/b4.h"
+#include "b4/ident.h"
+#include "lib/run.h"
+#include "lib/strbuf.h"
+#include "sources/source.h"
 
 #define BRANCH "b4/kvm-pmu-tolerance"
 #define BASE_TAG "kverify-base"

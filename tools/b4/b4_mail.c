@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "fsutil.h"
+#include "b4/b4_int.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "usage.h"
 
 char *read_trim(const char *path)
 {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "fsutil.h"
-#include "usage.h"
+#include "b4/b4_int.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 
 /* Run @c with the b4 log; say why it failed on stderr. */
 int run_logged(struct b4 *b, struct child *c)

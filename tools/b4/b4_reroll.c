@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "exitcode.h"
-#include "fsutil.h"
+#include "b4/b4_int.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "usage.h"
 
 /* The revisions series/old/ keeps, highest first. */
 static int old_revisions(int *revs, int max)

@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "b4_int.h"
-#include "exitcode.h"
-#include "fsutil.h"
+#include "b4/b4_int.h"
 #include "checkpatch.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "usage.h"
 
 static int is_commit_id(const char *s)
 {

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "b4_int.h"
-#include "targets.h"
+#include "b4/b4_int.h"
+#include "sources/targets.h"
 
 /* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
 int valid_change_id(const char *s)

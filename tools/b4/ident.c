@@ -19,9 +19,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "fsutil.h"
-#include "ident.h"
-#include "run.h"
+#include "b4/ident.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
 
 /*
  * git config --get @key and where git found it ("file:/home/u/.gitconfig"),

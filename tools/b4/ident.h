@@ -2,7 +2,7 @@
 #ifndef KVERIFY_IDENT_H
 #define KVERIFY_IDENT_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * The operator: GIT_COMMITTER_NAME/EMAIL, else GIT_AUTHOR_NAME/EMAIL, else

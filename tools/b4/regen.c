@@ -28,16 +28,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "b4/ident.h"
+#include "b4/regen.h"
 #include "backport.h"
 #include "cocci.h"
-#include "exitcode.h"
-#include "fsutil.h"
-#include "ident.h"
-#include "regen.h"
-#include "run.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "source.h"
-#include "usage.h"
+#include "sources/source.h"
 
 #define BASE "kverify-regen-base"
 

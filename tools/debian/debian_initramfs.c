@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "modinfo.h"
-#include "debian.h"
-#include "steps.h"
+#include "debian/debian.h"
+#include "debian/modinfo.h"
+#include "lib/fsutil.h"
+#include "steps/steps.h"
 
 /* Module names compare with '-' and '_' alike, as the kernel does. */
 static char *mod_name(const char *s, size_t n)

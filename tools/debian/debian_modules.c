@@ -22,12 +22,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "modinfo.h"
+#include "debian/debian.h"
+#include "debian/modinfo.h"
+#include "debian/symvers.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "steps.h"
-#include "symvers.h"
+#include "steps/steps.h"
 
 /* The modules arch/x86/kvm builds, in load order. */
 const char *const kvm_modules[NR_KVM_MODULES] = { "kvm", "kvm-amd", "kvm-intel" };

@@ -26,12 +26,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apt.h"
-#include "fsutil.h"
-#include "toolchain.h"
+#include "debian/debian.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "steps.h"
+#include "sources/apt.h"
+#include "sources/toolchain.h"
+#include "steps/steps.h"
 
 static int apt_query(const struct verify_ctx *ctx, struct step_result *r,
 		     struct apt_suite *as, struct strvec *args,

@@ -30,13 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "debpatches.h"
-#include "exitcode.h"
-#include "fsutil.h"
-#include "ident.h"
+#include "b4/ident.h"
+#include "debian/debpatches.h"
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/usage.h"
 #include "series.h"
-#include "targets.h"
-#include "usage.h"
+#include "sources/targets.h"
 
 #define LORE "https://lore.kernel.org/r/"
 #define LINUS "https://git.kernel.org/linus/"

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_DEBPATCHES_H
 #define KVERIFY_DEBPATCHES_H
 
-#include "targets.h"
+#include "sources/targets.h"
 
 /*
  * Each target's series of @l (or of @names) as Debian's linux package

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debversion.h"
+#include "debian/debversion.h"
 
 static int is_digit(char c)
 {

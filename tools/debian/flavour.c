@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "flavour.h"
-#include "strbuf.h"
+#include "debian/flavour.h"
+#include "lib/strbuf.h"
 
 static const struct flavour flavours[] = {
 	{ .name = "amd64", .pipeline = 1 },

@@ -3,7 +3,7 @@
 #define KVERIFY_MODINFO_H
 
 /* A kernel module's .modinfo: "key=value" strings, NUL-separated. */
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * The .modinfo section of @path, an ELF64 file, appended to @info; -1

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_SYMVERS_H
 #define KVERIFY_SYMVERS_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* One Module.symvers line: "CRC<tab>symbol<tab>module path<tab>...". */
 struct symver {

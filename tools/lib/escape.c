@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "escape.h"
+#include "lib/escape.h"
 
 long utf8_decode(const unsigned char *s, size_t n, size_t *len)
 {

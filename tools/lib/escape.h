@@ -2,7 +2,7 @@
 #ifndef KVERIFY_ESCAPE_H
 #define KVERIFY_ESCAPE_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * Strings from outside (logs, compiler output, guest console, mail) on

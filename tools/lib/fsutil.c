@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "run.h"
-#include "usage.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "lib/usage.h"
 
 int mkdir_p(const char *path)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 int mkdir_p(const char *path);
 int rm_rf(const char *path);

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse-options.h"
-#include "usage.h"
+#include "lib/parse-options.h"
+#include "lib/usage.h"
 
 const char *option_name(const struct option *opt, char buf[OPTION_NAME_MAX])
 {

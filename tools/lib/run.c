@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run.h"
+#include "lib/run.h"
 
 static sig_atomic_t interrupted_by;
 

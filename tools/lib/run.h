@@ -4,7 +4,7 @@
 
 #include <signal.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * One struct describes a child process, one function runs it (after git's

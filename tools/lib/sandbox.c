@@ -16,8 +16,8 @@
 #include <pwd.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
-#include "sandbox.h"
+#include "lib/fsutil.h"
+#include "lib/sandbox.h"
 
 /* @dir under @top: "--perms 0755 --dir" each directory between them. */
 static void make_parents(struct strvec *a, struct strvec *made,

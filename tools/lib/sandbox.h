@@ -2,8 +2,8 @@
 #ifndef KVERIFY_SANDBOX_H
 #define KVERIFY_SANDBOX_H
 
-#include "run.h"
-#include "strbuf.h"
+#include "lib/run.h"
+#include "lib/strbuf.h"
 
 /*
  * What code from the tree under test may see: the whole file system read

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exitcode.h"
-#include "strbuf.h"
+#include "lib/exitcode.h"
+#include "lib/strbuf.h"
 
 char strbuf_slopbuf[1];
 

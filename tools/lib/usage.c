@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
-#include "usage.h"
+#include "lib/usage.h"
 
 static const char warning_prefix[] = "warning: ";
 

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_USAGE_H
 #define KVERIFY_USAGE_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * One line on stderr behind "kverify: " (after git's usage.c): error()

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "apt.h"
-#include "fsutil.h"
+#include "lib/fsutil.h"
+#include "sources/apt.h"
 #include "test-hooks.h"
 
 #define APT_SOURCES "/etc/apt/sources.list"

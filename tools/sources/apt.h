@@ -2,9 +2,9 @@
 #ifndef KVERIFY_APT_H
 #define KVERIFY_APT_H
 
+#include "lib/run.h"
+#include "lib/strbuf.h"
 #include "options.h"
-#include "run.h"
-#include "strbuf.h"
 
 /* A private apt state for one Debian suite; the system's is untouched. */
 struct apt_suite {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "extract.h"
+#include "sources/extract.h"
 
 static int is_ident(char c)
 {

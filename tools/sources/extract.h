@@ -2,7 +2,7 @@
 #ifndef KVERIFY_EXTRACT_H
 #define KVERIFY_EXTRACT_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 enum item_kind { ITEM_FUNC, ITEM_TYPE, ITEM_VAR, ITEM_MACRO };
 

@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "manifest.h"
+#include "lib/fsutil.h"
+#include "sources/manifest.h"
 
 #define MANIFEST_HEAD "kverify-manifest 1\n"
 

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_MANIFEST_H
 #define KVERIFY_MANIFEST_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* What manifest_check() found. */
 enum manifest_state {

@@ -18,13 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apt.h"
-#include "fsutil.h"
-#include "manifest.h"
-#include "sandbox.h"
+#include "lib/fsutil.h"
+#include "lib/sandbox.h"
+#include "lib/usage.h"
 #include "result.h"
-#include "source.h"
-#include "usage.h"
+#include "sources/apt.h"
+#include "sources/manifest.h"
+#include "sources/source.h"
 
 /* The one directory inside @tmp, moved to @dest. */
 static int install_tree(const char *tmp, const char *dest,

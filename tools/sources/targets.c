@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "targets.h"
+#include "sources/targets.h"
 
 static const char *const kind_names[] = {
 	[SRC_DEB] = "deb", [SRC_GIT] = "git", [SRC_TAR] = "tar",

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define TARGET_LINE_MAX 4096
 

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "apt.h"
-#include "fsutil.h"
-#include "run.h"
-#include "toolchain.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
+#include "sources/apt.h"
+#include "sources/toolchain.h"
 
 /* kbuild's M= build: make, binutils, libc; libelf for objtool, pahole for BTF */
 #define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves"

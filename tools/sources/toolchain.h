@@ -2,8 +2,8 @@
 #ifndef KVERIFY_TOOLCHAIN_H
 #define KVERIFY_TOOLCHAIN_H
 
+#include "lib/strbuf.h"
 #include "options.h"
-#include "strbuf.h"
 
 char *toolchain_release(const char *suite);
 int toolchain_usable(struct strbuf *why);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The kernels a run boots: our own, and Debian's (kernel.h). */
-#include "debian.h"
-#include "kernel.h"
+#include "debian/debian.h"
+#include "steps/kernel.h"
 
 const struct kernel_ops own_kernel = {
 	.boot = "own",

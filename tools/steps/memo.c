@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "memo.h"
-#include "run.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
 #include "series.h"
+#include "steps/memo.h"
 
 void memo_init_bare(struct memo *m, const struct verify_ctx *ctx,
 		    const char *step)

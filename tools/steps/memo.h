@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "step.h"
+#include "steps/step.h"
 
 /*
  * A step whose outcome follows from its inputs alone (checkpatch: the

@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "sandbox.h"
+#include "lib/fsutil.h"
+#include "lib/sandbox.h"
 #include "series.h"
-#include "step.h"
+#include "steps/step.h"
 
 char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 {

@@ -12,15 +12,15 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "flavour.h"
+#include "debian/flavour.h"
 #include "ktap.h"
+#include "lib/run.h"
+#include "lib/strbuf.h"
 #include "options.h"
 #include "result.h"
-#include "run.h"
 #include "series.h"
-#include "source.h"
-#include "strbuf.h"
-#include "targets.h"
+#include "sources/source.h"
+#include "sources/targets.h"
 
 /* fetch: the pristine source, and for SERIES auto the variant it needs. */
 struct fetch_out {

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "toolout.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "steps.h"
+#include "steps/steps.h"
+#include "toolout.h"
 
 static void quilt_args(const struct verify_ctx *ctx, struct child *c)
 {

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "memo.h"
+#include "debian/debian.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "kernel.h"
-#include "steps.h"
+#include "steps/kernel.h"
+#include "steps/memo.h"
+#include "steps/steps.h"
 #include "test-hooks.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */

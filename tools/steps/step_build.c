@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
+#include "debian/debian.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "kernel.h"
-#include "steps.h"
+#include "steps/kernel.h"
+#include "steps/steps.h"
 
 /* ccache's hit and miss counters (of the cache's ccache store). */
 static int ccache_counts(const struct verify_ctx *ctx, long *hits,

@@ -24,12 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "b4/ident.h"
 #include "checkpatch.h"
-#include "fsutil.h"
-#include "ident.h"
-#include "memo.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "steps.h"
+#include "steps/memo.h"
+#include "steps/steps.h"
 #include "toolout.h"
 
 #define UNSIGNED_TYPE "MISSING_SIGN_OFF"

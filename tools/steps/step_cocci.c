@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "cocci.h"
-#include "fsutil.h"
-#include "memo.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "steps.h"
+#include "steps/memo.h"
+#include "steps/steps.h"
 #include "toolout.h"
 
 static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
+#include "debian/debian.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "kernel.h"
-#include "steps.h"
+#include "steps/kernel.h"
+#include "steps/steps.h"
 
 #define DEFAULT_FRAGMENT "configs/kvm-guest.config"
 

@@ -6,8 +6,8 @@
  */
 #include "probe.h"
 #include "series.h"
-#include "source.h"
-#include "steps.h"
+#include "sources/source.h"
+#include "steps/steps.h"
 
 static enum step_status fetch_source(const struct verify_ctx *ctx,
 				     struct fetch_out *out, struct step_result *r)

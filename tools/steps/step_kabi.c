@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "debian/debian.h"
+#include "debian/symvers.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "debian.h"
-#include "kernel.h"
-#include "steps.h"
-#include "symvers.h"
+#include "steps/kernel.h"
+#include "steps/steps.h"
 
 /* @text's lines, without their newlines. */
 static void split_lines(const char *text, struct strvec *lines)

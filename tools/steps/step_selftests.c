@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "steps.h"
+#include "steps/steps.h"
 
 static const char *const stock_tests[] = {
 	"cpuid_test", "pmu_counters_test", "pmu_event_filter_test",

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fsutil.h"
-#include "memo.h"
-#include "run.h"
-#include "sim.h"
+#include "lib/fsutil.h"
+#include "lib/run.h"
 #include "series.h"
-#include "steps.h"
+#include "sim.h"
+#include "steps/memo.h"
+#include "steps/steps.h"
 
 /* The counterexample block of the harness's output, for the detail. */
 static void counterexample(const char *out, struct strbuf *detail)

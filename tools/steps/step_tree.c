@@ -17,10 +17,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "fsutil.h"
-#include "manifest.h"
+#include "lib/fsutil.h"
 #include "series.h"
-#include "steps.h"
+#include "sources/manifest.h"
+#include "steps/steps.h"
 
 static int link_tree(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *tmp)

@@ -3,18 +3,18 @@
 #define KVERIFY_STEPS_H
 
 /*
- * A step's contract.  A step is a file, tools/step_<name>.c, that defines
- * a const struct step <name>_step, and a line of pipeline.h.  It reads the
+ * A step's contract.  A step is a file, tools/steps/step_<name>.c, that
+ * defines a const struct step <name>_step, and a line of pipeline.h.  It reads the
  * run's context, read-only; what it writes is its own output (STEP_OUTPUT),
  * which the engine hands it.
  */
 #include <stddef.h>
 
-#include "step.h"
+#include "steps/step.h"
 
 enum step_idx {
 #define STEP(name) STEP_IDX_##name,
-#include "pipeline.h"
+#include "steps/pipeline.h"
 #undef STEP
 	NR_STEPS
 };
@@ -66,10 +66,10 @@ struct step {
 /* It reads the source and the series, not a kernel built: a sweep runs it. */
 #define STEP_SOURCE_ONLY	(1u << 4)
 
-/* Each step's, defined in its tools/step_<name>.c. */
+/* Each step's, defined in its tools/steps/step_<name>.c. */
 extern const struct step
 #define STEP(name) name##_step,
-#include "pipeline.h"
+#include "steps/pipeline.h"
 #undef STEP
 	pipeline_end;	/* never defined: it only ends the list */
 
