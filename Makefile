@@ -258,9 +258,11 @@ bench: deps-verify $(KVERIFY)
 	@tools/bench/bench
 
 ## make sweep [ONLY=linux-source-X.Y=VERSION[@SUITE]]
-##                            fetch..cocci on every linux-source version of the archive (docs/sweep.md)
+##                            fetch..cocci on every linux-source version of the archive (docs/sweep.md);
+##                            make -jN sweep checks N versions at once
+# "+": make hands its jobserver to kverify, which takes a token a version.
 sweep: deps-verify $(KVERIFY)
-	@$(KVERIFY) sweep --env
+	+@$(KVERIFY) sweep --env
 
 ## make list                  the kernels
 list: $(KVERIFY)

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 25
+plan 27
 test_expect_success 'the 6.12 and 7.2 sources are in the cache' '
 	src612=$(cached_source 6.12) && src72=$(cached_source 7.2)
 '
@@ -41,8 +41,9 @@ trixie-backports linux-source-7.2=7.2.900-1~bpo13+1 tar:$TMP/linux-7.2.tar
 nowhere -
 EOF
 export KVERIFY_TEST_SWEEP_LIST=$TMP/archive
+# Without make's jobserver (that of make check, say): a version at a time.
 sweep() {	# sweep [ARGS...]: in the copy, own cache, table and JSON
-	(cd "$copy" && ./build/kverify --cache "$cache" sweep \
+	(cd "$copy" && env -u MAKEFLAGS ./build/kverify --cache "$cache" sweep \
 		--md "$TMP/sweep.md" --json "$TMP/sweep.json" "$@") \
 		> "$TMP/out" 2> "$TMP/err"
 }
@@ -68,6 +69,27 @@ test_expect_success 'the JSON parses and says the same' - <<\EOT
 EOT
 test_expect_success 'docs/sweep.md holds the table printed on stdout' - <<\EOT
 	cmp -s <(sed -n '/^| version/,/^$/p' "$TMP/out") <(sed -n '/^| version/,/^$/p' "$TMP/sweep.md")
+EOT
+
+# make -j2 sweep, in a cache of its own: both versions at once, each in a
+# process of its own while make's jobserver has a token for it; the rows
+# the same as one at a time (the run above).
+rows() { json "$1" '[(v["version"], [s["status"] for s in v["steps"]]) for v in r["versions"]]'; }
+# "start" and "end" as the sweep's notes say them, in their order.
+order() { sed -nE 's/^kverify: sweep: linux-source-[^ ]+ [^ ]+ \([12]\/2\) \.\.\.$/start/p; s/^kverify: sweep: linux-source-[^ ]+ [^ ]+: PASS$/end/p' "$1" | tr '\n' ' '; }
+rows "$J" > "$TMP/rows.one"
+cp "$TMP/err" "$TMP/err.one"
+printf 'sweep:\n\t+@cd "$$SWEEP_COPY" && ./build/kverify --cache "$$SWEEP_CACHE" sweep --md "$$SWEEP_TMP/j2.md" --json "$$SWEEP_TMP/j2.json" > "$$SWEEP_TMP/j2.out" 2> "$$SWEEP_TMP/j2.err"\n' > "$TMP/j2.mk"
+SWEEP_COPY=$copy SWEEP_CACHE=$TMP/cache-j2 SWEEP_TMP=$TMP env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -j2 -f "$TMP/j2.mk" sweep
+j2rc=$?
+test_expect_success "one at a time without a jobserver: each version ends before the next starts ($(order "$TMP/err.one"))" - <<\EOT
+	[ "$(order "$TMP/err.one")" = "start end start end " ]
+EOT
+test_expect_success "make -j2 sweep: the second version starts before the first ends, the same rows (exit $j2rc, $(order "$TMP/j2.err"))" - <<\EOT
+	tail -n 20 "$TMP/j2.err" && [ $j2rc = 0 ] &&
+	[ "$(order "$TMP/j2.err")" = "start start end end " ] &&
+	head -n 1 "$TMP/j2.out" | grep -q '^sweep: PASS: 2 versions (2 pass, 0 n/a); 2 checked, 0 unchanged and reused$' &&
+	rows "$TMP/j2.json" > "$TMP/rows.j2" && cat "$TMP/rows.j2" && cmp "$TMP/rows.one" "$TMP/rows.j2"
 EOT
 
 # The partial source: what the steps read, nothing else, under its own key.

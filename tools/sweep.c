@@ -19,10 +19,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@
 #include "debian/debversion.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/jobserver.h"
 #include "lib/usage.h"
 #include "matrix.h"
 #include "sim.h"
@@ -590,10 +595,10 @@ static int step_index(const char *name)
 }
 
 /* "key value" lines; "step NAME STATUS SECONDS REASON". */
-static int read_row(const struct sweep *sw, struct sweep_version *v)
+static int read_row_file(const char *path, struct sweep_version *v)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = row_path(sw, v), *line, *save = NULL;
+	char *line, *save = NULL;
 	int ret = -1;
 
 	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
@@ -617,6 +622,8 @@ static int read_row(const struct sweep *sw, struct sweep_version *v)
 			v->src_key = xstrdup(val);
 		else if (!strcmp(line, "kept"))
 			v->kept = atoll(val);
+		else if (!strcmp(line, "gone"))
+			v->gone = !strcmp(val, "1");
 		else if (!strcmp(line, "step")) {
 			char name[32], status[8];
 			double secs;
@@ -638,6 +645,14 @@ static int read_row(const struct sweep *sw, struct sweep_version *v)
 	ret = v->hash && v->status[0] ? 0 : -1;
 out:
 	strbuf_release(&sb);
+	return ret;
+}
+
+static int read_row(const struct sweep *sw, struct sweep_version *v)
+{
+	char *path = row_path(sw, v);
+	int ret = read_row_file(path, v);
+
 	free(path);
 	return ret;
 }
@@ -658,29 +673,39 @@ static void clear_row(struct sweep_version *v)
 	v->hash = v->checked = v->variant = v->na_reason = v->src_key = NULL;
 	memset(v->status, 0, sizeof(v->status));
 	memset(v->reason, 0, sizeof(v->reason));
-	v->have_row = 0;
+	v->have_row = v->gone = 0;
 }
 
-static int write_row(const struct sweep *sw, const struct sweep_version *v)
+static int write_row_file(const char *path, const struct sweep_version *v)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = row_path(sw, v), *dir = xstrdup(path);
 	size_t i;
 	int ret;
 
-	*strrchr(dir, '/') = '\0';
-	mkdir_p(dir);
 	strbuf_addf(&sb, "hash %s\npackage %s\nversion %s\nchecked %s\n",
 		    v->hash, v->package, v->version, v->checked);
 	strbuf_addf(&sb, "variant %s\nsrc_key %s\nkept %lld\n", v->variant,
 		    v->src_key ? v->src_key : "-", v->kept);
 	if (v->na_reason)
 		strbuf_addf(&sb, "na %s\n", v->na_reason);
+	if (v->gone)
+		strbuf_addstr(&sb, "gone 1\n");
 	for (i = 0; i < nr_sweep_steps; i++)
 		strbuf_addf(&sb, "step %s %s %.1f %s\n", sweep_steps[i],
 			    v->status[i], v->seconds[i], v->reason[i]);
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
+	return ret;
+}
+
+static int write_row(const struct sweep *sw, const struct sweep_version *v)
+{
+	char *path = row_path(sw, v), *dir = xstrdup(path);
+	int ret;
+
+	*strrchr(dir, '/') = '\0';
+	mkdir_p(dir);
+	ret = write_row_file(path, v);
 	free(dir);
 	free(path);
 	return ret;
@@ -815,9 +840,148 @@ static void judge(struct sweep_version *v)
 	v->passed = !v->failed && !v->gone;
 }
 
+/* A version checked (@checked: its row made) or not. */
+static void row_done(struct sweep *sw, struct sweep_version *v, int checked)
+{
+	if (checked) {
+		sw->checked++;
+		/*
+		 * Recorded once the source is here: a download that failed
+		 * is tried again next time.
+		 */
+		if (v->kept > 0 && !run_interrupted() && write_row(sw, v))
+			error("sweep: cannot record %s: %s", v->version,
+			      strerror(errno));
+	}
+	judge(v);
+	if (checked)
+		note("sweep: %s %s: %s", v->package, v->version,
+		     v->passed ? "PASS" : v->gone ? "gone from the archive" :
+		     "FAIL");
+}
+
+/*
+ * Under make -jN, a version is checked in a process of its own while
+ * make's jobserver has a token for it (the first needs none: it is this
+ * job's own slot), and leaves its row in its own $TMPDIR.
+ */
+struct sweep_job {
+	pid_t pid;
+	size_t v;	/* sw->v's index */
+	int token;	/* the jobserver's, to give back; -1: our own slot */
+	char *tmp;
+};
+
+static void start_job(struct sweep *sw, struct sweep_job *job)
+{
+	struct sweep_version *v = &sw->v[job->v];
+	const char *parent = getenv("TMPDIR");
+	char *row;
+	int ok;
+
+	job->tmp = xstrfmt("%s/sweep-row-XXXXXX", parent ? parent : "/tmp");
+	if (!mkdtemp(job->tmp)) {
+		error("sweep: %s: cannot create a directory: %s", job->tmp,
+		      strerror(errno));
+		free(job->tmp);
+		job->tmp = NULL;
+		job->pid = -1;
+		return;
+	}
+	fflush(NULL);
+	job->pid = fork();
+	if (job->pid)
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	setenv("TMPDIR", job->tmp, 1);
+	ok = !check_version(sw, v);
+	row = xstrfmt("%s/row", job->tmp);
+	if (ok && write_row_file(row, v))
+		ok = 0;
+	fflush(NULL);
+	_exit(ok ? 0 : 1);
+}
+
+/* A job's end: its row read back, its token given back. */
+static void end_job(struct sweep *sw, struct sweep_job *job,
+		    struct jobserver *js, int ws)
+{
+	struct sweep_version *v = &sw->v[job->v];
+	char *row = xstrfmt("%s/row", job->tmp);
+	int ok = WIFEXITED(ws) && !WEXITSTATUS(ws);
+
+	clear_row(v);
+	if (ok && read_row_file(row, v))
+		ok = 0;
+	v->have_row = ok;
+	if (job->token >= 0)
+		jobserver_give(js, job->token);
+	rm_rf(job->tmp);
+	free(job->tmp);
+	free(row);
+	row_done(sw, v, ok);
+}
+
+/* Reap the jobs that ended (@block: wait for one); how many are left. */
+static size_t reap_jobs(struct sweep *sw, struct sweep_job *jobs, size_t nr,
+			struct jobserver *js, int block)
+{
+	pid_t pid;
+	size_t i;
+	int ws;
+
+	while (nr && (pid = waitpid(-1, &ws, block ? 0 : WNOHANG)) != 0) {
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0) {
+			/* none left to wait for: each job ended unheard */
+			error("sweep: waiting for the versions' processes: %s",
+			      strerror(errno));
+			while (nr)
+				end_job(sw, &jobs[--nr], js, W_EXITCODE(1, 0));
+			break;
+		}
+		for (i = 0; i < nr && jobs[i].pid != pid; i++)
+			;
+		if (i == nr)
+			continue;	/* an orphan of a job's tools */
+		end_job(sw, &jobs[i], js, ws);
+		jobs[i] = jobs[--nr];
+		block = 0;
+	}
+	return nr;
+}
+
+/* Wait for a slot: 1 and *@token (-1 for our own), or 0: interrupted. */
+static int wait_slot(struct sweep *sw, struct sweep_job *jobs, size_t *nr,
+		     struct jobserver *js, int *token)
+{
+	struct pollfd p = { .fd = js->rfd, .events = POLLIN };
+	char c;
+
+	for (;;) {
+		*nr = reap_jobs(sw, jobs, *nr, js, 0);
+		if (run_interrupted())
+			return 0;
+		if (!*nr) {
+			*token = -1;
+			return 1;
+		}
+		if (jobserver_take(js, &c)) {
+			*token = (unsigned char)c;
+			return 1;
+		}
+		poll(&p, 1, 200);
+	}
+}
+
 static void run_versions(struct sweep *sw)
 {
-	size_t i;
+	struct sweep_job *jobs = xmalloc((sw->nr + 1) * sizeof(*jobs));
+	struct jobserver js;
+	int parallel = !jobserver_open(&js, getenv("MAKEFLAGS"));
+	size_t i, nr = 0;
+	int token;
 
 	run_install_signal_handlers();
 	for (i = 0; i < sw->nr && !run_interrupted(); i++) {
@@ -828,22 +992,41 @@ static void run_versions(struct sweep *sw)
 			sw->reused++;
 			note("sweep: %s %s: unchanged since %s, row reused",
 			     v->package, v->version, v->checked);
-		} else {
-			note("sweep: %s %s (%zu/%zu) ...", v->package, v->version, i + 1, sw->nr);
-			if (!check_version(sw, v)) {
-				sw->checked++;
-				/*
-				 * Recorded once the source is here: a download
-				 * that failed is tried again next time.
-				 */
-				if (v->kept > 0 && !run_interrupted() &&
-				    write_row(sw, v))
-					error("sweep: cannot record %s: %s",
-					      v->version, strerror(errno));
-			}
+			judge(v);
+			continue;
 		}
+		clear_row(v);
+		if (!parallel) {
+			note("sweep: %s %s (%zu/%zu) ...", v->package,
+			     v->version, i + 1, sw->nr);
+			row_done(sw, v, !check_version(sw, v));
+			continue;
+		}
+		if (!wait_slot(sw, jobs, &nr, &js, &token))
+			break;
+		note("sweep: %s %s (%zu/%zu) ...", v->package, v->version,
+		     i + 1, sw->nr);
+		jobs[nr] = (struct sweep_job){ .v = i, .token = token };
+		start_job(sw, &jobs[nr]);
+		if (jobs[nr].pid > 0) {
+			nr++;
+			continue;
+		}
+		if (jobs[nr].tmp) {
+			error("sweep: cannot start a process: %s",
+			      strerror(errno));
+			rm_rf(jobs[nr].tmp);
+			free(jobs[nr].tmp);
+		}
+		if (token >= 0)
+			jobserver_give(&js, token);
 		judge(v);
 	}
+	while (nr)
+		nr = reap_jobs(sw, jobs, nr, &js, 1);
+	if (parallel)
+		jobserver_close(&js);
+	free(jobs);
 }
 
 /* --- output --- */
