@@ -13,7 +13,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 17
+plan 19
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -142,6 +142,8 @@ sed -i 's/^+ \* perf-based vPMU before KVM reprograms it; 0 reprograms on every 
 grep -q 'reprograms it, 0 reprograms on every one' "$edit/$series/$p1" || echo "the edit of $p1 did not take" | diag
 E=$edit/results/$T/report.json
 blog=$edit/results/$T/logs/07-build.log
+ko=$KVERIFY_CACHE/trees/$T/arch/x86/kvm/kvm.ko
+ko_before=$(sha1sum < "$ko")
 test_expect_success 'one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS' - <<\EOT
 	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
 	rc=$? && echo "exit $rc, $(grep -c 'CC \[M\]  ' "$blog") compiled" &&
@@ -150,6 +152,16 @@ test_expect_success 'one patch edited: a fresh tree, pmu.o alone compiled again,
 	grep -q 'CC \[M\]  .*/arch/x86/kvm/pmu\.o$' "$blog" &&
 	[ "$(grep -c 'CC \[M\]  ' "$blog")" = 1 ]
 EOT
+# A comment edit leaves the code as it was: kvm.ko's bytes too, .BTF
+# included (pahole's -j alone would write it anew), so the boot is kept.
+test_expect_success 'a comment edited: kvm.ko has the bytes it had' '
+	echo "before $ko_before, after $(sha1sum < "$ko")" &&
+	[ "$(sha1sum < "$ko")" = "$ko_before" ]
+'
+test_expect_success CCACHE "Debian's compiler behind ccache, the cache's store: pmu.o a hit" '
+	reason $E build | grep "; ccache [1-9][0-9]* hits, 0 misses" &&
+	grep -q "DEBIAN_KERNEL_USE_CCACHE=1 CCACHE_DIR=$KVERIFY_CACHE/ccache " "$blog"
+'
 
 # 7. SIGKILL in the middle of the module build: the next run builds again.
 sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$edit/$series/$p1"

@@ -126,7 +126,7 @@ static void made_once(void **state)
 	/* the release of the suite, into a .tmp, from the mirror */
 	strbuf_read_file(&args, calls, 1 << 16);
 	free(want);
-	want = xstrfmt("--variant=minbase --mode=root --dpkgopt=force-unsafe-io --include=gcc-14-for-host,make,binutils,libc6-dev,libelf-dev,dwarves trixie %s/toolchains/trixie-gcc-14-for-host.tmp http://mirror.invalid/debian\n",
+	want = xstrfmt("--variant=minbase --mode=root --dpkgopt=force-unsafe-io --include=gcc-14-for-host,make,binutils,libc6-dev,libelf-dev,dwarves,ccache trixie %s/toolchains/trixie-gcc-14-for-host.tmp http://mirror.invalid/debian\n",
 		       cache);
 	assert_string_equal(args.buf, want);
 	/* the cache's mount point inside */

@@ -467,18 +467,56 @@ static int sync_kvm_tree(const struct verify_ctx *ctx, struct step_result *r)
 	return ret;
 }
 
+/*
+ * ccache in front of Debian's compiler, as Debian's headers offer it: their
+ * .kernelvariables put $(CCACHE) before the compiler when
+ * DEBIAN_KERNEL_USE_CCACHE is set.  Where ccache is installed (in the
+ * chroot, for a compiler bootstrapped there) and CCACHE is not 0, with the
+ * cache's store, as for our own kernel (step.c); returns whether.
+ */
+static int debian_ccache(const struct verify_ctx *ctx, struct child *c)
+{
+	char *hdr = headers_dir(&ctx->config);
+	char *vars = xstrfmt("%s/.kernelvariables", hdr);
+	struct strbuf text = STRBUF_INIT;
+	int on = ctx->opt->ccache;
+
+	if (on && ctx->config.toolchain) {
+		char *in = xstrfmt("%s/usr/bin/ccache", ctx->config.toolchain);
+
+		on = !access(in, X_OK) && path_has("ccache");
+		free(in);
+	} else if (on) {
+		on = path_has("ccache");
+	}
+	if (on) {
+		strbuf_read_file(&text, vars, 1 << 16);
+		on = text.buf && !!strstr(text.buf, "DEBIAN_KERNEL_USE_CCACHE");
+	}
+	if (on) {
+		strvec_push(&c->env, "DEBIAN_KERNEL_USE_CCACHE=1");
+		ccache_env(ctx, &c->env);
+	}
+	strbuf_release(&text);
+	free(vars);
+	free(hdr);
+	return on;
+}
+
 /* kbuild writes an M= build's objects next to its sources. */
 static int run_module_build(const struct verify_ctx *ctx,
 			    struct step_result *r, struct child *c)
 {
-	char *dirs[ARRAY_SIZE(module_dirs) + 1] = { NULL };
+	char *dirs[ARRAY_SIZE(module_dirs) + 2] = { NULL };
 	size_t i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
 		dirs[i] = xstrfmt("%s/%s", ctx->kvm_tree, module_dirs[i]);
+	if (ccache_dir(c))
+		dirs[i] = xstrdup(ccache_dir(c));
 	ret = step_run_sandboxed(ctx, r, c, (const char *const *)dirs);
-	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		free(dirs[i]);
 	return ret;
 }
@@ -503,7 +541,7 @@ static int build_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
 	series_files(series_of(ctx), &files, 0);
 	for (i = 0; i < dirs.nr && !ret; i++) {
 		struct child c = CHILD_INIT;
-		char *rw[2] = { NULL, NULL };
+		char *rw[3] = { NULL, NULL, NULL };
 
 		if (!default_flavour(ctx))
 			ret = sync_sources(ctx, dirs.v[i], &files, r);
@@ -513,13 +551,17 @@ static int build_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
 					     dirs.v[i]);
 			else
 				strvec_push(&c.args, kvm->args.v[j]);
+		for (j = 0; j < kvm->env.nr; j++)
+			strvec_push(&c.env, kvm->env.v[j]);
 		c.root = kvm->root;
 		c.bind = kvm->bind;
 		rw[0] = xstrfmt("%s/%s", ctx->kvm_tree, dirs.v[i]);
+		rw[1] = ccache_dir(&c) ? xstrdup(ccache_dir(&c)) : NULL;
 		if (!ret)
 			ret = step_run_sandboxed(ctx, r, &c,
 						 (const char *const *)rw);
 		free(rw[0]);
+		free(rw[1]);
 		child_clear(&c);
 	}
 	if (!ret)
@@ -548,7 +590,10 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	char *kept = kept_objects_dir(ctx);
 	enum step_status st = STEP_FAIL;
 	struct child c = CHILD_INIT;
+	long h0 = 0, m0 = 0, h1, m1;
+	int ccache;
 
+	out->ccache_hits = out->ccache_misses = -1;
 	if (!ctx->config.kbuild || !ctx->config.deb_root) {
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
 		goto out;
@@ -559,6 +604,9 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	c.bind = ctx->cache;
 	make_jobs(ctx, &c);
 	strvec_push(&c.args, "modules");
+	/* reproducible: Makefile.btf then gives pahole no -j alone (6.12+) */
+	strvec_push(&c.env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
+	ccache = debian_ccache(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	stamp_path = xstrfmt("%s/.kverify-modules", ctx->config.kbuild);
 	stamp = modules_stamp(ctx, &c);
 	had = read_first_line(stamp_path);
@@ -580,6 +628,12 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 			goto out;
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
 			    KVM_DIR, ctx->config.deb_release);
+		if (ccache && !ccache_counts(ctx, &h1, &m1)) {
+			out->ccache_hits = h1 - h0;
+			out->ccache_misses = m1 - m0;
+			strbuf_addf(&r->reason, "; ccache %ld hits, %ld misses",
+				    out->ccache_hits, out->ccache_misses);
+		}
 		keep_objects(ctx);
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);

@@ -20,8 +20,11 @@
 #include "sources/apt.h"
 #include "sources/toolchain.h"
 
-/* kbuild's M= build: make, binutils, libc; libelf for objtool, pahole for BTF */
-#define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves"
+/*
+ * kbuild's M= build: make, binutils, libc; libelf for objtool, pahole for
+ * BTF; ccache, which Debian's headers put before the compiler on request
+ */
+#define KBUILD_PACKAGES "make,binutils,libc6-dev,libelf-dev,dwarves,ccache"
 #define BOOTSTRAP_TIMEOUT 1800
 
 /* The Debian release of an apt suite: trixie of trixie-backports. */

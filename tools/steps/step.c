@@ -97,13 +97,21 @@ int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,
 		      struct child *c)
 {
 	const char *rw[3] = { NULL };
-	size_t i;
 
 	rw[0] = build_dir(ctx);
+	rw[1] = ccache_dir(c);
+	return step_run_sandboxed(ctx, r, c, rw);
+}
+
+/* The CCACHE_DIR= of @c's environment (ccache_env()), or NULL. */
+const char *ccache_dir(const struct child *c)
+{
+	size_t i;
+
 	for (i = 0; i < c->env.nr; i++)
 		if (starts_with(c->env.v[i], "CCACHE_DIR="))
-			rw[1] = c->env.v[i] + strlen("CCACHE_DIR=");
-	return step_run_sandboxed(ctx, r, c, rw);
+			return c->env.v[i] + strlen("CCACHE_DIR=");
+	return NULL;
 }
 
 /* -jN, unless make's jobserver reached us: then the sub-make shares it. */
@@ -165,6 +173,36 @@ void ccache_env(const struct verify_ctx *ctx, struct strvec *env)
 {
 	strvec_pushf(env, "CCACHE_DIR=%s/ccache", ctx->cache);
 	strvec_push(env, "CCACHE_COMPILERCHECK=content");
+}
+
+/* ccache's hit and miss counters (of the cache's ccache store). */
+int ccache_counts(const struct verify_ctx *ctx, long *hits,
+			 long *misses)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct line l;
+
+	*hits = *misses = 0;
+	strvec_pushl(&c.args, "ccache", "--print-stats", NULL);
+	ccache_env(ctx, &c.env);
+	c.out = &out;
+	c.log = "/dev/null";
+	if (run_child(&c)) {
+		child_clear(&c);
+		strbuf_release(&out);
+		return -1;
+	}
+	for_each_line(l, out.buf) {
+		if (starts_with(l.s, "direct_cache_hit\t") ||
+		    starts_with(l.s, "preprocessed_cache_hit\t"))
+			*hits += atol(strchr(l.s, '\t') + 1);
+		else if (starts_with(l.s, "cache_miss\t"))
+			*misses += atol(strchr(l.s, '\t') + 1);
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+	return 0;
 }
 
 /*

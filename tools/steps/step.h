@@ -149,6 +149,8 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
+const char *ccache_dir(const struct child *c);
+int ccache_counts(const struct verify_ctx *ctx, long *hits, long *misses);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
 uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h);

@@ -20,36 +20,6 @@
 #include "steps/kernel.h"
 #include "steps/steps.h"
 
-/* ccache's hit and miss counters (of the cache's ccache store). */
-static int ccache_counts(const struct verify_ctx *ctx, long *hits,
-			 long *misses)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct child c = CHILD_INIT;
-	struct line l;
-
-	*hits = *misses = 0;
-	strvec_pushl(&c.args, "ccache", "--print-stats", NULL);
-	ccache_env(ctx, &c.env);
-	c.out = &out;
-	c.log = "/dev/null";
-	if (run_child(&c)) {
-		child_clear(&c);
-		strbuf_release(&out);
-		return -1;
-	}
-	for_each_line(l, out.buf) {
-		if (starts_with(l.s, "direct_cache_hit\t") ||
-		    starts_with(l.s, "preprocessed_cache_hit\t"))
-			*hits += atol(strchr(l.s, '\t') + 1);
-		else if (starts_with(l.s, "cache_miss\t"))
-			*misses += atol(strchr(l.s, '\t') + 1);
-	}
-	child_clear(&c);
-	strbuf_release(&out);
-	return 0;
-}
-
 static uint64_t hash_stat(uint64_t h, const char *path)
 {
 	struct stat st;
