@@ -133,7 +133,7 @@ int memo_reuse_data(const struct memo *m, struct step_result *r,
 	ok = 1;
 	log = m->log ? fopen(m->log, "a") : NULL;
 	if (log) {
-		fprintf(log, "up to date: %s holds the PASS of %s for inputs of hash %016llx; nothing run\n",
+		fprintf(log, "up to date: %s kept at %s for inputs of hash %016llx; nothing run\n",
 			m->path, when, (unsigned long long)m->hash);
 		fclose(log);
 	}

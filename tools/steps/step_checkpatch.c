@@ -67,23 +67,62 @@ static int drop_unsigned(struct strbuf *out)
 	return n;
 }
 
+/*
+ * What checkpatch.pl says of one patch follows from the bytes checked (the
+ * copy as sent), the pristine source (its key: checkpatch.pl, its spelling
+ * and const_structs lists come with it), perl and git: kept under their
+ * hash, so that one patch edited runs checkpatch on that patch alone.
+ */
+static void patch_memo(const struct verify_ctx *ctx, struct memo *m,
+		       const char *checked, const char *name)
+{
+	const char *src = ctx->fetch.source.src;
+	static const char *const lists[] = {
+		"scripts/checkpatch.pl", "scripts/spelling.txt",
+		"scripts/const_structs.checkpatch",
+	};
+	char *step = xstrfmt("checkpatch.%s", name);
+	size_t i;
+
+	memo_init_bare(m, ctx, step);
+	memo_add_string(m, ctx->fetch.source.src_key);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		char *path = xstrfmt("%s/%s", src, lists[i]);
+
+		memo_add_optional_file(m, path);
+		free(path);
+	}
+	memo_add_file(m, checked);
+	memo_add_tool(m, "perl");
+	memo_add_tool(m, "git");
+	free(step);
+}
+
 static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *patch, const char *name, const char *allow,
 		     int unsigned_ok, struct checkpatch_counts *n)
 {
+	struct step_result kept = STEP_RESULT_INIT("checkpatch");
 	struct strbuf out = STRBUF_INIT;
 	struct child c = CHILD_INIT;
+	struct memo m;
 	int ret = 0;
 
+	patch_memo(ctx, &m, patch, name);
 	c.out = &out;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
-	checkpatch_run(&c, ctx->fetch.source.src, patch, &r->reason);
+	if (!memo_reuse_data(&m, &kept, &out))
+		checkpatch_run(&c, ctx->fetch.source.src, patch, &r->reason);
 	if (c.spawn_errno || c.timed_out || c.interrupted ||
 	    (c.status != 0 && c.status != 1)) {
 		child_describe_failure(&c, &r->reason);
 		ret = -1;
 	} else {
+		if (c.args.nr) {
+			strbuf_addf(&kept.reason, "checkpatch.pl on %s", name);
+			memo_keep_data(&m, STEP_PASS, &kept, &out);
+		}
 		if (unsigned_ok && drop_unsigned(&out)) {
 			n->allowed++;
 			if (!strstr(n->allowed_types.buf, " " UNSIGNED_TYPE))
@@ -94,6 +133,9 @@ static int check_one(const struct verify_ctx *ctx, struct step_result *r,
 	}
 	child_clear(&c);
 	strbuf_release(&out);
+	strbuf_release(&kept.reason);
+	strbuf_release(&kept.detail);
+	memo_clear(&m);
 	return ret;
 }
 
