@@ -437,6 +437,7 @@ static int options_from_make(struct options *opt)
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
 	opt->force = env("KVERIFY_FORCE") && !strcmp(env("KVERIFY_FORCE"), "1");
+	opt->makeflags = mf;
 	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
 				     strstr(mf, "--jobserver-fds="));
 	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");

@@ -30,6 +30,7 @@ struct options {
 	enum boot_mode boot;
 	int jobs;		/* 0: nproc, unless make's jobserver is ours */
 	int make_jobserver;	/* make -jN shares its jobs ($MAKEFLAGS) */
+	const char *makeflags;	/* $MAKEFLAGS, for the jobserver it names */
 	int no_wait;
 	int bundle;		/* write results/<target>/bundle/ */
 	const char *artifacts;	/* --artifacts (ARTIFACTS=): the bundle's URL */

@@ -979,7 +979,7 @@ static void run_versions(struct sweep *sw)
 {
 	struct sweep_job *jobs = xmalloc((sw->nr + 1) * sizeof(*jobs));
 	struct jobserver js;
-	int parallel = !jobserver_open(&js, getenv("MAKEFLAGS"));
+	int parallel = !jobserver_open(&js, sw->opt->makeflags);
 	size_t i, nr = 0;
 	int token;
 
