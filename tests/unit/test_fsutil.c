@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tree_relink(): a tree of hard links to a source, written since by a
- * series and by anyone else, linked to the source again.
+ * series and by anyone else, linked to the source again.  copy_file():
+ * the bytes, whichever way the kernel lets them be copied.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +198,73 @@ static void missing_source_fails(void **state)
 	free(gone);
 }
 
+/* @path holds exactly @len bytes of @want. */
+static void holds(const char *path, const char *want, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(strbuf_read_file(&sb, path, 1 << 20), 0);
+	assert_int_equal(sb.len, len);
+	assert_memory_equal(sb.buf, want, len);
+	strbuf_release(&sb);
+}
+
+/*
+ * A file larger than one read, an empty one, one over a longer file, one
+ * whose directories do not exist yet, and a /proc file, whose size says 0
+ * and which copy_file_range() does not copy.
+ */
+static void copy_file_copies_the_bytes(void **state)
+{
+	struct fixture *f = *state;
+	size_t len = 300 * 1024 + 7, i;
+	char *big = malloc(len), *from = at(f->top, "big"),
+	     *to = at(f->top, "deep/er/big"), *empty = at(f->top, "empty"),
+	     *to_empty = at(f->top, "empty.copy"), *proc = at(f->top, "version");
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = 0; i < len; i++)
+		big[i] = (char)(i * 131 + i / 4096);
+	assert_int_equal(write_file(from, big, len), 0);
+	assert_int_equal(copy_file(from, to), 0);
+	holds(to, big, len);
+
+	assert_int_equal(write_file(empty, "", 0), 0);
+	assert_int_equal(write_file(to_empty, "longer text before\n", 19), 0);
+	assert_int_equal(copy_file(empty, to_empty), 0);
+	holds(to_empty, "", 0);
+
+	assert_int_equal(copy_file(from, to_empty), 0);
+	holds(to_empty, big, len);
+
+	assert_int_equal(strbuf_read_file(&sb, "/proc/version", 4096), 0);
+	assert_true(sb.len > 0);
+	assert_int_equal(copy_file("/proc/version", proc), 0);
+	holds(proc, sb.buf, sb.len);
+
+	strbuf_release(&sb);
+	free(big);
+	free(from);
+	free(to);
+	free(empty);
+	free(to_empty);
+	free(proc);
+}
+
+/* No source: -1 with its errno, and no copy made. */
+static void copy_file_of_nothing_fails(void **state)
+{
+	struct fixture *f = *state;
+	char *from = at(f->top, "no-such-file"), *to = at(f->top, "copy");
+
+	errno = 0;
+	assert_int_equal(copy_file(from, to), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_not_equal(access(to, F_OK), 0);
+	free(from);
+	free(to);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +274,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(missing_source_fails, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(copy_file_copies_the_bytes,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(copy_file_of_nothing_fails,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -333,22 +333,71 @@ void lock_inherit(int fd)
 	fcntl(fd, F_SETFD, 0);
 }
 
+/*
+ * @in to @out from where each stands to @in's end: in the kernel where the
+ * file systems let it (copy_file_range(2): no pass through our memory),
+ * then with read and write what is left, all of it where it cannot.
+ */
+static int copy_fd(int in, int out)
+{
+	char buf[1 << 16];
+	ssize_t n, w;
+
+	do
+		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
+	while (n > 0 || (n < 0 && errno == EINTR));
+	/* and whatever it could not do (EXDEV, EINVAL...), the plain way */
+	for (;;) {
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n;
+		for (w = 0; w < n; ) {
+			ssize_t k = write(out, buf + w, n - w);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return -1;
+			w += k;
+		}
+	}
+}
+
 /* Copy a file (at most 256 MiB), making the directories it goes in. */
 int copy_file(const char *from, const char *to)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *dir = xstrdup(to), *slash = strrchr(dir, '/');
-	int ret;
+	int in, out = -1, ret = -1, e;
+	struct stat st;
 
 	if (slash && slash != dir) {
 		*slash = '\0';
 		mkdir_p(dir);
 	}
-	ret = strbuf_read_file(&sb, from, 256 << 20);
-	if (!ret)
-		ret = write_file(to, sb.buf, sb.len);
-	strbuf_release(&sb);
 	free(dir);
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	if (fstat(in, &st))
+		goto out;
+	if (st.st_size > 256 << 20) {
+		errno = EFBIG;
+		goto out;
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		goto out;
+	ret = copy_fd(in, out);
+out:
+	e = errno;
+	if (out >= 0 && close(out) && !ret) {
+		ret = -1;
+		e = errno;
+	}
+	close(in);
+	errno = e;
 	return ret;
 }
 
