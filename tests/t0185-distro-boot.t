@@ -6,14 +6,16 @@
 # suite without the image of that exact version gives the reason.  Editing
 # a patch compiles only what it changes; a module build or a download of
 # Debian's packages cut short by SIGKILL leaves a cache the next run passes
-# with (the download: up to the config step that unpacks it).
+# with (the download: up to the config step that unpacks it).  drivers/vfio,
+# which includes KVM's headers, is built again when a header the series
+# touches changes, and kept when only KVM's .c files do.
 # tier: kernels
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 19
+plan 20
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -144,13 +146,16 @@ E=$edit/results/$T/report.json
 blog=$edit/results/$T/logs/07-build.log
 ko=$KVERIFY_CACHE/trees/$T/arch/x86/kvm/kvm.ko
 ko_before=$(sha1sum < "$ko")
-test_expect_success 'one patch edited: a fresh tree, pmu.o alone compiled again, kabi PASS' - <<\EOT
+test_expect_success 'one patch edited: a fresh tree, pmu.o alone compiled again, drivers/vfio kept, kabi PASS' - <<\EOT
 	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/edit.out" 2>&1
 	rc=$? && echo "exit $rc, $(grep -c 'CC \[M\]  ' "$blog") compiled" &&
 	grep 'CC \[M\]  ' "$blog" | head &&
 	[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
 	grep -q 'CC \[M\]  .*/arch/x86/kvm/pmu\.o$' "$blog" &&
-	[ "$(grep -c 'CC \[M\]  ' "$blog")" = 1 ]
+	[ "$(grep -c 'CC \[M\]  ' "$blog")" = 1 ] &&
+	reason $E build | grep "; drivers/vfio up to date: no header the series touches, and none of their files, changed since their build;" &&
+	! grep "M=.*/drivers/vfio" "$blog" &&
+	reason $E kabi | grep -q " of drivers/vfio.s, which include linux/kvm_host.h"
 EOT
 # A comment edit leaves the code as it was: kvm.ko's bytes too, .BTF
 # included (pahole's -j alone would write it anew), so the boot is kept.
@@ -162,6 +167,34 @@ test_expect_success CCACHE "Debian's compiler behind ccache, the cache's store: 
 	reason $E build | grep "; ccache [1-9][0-9]* hits, 0 misses" &&
 	grep -q "DEBIAN_KERNEL_USE_CCACHE=1 CCACHE_DIR=$KVERIFY_CACHE/ccache " "$blog"
 '
+
+# A patch that rewords a comment line of include/linux/vfio.h (its lines
+# where they were: ccache's preprocessed hash as before): drivers/vfio
+# reads it, so its make runs again, and kbuild compiles what includes it.
+src=$(cached_source $T) || exit 1
+python3 - "$src/include/linux/vfio.h" "$edit/$series/9999-vfio-comment.patch" <<\EOF
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+at = lines.index(" * VFIO API definition")
+text = "Subject: [PATCH] test fixture: a comment of linux/vfio.h\n\n---\n"
+text += "--- a/include/linux/vfio.h\n+++ b/include/linux/vfio.h\n"
+text += "@@ -%d,5 +%d,5 @@\n" % (at - 1, at - 1)
+text += "".join(" " + l + "\n" for l in lines[at - 2:at])
+text += "-" + lines[at] + "\n+ * VFIO API definitions\n"
+text += "".join(" " + l + "\n" for l in lines[at + 1:at + 3])
+open(sys.argv[2], "w").write(text)
+EOF
+echo 9999-vfio-comment.patch >> "$edit/$series/series"
+test_expect_success 'a header drivers/vfio includes edited: its make runs again and compiles, kabi PASS' - <<\EOT
+	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/vfio.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 14 "$TMP/vfio.out" &&
+	[ $rc = 0 ] && [ "$(step_status $E kabi)" = PASS ] &&
+	! reason $E build | grep "up to date" &&
+	grep -q "M=.*/drivers/vfio" "$blog" &&
+	grep 'CC \[M\]  .*/drivers/vfio/' "$blog"
+EOT
+sed -i '/^9999-vfio-comment.patch$/d' "$edit/$series/series"
+rm "$edit/$series/9999-vfio-comment.patch"
 
 # 7. SIGKILL in the middle of the module build: the next run builds again.
 sed -i 's/^+ \* perf-based vPMU before KVM reprograms it, 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it - 0 reprograms on every one./' "$edit/$series/$p1"

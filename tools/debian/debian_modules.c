@@ -573,6 +573,80 @@ static int build_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
 	return ret;
 }
 
+/*
+ * What the build of the module dirs beyond arch/x86/kvm reads of the tree,
+ * and so the list of them: the source, and the content of each file the
+ * series touches but KVM's own .c files, Documentation/ and tools/ (a
+ * comment edited in pmu.c leaves them as they were); Debian's root, the
+ * toolchain and the make command.
+ */
+static char *kabi_stamp(const struct verify_ctx *ctx, const struct child *kvm)
+{
+	const char *key = ctx->fetch.source.src_key;
+	uint64_t h = hash_bytes(HASH_INIT, key, strlen(key));
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+
+	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
+	if (ctx->config.toolchain)
+		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
+	for (i = 0; i < kvm->args.nr; i++)
+		if (!starts_with(kvm->args.v[i], "-j") &&
+		    !starts_with(kvm->args.v[i], "M="))
+			h = hash_bytes(h, kvm->args.v[i], strlen(kvm->args.v[i]) + 1);
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; i < files.nr; i++) {
+		const char *f = files.v[i];
+		char *path;
+
+		if (starts_with(f, "Documentation/") || starts_with(f, "tools/") ||
+		    ((starts_with(f, KVM_DIR "/") || starts_with(f, "virt/kvm/")) &&
+		     ends_with(f, ".c")))
+			continue;
+		h = hash_bytes(h, f, strlen(f) + 1);
+		path = xstrfmt("%s/%s", ctx->tree, f);
+		if (hash_file(&h, path))
+			h = hash_bytes(h, "gone", 4);
+		free(path);
+	}
+	strvec_clear(&files);
+	return xstrfmt("%016llx", (unsigned long long)h);
+}
+
+static char *kabi_stamp_path(const struct verify_ctx *ctx)
+{
+	return xstrfmt("%s/%s.stamp", ctx->config.kbuild, KABI_DIRS);
+}
+
+/*
+ * Were the module dirs beyond arch/x86/kvm built (and kept) from what
+ * @stamp says, their Module.symvers in the tree?  Their names in @dirs.
+ */
+static int kabi_dirs_current(const struct verify_ctx *ctx, const char *stamp,
+			     struct strvec *dirs)
+{
+	char *path = kabi_stamp_path(ctx), *had = read_first_line(path);
+	char *list_path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
+	struct strbuf list = STRBUF_INIT;
+	int current = had && !strcmp(had, stamp) &&
+		      !strbuf_read_file(&list, list_path, 1 << 20);
+	size_t i;
+
+	kabi_module_dirs(list.buf, dirs);
+	for (i = 0; current && i < dirs->nr; i++) {
+		char *symvers = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree,
+					dirs->v[i]);
+
+		current = is_file(symvers);
+		free(symvers);
+	}
+	strbuf_release(&list);
+	free(list_path);
+	free(had);
+	free(path);
+	return current;
+}
+
 static int has_kabi_dirs(const struct verify_ctx *ctx)
 {
 	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
@@ -587,8 +661,9 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				      struct step_result *r)
 {
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
-	char *kept = kept_objects_dir(ctx);
+	char *kept = kept_objects_dir(ctx), *kabi = NULL, *kabi_path = NULL;
 	enum step_status st = STEP_FAIL;
+	struct strvec kabi_dirs = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	long h0 = 0, m0 = 0, h1, m1;
 	int ccache;
@@ -624,10 +699,25 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 			goto out;
 		if (new_warnings(ctx, r))
 			goto out;
-		if (build_kabi_dirs(ctx, r, &c))
-			goto out;
+		kabi = kabi_stamp(ctx, &c);
+		kabi_path = kabi_stamp_path(ctx);
+		if (!kabi_dirs_current(ctx, kabi, &kabi_dirs)) {
+			strvec_clear(&kabi_dirs);
+			unlink(kabi_path);
+			if (build_kabi_dirs(ctx, r, &c))
+				goto out;
+		}
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
 			    KVM_DIR, ctx->config.deb_release);
+		if (kabi_dirs.nr) {
+			size_t i;
+
+			strbuf_addstr(&r->reason, "; ");
+			for (i = 0; i < kabi_dirs.nr; i++)
+				strbuf_addf(&r->reason, "%s%s", i ? ", " : "",
+					    kabi_dirs.v[i]);
+			strbuf_addstr(&r->reason, " up to date: no header the series touches, and none of their files, changed since their build");
+		}
 		if (ccache && !ccache_counts(ctx, &h1, &m1)) {
 			out->ccache_hits = h1 - h0;
 			out->ccache_misses = m1 - m0;
@@ -635,6 +725,8 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				    out->ccache_hits, out->ccache_misses);
 		}
 		keep_objects(ctx);
+		/* only now: a fresh tree gets back what keep_objects() kept */
+		write_file_atomic(kabi_path, kabi, strlen(kabi));
 		free(stamp);
 		stamp = modules_stamp(ctx, &c);
 	}
@@ -645,6 +737,9 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	st = STEP_PASS;
 out:
 	child_clear(&c);
+	strvec_clear(&kabi_dirs);
+	free(kabi_path);
+	free(kabi);
 	free(stamp_path);
 	free(stamp);
 	free(had);
