@@ -647,6 +647,72 @@ static int kabi_dirs_current(const struct verify_ctx *ctx, const char *stamp,
 	return current;
 }
 
+/*
+ * A make killed outright (SIGKILL, the machine gone) leaves objects that
+ * look finished and are not: kbuild appends an object's CRCs (#SYMVER) to
+ * its .cmd after writing both, so one killed in between has an object
+ * newer than its source and no CRC, and the next make keeps it.  A file
+ * in <objtree> marks a module build from its start to its end; when a
+ * build finds it, what make wrote in the module tree since (anything not
+ * the source's or the series') is removed, to be made again.
+ */
+#define MODULES_BUILDING ".kverify-modules-building"
+
+static void drop_outputs_since(const struct verify_ctx *ctx, const char *rel,
+			       const struct strvec *series,
+			       const struct timespec *since)
+{
+	char *dir = xstrfmt("%s/%s", ctx->kvm_tree, rel);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *sub, *path, *pristine;
+		struct stat st, pst;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		sub = xstrfmt("%s/%s", rel, de->d_name);
+		path = xstrfmt("%s/%s", ctx->kvm_tree, sub);
+		pristine = xstrfmt("%s/%s", ctx->fetch.source.src, sub);
+		if (lstat(path, &st)) {
+			/* gone meanwhile */
+		} else if (S_ISDIR(st.st_mode)) {
+			drop_outputs_since(ctx, sub, series, since);
+		} else if ((st.st_mtim.tv_sec > since->tv_sec ||
+			    (st.st_mtim.tv_sec == since->tv_sec &&
+			     st.st_mtim.tv_nsec >= since->tv_nsec)) &&
+			   lstat(pristine, &pst) && !strvec_has(series, sub)) {
+			unlink(path);
+		}
+		free(sub);
+		free(path);
+		free(pristine);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+/* The marker of an unfinished build: what it wrote removed; 1 if there was one. */
+static int drop_unfinished_build(const struct verify_ctx *ctx, const char *marker)
+{
+	/* arch/x86/kvm, virt/kvm, and where the kabi dirs may be */
+	static const char *const dirs[] = { "arch/x86", "virt/kvm", "drivers" };
+	struct strvec series = STRVEC_INIT;
+	struct stat st;
+	size_t i;
+
+	if (stat(marker, &st))
+		return 0;
+	series_files(series_of(ctx), &series, 0);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		drop_outputs_since(ctx, dirs[i], &series, &st.st_mtim);
+	strvec_clear(&series);
+	unlink(marker);
+	return 1;
+}
+
 static int has_kabi_dirs(const struct verify_ctx *ctx)
 {
 	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
@@ -660,13 +726,13 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				      struct build_out *out,
 				      struct step_result *r)
 {
-	char *stamp_path = NULL, *stamp = NULL, *had = NULL;
+	char *stamp_path = NULL, *stamp = NULL, *had = NULL, *marker = NULL;
 	char *kept = kept_objects_dir(ctx), *kabi = NULL, *kabi_path = NULL;
 	enum step_status st = STEP_FAIL;
 	struct strvec kabi_dirs = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	long h0 = 0, m0 = 0, h1, m1;
-	int ccache;
+	int ccache, build;
 
 	out->ccache_hits = out->ccache_misses = -1;
 	if (!ctx->config.kbuild || !ctx->config.deb_root) {
@@ -683,18 +749,27 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	strvec_push(&c.env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	ccache = debian_ccache(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	stamp_path = xstrfmt("%s/.kverify-modules", ctx->config.kbuild);
+	marker = xstrfmt("%s/%s", ctx->config.kbuild, MODULES_BUILDING);
 	stamp = modules_stamp(ctx, &c);
 	had = read_first_line(stamp_path);
-	if (had && !strcmp(had, stamp)) {
+	build = drop_unfinished_build(ctx, marker) || !had || strcmp(had, stamp);
+	if (!build) {
 		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
 		if (!is_dir(kept))	/* built by a kverify that kept none */
 			keep_objects(ctx);
 		/* ... or did not build what includes KVM's headers */
-		if (!has_kabi_dirs(ctx) && build_kabi_dirs(ctx, r, &c))
+		if (!has_kabi_dirs(ctx) &&
+		    (write_file(marker, "", 0) || build_kabi_dirs(ctx, r, &c)))
 			goto out;
+		unlink(marker);
 	} else {
 		unlink(stamp_path);
 		restore_objects(ctx);
+		if (write_file(marker, "", 0)) {
+			strbuf_addf(&r->reason, "cannot write %s: %s", marker,
+				    strerror(errno));
+			goto out;
+		}
 		if (sync_kvm_tree(ctx, r) || run_module_build(ctx, r, &c))
 			goto out;
 		if (new_warnings(ctx, r))
@@ -732,12 +807,14 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	}
 	if (check_vermagic(ctx, r) || build_gen_init_cpio(ctx, r))
 		goto out;
+	unlink(marker);
 	write_file_atomic(stamp_path, stamp, strlen(stamp));
 	out->kernel_built = 1;
 	st = STEP_PASS;
 out:
 	child_clear(&c);
 	strvec_clear(&kabi_dirs);
+	free(marker);
 	free(kabi_path);
 	free(kabi);
 	free(stamp_path);
