@@ -82,26 +82,35 @@ int is_file(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-int write_file(const char *path, const char *data, size_t len)
+/* All @len bytes of @data to @fd, through short writes and signals. */
+static int write_all(int fd, const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	size_t done = 0;
 	ssize_t n;
 
-	if (fd < 0)
-		return -1;
 	while (done < len) {
 		n = write(fd, data + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			errno = e;
+		if (n < 0)
 			return -1;
-		}
 		done += n;
+	}
+	return 0;
+}
+
+int write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
 	}
 	return close(fd);
 }
@@ -341,7 +350,7 @@ void lock_inherit(int fd)
 static int copy_fd(int in, int out)
 {
 	char buf[1 << 16];
-	ssize_t n, w;
+	ssize_t n;
 
 	do
 		n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0);
@@ -353,15 +362,8 @@ static int copy_fd(int in, int out)
 			continue;
 		if (n <= 0)
 			return n;
-		for (w = 0; w < n; ) {
-			ssize_t k = write(out, buf + w, n - w);
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				return -1;
-			w += k;
-		}
+		if (write_all(out, buf, n))
+			return -1;
 	}
 }
 
