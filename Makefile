@@ -31,7 +31,7 @@ DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
 DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync git-buildpackage lintian \
-	lava-common lava-dispatcher b4 git-filter-repo
+	lava-common lava-dispatcher b4 git-filter-repo strace
 
 # Command-line values are data, whatever their names.  make would expand
 # a command-line variable to put it in a recipe's environment, and would

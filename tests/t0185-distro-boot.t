@@ -6,7 +6,8 @@
 # suite without the image of that exact version gives the reason.  Editing
 # a patch compiles only what it changes; a module build or a download of
 # Debian's packages cut short by SIGKILL leaves a cache the next run passes
-# with (the download: up to the config step that unpacks it).  drivers/vfio,
+# with (the download: up to the config step that unpacks it); a file a
+# patch creates is the series', never kbuild's to drop or keep.  drivers/vfio,
 # which includes KVM's headers, is built again when a header the series
 # touches changes, and kept when only KVM's .c files do.
 # tier: kernels
@@ -15,7 +16,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 20
+plan 23
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -207,10 +208,11 @@ wait_for 600 compiling_kvm
 kill -KILL $pid
 wait $pid 2> /dev/null
 sleep 1
+kdir=$KVERIFY_CACHE/trees/$T/arch/x86/kvm
+marker=$KVERIFY_CACHE/build/$T-debian-kbuild/.kverify-modules-building
 # Where the kill may land: kbuild had written pmu.o and its .cmd, not yet
 # the CRCs it appends to the .cmd (#SYMVER lines); made so here, whatever
 # the kill hit.  make alone would keep that pmu.o and export no CRC.
-kdir=$KVERIFY_CACHE/trees/$T/arch/x86/kvm
 sed -i '/^#SYMVER /d' "$kdir/.pmu.o.cmd" && touch "$kdir/pmu.o" ||
 	echo "cannot edit $kdir/.pmu.o.cmd" | diag
 test_expect_success 'after SIGKILL mid-build, the next run runs make again and passes, kabi PASS' - <<\EOT
@@ -219,7 +221,54 @@ test_expect_success 'after SIGKILL mid-build, the next run runs make again and p
 	[ $rc = 0 ] && [ "$(step_status $E kabi)" = PASS ] && grep -q '^\$ .*make -C .* modules' "$blog"
 EOT
 
-# 8. SIGKILL while Debian's packages download, in a cache of this test's
+# 8. A file the series creates empty has no "+++ " line; a fresh tree, and a
+# killed build's marker older than it: the file is the series', not what
+# the killed build wrote, and stays.  Dropped from the series, the file is
+# not put back into the next fresh tree with kbuild's objects.
+printf '%s\n' 'Subject: [PATCH] test fixture: an empty file' '' '---' \
+	'diff --git a/arch/x86/kvm/t0185-empty.h b/arch/x86/kvm/t0185-empty.h' \
+	'new file mode 100644' 'index 0000000..e69de29' > "$edit/$series/9998-empty-file.patch"
+echo 9998-empty-file.patch >> "$edit/$series/series"
+touch "$marker"
+test_expect_success 'a killed build'"'"'s marker, a fresh tree: the file a patch creates empty stays, kabi PASS' - <<\EOT
+	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/empty.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 14 "$TMP/empty.out" &&
+	[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
+	[ -f "$kdir/t0185-empty.h" ]
+EOT
+sed -i '/^9998-empty-file.patch$/d' "$edit/$series/series"
+rm "$edit/$series/9998-empty-file.patch"
+test_expect_success 'that patch dropped: its file is not put back with the kept objects' - <<\EOT
+	(cd "$edit" && ./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/dropped.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 14 "$TMP/dropped.out" &&
+	[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" && [ "$(step_status $E kabi)" = PASS ] &&
+	! [ -e "$kdir/t0185-empty.h" ]
+EOT
+
+# A kill while the kept objects are copied back must find the marker
+# already written: a half-copied object has a new mtime, and the next
+# build removes it.  File times cannot tell the order here (the marker and
+# the copies share a clock tick), the system calls can.
+test_lazy_prereq STRACE 'strace -f --seccomp-bpf -o /dev/null true'
+sed -i 's/^+ \* perf-based vPMU before KVM reprograms it - 0 reprograms on every one\.$/+ * perf-based vPMU before KVM reprograms it: 0 reprograms on every one./' "$edit/$series/$p1"
+test_expect_success STRACE 'a fresh tree: the marker is written before the first kept object is copied back' - <<\EOT
+	(cd "$edit" && exec strace -f --seccomp-bpf -o "$TMP/trace" -e trace=openat \
+		./build/kverify --boot distro verify --skip $QUICK,selftests,boot $T) > "$TMP/trace.out" 2>&1
+	rc=$? && echo "exit $rc" && tail -n 14 "$TMP/trace.out" &&
+	[ $rc = 0 ] && reason $E tree | grep -q "^fresh tree" &&
+	python3 - "$TMP/trace" "/${marker##*/}\"" "/trees/$T/arch/x86/kvm/" <<\EOF
+import sys
+lines = [l for l in open(sys.argv[1]) if "O_CREAT" in l]
+def first(pred):
+    return next((i for i, l in enumerate(lines) if pred(l)), None)
+m = first(lambda l: sys.argv[2] in l)
+o = first(lambda l: sys.argv[3] in l and '.o"' in l)
+print("files created: the marker %s-th, the first object %s-th" % (m, o))
+sys.exit(0 if m is not None and o is not None and m < o else 1)
+EOF
+EOT
+
+# 9. SIGKILL while Debian's packages download, in a cache of this test's
 # own (the source linked from the main cache, no Debian package yet).
 cache=$TMP/cache
 mkdir -p "$cache"

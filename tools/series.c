@@ -284,6 +284,24 @@ static int add_name(const char *name, size_t len, int strip, int line,
 }
 
 /*
+ * Every file the series' patches name, tree-relative: what series_files()
+ * reads and also a git rename's or copy's names and a file created empty,
+ * which have no "+++ " line.
+ */
+void series_names(const struct series *s, struct strvec *names)
+{
+	size_t i;
+
+	for (i = 0; i < s->patches.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
+			scan_names(sb.buf, add_name, names);
+		strbuf_release(&sb);
+	}
+}
+
+/*
  * The names are plain (series_check_names()); in @root, none may reach
  * through a symlink or name something other than a regular file.
  */
@@ -294,13 +312,7 @@ int series_check_tree(const struct series *s, const char *root,
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < s->patches.nr; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (!strbuf_read_file(&sb, s->patches.v[i], 16 << 20))
-			scan_names(sb.buf, add_name, &names);
-		strbuf_release(&sb);
-	}
+	series_names(s, &names);
 	for (i = 0; i < names.nr && !ret; i++) {
 		char *path = xstrfmt("%s/%s", root, names.v[i]);
 		char *c = path + strlen(root) + 1;

@@ -254,10 +254,11 @@ void kabi_module_dirs(const char *list, struct strvec *dirs)
 /*
  * kbuild writes an M= build's objects into the tree, and the tree step makes
  * a fresh tree when a patch changes: without them, kbuild would compile
- * every object again.  After a good build, what is not in the pristine
- * source (kbuild's objects, .cmd files, modules) is copied to
- * <build>/kvm-objects; before a build, what a fresh tree lacks is copied
- * back, with its mtime, and kbuild rebuilds only what changed.
+ * every object again.  After a good build, what is neither in the pristine
+ * source nor a file the series names (kbuild's objects, .cmd files,
+ * modules, generated headers) is copied to <build>/kvm-objects; before a
+ * build, what a fresh tree lacks is copied back, with its mtime, and
+ * kbuild rebuilds only what changed.
  */
 static const char *const module_dirs[] = { KVM_DIR, "virt/kvm" };
 
@@ -278,31 +279,34 @@ static void copy_keeping_mtime(const char *from, const char *to)
 	utimensat(AT_FDCWD, to, ts, 0);
 }
 
-static void copy_objects(const char *from, const char *to, const char *pristine)
+static void copy_objects(const char *from, const char *to, const char *pristine,
+			 const char *rel, const struct strvec *series)
 {
 	struct dirent *de;
 	DIR *d = opendir(from);
 
 	while (d && (de = readdir(d))) {
-		char *f, *t, *p = NULL;
+		char *f, *t, *p = NULL, *sub;
 		struct stat st;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		f = xstrfmt("%s/%s", from, de->d_name);
 		t = xstrfmt("%s/%s", to, de->d_name);
+		sub = xstrfmt("%s/%s", rel, de->d_name);
 		if (pristine)
 			p = xstrfmt("%s/%s", pristine, de->d_name);
 		if (lstat(f, &st)) {
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
-			copy_objects(f, t, p);
+			copy_objects(f, t, p, sub, series);
 		} else if (S_ISREG(st.st_mode) && (!p || lstat(p, &st)) &&
-			   lstat(t, &st)) {
+			   !strvec_has(series, sub) && lstat(t, &st)) {
 			copy_keeping_mtime(f, t);
 		}
 		free(f);
 		free(t);
+		free(sub);
 		free(p);
 	}
 	if (d)
@@ -313,10 +317,13 @@ static void copy_objects(const char *from, const char *to, const char *pristine)
 static void copy_module_dirs(const struct verify_ctx *ctx, const char *from,
 			     const char *to, const char *pristine)
 {
-	struct strvec dirs = STRVEC_INIT;
+	struct strvec dirs = STRVEC_INIT, series = STRVEC_INIT;
 	struct strbuf list = STRBUF_INIT;
 	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
 	size_t i;
+
+	/* a file of the series is the tree's: the next series may not have it */
+	series_names(series_of(ctx), &series);
 
 	for (i = 0; i < ARRAY_SIZE(module_dirs); i++)
 		strvec_push(&dirs, module_dirs[i]);
@@ -329,11 +336,12 @@ static void copy_module_dirs(const struct verify_ctx *ctx, const char *from,
 		char *p = pristine ? xstrfmt("%s/%s", pristine, dirs.v[i]) :
 				     NULL;
 
-		copy_objects(f, t, p);
+		copy_objects(f, t, p, dirs.v[i], &series);
 		free(f);
 		free(t);
 		free(p);
 	}
+	strvec_clear(&series);
 	strvec_clear(&dirs);
 	strbuf_release(&list);
 	free(path);
@@ -652,9 +660,10 @@ static int kabi_dirs_current(const struct verify_ctx *ctx, const char *stamp,
  * look finished and are not: kbuild appends an object's CRCs (#SYMVER) to
  * its .cmd after writing both, so one killed in between has an object
  * newer than its source and no CRC, and the next make keeps it.  A file
- * in <objtree> marks a module build from its start to its end; when a
- * build finds it, what make wrote in the module tree since (anything not
- * the source's or the series') is removed, to be made again.
+ * in <objtree> marks a module build from its start (before the kept
+ * objects are put back) to its end; when a build finds it, what was
+ * written in the module tree since, neither the source's nor a file the
+ * series names, is removed, to be made again.
  */
 #define MODULES_BUILDING ".kverify-modules-building"
 
@@ -705,12 +714,20 @@ static int drop_unfinished_build(const struct verify_ctx *ctx, const char *marke
 
 	if (stat(marker, &st))
 		return 0;
-	series_files(series_of(ctx), &series, 0);
+	series_names(series_of(ctx), &series);
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		drop_outputs_since(ctx, dirs[i], &series, &st.st_mtim);
 	strvec_clear(&series);
 	unlink(marker);
 	return 1;
+}
+
+static int mark_building(const char *marker, struct step_result *r)
+{
+	if (!write_file(marker, "", 0))
+		return 0;
+	strbuf_addf(&r->reason, "cannot write %s: %s", marker, strerror(errno));
+	return -1;
 }
 
 static int has_kabi_dirs(const struct verify_ctx *ctx)
@@ -759,17 +776,14 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 			keep_objects(ctx);
 		/* ... or did not build what includes KVM's headers */
 		if (!has_kabi_dirs(ctx) &&
-		    (write_file(marker, "", 0) || build_kabi_dirs(ctx, r, &c)))
+		    (mark_building(marker, r) || build_kabi_dirs(ctx, r, &c)))
 			goto out;
 		unlink(marker);
 	} else {
 		unlink(stamp_path);
-		restore_objects(ctx);
-		if (write_file(marker, "", 0)) {
-			strbuf_addf(&r->reason, "cannot write %s: %s", marker,
-				    strerror(errno));
+		if (mark_building(marker, r))
 			goto out;
-		}
+		restore_objects(ctx);
 		if (sync_kvm_tree(ctx, r) || run_module_build(ctx, r, &c))
 			goto out;
 		if (new_warnings(ctx, r))
