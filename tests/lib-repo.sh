@@ -84,7 +84,6 @@ kabi_pmc_variant() {
 	mkdir -p "$copy/tests-kabi"
 	cp -r "$series" "$copy/tests-kabi/variant"
 	cat > "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
-From: kverify tests <tests@kverify.invalid>
 Subject: [PATCH] test fixture: one more field in struct kvm_pmc
 
 ---

@@ -108,7 +108,7 @@ cat > "$repo/dists/kverify-noimage/main/binary-amd64/Packages" <<EOF
 Package: linux-source-${T}
 Version: ${ver}
 Architecture: all
-Maintainer: kverify tests <tests@kverify.invalid>
+Maintainer: t0185 fixture
 Filename: pool/linux-source.deb
 Size: 1
 SHA256: 0000000000000000000000000000000000000000000000000000000000000000
@@ -117,7 +117,7 @@ Description: a suite that lists the source and no image
 Package: linux-image-${T}.0-99-amd64-unsigned
 Version: 0.0-1
 Architecture: amd64
-Maintainer: kverify tests <tests@kverify.invalid>
+Maintainer: t0185 fixture
 Filename: pool/linux-image.deb
 Size: 1
 SHA256: 0000000000000000000000000000000000000000000000000000000000000000

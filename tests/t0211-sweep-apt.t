@@ -36,7 +36,7 @@ cat > "$pkg/DEBIAN/control" <<EOF
 Package: linux-source-6.12
 Version: 6.12.900-1
 Architecture: all
-Maintainer: kverify tests <tests@invalid>
+Maintainer: t0211 fixture
 Description: Linux kernel source (t0211 fixture)
 EOF
 test_expect_success 'a local mirror: bookworm lists 6.12.900-1 (in the pool) and 6.12.899-1 (not)' - <<\EOT
