@@ -279,6 +279,18 @@ static void copy_keeping_mtime(const char *from, const char *to)
 	utimensat(AT_FDCWD, to, ts, 0);
 }
 
+/*
+ * @rel (tree-relative) is the build's: not in the pristine source (@pristine
+ * its path there, NULL: not asked) and no file the series names.
+ */
+static int build_output(const char *pristine, const struct strvec *series,
+			const char *rel)
+{
+	struct stat st;
+
+	return (!pristine || lstat(pristine, &st)) && !strvec_has(series, rel);
+}
+
 static void copy_objects(const char *from, const char *to, const char *pristine,
 			 const char *rel, const struct strvec *series)
 {
@@ -300,8 +312,8 @@ static void copy_objects(const char *from, const char *to, const char *pristine,
 			/* gone meanwhile */
 		} else if (S_ISDIR(st.st_mode)) {
 			copy_objects(f, t, p, sub, series);
-		} else if (S_ISREG(st.st_mode) && (!p || lstat(p, &st)) &&
-			   !strvec_has(series, sub) && lstat(t, &st)) {
+		} else if (S_ISREG(st.st_mode) && build_output(p, series, sub) &&
+			   lstat(t, &st)) {
 			copy_keeping_mtime(f, t);
 		}
 		free(f);
@@ -677,7 +689,7 @@ static void drop_outputs_since(const struct verify_ctx *ctx, const char *rel,
 
 	while (d && (de = readdir(d))) {
 		char *sub, *path, *pristine;
-		struct stat st, pst;
+		struct stat st;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -691,7 +703,7 @@ static void drop_outputs_since(const struct verify_ctx *ctx, const char *rel,
 		} else if ((st.st_mtim.tv_sec > since->tv_sec ||
 			    (st.st_mtim.tv_sec == since->tv_sec &&
 			     st.st_mtim.tv_nsec >= since->tv_nsec)) &&
-			   lstat(pristine, &pst) && !strvec_has(series, sub)) {
+			   build_output(pristine, series, sub)) {
 			unlink(path);
 		}
 		free(sub);
