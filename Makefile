@@ -253,7 +253,7 @@ check-all: deps-check $(KVERIFY)
 check-alone: deps-check $(KVERIFY)
 	@tests/alone
 
-## make bench                 naive flow vs make verify cold and warm -> docs/benchmarks.md
+## make bench                 naive flow vs make verify cold and warm, verify-all and sweep cold -> docs/benchmarks.md
 bench: deps-verify $(KVERIFY)
 	@tools/bench/bench
 
