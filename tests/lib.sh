@@ -9,6 +9,12 @@ KVERIFY=$REPO/build/kverify
 # it (tests/lanes names one per lane with KVERIFY_TESTS_CACHE).
 case ${XDG_CACHE_HOME-} in /*) ;; *) unset XDG_CACHE_HOME ;; esac	# a relative one is invalid (XDG spec): ignored, as by kverify
 export KVERIFY_CACHE=${KVERIFY_TESTS_CACHE:-${KVERIFY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kverify}/tests/default}
+# What the tests fetch (sources, Debian's packages, the apt state,
+# toolchains): the store the lanes share (KVERIFY_TESTS_SOURCES), else
+# the tests' cache.  A script that makes a cache of its own for what it
+# fetches names it as --sources or KVERIFY_SOURCES too.
+export KVERIFY_SOURCES=${KVERIFY_TESTS_SOURCES:-$KVERIFY_CACHE}
+SOURCES=$KVERIFY_SOURCES
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
 # What the tools a script runs itself leave goes with $TMP.
 export TMPDIR=$TMP
@@ -318,10 +324,10 @@ done_testing() { exit $((_failed > 0)); }
 # which the scripts run).
 cached_source() {
 	local r=$TMP/prereq-$1
-	(cd "$REPO" && "$KVERIFY" --results "$r" verify \
+	(cd "$REPO" && KVERIFY_SOURCES=$SOURCES "$KVERIFY" --results "$r" verify \
 		--skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot "$1") \
 		> "$r.out" 2>&1 || { diag < "$r.out" >&2; return 1; }
-	echo "$KVERIFY_CACHE/src/$(json "$r/$1/report.json" 'r["source_key"]')"
+	echo "$SOURCES/src/$(json "$r/$1/report.json" 'r["source_key"]')"
 }
 
 # target_series NAME: the series directory kernels.list names for NAME.

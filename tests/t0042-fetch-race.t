@@ -30,7 +30,7 @@ chmod +x "$TMP/bin/tar"
 
 fetch() {	# fetch NAME: only the fetch step, in the shared cache
 	PATH=$TMP/bin:$PATH "$KVERIFY" verify --list "$TMP/kernels.list" \
-		--cache "$cache" --results "$TMP/r" --skip cocci "$1"
+		--cache "$cache" --sources "$cache" --results "$TMP/r" --skip cocci "$1"
 }
 extracting_slow() {
 	[ -n "$(find "$cache/src" -path '*/.tmp-*/linux-slow/Makefile' 2> /dev/null)" ]

@@ -9,7 +9,7 @@
 plan 24
 copy=$TMP/repo
 repo_copy "$copy"
-export KVERIFY_CACHE=$TMP/cache
+export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
 mkdir -p "$copy/backports/fix" "$copy/backports/escape" "$copy/backports/kvm"
 cat > "$copy/backports/fix/0001-fix.patch" <<'PATCH'
 --- a/README

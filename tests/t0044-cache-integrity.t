@@ -11,7 +11,7 @@
 plan 21
 copy=$TMP/repo
 repo_copy "$copy"
-export KVERIFY_CACHE=$TMP/cache
+export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
 mkdir -p "$copy/backports/fix" "$TMP/t/linux/arch/x86/kvm" "$TMP/t/linux/lib"
 cat > "$copy/backports/fix/0001-fix.patch" <<'PATCH'
 --- a/arch/x86/kvm/pmu.c

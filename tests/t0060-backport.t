@@ -122,7 +122,7 @@ mkdir -p "$TMP/linux-7.9/arch/x86/include/asm"
 fixture_tree partial "$TMP/linux-7.9" 7 9
 mv "$TMP/linux-7.9/arch/x86/kvm/kvm_host.h" "$TMP/linux-7.9/arch/x86/include/asm/"
 touch "$TMP/before-spatch"
-(cd "$copy" && KVERIFY_CACHE=$TMP/bpcache make --no-print-directory backport TREE="$TMP/linux-7.9" NAME=7.9) > "$TMP/out" 2>&1
+(cd "$copy" && KVERIFY_CACHE=$TMP/bpcache KVERIFY_SOURCES=$TMP/bpcache make --no-print-directory backport TREE="$TMP/linux-7.9" NAME=7.9) > "$TMP/out" 2>&1
 brc=$?
 left=$(find /tmp -maxdepth 1 -name "cocci*" -newer "$TMP/before-spatch" | wc -l)
 test_expect_success "UNKNOWN: spatch's files stay in the cache and go (exit $brc; of its files in /tmp: $left)" '

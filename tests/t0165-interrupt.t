@@ -74,7 +74,7 @@ extracting() {
 	ls -d "$cache"/src/.tmp-* > /dev/null 2>&1 &&
 		[ -n "$(find "$cache"/src/.tmp-* -mindepth 1 -type d 2> /dev/null | head -n 1)" ]
 }
-(KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/int-x.out" 2>&1 &
+(KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/int-x.out" 2>&1 &
 pid=$!
 wait_for 120 extracting
 sleep 1
@@ -92,7 +92,7 @@ ls -A "$cache/src" | diag
 
 # SIGKILL during the extraction of a fresh download.
 cache=$TMP/cache
-(KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/kill.out" 2>&1 &
+(KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/kill.out" 2>&1 &
 pid=$!
 for i in $(seq 600); do
 	ls -d "$cache"/src/.tmp-* > /dev/null 2>&1 && [ -n "$(ls -A "$cache"/src/.tmp-* 2> /dev/null)" ] && break
@@ -109,7 +109,7 @@ EOT
 test_expect_success 'no child of the killed run is left (they die with the driver)' '
 	! pgrep -af "$cache"
 '
-KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/kill2.out" 2>&1
+KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/kill2.out" 2>&1
 rc=$?
 test_expect_success "the next run fetches again and passes (exit $rc)" '
 	[ $rc = 0 ] || { tail -n 20 "$TMP/kill2.out"; false; }

@@ -136,7 +136,7 @@ downloading() {
 	[ "$(find "$cache/src" -path '*/.tmp-*' -name '*.deb' -size +1M 2> /dev/null | wc -l)" -gt 0 ]
 }
 fetch() {	# fetch NAME: the n/a target 5.10 (a download, no build)
-	(APT_CONFIG=$TMP/apt.conf KVERIFY_CACHE=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/$1.out" 2>&1 &
+	(APT_CONFIG=$TMP/apt.conf KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache exec "$KVERIFY" verify --results "$TMP/r" 5.10) > "$TMP/$1.out" 2>&1 &
 	pid=$!
 }
 test_expect_success "SIGINT mid-download: exit 130, fetch 'interrupted'" '
@@ -155,7 +155,7 @@ test_expect_success 'SIGKILL mid-download: apt-get and its http method die with 
 	! pgrep -f "$cache" > /dev/null && ! pgrep -f /usr/lib/apt/methods/http > /dev/null
 '
 test_expect_success 'the next run downloads again and passes' '
-	KVERIFY_CACHE=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/dl-again.out" 2>&1
+	KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/dl-again.out" 2>&1
 	rc=$? && echo "exit $rc" && tail -n 20 "$TMP/dl-again.out" &&
 	[ $rc = 0 ]
 '

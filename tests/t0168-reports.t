@@ -18,7 +18,7 @@ esc_fixture "$copy"
 # A deb: target, the fetch step alone (from the cache): the package and
 # the version apt has for it, "~" and all (the cache key has "_").
 D=${KVERIFY_REPORT_DEB_TARGET:-6.12}
-if ls -d "$KVERIFY_CACHE"/src/deb-linux-source-$D-* > /dev/null 2>&1; then
+if ls -d "$SOURCES"/src/deb-linux-source-$D-* > /dev/null 2>&1; then
 	"$KVERIFY" --results "$TMP/deb" verify --skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot $D > "$TMP/out" 2>&1
 	test_expect_success "$D: package name and Debian version as apt has it ($(json "$TMP/deb/$D/report.json" 'r["package"]["version"]' 2> /dev/null))" - <<\EOT
 	$PY -c 'import json, re, sys

@@ -28,11 +28,11 @@ abi=$(json "$TMP/prereq/$T/report.json" \
 # unpacked packages (never written through: sed -i writes a new file).
 C=$TMP/cache
 mkdir -p "$C/src" "$C/debian" &&
-	cp -al "$KVERIFY_CACHE/apt" "$C/apt" &&
-	cp -al "$KVERIFY_CACHE/src/deb-linux-source-$T"-* "$C/src/" &&
-	cp -al "$KVERIFY_CACHE/debian/${abi%-amd64}"_* "$C/debian/"
+	cp -al "$SOURCES/apt" "$C/apt" &&
+	cp -al "$SOURCES/src/deb-linux-source-$T"-* "$C/src/" &&
+	cp -al "$SOURCES/debian/${abi%-amd64}"_* "$C/debian/"
 run() {
-	KVERIFY_CACHE=$C KVERIFY_TEST_APT_MAX_AGE=1000000000 \
+	KVERIFY_CACHE=$C KVERIFY_SOURCES=$C KVERIFY_TEST_APT_MAX_AGE=1000000000 \
 		"$KVERIFY" --results "$TMP/r" --boot distro verify \
 		--skip $NOCONFIG $T > "$TMP/out" 2>&1
 }
@@ -46,7 +46,7 @@ vars=/usr/src/linux-headers-$abi/.kernelvariables
 test_expect_success "a copy of $abi's .kernelvariables that names gcc-99" '
 	sed -i "s/^\(CC = .*gcc\)-[0-9]*$/\1-99/" "$C/debian/${abi%-amd64}"_*$vars &&
 	grep -q "^CC = .*gcc-99$" "$C/debian/${abi%-amd64}"_*$vars &&
-	! grep -q "gcc-99" "$KVERIFY_CACHE/debian/${abi%-amd64}"_*$vars
+	! grep -q "gcc-99" "$SOURCES/debian/${abi%-amd64}"_*$vars
 '
 test_expect_success "Debian's compiler missing: config is an ERROR, not a FAIL, and the run exits 3" '
 	run; rc=$? &&

@@ -133,7 +133,7 @@ test_expect_success "no image of the source's version: config FAILS with the rea
 	[ $rc = 1 ] && [ "$(step_status $N fetch)" = PASS ] && [ "$(step_status $N config)" = FAIL ] &&
 	reason $N config | grep -q "kverify-noimage has no linux-image-$T\*-amd64\[-unsigned\] of version $ver (the source's).*never another.* 0.0-1"
 EOT
-rm -rf "$KVERIFY_CACHE/apt/kverify-noimage"
+rm -rf "$SOURCES/apt/kverify-noimage"
 
 # 6. One patch edited: the tree step makes a fresh tree; kbuild's objects,
 # kept beside the build, come back, and only pmu.o is compiled again.
@@ -272,9 +272,9 @@ EOT
 # own (the source linked from the main cache, no Debian package yet).
 cache=$TMP/cache
 mkdir -p "$cache"
-cp -al "$KVERIFY_CACHE/src" "$cache/src" && cp -a "$KVERIFY_CACHE/apt" "$cache/apt"
+cp -al "$SOURCES/src" "$cache/src" && cp -a "$SOURCES/apt" "$cache/apt"
 downloading() { ls -d "$cache"/debian/.tmp-*/debs > /dev/null 2>&1; }
-(KVERIFY_CACHE=$cache exec "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,selftests,boot $T) > "$TMP/dl.out" 2>&1 &
+(KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache exec "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,selftests,boot $T) > "$TMP/dl.out" 2>&1 &
 pid=$!
 wait_for 600 downloading
 kill -KILL $pid
@@ -289,7 +289,7 @@ EOT
 # more in this cache would prove nothing that 1. did not.
 D=$TMP/r/$T/report.json
 test_expect_success "the next run downloads again, its config step takes the image and the headers' Module.symvers, no temporary directory left" - <<\EOT
-	KVERIFY_CACHE=$cache "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,build,kabi,selftests,boot $T > "$TMP/dl-again.out" 2>&1
+	KVERIFY_CACHE=$cache KVERIFY_SOURCES=$cache "$KVERIFY" --boot distro verify --results "$TMP/r" --skip $QUICK,build,kabi,selftests,boot $T > "$TMP/dl-again.out" 2>&1
 	rc=$? && echo "exit $rc" && tail -n 20 "$TMP/dl-again.out" &&
 	[ $rc = 0 ] && [ "$(step_status $D config)" = PASS ] && reason $D config | grep -q "(fetched)" &&
 	ls "$cache"/debian/[0-9]*/boot/vmlinuz-* "$cache"/debian/[0-9]*/usr/src/linux-headers-*/Module.symvers > /dev/null &&

@@ -44,7 +44,7 @@ test_expect_success "rt-amd64 builds against the rt headers: PREEMPT_RT in its o
 	grep -x "CONFIG_PREEMPT_RT=y" "$kbuild/.config" &&
 	! grep -x "CONFIG_PREEMPT_RT=y" "$KVERIFY_CACHE/build/$T-debian-kbuild/.config" &&
 	ours=$(modinfo -F vermagic "$KVERIFY_CACHE/trees/$T@rt-amd64/arch/x86/kvm/kvm.ko") &&
-	theirs=$(modinfo -F vermagic "$(find "$KVERIFY_CACHE/debian/$abi-rt-amd64_"*/lib/modules -name kvm.ko.xz)") &&
+	theirs=$(modinfo -F vermagic "$(find "$SOURCES/debian/$abi-rt-amd64_"*/lib/modules -name kvm.ko.xz)") &&
 	echo "ours: $ours; Debian rt: $theirs" &&
 	[ "$ours" = "$theirs" ] && case $ours in "$abi-rt-amd64 "*) ;; *) false ;; esac &&
 	reason $R config:rt-amd64 | grep "^Debian.s $abi-rt-amd64: linux-image-$abi-rt-amd64"

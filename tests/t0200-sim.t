@@ -71,7 +71,7 @@ plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1))
 RES=$TMP/results	# this script's own, not the repository's
 
 src_of() {	# the pristine tree of a verified target
-	echo "$KVERIFY_CACHE/src/$(json $RES/$1/report.json 'r["source_key"]')"
+	echo "$SOURCES/src/$(json $RES/$1/report.json 'r["source_key"]')"
 }
 
 for T in $TARGETS; do

@@ -43,7 +43,7 @@ EOF
 export KVERIFY_TEST_SWEEP_LIST=$TMP/archive
 # Without make's jobserver (that of make check, say): a version at a time.
 sweep() {	# sweep [ARGS...]: in the copy, own cache, table and JSON
-	(cd "$copy" && env -u MAKEFLAGS ./build/kverify --cache "$cache" sweep \
+	(cd "$copy" && env -u MAKEFLAGS ./build/kverify --cache "$cache" --sources "$cache" sweep \
 		--md "$TMP/sweep.md" --json "$TMP/sweep.json" "$@") \
 		> "$TMP/out" 2> "$TMP/err"
 }
@@ -79,7 +79,7 @@ rows() { json "$1" '[(v["version"], [s["status"] for s in v["steps"]]) for v in 
 order() { sed -nE 's/^kverify: sweep: linux-source-[^ ]+ [^ ]+ \([12]\/2\) \.\.\.$/start/p; s/^kverify: sweep: linux-source-[^ ]+ [^ ]+: PASS$/end/p' "$1" | tr '\n' ' '; }
 rows "$J" > "$TMP/rows.one"
 cp "$TMP/err" "$TMP/err.one"
-printf 'sweep:\n\t+@cd "$$SWEEP_COPY" && ./build/kverify --cache "$$SWEEP_CACHE" sweep --md "$$SWEEP_TMP/j2.md" --json "$$SWEEP_TMP/j2.json" > "$$SWEEP_TMP/j2.out" 2> "$$SWEEP_TMP/j2.err"\n' > "$TMP/j2.mk"
+printf 'sweep:\n\t+@cd "$$SWEEP_COPY" && ./build/kverify --cache "$$SWEEP_CACHE" --sources "$$SWEEP_CACHE" sweep --md "$$SWEEP_TMP/j2.md" --json "$$SWEEP_TMP/j2.json" > "$$SWEEP_TMP/j2.out" 2> "$$SWEEP_TMP/j2.err"\n' > "$TMP/j2.mk"
 SWEEP_COPY=$copy SWEEP_CACHE=$TMP/cache-j2 SWEEP_TMP=$TMP env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -j2 -f "$TMP/j2.mk" sweep
 j2rc=$?
 test_expect_success "one at a time without a jobserver: each version ends before the next starts ($(order "$TMP/err.one"))" - <<\EOT
@@ -114,7 +114,7 @@ EOT
 
 # A full verify of the same source never gets the partial tree.
 printf 'full72 tar:%s series\n' "$TMP/linux-7.2.tar" > "$copy/full.list"
-(cd "$copy" && ./build/kverify --cache "$cache" --list full.list verify \
+(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" --list full.list verify \
 	--skip tree,apply,sim,checkpatch,cocci,config,build,selftests,boot full72) > "$TMP/full" 2>&1
 fkey=$(json "$copy/results/full72/report.json" 'r["source_key"]')
 test_expect_success "a full verify of the same source unpacks it whole ($fkey)" '
@@ -171,17 +171,17 @@ test_expect_success "--only runs one version and leaves docs/sweep.md alone (exi
 EOT
 
 test_expect_success 'matrix --sweep --format github: one job per version' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.900-1@bookworm", "linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"], m' "$TMP/gh"
 EOT
 test_expect_success 'matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
 	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"][-1] == "build/kverify sweep --only linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert j["retry"]["exit_codes"] == [3] and j["cache"]["key"] == "kverify-sweep-linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
 EOT
 
-status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' sweep --only linux-6.12"
+status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep --only linux-6.12"
 grep_ok "and says what it wants" "wants linux-source-X.Y=VERSION\[@SUITE\], not 'linux-6.12'" "$TMP/out"
 echo "bookworm linux-source-6.12" > "$TMP/bad"
-KVERIFY_TEST_SWEEP_LIST=$TMP/bad status_is "a bad test list line exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' sweep"
+KVERIFY_TEST_SWEEP_LIST=$TMP/bad status_is "a bad test list line exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep"
 grep_ok "naming file:line" "$TMP/bad:1: expected" "$TMP/out"
 done_testing

@@ -60,7 +60,7 @@ export KVERIFY_DEBIAN_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian"
 export KVERIFY_SECURITY_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian-security"
 
 cache=$TMP/cache
-(cd "$copy" && ./build/kverify --cache "$cache" sweep --md "$TMP/sweep.md" \
+(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" sweep --md "$TMP/sweep.md" \
 	--json "$TMP/sweep.json") > "$TMP/out" 2> "$TMP/err"
 swrc=$?
 test_expect_success "one version checked, the one the pool lacks counted apart; exit $swrc" - <<\EOT
@@ -82,13 +82,13 @@ test_expect_success "the .deb is unpacked in part under a key of its own and not
 	[ -z "$(find "$cache" -name '*.deb')" ]
 EOT
 test_expect_success 'matrix --sweep lists what the archive lists' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.899-1@bookworm", "linux-source-6.12=6.12.900-1@bookworm"], m' "$TMP/gh"
 EOT
 # A version the suite does not have: the fetch step names those it has.
 printf '6.12x deb:linux-source-6.12=6.12.99-1~deb12u1@bookworm backports/6.12\n' > "$copy/k.list"
 test_expect_success 'a version the suite lacks: the fetch step ERRORs and lists the versions it has' '
-	(cd "$copy" && ./build/kverify --cache "$cache" --list k.list verify \
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" --list k.list verify \
 		--skip tree,apply,sim,checkpatch,cocci,config,build,kabi,selftests,boot 6.12x) > "$TMP/v.out" 2>&1
 	rc=$? && cat "$TMP/v.out" && [ $rc = 3 ] &&
 	grep -q "fetch .*ERROR.* linux-source-6.12=6.12.99-1~deb12u1 is not in bookworm; it has 6.12.900-1, 6.12.899-1 (k.list:1: name one of them, or none for the newest)" "$TMP/v.out"

@@ -12,9 +12,9 @@
 
 N=5
 plan $N
-K=$(ls "$KVERIFY_CACHE"/debian/6.12*/boot/vmlinuz-* 2> /dev/null | head -n 1)
+K=$(ls "$SOURCES"/debian/6.12*/boot/vmlinuz-* 2> /dev/null | head -n 1)
 why=
-[ -n "$K" ] || why="no Debian 6.12 vmlinuz in $KVERIFY_CACHE/debian (t0185's BOOT=distro boot fetches it)"
+[ -n "$K" ] || why="no Debian 6.12 vmlinuz in $SOURCES/debian (t0185's BOOT=distro boot fetches it)"
 command -v qemu-system-x86_64 > /dev/null || why="no qemu-system-x86_64"
 [ -n "$why" ] || tools/guest/latency-initrd "$TMP/guest.cpio" > "$TMP/initrd.out" 2>&1 ||
 	why="latency-initrd failed: $(tail -n 1 "$TMP/initrd.out")"

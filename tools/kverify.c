@@ -51,6 +51,9 @@ static const char usage[] =
 "  --cache DIR          sources, trees and builds (default $KVERIFY_CACHE,\n"
 "                       else $XDG_CACHE_HOME/kverify if it is absolute,\n"
 "                       else ~/.cache/kverify)\n"
+"  --sources DIR        what is fetched: sources, Debian's packages, the apt\n"
+"                       state and toolchains, which several caches may share\n"
+"                       (default $KVERIFY_SOURCES, else the cache)\n"
 "  --build MODE         kernel (bzImage, default) or objects (arch/x86/kvm/)\n"
 "  --config FRAGMENT    config fragment instead of the target's\n"
 "  --boot MODE          auto (default), distro or own.  distro: Debian's\n"
@@ -526,6 +529,7 @@ static const struct option common_options[] = {
 	OPT_PATH("list", &the_options.list, "FILE"),
 	OPT_PATH("results", &the_options.results, "DIR"),
 	OPT_PATH("cache", &the_options.cache, "DIR"),
+	OPT_PATH("sources", &the_options.sources, "DIR"),
 	OPT_CALLBACK_F(0, "version", NULL, NULL, NULL, PARSE_OPT_NOARG,
 		       print_version),
 	OPT_END()
@@ -1030,10 +1034,14 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 			int argc, char **argv)
 {
 	struct tmpdir tmp = { .path = NULL, .lockfd = -1 };
-	char *cache = cache_dir(opt->cache);
+	char *cache = cache_dir(opt->cache), *sources = NULL;
 	int ret;
 
 	opt->cache = cache;
+	if (opt->sources || env("KVERIFY_SOURCES"))
+		sources = abspath(opt->sources ? opt->sources :
+				  env("KVERIFY_SOURCES"));
+	opt->sources = sources;
 	if ((cmd->flags & RUNS_TOOLS) && tmpdir_enter(&tmp, cache))
 		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);
@@ -1041,6 +1049,7 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 	ret = cmd->b4 ? cmd_b4_env(opt, cmd->b4) : cmd->run(opt, argc, argv);
 	tmpdir_leave(&tmp);
 	free(cache);
+	free(sources);
 	return ret;
 }
 

@@ -23,6 +23,11 @@ struct options {
 	const char *list;	/* kernels.list */
 	const char *results;	/* results directory */
 	const char *cache;	/* cache directory, absolute */
+	/*
+	 * What is fetched (sources, Debian's packages, the apt state, the
+	 * toolchains): the cache, or a store several caches share; absolute
+	 */
+	const char *sources;
 	const char *tmp;	/* $TMPDIR: in <cache>/tmp, or NULL */
 	const char *skip;	/* comma-separated steps to skip */
 	const char *config;	/* "distro", or a fragment overriding the list */
@@ -76,6 +81,12 @@ struct options {
 static inline int distro_config(const struct options *opt)
 {
 	return opt->config && !strcmp(opt->config, "distro");
+}
+
+/* Where fetched things live: opt->sources, or the cache itself. */
+static inline const char *sources_dir(const struct options *opt)
+{
+	return opt->sources ? opt->sources : opt->cache;
 }
 
 #endif

@@ -70,7 +70,7 @@ static int fetch_base(struct b4 *b, const struct options *opt)
 {
 	char *log = xstrfmt("%s/fetch.log", b->a->work);
 	const struct source_req req = {
-		.t = b->t, .opt = opt, .cache = opt->cache, .log = log,
+		.t = b->t, .opt = opt, .cache = sources_dir(opt), .log = log,
 		.timeout = SOURCE_TIMEOUT,
 	};
 	struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;

@@ -435,7 +435,7 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		char *where = xstrfmt("%s:%d", opt->list, t->line);
 		struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
 		struct source_req req = {
-			.t = t, .opt = opt, .cache = opt->cache,
+			.t = t, .opt = opt, .cache = sources_dir(opt),
 			.timeout = SOURCE_TIMEOUT,
 		};
 

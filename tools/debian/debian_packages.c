@@ -297,7 +297,7 @@ static int fetch_packages(const struct verify_ctx *ctx,
 			  struct config_out *cfg, struct step_result *r,
 			  struct apt_suite *as, const struct strvec *pkgs)
 {
-	char *tmp = cache_path(ctx, "debian/.tmp-%s", deb_key(ctx, cfg));
+	char *tmp = sources_path(ctx, "debian/.tmp-%s", deb_key(ctx, cfg));
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
 	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
 	struct strbuf want = STRBUF_INIT;
@@ -307,8 +307,8 @@ static int fetch_packages(const struct verify_ctx *ctx,
 	/* What was unpacked: a list that changed is unpacked again. */
 	for (i = 0; i < pkgs->nr; i++)
 		strbuf_addf(&want, "%s%s", i ? " " : "", pkgs->v[i]);
-	ret = lock_in_cache(ctx->cache, 1, &lockfd, &r->reason, "debian-%s.lock",
-			    deb_key(ctx, cfg));
+	ret = lock_in_cache(sources_dir(ctx->opt), 1, &lockfd, &r->reason,
+			    "debian-%s.lock", deb_key(ctx, cfg));
 	had = ret ? NULL : read_first_line(marker);
 	if (ret || (had && !strcmp(had, want.buf)))
 		goto out;
@@ -598,14 +598,15 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	free(found);
 	free(cc);
 	cc = NULL;
-	dir = cache_path(ctx, "debian");
+	dir = sources_path(ctx, "debian");
 	mkdir_p(dir);
 	free(dir);
 	ver = xstrdup(ctx->fetch.source.deb_version);
 	for (dir = ver; *dir; dir++)
 		if (*dir == '~' || *dir == ':')
 			*dir = '_';
-	cfg->deb_root = cache_path(ctx, "debian/%s_%s", deb_key(ctx, cfg), ver);
+	cfg->deb_root = sources_path(ctx, "debian/%s_%s", deb_key(ctx, cfg),
+				     ver);
 	free(ver);
 	strbuf_reset(&r->reason);
 	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))

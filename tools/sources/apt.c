@@ -200,8 +200,8 @@ int apt_suite_init(struct apt_suite *as, const struct options *opt,
 
 	memset(as, 0, sizeof(*as));
 	as->suite = xstrdup(suite);
-	as->dir = xstrfmt("%s/apt/%s", opt->cache, suite);
-	as->cache = opt->cache;
+	as->dir = xstrfmt("%s/apt/%s", sources_dir(opt), suite);
+	as->cache = sources_dir(opt);
 	as->lockfd = -1;
 	as->max_age = opt->test && opt->test->apt_max_age >= 0 ?
 		      opt->test->apt_max_age : APT_LISTS_MAX_AGE;

@@ -115,7 +115,7 @@ int toolchain_get(const struct options *opt, const char *suite,
 		  const char *pkg, const char *log, char **root,
 		  struct strbuf *why)
 {
-	const char *cache = opt->cache;
+	const char *cache = sources_dir(opt);
 	char *release = toolchain_release(suite);
 	char *dir = xstrfmt("%s/toolchains/%s-%s", cache, release, pkg);
 	char *stamp = xstrfmt("%s/.kverify-toolchain", dir);

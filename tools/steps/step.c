@@ -25,10 +25,24 @@ char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* @fmt below what is fetched: the cache, or the store it shares. */
+char *sources_path(const struct verify_ctx *ctx, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&sb, "%s/", sources_dir(ctx->opt));
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* Where the fetch step keeps Debian's amd64 config of this source. */
 char *distro_config_path(const struct verify_ctx *ctx)
 {
-	return cache_path(ctx, "src/%s.config-amd64", ctx->fetch.source.src_key);
+	return sources_path(ctx, "src/%s.config-amd64",
+			    ctx->fetch.source.src_key);
 }
 
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
@@ -58,6 +72,8 @@ int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 	for (i = 0; i < cmd.nr; i++)
 		strvec_push(&c->args, cmd.v[i]);
 	strvec_pushl(&sb.ro, ctx->cache, ctx->repo, NULL);
+	if (!path_under(sources_dir(ctx->opt), ctx->cache))
+		strvec_push(&sb.ro, sources_dir(ctx->opt));
 	/* What kverify wrote for it there (the initramfs list, say). */
 	if (ctx->results && !path_under(ctx->results, ctx->repo) &&
 	    !path_under(ctx->results, ctx->cache) && is_dir(ctx->results))
@@ -274,6 +290,8 @@ uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h)
 char *tree_stamp(const struct verify_ctx *ctx)
 {
 	struct strvec files = STRVEC_INIT;
+	struct stat st;
+	char *man;
 	uint64_t h;
 	size_t i;
 
@@ -301,6 +319,17 @@ char *tree_stamp(const struct verify_ctx *ctx)
 		free(path);
 	}
 	strvec_clear(&files);
+	/*
+	 * And which fetch of it: a source fetched again, by this cache or by
+	 * another one sharing its store, has a new manifest, and a tree
+	 * linked to the old one must not be reused.
+	 */
+	man = sources_path(ctx, "src/%s.manifest", ctx->fetch.source.src_key);
+	if (!stat(man, &st)) {
+		h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));
+		h = hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
+	}
+	free(man);
 	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.source.src_key);
 }
 

@@ -147,6 +147,8 @@ int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,
 		      struct child *c);
 __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 			       ...);
+__printf(2, 3) char *sources_path(const struct verify_ctx *ctx,
+				  const char *fmt, ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
 void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
 const char *ccache_dir(const struct child *c);

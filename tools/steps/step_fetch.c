@@ -13,7 +13,7 @@ static enum step_status fetch_source(const struct verify_ctx *ctx,
 				     struct fetch_out *out, struct step_result *r)
 {
 	const struct source_req req = {
-		.t = ctx->t, .opt = ctx->opt, .cache = ctx->cache,
+		.t = ctx->t, .opt = ctx->opt, .cache = sources_dir(ctx->opt),
 		.log = ctx->log, .timeout = ctx->timeout,
 	};
 
