@@ -5,7 +5,8 @@
 # count.  The same inputs again: "up to date", no compiler run; a one-byte
 # change of the patched pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
 # sim runs again; an edit of a patch that touches no file the sim reads
-# does not, nor another checkout of the same code; a kept file whose verdict
+# does not, nor a comment edited in the series' pmu.c hunk, nor another
+# checkout of the same code; a kept file whose verdict
 # was edited is not believed.  The sim runs in a process of its own,
 # beside the steps after it: a SIGINT while it runs stops it and the run.
 # Cost: about 10 sim runs of 2000 traces (~1.5 s each here) on the test
@@ -15,7 +16,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_MEMO_TARGET:-6.12}
-plan 12
+plan 14
 copy=$TMP/repo
 repo_copy "$copy"
 cached_source $T > /dev/null || exit 1
@@ -65,6 +66,35 @@ test_expect_success "another checkout of the same code and series: up to date" '
 test_expect_success "a patch that touches no file the sim reads: still up to date" '
 	[ -n "$pt" ] && printf "\n" >> "$copy/$series/$pt" &&
 	verify && reason tree | grep "^fresh tree" && reused
+'
+# edit_hunk WHAT: in the last patch with a pmu.c hunk, one word added to
+# its first added comment line (comment), or a blank to its first added
+# line of code (code); no line count changes.
+edit_hunk() {
+	python3 - "$1" "$(grep -l "^+++ b/arch/x86/kvm/pmu.c" "$copy/$series"/*.patch | tail -n 1)" <<-\EOF
+	import re, sys
+	what, path = sys.argv[1], sys.argv[2]
+	lines = open(path).read().split("\n")
+	inside = False
+	for i, l in enumerate(lines):
+	    if l.startswith("+++ "):
+	        inside = l == "+++ b/arch/x86/kvm/pmu.c"
+	    elif inside and what == "comment" and re.match(r"^\+\s*\* [a-z]", l):
+	        lines[i] = l.replace("* ", "* kverify ", 1)
+	        break
+	    elif inside and what == "code" and re.match(r"^\+\s+[a-z].*;$", l):
+	        lines[i] = l + " "
+	        break
+	else:
+	    sys.exit("no %s line in a pmu.c hunk of %s" % (what, path))
+	open(path, "w").write("\n".join(lines))
+	EOF
+}
+test_expect_success "a word added to a comment of the series' pmu.c hunk: a fresh tree, the sim up to date" '
+	edit_hunk comment && verify && reason tree | grep "^fresh tree" && reused
+'
+test_expect_success "a blank added to a line of code of that hunk: the sim runs" '
+	edit_hunk code && verify && reason tree | grep "^fresh tree" && ran
 '
 test_expect_success "one byte more in the patched pmu.c: the sim runs" '
 	[ -f "$pmu" ] && touch_byte "$pmu" &&

@@ -51,6 +51,62 @@ void memo_add_optional_file(struct memo *m, const char *path)
 		memo_add_string(m, "(absent)");
 }
 
+/*
+ * @s without its C comments, each block comment's newlines kept so that
+ * every line keeps its number (__LINE__ is code); strings and character
+ * constants are copied as they are.
+ */
+static void strip_c_comments(struct strbuf *out, const char *s, size_t n)
+{
+	const char *end = s + n;
+	char quote;
+
+	while (s < end) {
+		if (*s == '"' || *s == '\'') {
+			quote = *s;
+			strbuf_addch(out, *s++);
+			while (s < end && *s != quote && *s != '\n') {
+				if (*s == '\\' && s + 1 < end)
+					strbuf_addch(out, *s++);
+				strbuf_addch(out, *s++);
+			}
+			if (s < end)
+				strbuf_addch(out, *s++);
+		} else if (s + 1 < end && s[0] == '/' && s[1] == '*') {
+			for (s += 2; s < end && !(s[0] == '*' && s + 1 < end &&
+						 s[1] == '/'); s++)
+				if (*s == '\n')
+					strbuf_addch(out, '\n');
+			s += 2;
+			strbuf_addch(out, ' ');
+		} else if (s + 1 < end && s[0] == '/' && s[1] == '/') {
+			while (s < end && *s != '\n')
+				s++;
+		} else {
+			strbuf_addch(out, *s++);
+		}
+	}
+}
+
+void memo_add_optional_code(struct memo *m, const char *path)
+{
+	struct strbuf text = STRBUF_INIT, code = STRBUF_INIT;
+
+	memo_add_string(m, path);
+	if (!is_file(path)) {
+		memo_add_string(m, "(absent)");
+		return;
+	}
+	if (strbuf_read_file(&text, path, 64 << 20)) {
+		m->incomplete = 1;
+	} else {
+		strip_c_comments(&code, text.buf, text.len);
+		m->hash = hash_bytes(m->hash, code.buf, code.len);
+	}
+	strbuf_release(&text);
+	strbuf_release(&code);
+}
+
 void memo_add_string(struct memo *m, const char *s)
 {
 	m->hash = hash_bytes(m->hash, s, strlen(s) + 1);

@@ -42,6 +42,11 @@ void memo_init_bare(struct memo *m, const struct verify_ctx *ctx,
 void memo_add_file(struct memo *m, const char *path);
 /* The file's name and bytes, or that it is absent (not an error). */
 void memo_add_optional_file(struct memo *m, const char *path);
+/*
+ * A C file as the compiler reads it: its comments do not count, its lines
+ * do (a comment edited in place leaves the hash as it was)
+ */
+void memo_add_optional_code(struct memo *m, const char *path);
 /* A string the outcome depends on (who signs the patches checked). */
 void memo_add_string(struct memo *m, const char *s);
 /* The executable PATH runs for @tool (its bytes). */

@@ -177,8 +177,8 @@ out:
 }
 
 /*
- * The sim's PASS follows from: the files it cuts out of the pristine and
- * the patched tree, the baseline's Fixes: patches and the pristine files
+ * The sim's PASS follows from: the code of the files it cuts out of the
+ * pristine and the patched tree (a comment edited in place is no input), the baseline's Fixes: patches and the pristine files
  * they touch, the sim's sources (tools/sim) and this kverify (which cuts
  * the code out and generates the units), the compiler, and the seed, the
  * trace count and the time budget.  Not from the rest of the series: a
@@ -197,8 +197,8 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 		char *p = xstrfmt("%s/%s", o->pristine, f);
 		char *q = xstrfmt("%s/%s", o->patched, f);
 
-		memo_add_optional_file(m, p);
-		memo_add_optional_file(m, q);
+		memo_add_optional_code(m, p);
+		memo_add_optional_code(m, q);
 		free(p);
 		free(q);
 	}
