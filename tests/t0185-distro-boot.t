@@ -16,7 +16,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 23
+plan 24
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -38,6 +38,11 @@ EOT
 test_expect_success QEMU "kabi: the CRCs equal Debian's" - <<\EOT
 	reason $R kabi | cut -c1-120 &&
 	reason $R kabi | grep -Eq "^[0-9]+ exported symbols of arch/x86/kvm's modules: CRCs equal Debian's"
+EOT
+test_expect_success QEMU "the rebuilt modules carry no debug information: no step reads it, and the CRCs and vermagic above are Debian's without it" - <<\EOT
+	ko=$(find "$KVERIFY_CACHE/trees/$T/arch/x86/kvm" -name kvm.ko) && [ -n "$ko" ] &&
+	! readelf -S "$ko" | grep -E "\.debug_(info|line)|\.BTF" &&
+	grep -q "CONFIG_DEBUG_INFO=y" "$KVERIFY_CACHE/build/$T-debian-kbuild/.config"
 EOT
 kernel=$(json $R 'r["kernel"]' 2>/dev/null)
 image=$(json $R 'r["image"] + " " + r["image_version"]' 2>/dev/null)
