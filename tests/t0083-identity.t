@@ -13,7 +13,6 @@
 # and, with a refused identity, says so instead of failing them; and no
 # file of series/ or backports/ of the repository names an address
 # nobody owns.  The operator is made at run time (test_identity).
-# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

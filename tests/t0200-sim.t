@@ -8,7 +8,6 @@
 # passes; what does not change between runs is compiled once; a
 # counterexample replays from its printout (--trace); SKIP=sim skips it;
 # bad input exits 2.
-# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 TARGETS="6.1 6.12 7.2 7.3"
