@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 24
+plan 30
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
@@ -176,7 +176,9 @@ for name in /tmp/victim/tool '"b/x\\tool"'; do
 	'
 done
 
-# 5. a series path through a symlink of a dir: tree (the operator's own)
+# 5. a series path through a symlink of a dir: tree (the operator's own):
+# one that leads out is refused at fetch, one that stays inside by the
+# tree step, which writes no file through a symlink
 mkdir -p "$TMP/linux-odd"
 echo '# fixture' > "$TMP/linux-odd/Makefile"
 ln -s "$victim" "$TMP/linux-odd/arch"
@@ -191,13 +193,73 @@ echo 0001-kvm.patch > "$copy/backports/kvm/series"
 reset_victim
 verify "x dir:$TMP/linux-odd backports/kvm"
 vrc=$?
-test_expect_success "a series path through a symlink of the tree: tree is an ERROR naming it (exit $vrc)" '
+test_expect_success "a dir: tree with a symlink to an absolute path: fetch is an ERROR naming it (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
+	reason fetch | grep -q "arch: a symlink to the absolute path $victim"
+'
+rm "$TMP/linux-odd/arch"
+ln -s ../../.. "$TMP/linux-odd/arch"
+verify "x dir:$TMP/linux-odd backports/kvm"
+vrc=$?
+test_expect_success "a dir: tree with a symlink that climbs out: fetch is an ERROR naming it (exit $vrc)" '
+	tail -n 20 "$TMP/out" &&
+	[ $vrc = 3 ] && [ "$(step_status "$R" fetch)" = ERROR ] &&
+	reason fetch | grep -q "arch: a symlink to ../../.., which leads outside the tree"
+'
+rm "$TMP/linux-odd/arch"
+mkdir -p "$TMP/linux-odd/real/x86/kvm"
+printf 'int pmu;\n' > "$TMP/linux-odd/real/x86/kvm/pmu.c"
+ln -s real "$TMP/linux-odd/arch"
+verify "x dir:$TMP/linux-odd backports/kvm"
+vrc=$?
+test_expect_success "a series path through a symlink inside the tree: tree is an ERROR naming it (exit $vrc)" '
 	tail -n 20 "$TMP/out" &&
 	[ $vrc = 3 ] && [ "$(step_status "$R" tree)" = ERROR ] &&
 	reason tree | grep -q "the series names arch/x86/kvm/pmu.c, but arch is a symlink in the tree"
 '
-test_expect_success 'the file the symlink leads to keeps its content and its second link' '
-	victim_untouched
+test_expect_success 'the files outside the tree and the one the symlink leads to keep their content and links' '
+	victim_untouched && [ "$(cat "$TMP/linux-odd/real/x86/kvm/pmu.c")" = "int pmu;" ]
+'
+
+# 5b. A series line is a patch name and nothing else: quilt would take
+# what follows as the patch's options (-R, -p0), and the names checked
+# above would no longer be the ones patch writes.  A series directory or
+# patch that is a symlink out of the repository is refused too.
+mkdir -p "$copy/backports/opts" && cp "$copy/backports/fix/0001-fix.patch" "$copy/backports/opts/"
+test_expect_success 'a series line with quilt options after the patch name: exit 2 with file:line, nothing applied' '
+	bad= &&
+	for opt in -R -p0 -p2 "--fuzz=3" "# note"; do
+		printf "0001-fix.patch %s\n" "$opt" > "$copy/backports/opts/series" &&
+		rm -rf "$KVERIFY_CACHE/trees/x" &&
+		{ verify "x dir:$TMP/linux-real backports/opts"; vrc=$?; } &&
+		echo "$opt: exit $vrc: $(grep -m1 "series:1: " "$TMP/out")" &&
+		[ $vrc = 2 ] &&
+		grep -q "backports/opts/series:1: .0001-fix.patch. is followed by .$opt., which quilt would take as its options" "$TMP/out" &&
+		[ ! -d "$KVERIFY_CACHE/trees/x" ] || bad="$bad $opt"
+	done &&
+	[ -z "$bad" ]
+'
+test_expect_success 'a series line that starts with a blank: exit 2 with file:line' '
+	printf "0001-fix.patch\n -R\n" > "$copy/backports/opts/series" &&
+	{ verify "x dir:$TMP/linux-real backports/opts"; vrc=$?; } &&
+	[ $vrc = 2 ] && grep -q "backports/opts/series:2: the line starts with a blank" "$TMP/out"
+'
+test_expect_success 'a series directory that is a symlink out of the repository: exit 2' '
+	mkdir -p "$TMP/outside" && cp "$copy/backports/fix/0001-fix.patch" "$TMP/outside/" &&
+	echo 0001-fix.patch > "$TMP/outside/series" &&
+	ln -s "$TMP/outside" "$copy/backports/out" &&
+	{ verify "x dir:$TMP/linux-real backports/out"; vrc=$?; } &&
+	rm "$copy/backports/out" && tail -n 3 "$TMP/out" &&
+	[ $vrc = 2 ] && grep -q "series directory .backports/out. or its series file leads outside the repository" "$TMP/out"
+'
+test_expect_success 'a patch that is a symlink out of the repository: exit 2 with file:line' '
+	mkdir -p "$copy/backports/outp" &&
+	ln -s "$TMP/outside/0001-fix.patch" "$copy/backports/outp/0001-fix.patch" &&
+	echo 0001-fix.patch > "$copy/backports/outp/series" &&
+	{ verify "x dir:$TMP/linux-real backports/outp"; vrc=$?; } &&
+	rm -r "$copy/backports/outp" && tail -n 3 "$TMP/out" &&
+	[ $vrc = 2 ] && grep -q "backports/outp/series:1: patch .0001-fix.patch. is a symlink leading outside the repository" "$TMP/out"
 '
 
 # The repository's own series pass the check (they name plain paths).

@@ -345,11 +345,6 @@ int series_check_tree(const struct series *s, const char *root,
 	return ret;
 }
 
-/*
- * Read <repo>/<rel>/series: patch names, in order; 0, or with @err set -1
- * when it or a patch is missing, -2 when a patch names a file outside the
- * tree.  @where: the kernels.list line that names it, for the message.
- */
 /* The series' kabi.ignore (the kabi step reads it) reads, if it is there. */
 static int kabi_ignore_check(const char *dir, struct strbuf *err)
 {
@@ -364,33 +359,105 @@ static int kabi_ignore_check(const char *dir, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * @path, symlinks resolved, is @top or below it (@top already resolved);
+ * 0 if not, or if it cannot be resolved.
+ */
+static int resolves_inside(const char *path, const char *top)
+{
+	char *real = realpath(path, NULL);
+	size_t n = strlen(top);
+	int ok;
+
+	ok = real && !strncmp(real, top, n) &&
+	     (real[n] == '/' || !real[n] || !strcmp(top, "/"));
+	free(real);
+	return ok;
+}
+
+/*
+ * A series line is a patch name and nothing else.  quilt takes what
+ * follows the name as the patch's options (-R, -pN, --fuzz): a reversed
+ * patch, or names read with another strip level than the checks below
+ * read them with.  -1 with @err set (file:line) if @line is not one.
+ */
+static int series_line(const char *file, int nr, char *line,
+		       struct strbuf *err)
+{
+	size_t n = strcspn(line, " \t"), rest;
+
+	rest = n + strspn(line + n, " \t");
+	if (!n && line[rest]) {
+		strbuf_addf(err, "%s:%d: the line starts with a blank: write the patch name at its start\n",
+			    file, nr);
+		return -1;
+	}
+	if (line[rest] && *line != '#') {
+		strbuf_addf(err, "%s:%d: '%.*s' is followed by '%s', which quilt would take as its options: a series line names one patch and nothing else; make the patch itself what is meant (a/ b/ paths, not reversed)\n",
+			    file, nr, (int)n, line, line + rest);
+		return -1;
+	}
+	if (*line == '-') {
+		strbuf_addf(err, "%s:%d: '%s' starts with '-': rename the patch\n",
+			    file, nr, line);
+		return -1;
+	}
+	line[n] = '\0';
+	return 0;
+}
+
+/*
+ * Read <repo>/<rel>/series: patch names, in order; 0, or with @err set -1
+ * when it or a patch is missing or leads outside the repository, -2 when
+ * a line is more than a patch name or a patch names a file outside the
+ * tree.  @where: the kernels.list line that names it, for the message.
+ */
 int series_load(struct series *s, const char *repo, const char *rel,
 		const char *where, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *file, *line, *save = NULL;
-	int ret = -1;
+	char *file, *line, *next, *top;
+	int ret = -1, nr = 0;
 
 	s->rel = xstrdup(rel);
 	s->dir = xstrfmt("%s/%s", repo, rel);
 	file = xstrfmt("%s/series", s->dir);
+	top = realpath(repo, NULL);
 	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
 		strbuf_addf(err, "%s: series directory '%s' has no readable series file (%s): create it or fix the SERIES field\n",
 			    where, rel, strerror(errno));
 		goto out;
 	}
-	for (line = strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *sp = strpbrk(line, " \t"), *patch;
+	/* series/ and backports/X are the repository's, not a link out */
+	if (!top || !resolves_inside(s->dir, top) ||
+	    !resolves_inside(file, top)) {
+		strbuf_addf(err, "%s: series directory '%s' or its series file leads outside the repository (a symlink): keep the series in the repository\n",
+			    where, rel);
+		goto out;
+	}
+	for (line = sb.buf; line && *line; line = next) {
+		char *patch;
 
-		if (sp)
-			*sp = '\0';
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		nr++;
+		if (series_line(file, nr, line, err)) {
+			ret = -2;
+			goto out;
+		}
 		if (!*line || *line == '#')
 			continue;
 		patch = xstrfmt("%s/%s", s->dir, line);
 		if (strstr(line, "..") || !is_file(patch)) {
 			strbuf_addf(err, "%s: patch '%s' listed in the series is missing\n",
 				    file, line);
+			free(patch);
+			goto out;
+		}
+		if (!resolves_inside(patch, top)) {
+			strbuf_addf(err, "%s:%d: patch '%s' is a symlink leading outside the repository: put the patch itself there\n",
+				    file, nr, line);
 			free(patch);
 			goto out;
 		}
@@ -403,6 +470,7 @@ int series_load(struct series *s, const char *repo, const char *rel,
 	}
 	ret = kabi_ignore_check(s->dir, err);
 out:
+	free(top);
 	free(file);
 	strbuf_release(&sb);
 	return ret;

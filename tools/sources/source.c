@@ -593,6 +593,7 @@ out:
 static enum step_status use_dir(const struct source_req *req,
 				struct source *out, struct step_result *r)
 {
+	struct strbuf why = STRBUF_INIT;
 	char *mk;
 	int ok;
 
@@ -612,6 +613,14 @@ static enum step_status use_dir(const struct source_req *req,
 			    out->src);
 		return STEP_FAIL;
 	}
+	/* The run's tree links to it: quilt and the build write through it. */
+	if (tree_confined(out->src, &why)) {
+		strbuf_addf(&r->reason, "refusing dir:%s: %s (the tree may only hold files, directories and symlinks that stay inside it: remove or replace them)",
+			    req->t->value, why.buf);
+		strbuf_release(&why);
+		return STEP_FAIL;
+	}
+	strbuf_release(&why);
 	strbuf_addf(&r->reason, "using %s in place (never modified)",
 		    out->src);
 	if (strcmp(out->src, req->t->value))
