@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 30
+plan 32
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
@@ -359,6 +359,40 @@ test_expect_success 'git: (a local repository): fetch, tree and apply pass; its 
 '
 test_expect_success 'without the sandbox, git would have run it as us (the filter is real)' '
 	git -C "$TMP/g/linux" archive --format=tar HEAD > /dev/null && [ -s "$TMP/smudged" ]
+'
+
+# 7. The tree's code gets none of kverify's environment but what the
+# sandbox passes (PATH, the locale, what make, kbuild and ccache read) and
+# what its step gives it; $HOME is a directory of its own.  A fixture
+# tree whose make prints its environment into the config step's log.
+mkdir -p "$TMP/envtree/scripts"
+cat > "$TMP/envtree/Makefile" <<'MK'
+O ?= .
+tinyconfig allnoconfig olddefconfig:
+	@env | sort
+	@mkdir -p $(O) && touch $(O)/.config
+	@grep -q '^CONFIG_FAKE=y' $(O)/.config || echo CONFIG_FAKE=y >> $(O)/.config
+.PHONY: tinyconfig allnoconfig olddefconfig
+MK
+printf '#!/bin/sh\nexit 0\n' > "$TMP/envtree/scripts/config"
+printf 'fixture\n' > "$TMP/envtree/README"
+printf '# base: tinyconfig\nCONFIG_FAKE=y\n' > "$copy/configs/fake.config"
+secret=s3cr3t-$RANDOM-$$
+printf 'x dir:%s backports/fix configs/fake.config\n' "$TMP/envtree" > "$copy/kernels.list"
+(cd "$copy" && KVERIFY_SECRET_TOKEN=$secret GITHUB_TOKEN=$secret LC_TIME=C.UTF-8 \
+	build/kverify verify --skip sim,checkpatch,cocci,build,selftests,boot x) > "$TMP/out" 2>&1
+vrc=$?
+test_expect_success "the tree's make ran in the config step and printed its environment (exit $vrc)" '
+	tail -n 5 "$TMP/out" &&
+	[ $vrc = 0 ] && [ "$(step_status "$R" config)" = PASS ] &&
+	grep -q "^KBUILD_BUILD_USER=kverify$" "$copy"/results/x/logs/*-config.log &&
+	grep -q "^PATH=$PATH$" "$copy"/results/x/logs/*-config.log &&
+	grep -q "^LC_TIME=C.UTF-8$" "$copy"/results/x/logs/*-config.log
+'
+test_expect_success "a token in kverify's environment is in no log of the run; HOME is the sandbox's own" '
+	! grep -rl "$secret" "$copy/results/x" "$KVERIFY_CACHE/build/x" &&
+	! grep -q "^KVERIFY_" "$copy"/results/x/logs/*-config.log &&
+	grep -qx "HOME=/tmp/home" "$copy"/results/x/logs/*-config.log
 '
 
 test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '

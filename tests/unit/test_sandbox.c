@@ -115,8 +115,9 @@ static void writes_only_its_directory(void **state)
 static void reads_only_what_it_may(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
-	static const char fmt[] = "cat %s/ro/public; cat %s/ro/private 2>/dev/null || echo private-refused; cat %s/hidden 2>/dev/null || echo hidden-gone; ls -A \"$HOME\" | grep -qv '^\\.cache$' && echo home-visible || echo home-hidden";
-	char *script = xstrfmt(fmt, base, base, base);
+	static const char fmt[] = "cat %s/ro/public; cat %s/ro/private 2>/dev/null || echo private-refused; cat %s/hidden 2>/dev/null || echo hidden-gone; ls -A '%s' | grep -qv '^\\.cache$' && echo home-visible || echo home-hidden";
+	const char *home = getenv("HOME");
+	char *script = xstrfmt(fmt, base, base, base, home ? home : "/");
 
 	(void)state;
 	assert_int_equal(sandboxed(script, &out), 0);
@@ -140,6 +141,42 @@ static void no_network_no_privilege(void **state)
 	else
 		assert_string_equal(out.buf, "lo\n65534\nCapEff:\t0000000000000000\n");
 	strbuf_release(&out);
+}
+
+/*
+ * Of our environment only what the sandbox passes (PATH, the locale) and
+ * what the caller gives the command; $HOME is an empty directory of its
+ * own, which it may write.
+ */
+static void environment_is_its_own(void **state)
+{
+	struct sandbox sb = SANDBOX_INIT;
+	struct strbuf why = STRBUF_INIT, out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char *path = xstrfmt("\nPATH=%s\n", getenv("PATH"));
+
+	(void)state;
+	setenv("KVERIFY_UNIT_SECRET", "s3cr3t", 1);
+	setenv("LC_TIME", "C", 1);
+	strvec_pushl(&c.args, "sh", "-c", "echo; env; touch ~/x && ls -A ~",
+		     NULL);
+	strvec_push(&c.env, "GIVEN=1");
+	c.out = &out;
+	c.err_to_out = 1;
+	assert_int_equal(sandbox_child(&c, &sb, &why), 0);
+	assert_int_equal(run_child(&c), 0);
+	assert_null(strstr(out.buf, "s3cr3t"));
+	assert_non_null(strstr(out.buf, "\nGIVEN=1\n"));
+	assert_non_null(strstr(out.buf, "\nLC_TIME=C\n"));
+	assert_non_null(strstr(out.buf, "\nHOME=/tmp/home\n"));
+	assert_non_null(strstr(out.buf, path));
+	assert_non_null(strstr(out.buf, "\nx\n"));
+	unsetenv("KVERIFY_UNIT_SECRET");
+	child_clear(&c);
+	sandbox_clear(&sb);
+	strbuf_release(&why);
+	strbuf_release(&out);
+	free(path);
 }
 
 /*
@@ -228,6 +265,7 @@ int main(void)
 		cmocka_unit_test(writes_only_its_directory),
 		cmocka_unit_test(reads_only_what_it_may),
 		cmocka_unit_test(no_network_no_privilege),
+		cmocka_unit_test(environment_is_its_own),
 		cmocka_unit_test(reaches_under_closed_dirs),
 	};
 

@@ -2,8 +2,10 @@
 /*
  * Code from the tree under test (its pmu.c, run by the sim) runs through
  * bubblewrap: in namespaces of its own (no network, its own PIDs, IPC and
- * host name), the file system read only, a private /tmp, $HOME hidden, and
- * writable only the directories its step names.  Under root it runs as
+ * host name), the file system read only, a private /tmp, $HOME hidden (its
+ * $HOME is an empty directory of that /tmp), none of kverify's environment
+ * but the variables passed_env[] names, and writable only the directories
+ * its step names.  Under root it runs as
  * nobody (setpriv, no capabilities, no_new_privs), so what only root may
  * read stays unread; under another user, in a user namespace of its own.
  * Without bubblewrap, root refuses to run such code at all.
@@ -154,6 +156,46 @@ static void closed_parents(struct strvec *covers, const char *root,
 }
 
 /*
+ * What of kverify's environment the sandbox gets: the locale, the search
+ * path, what make, kbuild and ccache read ("X*": every name starting with
+ * X).  Nothing else (a token, an agent's socket, $HOME): the tree's code
+ * would read it and could print it into a log.
+ */
+static const char *const passed_env[] = {
+	"PATH", "LANG", "LANGUAGE", "LC_*", "TZ", "SOURCE_DATE_EPOCH",
+	"MAKEFLAGS", "MAKELEVEL", "MFLAGS",
+	"KBUILD_*", "ARCH", "SUBARCH", "CROSS_COMPILE", "LLVM", "LLVM_IAS",
+	"KCFLAGS", "KCPPFLAGS", "KAFLAGS", "CCACHE_*",
+};
+
+static int env_passed(const char *var, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(passed_env); i++) {
+		n = strlen(passed_env[i]);
+		if (passed_env[i][n - 1] == '*' ? len >= n - 1 &&
+		    !strncmp(var, passed_env[i], n - 1) :
+		    len == n && !strncmp(var, passed_env[i], n))
+			return 1;
+	}
+	return 0;
+}
+
+/* "--setenv NAME VALUE" of "NAME=value" @var, if @all or passed_env[]'s. */
+static void setenv_arg(struct strvec *a, const char *var, int all)
+{
+	const char *eq = strchr(var, '=');
+	char *name;
+
+	if (!eq || eq == var || (!all && !env_passed(var, eq - var)))
+		return;
+	name = xstrfmt("%.*s", (int)(eq - var), var);
+	strvec_pushl(a, "--setenv", name, eq + 1, NULL);
+	free(name);
+}
+
+/*
  * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
  * it starts, inside too.  0, or -1 with @why saying what to install.
  */
@@ -180,7 +222,18 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		     "--ro-bind", sb->root ? sb->root : "/", "/",
 		     "--dev", "/dev", "--proc", "/proc",
 		     "--perms", "1777", "--tmpfs", "/tmp",
-		     "--setenv", "TMPDIR", "/tmp", NULL);
+		     "--perms", "0777", "--dir", SANDBOX_HOME, NULL);
+	/*
+	 * An environment of its own: what passed_env[] names of ours, then
+	 * what the caller gave the command (which comes first).
+	 */
+	strvec_push(&a, "--clearenv");
+	for (i = 0; environ[i]; i++)
+		setenv_arg(&a, environ[i], 0);
+	for (i = 0; i < c->env.nr; i++)
+		setenv_arg(&a, c->env.v[i], 1);
+	strvec_pushl(&a, "--setenv", "TMPDIR", "/tmp",
+		     "--setenv", "HOME", SANDBOX_HOME, NULL);
 	if (!root)
 		strvec_push(&a, "--unshare-user");
 	if (!sb->root)

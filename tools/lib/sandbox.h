@@ -19,6 +19,9 @@ struct sandbox {
 
 #define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT, NULL }
 
+/* $HOME in the sandbox: an empty directory of its private /tmp. */
+#define SANDBOX_HOME "/tmp/home"
+
 /* The user code under test runs as, when kverify runs as root. */
 #define SANDBOX_UID 65534
 
