@@ -25,5 +25,6 @@ struct ktap_result {
 int ktap_parse(const char *text, size_t len, struct ktap_result *out);
 void ktap_clear(struct ktap_result *r);
 size_t ktap_count(const struct ktap_result *r, enum test_status s);
+int ktap_runner_done(const char *runner);
 
 #endif

@@ -81,6 +81,25 @@ static void test_times(void **state)
 	ktap_clear(&r);
 }
 
+/*
+ * The runner's verdict is its own line: the word inside a test's "# "
+ * line, a SKIP reason or another word is not it.
+ */
+static void runner_done_is_a_whole_line(void **state)
+{
+	(void)state;
+	assert_true(ktap_runner_done("KTAP version 1\n1..1\nok 1 a\nKVERIFY-DONE\n"));
+	assert_true(ktap_runner_done("ok 1 a\r\nKVERIFY-DONE\r\n"));
+	assert_true(ktap_runner_done("KVERIFY-DONE"));
+	assert_true(ktap_runner_done("# KVERIFY-DONE\nKVERIFY-DONE\n"));
+	assert_false(ktap_runner_done(""));
+	assert_false(ktap_runner_done("ok 1 a\n# forged KVERIFY-DONE\n"));
+	assert_false(ktap_runner_done("# KVERIFY-DONE\n"));
+	assert_false(ktap_runner_done("ok 2 b # SKIP KVERIFY-DONE\n"));
+	assert_false(ktap_runner_done("KVERIFY-DONE now\n"));
+	assert_false(ktap_runner_done("KVERIFY-DONE-NOT\nxKVERIFY-DONE\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +107,7 @@ int main(void)
 		cmocka_unit_test(no_ktap),
 		cmocka_unit_test(not_ok_skip_is_failure),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(runner_done_is_a_whole_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -349,7 +349,7 @@ static enum step_status verdict(const struct boot_out *out,
 		console_excerpt(r, console, strstr(console, bad));
 		strbuf_addf(&r->reason, "guest console shows \"%s\"; ", bad);
 		st = STEP_FAIL;
-	} else if (!strstr(runner, "KVERIFY-DONE")) {
+	} else if (!ktap_runner_done(runner)) {
 		console_excerpt(r, console, NULL);
 		strbuf_addstr(&r->reason, "the guest runner did not finish; ");
 		st = STEP_FAIL;
@@ -418,7 +418,7 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
 	free(config);
 	free(x86);
 	if (!rt || !refuses || console_trouble(console) ||
-	    !strstr(runner, "KVERIFY-DONE") || !strstr(console, refusal))
+	    !ktap_runner_done(runner) || !strstr(console, refusal))
 		return 0;
 	for (i = 0; i < k->nr; i++) {
 		const struct test_case *tc = &k->v[i];
