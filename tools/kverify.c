@@ -1034,6 +1034,7 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 			int argc, char **argv)
 {
 	struct tmpdir tmp = { .path = NULL, .lockfd = -1 };
+	struct strbuf why = STRBUF_INIT;
 	char *cache = cache_dir(opt->cache), *sources = NULL;
 	int ret;
 
@@ -1042,6 +1043,15 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 		sources = abspath(opt->sources ? opt->sources :
 				  env("KVERIFY_SOURCES"));
 	opt->sources = sources;
+	if ((cmd->flags & RUNS_TOOLS) && (cache_check(cache, &why) ||
+	    (sources && cache_check(sources, &why)))) {
+		strbuf_trim_trailing(&why);
+		error("the cache is not kverify's user's alone:\n%s", why.buf);
+		strbuf_release(&why);
+		free(cache);
+		free(sources);
+		return EXIT_USAGE;
+	}
 	if ((cmd->flags & RUNS_TOOLS) && tmpdir_enter(&tmp, cache))
 		warning("cannot make a temporary directory in %s/tmp: the tools write theirs to $TMPDIR or /tmp",
 			cache);

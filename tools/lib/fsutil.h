@@ -39,6 +39,7 @@ struct tmpdir {
 };
 
 int tmpdir_enter(struct tmpdir *td, const char *cache);
+int cache_check(const char *cache, struct strbuf *err);
 void tmpdir_leave(struct tmpdir *td);
 
 __printf(5, 6) int lock_in_cache(const char *cache, int wait, int *fd,
