@@ -9,28 +9,50 @@
 # reach the driver through the environment, unexpanded, never through a
 # shell command line.
 
+# Every variable given on the command line, or as a definition in
+# $MAKEFLAGS, first: each becomes a simple variable holding its text as
+# given, so that no reference below (a prerequisite list, a recipe, make
+# help's) expands a $(shell ...) in it.  The text itself is what GNU make
+# read: make expands $MAKEFLAGS of the environment before it reads any
+# makefile (make -f /dev/null does it too), which no makefile can prevent.
+# (A loop's own variable is the loop's inside it: each loop's is looked at
+# outside it.)
+override KV_GIVEN := $(foreach kv_a,$(.VARIABLES),$(if $(filter command line,$(origin $(kv_a))),$(kv_a))) \
+	$(if $(filter command line,$(origin kv_a)),kv_a)
+$(foreach kv_b,$(filter-out MAKEFLAGS MAKEOVERRIDES MFLAGS kv_b,$(KV_GIVEN)),$(eval override $(kv_b) := $$(value $(kv_b))))
+$(if $(filter kv_b,$(KV_GIVEN)),$(eval override kv_b := $$(value kv_b)))
+override SHELL := /bin/sh
+override export KV_MAKEFILE := $(firstword $(MAKEFILE_LIST))
+
 KVERIFY := build/kverify
-HOSTCC ?= cc
-CFLAGS ?= -O2 -g
+# The program make runs as kverify (build/kverify; a test may name a stand-in):
+# the recipes run it by that name, from the environment.
+override export KV_KVERIFY := $(KVERIFY)
 # Made safe for C by build/version.c's recipe, as one given on the command line is.
 KVERIFY_VERSION := $(shell git describe --always --dirty 2>/dev/null)
-# Headers are named from tools/: "lib/strbuf.h".
-KVERIFY_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(CFLAGS)
+# The compiler and its flags (HOSTCC=, CFLAGS=, from the command line or
+# the environment) are text too: the recipes get them in the environment,
+# where the shell splits them into words (set -f: no file name patterns)
+# and expands nothing.  Headers are named from tools/: "lib/strbuf.h".
+override export KV_HOSTCC := $(if $(value HOSTCC),$(value HOSTCC),cc)
+override export KV_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools \
+	$(if $(filter undefined,$(origin CFLAGS)),-O2 -g,$(value CFLAGS))
+override KV_CC = set -f; $$KV_HOSTCC $$KV_CFLAGS
 # The driver's folders (tools/sim/ and tools/guest/ are not the driver's:
 # the sim step and the guest build them).
-SRC_DIRS := tools tools/lib tools/sources tools/debian tools/steps tools/b4
-SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
+override SRC_DIRS := tools tools/lib tools/sources tools/debian tools/steps tools/b4
+override SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # An object per source file, in one folder (no two share a name), and the
 # headers each one read (-MMD), so an edit recompiles what it touches.
-OBJS := $(addprefix build/obj/,$(notdir $(SRCS:.c=.o))) build/obj/version.o
+override OBJS := $(addprefix build/obj/,$(notdir $(SRCS:.c=.o))) build/obj/version.o
 vpath %.c $(SRC_DIRS)
 
 # Debian packages, by job.
-DEPS_BUILD := gcc make libc6-dev
-DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
+override DEPS_BUILD := gcc make libc6-dev
+override DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
-DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync git-buildpackage lintian \
+override DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync git-buildpackage lintian \
 	lava-common lava-dispatcher b4 git-filter-repo strace
 
 # Command-line values are data, whatever their names.  make would expand
@@ -40,17 +62,16 @@ DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-
 # none, and the driver gets each as the raw text of a KVERIFY_* variable.
 # KVERIFY_* and BENCH_* given on the command line are passed on as they
 # are, as data too.
-KV_GIVEN := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
-KV_PASSED := $(filter KVERIFY_% BENCH_%,$(KV_GIVEN))
-$(foreach v,$(KV_PASSED),$(eval override export $(v) := $$(value $(v))))
-unexport $(filter-out $(KV_PASSED),$(KV_GIVEN))
+override KV_PASSED := $(filter KVERIFY_% BENCH_%,$(KV_GIVEN))
+$(foreach kv_b,$(KV_PASSED),$(eval override export $(kv_b) := $$(value $(kv_b))))
+unexport $(filter-out $(KV_PASSED) KV_MAKEFILE KV_KVERIFY KV_HOSTCC KV_CFLAGS,$(KV_GIVEN))
 MAKEOVERRIDES :=
 
 # The git description above, or one given on the command line (a tree
 # without git).
 KV_VERSION := $(value KVERIFY_VERSION)
 # verify-all's own sub-make (KV_INHERIT=1) finds them in its environment.
-ifneq ($(origin KV_INHERIT),command line)
+ifeq ($(filter KV_INHERIT,$(KV_GIVEN)),)
 KV_TARGETS := $(value KERNEL)
 KV_BUILD := $(value BUILD)
 KV_SKIP := $(value SKIP)
@@ -63,7 +84,7 @@ KV_MBOX := $(value MBOX)
 KV_MSGID := $(value MSGID)
 KV_TO := $(value TO)
 # make send CC=...: recipients (kverify itself is built with HOSTCC).
-KV_CC := $(if $(filter command line,$(origin CC)),$(value CC))
+KV_CC_TO := $(if $(filter CC,$(KV_GIVEN)),$(value CC))
 KV_FROM := $(value FROM)
 KV_SEND := $(value SEND)
 KV_REFLECT := $(value REFLECT)
@@ -92,7 +113,7 @@ export KVERIFY_BUG_DEBIAN := $(KV_BUG)
 export KVERIFY_MBOX := $(KV_MBOX)
 export KVERIFY_MSGID := $(KV_MSGID)
 export KVERIFY_TO := $(KV_TO)
-export KVERIFY_CC := $(KV_CC)
+export KVERIFY_CC := $(KV_CC_TO)
 export KVERIFY_FROM := $(KV_FROM)
 export KVERIFY_SEND := $(KV_SEND)
 export KVERIFY_REFLECT := $(KV_REFLECT)
@@ -122,7 +143,7 @@ all: $(KVERIFY)
 # (the shell's $$, its pid) and renames them into place, so neither reads the
 # other's half-written file, nor removes the other's temporary one.
 $(KVERIFY): $(OBJS)
-	$(HOSTCC) $(KVERIFY_CFLAGS) -o $@.$$$$ $(OBJS) && mv -f $@.$$$$ $@
+	$(KV_CC) -o $@.$$$$ $(OBJS) && mv -f $@.$$$$ $@
 
 # The .d of an object whose source moved or went still names it: make
 # remakes that object (as -MP has it do for a header) instead of stopping,
@@ -130,10 +151,10 @@ $(KVERIFY): $(OBJS)
 tools/%.c: ;
 
 build/obj/%.o: %.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$ $(filter %/$*.c,$(SRCS)) && mv -f $@.$$$$ $@
+	$(KV_CC) -MMD -MP -MF $(@:.o=.d) -MT $@ -c -o $@.$$$$ $(filter %/$*.c,$(SRCS)) && mv -f $@.$$$$ $@
 
 build/obj/version.o: build/version.c | build/obj
-	$(HOSTCC) $(KVERIFY_CFLAGS) -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
+	$(KV_CC) -c -o $@.$$$$ $< && mv -f $@.$$$$ $@
 
 # Rewritten only when the description changes, so that a commit relinks
 # kverify without recompiling it.
@@ -179,36 +200,50 @@ deps-check:
 verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \
-		$(KVERIFY) list >&2; exit 2; fi
-	+$(KVERIFY) verify --env
+		"$$KV_KVERIFY" list >&2; exit 2; fi
+	+"$$KV_KVERIFY" verify --env
 
 ## make verify-all [-jN]      every kernel of kernels.list, N side by side
 verify-all: deps-verify $(KVERIFY)
 	+@$(MAKE) --no-print-directory -k verify-each KV_INHERIT=1 \
-		VERIFY_NAMES="$$($(KVERIFY) list --names)"
+		VERIFY_NAMES="$$("$$KV_KVERIFY" list --names)"
 
-verify-each: $(addprefix verify-one/,$(VERIFY_NAMES))
+# The names verify-all passes are kernels.list's (letters, digits, ._-):
+# anything else in VERIFY_NAMES (a ';' would start a recipe in the rule
+# line below) is refused, and a name reaches kverify in its environment.
+override KV_NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z \
+	A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 . _ -
+override kv_strip = $(if $(2),$(call kv_strip,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+override KV_NAMES := $(value VERIFY_NAMES)
+override KV_NAMES_BAD := $(strip $(call kv_strip,$(KV_NAMES),$(KV_NAME_CHARS)))
+ifneq ($(KV_NAMES_BAD),)
+ifneq ($(filter verify-each,$(MAKECMDGOALS)),)
+$(error VERIFY_NAMES holds characters no name of kernels.list has ($(KV_NAMES_BAD)): run make verify-all, which passes the names kverify list --names prints)
+endif
+override KV_NAMES :=
+endif
+verify-each: $(addprefix verify-one/,$(KV_NAMES))
 
-# $* is a name kernels.list validated: letters, digits and ._- only.
+verify-one/%: export KVERIFY_TARGETS = $*
 verify-one/%: $(KVERIFY)
-	+KVERIFY_TARGETS=$* $(KVERIFY) verify --env
+	+"$$KV_KVERIFY" verify --env
 
 ## make bundle KERNEL=<name> [ARTIFACTS=<URL>]
 ##                            verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA
 ##                            jobs that fetch them from URL, default file:// of that directory;
 ##                            docs/lab.md)
 bundle: deps-verify $(KVERIFY)
-	+$(KVERIFY) verify --env --bundle
+	+"$$KV_KVERIFY" verify --env --bundle
 
 ## make backport TREE=<path> NAME=<X.Y> [BUG=<Debian bug>]
 ##                            generate backports/X.Y/ with the semantic patch
 backport: deps-verify $(KVERIFY)
-	@$(KVERIFY) backport --env
+	@"$$KV_KVERIFY" backport --env
 
 ## make debian-patches DEST=<dir> [KERNEL=<name>] [BUG=<Debian bug>]
 ##                            each series as debian/patches: DEST/<name>/bugfix/x86/ + series
 debian-patches: deps-verify $(KVERIFY)
-	@$(KVERIFY) debian-patches --env
+	@"$$KV_KVERIFY" debian-patches --env
 
 ## make send [KERNEL=7.3] [TO=..] [CC=..] [SEND=1 [REFLECT=1]] [RESEND=1]
 ##                            series/ -> results/send/vN/*.eml via b4, checked; SEND=1 mails them;
@@ -222,7 +257,7 @@ debian-patches: deps-verify $(KVERIFY)
 ## make regenerate                    series/ and backports/X.Y rewritten from the semantic patch
 ##                            (cocci/) where it covers the change; names a variant needing a hand
 regenerate: deps-verify $(KVERIFY)
-	@$(KVERIFY) regenerate --env
+	@"$$KV_KVERIFY" regenerate --env
 
 ## make edit [FORCE=1]               series/ as a b4 prep branch in the cache (git commit --amend,
 ##                            git rebase -i there); FORCE=1 remakes it over commits of yours
@@ -230,7 +265,7 @@ regenerate: deps-verify $(KVERIFY)
 ##                            series/ changed since the branch was made)
 send am trailers range-diff reroll edit series: deps-verify $(KVERIFY)
 	@tools/deps b4 git-filter-repo
-	@$(KVERIFY) $@ --env
+	@"$$KV_KVERIFY" $@ --env
 
 ## make check                 the tests that boot and build no kernel (unit, fixtures, Debian's
 ##                            trees through fetch, sim, checkpatch and cocci): minutes once fetched
@@ -262,16 +297,16 @@ bench: deps-verify $(KVERIFY)
 ##                            make -jN sweep checks N versions at once
 # "+": make hands its jobserver to kverify, which takes a token a version.
 sweep: deps-verify $(KVERIFY)
-	+@$(KVERIFY) sweep --env
+	+@"$$KV_KVERIFY" sweep --env
 
 ## make list                  the kernels
 list: $(KVERIFY)
-	@$(KVERIFY) list
+	@"$$KV_KVERIFY" list
 
 ## make matrix-github|matrix-gitlab  CI jobs (build/kverify matrix --format ... [--shard I/N])
 ##     KVERIFY_CI_IMAGE=, KVERIFY_CI_TAGS=, KVERIFY_CI_TIMEOUT=  image, runner tags, minutes
 matrix-github matrix-gitlab: $(KVERIFY)
-	@$(KVERIFY) matrix --format $(subst matrix-,,$@)
+	@"$$KV_KVERIFY" matrix --format $(subst matrix-,,$@)
 
 ## make help                  this text
 ## make deps                  install every Debian package the project uses
@@ -287,4 +322,4 @@ clean:
 ## Exit status of every command: 0 pass, 1 the patch failed a step, 2 bad input or usage,
 ## 3 a tool or the machine failed (not the patch), 130 interrupted
 help:
-	@sed -n 's/^## \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
+	@sed -n 's/^## \{0,1\}//p' "$$KV_MAKEFILE"

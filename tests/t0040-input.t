@@ -4,7 +4,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 28
+plan 31
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -133,6 +133,43 @@ test_expect_success 'make help with every README variable, and an unknown one, a
 	make --no-print-directory help "${args[@]}" > "$TMP/out" 2>&1 &&
 	! ls "$TMP"/ran-* 2> /dev/null
 '
+# So is every variable the Makefile reads (its own too, and CFLAGS,
+# HOSTCC, VERIFY_NAMES), given on the command line, as a definition in
+# $MAKEFLAGS (written $$ for the $ that make decodes it to: make itself
+# expands what $MAKEFLAGS holds before it reads a makefile) or in the
+# environment: make help runs none of it.
+test_expect_success 'make help with each variable the Makefile reads as $(shell touch ...), on the command line, in MAKEFLAGS or the environment: nothing runs' - <<\EOT
+	names=$(grep -oE '\$\((value |origin )?[A-Za-z_][A-Za-z0-9_]*\)' Makefile |
+		sed -E 's/^\$\((value |origin )?//; s/\)$//' | sort -u) &&
+	echo "$names" | grep -qx KVERIFY && echo "$names" | grep -qx SRC_DIRS &&
+	ran= &&
+	for n in $names CFLAGS HOSTCC VERIFY_NAMES KV_GIVEN MAKEFILE_LIST SHELL v X; do
+		{ make --no-print-directory help "$n=\$(shell touch $TMP/ran-cl-$n)" > /dev/null 2>&1; rc=$?; } &&
+		{ MAKEFLAGS="$n=\$\$(shell touch $TMP/ran-mf-$n)" make --no-print-directory help > /dev/null 2>&1; rc=$?; } &&
+		case $n in
+		SHELL | MAKE* | CURDIR | PATH | HOME) ;;
+		*) { env "$n=\$(shell touch $TMP/ran-env-$n)" make --no-print-directory help > /dev/null 2>&1; rc=$?; } ;;
+		esac
+	done &&
+	ls "$TMP" | grep "^ran-" | tr "\n" " " &&
+	! ls "$TMP"/ran-* 2> /dev/null
+EOT
+test_expect_success 'CFLAGS= and HOSTCC= reach the compiler as words: backticks, $(...) and ; in them run nothing' - <<\EOT
+	{ make --no-print-directory -B build/obj/strbuf.o \
+		"CFLAGS=-O2 \`touch $canary\` \$(touch $canary);touch $canary" > "$TMP/out" 2>&1; rc=$?; } &&
+	tail -n 3 "$TMP/out" && [ $rc != 0 ] && [ ! -e "$canary" ] &&
+	make --no-print-directory -B build/obj/strbuf.o "HOSTCC=env cc" \
+		"CFLAGS=-O0 -g3 -DKV_CFLAGS_REACHED=1" > "$TMP/out" 2>&1 &&
+	grep -q KV_CFLAGS_REACHED build/obj/strbuf.o &&
+	make --no-print-directory -B build/obj/strbuf.o > "$TMP/out" 2>&1
+EOT
+test_expect_success 'make verify-each with a ; in VERIFY_NAMES (or its own KV_NAMES): exit 2 naming it, nothing runs' - <<\EOT
+	{ make --no-print-directory verify-each KV_INHERIT=1 "VERIFY_NAMES=x ; touch $canary" > "$TMP/out" 2>&1; rc=$?; } &&
+	cat "$TMP/out" && [ $rc = 2 ] && [ ! -e "$canary" ] &&
+	grep -q "VERIFY_NAMES holds characters no name of kernels.list has" "$TMP/out" &&
+	make --no-print-directory verify-each KV_INHERIT=1 "KV_NAMES=x ; touch $canary" > "$TMP/out" 2>&1 &&
+	[ ! -e "$canary" ]
+EOT
 test_expect_success 'what kverify and its children get: the raw KVERIFY_* value, no command-line definition in MAKEFLAGS or the environment' '
 	printf "#!/bin/sh\nenv > %s\n" "$TMP/env" > "$TMP/kverify-env" && chmod +x "$TMP/kverify-env" &&
 	make --no-print-directory -j2 list KVERIFY="$TMP/kverify-env" "KERNEL=\$(shell touch $canary)" \
