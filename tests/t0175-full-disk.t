@@ -7,7 +7,7 @@
 plan 6
 small=$TMP/small
 mkdir -p "$small"
-if ! mount -t tmpfs -o size=200m tmpfs "$small" 2> "$TMP/mount"; then
+if ! mount -t tmpfs -o size=200m,mode=0755 tmpfs "$small" 2> "$TMP/mount"; then
 	for i in 1 2 3 4 5 6; do skip "full disk" "cannot mount a tmpfs here: $(head -n 1 "$TMP/mount")"; done
 	exit 0
 fi
@@ -34,7 +34,7 @@ test_expect_success "a second run does not trust what the first left: it fails t
 # A series changed to one the disk cannot take: the disk, not the patch,
 # is to blame.  A dir: fixture of three files, on a 2 MB tmpfs cache.
 tiny=$TMP/tiny
-mkdir -p "$tiny" && mount -t tmpfs -o size=2m tmpfs "$tiny"
+mkdir -p "$tiny" && mount -t tmpfs -o size=2m,mode=0755 tmpfs "$tiny"
 trap 'umount "$small" "$tiny" 2>/dev/null; rm -rf "$TMP"' EXIT
 copy=$TMP/repo
 repo_copy "$copy"
