@@ -16,7 +16,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 24
+plan 25
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -61,7 +61,14 @@ EOT
 test_expect_success QEMU 'a warm run passes and rebuilds nothing' '
 	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc: $(reason $R build | cut -c1-60)" &&
-	[ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched"
+	[ $rc = 0 ] && reason $R build | grep -q "^up to date" && reason $R config | grep -vq "fetched" &&
+	reason $R selftests | grep -q "^up to date: .*; [0-9] static tests: "
+'
+test_expect_success QEMU 'a test binary removed: the selftests are built again, and it is back' '
+	bin=$(find "$KVERIFY_CACHE/build/$T-debian/kselftest/kvm" -name cpuid_test -type f) && [ -n "$bin" ] &&
+	rm "$bin" &&
+	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1 &&
+	! reason $R selftests | grep -q "^up to date" && [ -x "$bin" ]
 '
 
 # 2b. REQUIRE=pmu, for a lab with PMU hardware: here, with no vPMU, every

@@ -351,3 +351,68 @@ int tree_is_current(const struct verify_ctx *ctx)
 	free(want);
 	return ok;
 }
+
+uint64_t hash_stat(uint64_t h, const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st))
+		return hash_bytes(h, "none", 4);
+	h = hash_bytes(h, path, strlen(path));
+	h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));
+	h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
+	return hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
+}
+
+/* The compiler binary a CC=/HOSTCC= value (or plain gcc) runs. */
+static uint64_t hash_compiler(uint64_t h, const char *arg)
+{
+	const char *word = strrchr(arg, ' ');
+	char *found, *path;
+
+	word = word ? word + 1 : arg;
+	found = path_lookup(word);
+	/* gcc is a chain of links (alternatives); the file at its end counts. */
+	path = found ? realpath(found, NULL) : NULL;
+	h = hash_stat(h, path);
+	free(found);
+	free(path);
+	return h;
+}
+
+/*
+ * The tree (source and series, and the patched files' mtimes), the .config,
+ * the make command without its -j, the compilers' binaries and the output
+ * as the last build left it.
+ */
+char *make_stamp(const struct verify_ctx *ctx, const struct child *c,
+		 const char *output)
+{
+	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", build_dir(ctx));
+	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
+	int cc = 0;
+	size_t i;
+
+	h = hash_patched_mtimes(ctx, h);
+	if (hash_file(&h, config))
+		h = hash_bytes(h, "no config", 9);
+	for (i = 0; i < c->args.nr; i++) {
+		const char *a = c->args.v[i];
+
+		if (starts_with(a, "-j"))
+			continue;
+		h = hash_bytes(h, a, strlen(a) + 1);
+		if (starts_with(a, "CC=") || starts_with(a, "HOSTCC=")) {
+			h = hash_compiler(h, strchr(a, '=') + 1);
+			cc |= a[0] == 'C' ? 1 : 2;
+		}
+	}
+	for (i = 0; i < c->env.nr; i++)
+		h = hash_bytes(h, c->env.v[i], strlen(c->env.v[i]) + 1);
+	if (cc != 3)
+		h = hash_compiler(h, "gcc");
+	h = hash_stat(h, output);
+	free(tree);
+	free(config);
+	return xstrfmt("%016llx", (unsigned long long)h);
+}

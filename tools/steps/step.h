@@ -156,6 +156,15 @@ int ccache_counts(const struct verify_ctx *ctx, long *hits, long *misses);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);
 int new_warnings(const struct verify_ctx *ctx, struct step_result *r);
 uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h);
+/* @path's inode, size and mtime (or that it is not there) into @h. */
+uint64_t hash_stat(uint64_t h, const char *path);
+/*
+ * What a make of the tree was made from: the tree, the .config, @c's
+ * command without its -j, its environment, the compilers' binaries, and
+ * @output as that make left it.  While it is unchanged, make need not run.
+ */
+char *make_stamp(const struct verify_ctx *ctx, const struct child *c,
+		 const char *output);
 
 /* The tree made of the source and the series (the tree and apply steps). */
 char *tree_stamp(const struct verify_ctx *ctx);

@@ -20,71 +20,6 @@
 #include "steps/kernel.h"
 #include "steps/steps.h"
 
-static uint64_t hash_stat(uint64_t h, const char *path)
-{
-	struct stat st;
-
-	if (!path || stat(path, &st))
-		return hash_bytes(h, "none", 4);
-	h = hash_bytes(h, path, strlen(path));
-	h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));
-	h = hash_bytes(h, &st.st_size, sizeof(st.st_size));
-	return hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
-}
-
-/* The compiler binary a CC=/HOSTCC= value (or plain gcc) runs. */
-static uint64_t hash_compiler(uint64_t h, const char *arg)
-{
-	const char *word = strrchr(arg, ' ');
-	char *found, *path;
-
-	word = word ? word + 1 : arg;
-	found = path_lookup(word);
-	/* gcc is a chain of links (alternatives); the file at its end counts. */
-	path = found ? realpath(found, NULL) : NULL;
-	h = hash_stat(h, path);
-	free(found);
-	free(path);
-	return h;
-}
-
-/*
- * The tree (source and series, and the patched files' mtimes), the .config,
- * the make command without its -j, the compilers' binaries and the output
- * as the last build left it.
- */
-static char *build_stamp(const struct verify_ctx *ctx, const struct child *c,
-			 const char *output)
-{
-	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", build_dir(ctx));
-	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
-	int cc = 0;
-	size_t i;
-
-	h = hash_patched_mtimes(ctx, h);
-	if (hash_file(&h, config))
-		h = hash_bytes(h, "no config", 9);
-	for (i = 0; i < c->args.nr; i++) {
-		const char *a = c->args.v[i];
-
-		if (starts_with(a, "-j"))
-			continue;
-		h = hash_bytes(h, a, strlen(a) + 1);
-		if (starts_with(a, "CC=") || starts_with(a, "HOSTCC=")) {
-			h = hash_compiler(h, strchr(a, '=') + 1);
-			cc |= a[0] == 'C' ? 1 : 2;
-		}
-	}
-	for (i = 0; i < c->env.nr; i++)
-		h = hash_bytes(h, c->env.v[i], strlen(c->env.v[i]) + 1);
-	if (cc != 3)
-		h = hash_compiler(h, "gcc");
-	h = hash_stat(h, output);
-	free(tree);
-	free(config);
-	return xstrfmt("%016llx", (unsigned long long)h);
-}
-
 static int build_is_current(const struct verify_ctx *ctx, const char *stamp)
 {
 	char *path = xstrfmt("%s/.kverify-build", build_dir(ctx));
@@ -123,7 +58,7 @@ enum step_status build_own_kernel(const struct verify_ctx *ctx,
 	ccache = make_args(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	strvec_push(&c.args, objects ? "arch/x86/kvm/" : "bzImage");
 	out->ccache_hits = out->ccache_misses = -1;
-	stamp = build_stamp(ctx, &c, output);
+	stamp = make_stamp(ctx, &c, output);
 	if (build_is_current(ctx, stamp)) {
 		strbuf_addstr(&r->reason, "up to date: tree, .config, make command and compiler unchanged since the last build");
 		out->kernel_built = !objects;
@@ -147,7 +82,7 @@ enum step_status build_own_kernel(const struct verify_ctx *ctx,
 		strbuf_addf(&r->reason, "; ccache %ld hits, %ld misses",
 			    out->ccache_hits, out->ccache_misses);
 	free(stamp);
-	stamp = build_stamp(ctx, &c, output);
+	stamp = make_stamp(ctx, &c, output);
 	write_build_stamp(ctx, stamp);
 	st = STEP_PASS;
 out:

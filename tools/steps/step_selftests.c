@@ -49,16 +49,29 @@ static void pick_tests(const struct verify_ctx *ctx, struct selftests_out *out,
 	free(prefix);
 }
 
-static int make_headers(const struct verify_ctx *ctx, struct step_result *r)
+/*
+ * The selftests' stamp, in their output directory: what both makes (the
+ * tree's uapi headers, then the tests) were made from, and the tests as
+ * they left them.  While it is unchanged, neither make runs (each would
+ * walk its tree to find nothing to do).
+ */
+static char *selftests_stamp(const struct verify_ctx *ctx,
+			     const struct child *headers,
+			     const struct child *tests,
+			     const struct strvec *bins)
 {
-	struct child c = CHILD_INIT;
-	int ret;
+	char *a = make_stamp(ctx, headers, NULL), *b = make_stamp(ctx, tests, NULL);
+	uint64_t h = hash_bytes(HASH_INIT, a, strlen(a));
+	char *stamp;
+	size_t i;
 
-	make_args(ctx, &c);
-	strvec_push(&c.args, "headers");
-	ret = step_run_in_build(ctx, r, &c);
-	child_clear(&c);
-	return ret;
+	h = hash_bytes(h, b, strlen(b));
+	for (i = 0; i < bins->nr; i++)
+		h = hash_stat(h, bins->v[i]);
+	stamp = xstrfmt("%016llx", (unsigned long long)h);
+	free(a);
+	free(b);
+	return stamp;
 }
 
 static enum step_status build_selftests(const struct verify_ctx *ctx,
@@ -68,8 +81,10 @@ static enum step_status build_selftests(const struct verify_ctx *ctx,
 	char *kvm = xstrfmt("%s/tools/testing/selftests/kvm", ctx->tree);
 	char *objdir = xstrfmt("%s/kselftest/kvm", build_dir(ctx));
 	char *x86 = xstrfmt("%s/x86", kvm);
+	char *stamp_path = xstrfmt("%s/.kverify-selftests", objdir);
+	char *stamp = NULL, *had = NULL;
 	struct strvec names = STRVEC_INIT;
-	struct child c = CHILD_INIT;
+	struct child headers = CHILD_INIT, c = CHILD_INIT;
 	enum step_status st = STEP_FAIL;
 	size_t i;
 
@@ -80,9 +95,8 @@ static enum step_status build_selftests(const struct verify_ctx *ctx,
 	}
 	out->arch = xstrdup(is_dir(x86) ? "x86" : "x86_64");
 	pick_tests(ctx, out, &names);
-	if (make_headers(ctx, r))
-		goto out;
-	mkdir_p(objdir);
+	make_args(ctx, &headers);
+	strvec_push(&headers.args, "headers");
 	strvec_pushl(&c.args, "make", "-C", kvm, NULL);
 	make_jobs(ctx, &c);
 	strvec_pushf(&c.args, "OUTPUT=%s", objdir);
@@ -97,18 +111,35 @@ static enum step_status build_selftests(const struct verify_ctx *ctx,
 		strvec_push(&out->bins, bin);
 		free(bin);
 	}
-	if (step_run_in_build(ctx, r, &c))
-		goto out;
+	stamp = selftests_stamp(ctx, &headers, &c, &out->bins);
+	had = read_first_line(stamp_path);
+	if (had && !strcmp(had, stamp)) {
+		strbuf_addstr(&r->reason, "up to date: tree, make commands and compiler unchanged since their build; ");
+	} else {
+		unlink(stamp_path);
+		if (step_run_in_build(ctx, r, &headers))
+			goto out;
+		mkdir_p(objdir);
+		if (step_run_in_build(ctx, r, &c))
+			goto out;
+		free(stamp);
+		stamp = selftests_stamp(ctx, &headers, &c, &out->bins);
+		write_file_atomic(stamp_path, stamp, strlen(stamp));
+	}
 	strbuf_addf(&r->reason, "%zu static tests:", names.nr);
 	for (i = 0; i < names.nr; i++)
 		strbuf_addf(&r->reason, " %s", names.v[i]);
 	st = STEP_PASS;
 out:
+	child_clear(&headers);
 	child_clear(&c);
 	strvec_clear(&names);
 	free(kvm);
 	free(objdir);
 	free(x86);
+	free(stamp_path);
+	free(stamp);
+	free(had);
 	return st;
 }
 
