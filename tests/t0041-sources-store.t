@@ -4,12 +4,13 @@
 # check-all` do.  Two caches fetch one source at once: it is extracted
 # once, into the store, and each cache links its own tree to it and
 # applies the series there.  The store is checked against its manifest
-# on every use, from whichever cache; without --sources a cache keeps its
-# own.  A tar: fixture, its extraction slowed so the two fetches meet.
+# on every use, from whichever cache; a source fetched again makes every
+# cache's tree anew, a check that finds it as it was makes none; without
+# --sources a cache keeps its own.  A tar: fixture, its extraction slowed so the two fetches meet.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 7
+plan 8
 copy=$TMP/repo
 repo_copy "$copy"
 S=$TMP/store
@@ -87,6 +88,11 @@ test_expect_success "the other cache's tree is linked again, not reused" '
 	verify "$TMP/a" --sources "$S" > "$TMP/a.out" 2>&1 &&
 	! reason "$TMP/a" tree | grep -q "^reused" &&
 	cmp -s "$TMP/a/trees/x/lib/data.c" "$TMP/t/linux/lib/data.c"
+'
+test_expect_success 'a full check of the store from one cache (VERIFY_CACHE=1, which writes the manifest anew) leaves the other cache'"'"'s tree reused' '
+	(export KVERIFY_VERIFY_CACHE=1 && verify "$TMP/b" --sources "$S") > "$TMP/b.out" 2>&1 &&
+	verify "$TMP/a" --sources "$S" > "$TMP/a.out" 2>&1 &&
+	reason "$TMP/a" tree | grep -q "^reused"
 '
 test_expect_success 'KVERIFY_SOURCES names the store as --sources does' '
 	(export KVERIFY_SOURCES=$S && verify "$TMP/c") > "$TMP/c.out" 2>&1 &&

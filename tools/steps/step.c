@@ -291,7 +291,6 @@ char *tree_stamp(const struct verify_ctx *ctx)
 {
 	struct strvec files = STRVEC_INIT;
 	struct stat st;
-	char *man;
 	uint64_t h;
 	size_t i;
 
@@ -321,15 +320,16 @@ char *tree_stamp(const struct verify_ctx *ctx)
 	strvec_clear(&files);
 	/*
 	 * And which fetch of it: a source fetched again, by this cache or by
-	 * another one sharing its store, has a new manifest, and a tree
-	 * linked to the old one must not be reused.
+	 * another one sharing its store, is another directory, renamed into
+	 * place (a new inode, a new ctime), and a tree linked to the old one
+	 * must not be reused.  Linking trees to it, or checking it, changes
+	 * neither.
 	 */
-	man = sources_path(ctx, "src/%s.manifest", ctx->fetch.source.src_key);
-	if (!stat(man, &st)) {
+	if (!stat(ctx->fetch.source.src, &st)) {
+		h = hash_bytes(h, &st.st_dev, sizeof(st.st_dev));
 		h = hash_bytes(h, &st.st_ino, sizeof(st.st_ino));
-		h = hash_bytes(h, &st.st_mtim, sizeof(st.st_mtim));
+		h = hash_bytes(h, &st.st_ctim, sizeof(st.st_ctim));
 	}
-	free(man);
 	return xstrfmt("%016llx %s\n", (unsigned long long)h, ctx->fetch.source.src_key);
 }
 
