@@ -2,7 +2,7 @@
 /*
  * b4's string functions (tools/b4/b4_text.c): the checks of change-ids,
  * message-ids and revisions, a posting's revision, a cover's changelog, a
- * folded From: joined, and a mail without what a send sets anew.
+ * folded From: joined, and a mail as sent against the one checked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,23 +108,38 @@ static void from_unfolded(void **state)
 	assert_string_equal(unfolded("no headers"), "no headers");
 }
 
-static const char *sent(const char *in)
+static const char *differs(const char *checked, const char *sent)
 {
-	static struct strbuf sb = STRBUF_INIT;
+	static struct strbuf why = STRBUF_INIT;
 
-	strbuf_reset(&sb);
-	sendable(in, &sb);
-	return sb.buf;
+	strbuf_reset(&why);
+	return mail_compare(checked, sent, &why) ? why.buf : NULL;
 }
 
-static void sendable_mail(void **state)
+static void mail_as_checked(void **state)
 {
+	const char *a = "From: A <a@b.org>\nTo: R <r@b.org>, T <t@b.org>\nCc: l@b.org,\n m@b.org\nSubject: [PATCH] x\nDate: then\n\nbody\n";
+
 	(void)state;
-	assert_string_equal(sent("From: a\r\nDate: now\r\nMessage-Id:\r\n <x@y>\r\nSubject: s\r\n\r\nDate: in the body\r\n"),
-			    "From: a\nSubject: s\n\nDate: in the body\n");
-	assert_string_equal(sent("References: <a@b>\n\t<c@d>\nX-B4-Tracking: v=1\nTo: t\n\nx"),
-			    "To: t\n\nx\n");
-	assert_string_equal(sent("message-id: <x@y>\nTo: t\n\n"), "To: t\n\n");
+	/* what a send sets anew, CRLF, folding, header and address order */
+	assert_null(differs(a, "Subject: [PATCH]\r\n  x\r\nDate: now\r\nMessage-Id:\r\n <x@y>\r\nCC: m@b.org, l@b.org\r\nto: T <t@b.org>,\r\n\tR <r@b.org>\r\nFrom: A <a@b.org>\r\nX-B4-Tracking: v=1\r\n\r\nbody\r\n"));
+	assert_null(differs("From x Mon Sep 17 00:00:00 2001\nTo: \"B, A\" <a@b.org>, c@d.org\n\nx", "To: c@d.org, \"B, A\" <a@b.org>\n\nx"));
+	/* a recipient more, less or moved, another subject, another body */
+	assert_string_equal(differs(a, "From: A <a@b.org>\nTo: R <r@b.org>\nCc: l@b.org, m@b.org, T <t@b.org>\nSubject: [PATCH] x\n\nbody\n"),
+			    "  sent, not checked: header 'Cc: T <t@b.org>, l@b.org, m@b.org'\n"
+			    "  checked, not sent: header 'Cc: l@b.org, m@b.org'\n"
+			    "  sent, not checked: header 'To: R <r@b.org>'\n"
+			    "  checked, not sent: header 'To: R <r@b.org>, T <t@b.org>'\n");
+	assert_string_equal(differs("Subject: x\n\none\ntwo\n", "Subject: x\n\none\r\nTwo\r\n"),
+			    "  body line 2:\n    checked 'two'\n    sent    'Two'\n");
+	assert_string_equal(differs("Subject: x\n\none\n", "Subject: x\n\none\nmore\n"),
+			    "  body line 2:\n    checked: the body ends before it\n    sent    'more'\n");
+	assert_string_equal(differs("Subject: x\n\n", "Subject: y\n\n"),
+			    "  checked, not sent: header 'Subject: x'\n"
+			    "  sent, not checked: header 'Subject: y'\n");
+	/* a header line of the body is body, a line end in it is not \r\n */
+	assert_non_null(differs("Subject: x\n\nDate: 1\n", "Subject: x\n\nDate: 2\n"));
+	assert_non_null(differs("Subject: x\n\na\rb\n", "Subject: x\n\na\nb\n"));
 }
 
 int main(void)
@@ -136,7 +151,7 @@ int main(void)
 		cmocka_unit_test(posting_revision),
 		cmocka_unit_test(changelog),
 		cmocka_unit_test(from_unfolded),
-		cmocka_unit_test(sendable_mail),
+		cmocka_unit_test(mail_as_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,7 @@ int parse_revision(const char *s);
 int revision_of(const char *text);
 int has_changelog(const char *text, int rev);
 void unfold_from(struct strbuf *sb);
-void sendable(const char *text, struct strbuf *out);
+int mail_compare(const char *checked, const char *sent, struct strbuf *why);
 
 /* b4_mail.c: mail read by git, series/ files */
 char *read_trim(const char *path);

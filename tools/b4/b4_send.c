@@ -390,8 +390,10 @@ fail:
 }
 
 /*
- * The mails recorded in @dir are the checked ones of @emls, but for what
- * a send sets anew: 0, else the number that differ (named on stderr).
+ * The mails recorded in @dir are the checked ones of @emls, read as mail
+ * (mail_compare(): the headers a send sets anew aside, To:/Cc: as sets,
+ * line ends alike, the body byte for byte): 0, else the number that
+ * differ, each named on stderr with what differs.
  */
 static int sent_as_checked(const struct strvec *emls, const char *dir,
 			   struct strvec *sent)
@@ -407,22 +409,22 @@ static int sent_as_checked(const struct strvec *emls, const char *dir,
 	}
 	for (i = 0; i < emls->nr; i++) {
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT;
 
-		strbuf_read_file(&a, emls->v[i], 16 << 20);
-		strbuf_read_file(&b, sent->v[i], 16 << 20);
-		sendable(a.buf, &x);
-		sendable(b.buf, &y);
-		/* a real send adds To:/Cc: b4 -o also writes: compare all */
-		if (strcmp(x.buf, y.buf)) {
-			error("%s went out other than %s, which was checked",
-			      sent->v[i], emls->v[i]);
+		if (strbuf_read_file(&a, emls->v[i], 16 << 20) < 0 ||
+		    strbuf_read_file(&b, sent->v[i], 16 << 20) < 0) {
+			error("cannot read %s or %s to compare them",
+			      emls->v[i], sent->v[i]);
+			bad++;
+		} else if (mail_compare(a.buf, b.buf, &why)) {
+			strbuf_trim_trailing(&why);
+			error("%s went out other than %s, which was checked:\n%s",
+			      sent->v[i], emls->v[i], why.buf);
 			bad++;
 		}
 		strbuf_release(&a);
 		strbuf_release(&b);
-		strbuf_release(&x);
-		strbuf_release(&y);
+		strbuf_release(&why);
 	}
 	return bad;
 }

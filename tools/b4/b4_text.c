@@ -3,8 +3,8 @@
  * The string functions of b4's workflows that read no file and run
  * nothing (tests/unit/test_b4.c): the checks of a change-id, a message-id
  * and a revision; the revision of a posting's subject; a cover's changelog
- * section; a folded From: joined; a mail without the headers a send sets
- * anew.  What git reads in mail (headers, trailers, mailboxes) is
+ * section; a folded From: joined; a mail as sent compared with the one
+ * checked.  What git reads in mail (headers, trailers, mailboxes) is
  * b4_mail.c's, through git mailinfo, mailsplit and interpret-trailers.
  */
 #include <ctype.h>
@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "b4/b4_int.h"
+#include "lib/escape.h"
 #include "sources/targets.h"
 
 /* 1 when @s is a change-id b4 could have made: letters, digits, ._- */
@@ -116,42 +117,244 @@ void unfold_from(struct strbuf *sb)
 	*sb = out;
 }
 
-/*
- * @text without \r, and without the headers a send sets anew (Date,
- * Message-Id, In-Reply-To, References) and patatt adds.
- */
-void sendable(const char *text, struct strbuf *out)
+/* The headers a send sets anew, and those patatt adds. */
+static const char *const volatile_hdr[] = {
+	"Date", "Message-Id", "In-Reply-To", "References",
+	"X-Developer-Signature", "X-Developer-Key",
+	"X-B4-Tracking",	/* gzip, with the time in it */
+};
+
+static int cmp_str(const void *a, const void *b)
 {
-	static const char *const volatile_hdr[] = {
-		"Date:", "Message-Id:", "In-Reply-To:", "References:",
-		"X-Developer-Signature:", "X-Developer-Key:",
-		"X-B4-Tracking:",	/* gzip, with the time in it */
-	};
-	const char *p = text;
-	int in_header = 1, skip = 0;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		size_t n = len;
-		size_t i;
+/* @s (@n bytes), its runs of blanks one space, without blanks around. */
+static void add_squeezed(struct strbuf *out, const char *s, size_t n)
+{
+	int blank = 0;
 
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (in_header && !n) {
-			in_header = 0;
-		} else if (in_header && (*p == ' ' || *p == '\t')) {
-			/* a folded line goes with its header */
-		} else if (in_header) {
-			skip = 0;
-			for (i = 0; i < ARRAY_SIZE(volatile_hdr); i++)
-				if (!strncasecmp(p, volatile_hdr[i],
-						 strlen(volatile_hdr[i])))
-					skip = 1;
+	for (; n && isspace((unsigned char)*s); s++, n--)
+		;
+	for (; n; s++, n--) {
+		if (isspace((unsigned char)*s)) {
+			blank = 1;
+			continue;
 		}
-		if (!in_header || !skip) {
-			strbuf_add(out, p, n);
-			strbuf_addch(out, '\n');
-		}
-		p += len + !!p[len];
+		if (blank)
+			strbuf_addch(out, ' ');
+		blank = 0;
+		strbuf_addch(out, *s);
 	}
+}
+
+/*
+ * The addresses of the list @s, split at the commas outside quotes, <>
+ * and comments, each squeezed, sorted, joined again by ", ".
+ */
+static void add_address_set(struct strbuf *out, const char *s)
+{
+	struct strvec set = STRVEC_INIT;
+	struct strbuf one = STRBUF_INIT;
+	const char *p, *start = s;
+	int quoted = 0, angle = 0, paren = 0;
+	size_t i;
+
+	for (p = s; ; p++) {
+		if (*p && *p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && *p == '<')
+			angle++;
+		else if (!quoted && *p == '>' && angle)
+			angle--;
+		else if (!quoted && *p == '(')
+			paren++;
+		else if (!quoted && *p == ')' && paren)
+			paren--;
+		if (*p && (*p != ',' || quoted || angle || paren))
+			continue;
+		strbuf_reset(&one);
+		add_squeezed(&one, start, p - start);
+		if (one.len)
+			strvec_push(&set, one.buf);
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	qsort(set.v, set.nr, sizeof(*set.v), cmp_str);
+	for (i = 0; i < set.nr; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", set.v[i]);
+	strvec_clear(&set);
+	strbuf_release(&one);
+}
+
+/*
+ * The unfolded header @h as "Name: value" into @hdrs: the name in one
+ * spelling (Message-Id, Cc), the value squeezed, To:/Cc:/Bcc: as a set
+ * of addresses; a header a send sets anew is left out.
+ */
+static void add_header(struct strvec *hdrs, const char *h, size_t len)
+{
+	const char *colon = memchr(h, ':', len);
+	struct strbuf sb = STRBUF_INIT;
+	size_t n, i;
+	int up = 1;
+
+	if (!colon) {
+		add_squeezed(&sb, h, len);
+		strvec_push(hdrs, sb.buf);
+		strbuf_release(&sb);
+		return;
+	}
+	for (n = colon - h; n && isspace((unsigned char)h[n - 1]); n--)
+		;
+	for (i = 0; i < n; i++) {
+		char c = h[i];
+
+		strbuf_addch(&sb, up ? toupper((unsigned char)c) :
+				      tolower((unsigned char)c));
+		up = c == '-';
+	}
+	for (i = 0; i < ARRAY_SIZE(volatile_hdr); i++)
+		if (!strcasecmp(sb.buf, volatile_hdr[i])) {
+			strbuf_release(&sb);
+			return;
+		}
+	strbuf_addstr(&sb, ": ");
+	if (!strcmp(sb.buf, "To: ") || !strcmp(sb.buf, "Cc: ") ||
+	    !strcmp(sb.buf, "Bcc: ")) {
+		char *v = xstrfmt("%.*s", (int)(h + len - colon - 1), colon + 1);
+
+		add_address_set(&sb, v);
+		free(v);
+	} else {
+		add_squeezed(&sb, colon + 1, h + len - colon - 1);
+	}
+	strvec_push(hdrs, sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * The mail @text as mail_compare() reads it, its line ends \r\n or \n
+ * alike: the headers (add_header()) sorted into @hdrs, the body into
+ * @body.  An mbox "From " line before the headers is none of them.
+ */
+static void mail_read(const char *text, struct strvec *hdrs,
+		      struct strbuf *body)
+{
+	struct strbuf norm = STRBUF_INIT, h = STRBUF_INIT;
+	const char *p;
+	size_t n;
+
+	for (p = text; *p; p++)
+		if (p[0] != '\r' || p[1] != '\n')
+			strbuf_addch(&norm, *p);
+	p = norm.buf;
+	if (starts_with(p, "From ")) {
+		n = strcspn(p, "\n");
+		p += n + !!p[n];
+	}
+	while (*p) {
+		n = strcspn(p, "\n");
+		if (!n) {
+			p++;
+			break;
+		}
+		if (h.len && (*p == ' ' || *p == '\t')) {
+			strbuf_addch(&h, ' ');	/* a folded line */
+		} else if (h.len) {
+			add_header(hdrs, h.buf, h.len);
+			strbuf_reset(&h);
+		}
+		strbuf_add(&h, p, n);
+		p += n + !!p[n];
+	}
+	if (h.len)
+		add_header(hdrs, h.buf, h.len);
+	strbuf_addstr(body, p);
+	qsort(hdrs->v, hdrs->nr, sizeof(*hdrs->v), cmp_str);
+	strbuf_release(&norm);
+	strbuf_release(&h);
+}
+
+/* "  @what '@s'" (@n bytes of it, at most 200, escaped), a line of @why. */
+static void why_line(struct strbuf *why, const char *what, const char *s,
+		     size_t n)
+{
+	char *v = xstrfmt("%.*s", (int)(n > 200 ? 200 : n), s);
+
+	strbuf_addf(why, "  %s '", what);
+	term_escape(why, v);
+	strbuf_addf(why, "'%s\n", n > 200 ? "..." : "");
+	free(v);
+}
+
+/*
+ * Did the mail @sent go out as the checked mail @checked says?  Both are
+ * read as mail, line ends \r\n or \n alike: the headers unfolded, in any
+ * order, but for those a send sets anew (Date:, Message-Id:, threading,
+ * X-B4-Tracking:) and patatt's; To:, Cc: and Bcc: compared as sets of
+ * addresses; the body byte for byte.  0, else 1 with each differing
+ * header and the first differing line of the body, a line each, in @why.
+ */
+int mail_compare(const char *checked, const char *sent, struct strbuf *why)
+{
+	struct strvec a = STRVEC_INIT, b = STRVEC_INIT;
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	size_t i = 0, j = 0;
+	int bad = 0;
+
+	mail_read(checked, &a, &x);
+	mail_read(sent, &b, &y);
+	while (i < a.nr || j < b.nr) {
+		int c = i == a.nr ? 1 : j == b.nr ? -1 : strcmp(a.v[i], b.v[j]);
+
+		if (!c) {
+			i++;
+			j++;
+		} else if (c < 0) {
+			why_line(why, "checked, not sent: header", a.v[i],
+				 strlen(a.v[i]));
+			i++;
+		} else {
+			why_line(why, "sent, not checked: header", b.v[j],
+				 strlen(b.v[j]));
+			j++;
+		}
+		bad |= !!c;
+	}
+	if (strcmp(x.buf, y.buf)) {
+		const char *p = x.buf, *q = y.buf;
+		size_t n, m;
+		int line = 1;
+
+		for (;;) {
+			n = strcspn(p, "\n");
+			m = strcspn(q, "\n");
+			if (n != m || memcmp(p, q, n) || p[n] != q[m])
+				break;
+			p += n + 1;
+			q += m + 1;
+			line++;
+		}
+		strbuf_addf(why, "  body line %d:\n", line);
+		if (*p)
+			why_line(why, "  checked", p, n);
+		else
+			strbuf_addstr(why, "    checked: the body ends before it\n");
+		if (*q)
+			why_line(why, "  sent   ", q, m);
+		else
+			strbuf_addstr(why, "    sent:    the body ends before it\n");
+		bad = 1;
+	}
+	strvec_clear(&a);
+	strvec_clear(&b);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return bad;
 }
