@@ -224,9 +224,13 @@ override KV_NAMES :=
 endif
 verify-each: $(addprefix verify-one/,$(KV_NAMES))
 
+# An interrupted target (exit 130) stops the make that runs it, and so
+# the whole verify-all, also where make ignores SIGINT itself (started in
+# the background by a script): no target starts after an interrupt.
 verify-one/%: export KVERIFY_TARGETS = $*
 verify-one/%: $(KVERIFY)
-	+"$$KV_KVERIFY" verify --env
+	+"$$KV_KVERIFY" verify --env || { rc=$$?; \
+		[ $$rc != 130 ] || kill -TERM $$PPID; exit $$rc; }
 
 ## make bundle KERNEL=<name> [ARTIFACTS=<URL>]
 ##                            verify, then write results/<name>/bundle/ (kernel, initramfs, LAVA

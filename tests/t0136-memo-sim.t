@@ -134,7 +134,9 @@ test_expect_success "SIGINT while the sim runs in its own process: exit 130, sim
 	wait_for 120 sim_runs && kill -INT $kpid &&
 	{ wait_for 30 ended $kpid || { kill -KILL $kpid; false; }; } &&
 	{ wait $kpid; krc=$?; } ; [ $krc = 130 ] &&
-	[ "$(step_status $R sim)" = ERROR ] && [ "$(reason)" = interrupted ] &&
+	RI=$copy/results/$T/report.interrupted.json &&
+	[ "$(step_status $RI sim)" = ERROR ] &&
+	[ "$(json $RI "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"sim\"][0]")" = interrupted ] &&
 	sleep 1 && ! sim_runs
 '
 done_testing

@@ -33,9 +33,10 @@ interrupt_build() {
 }
 
 interrupt_build INT int
-R=$copy/results/$T/report.json
+R=$copy/results/$T/report.interrupted.json
 test_expect_success "SIGINT mid-build: exit 130, the report says interrupted (exit $rc)" - <<\EOT
 	tail -n 10 "$TMP/int.out" &&
+	grep -q "report: .*/report.interrupted.json" "$TMP/int.out" &&
 	[ $rc = 130 ] && [ "$(json $R 'r["interrupted"]')" = True ] &&
 	[ "$(step_status $R build)" = ERROR ] && [ "$(step_status $R boot)" = SKIP ]
 EOT
@@ -83,7 +84,7 @@ wait $pid
 rc=$?
 test_expect_success "SIGINT mid-extraction: exit 130, fetch 'interrupted' (exit $rc)" - <<\EOT
 	tail -n 10 "$TMP/int-x.out" &&
-	[ $rc = 130 ] && json "$TMP/r/5.10/report.json" '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q interrupted
+	[ $rc = 130 ] && json "$TMP/r/5.10/report.interrupted.json" '[s["reason"] for s in r["steps"] if s["name"] == "fetch"][0]' | grep -q interrupted
 EOT
 test_expect_success "nothing is left in the cache's src/, and no tar or xz runs" '
 	[ -z "$(ls -A "$cache/src")" ] && ! pgrep -af "$cache"

@@ -31,6 +31,7 @@ test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
 
 # --- boot ---------------------------------------------------------------
 R=$copy/results/$T/report.json
+RI=$copy/results/$T/report.interrupted.json
 qemu_runs() { pgrep -f "qemu-system-x86_64 .*$copy/results/$T" > /dev/null; }
 test_expect_success QEMU 'a first run in the copy passes' '
 	(cd "$copy" && ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/warm.out" 2>&1
@@ -44,7 +45,7 @@ test_expect_success QEMU "SIGINT mid-boot: exit 130, boot ERROR 'interrupted'" '
 	start boot-int --skip sim,checkpatch,cocci $T &&
 	{ wait_for 60 qemu_runs; kill -INT $pid; wait $pid; rc=$?; } &&
 	echo "exit $rc" &&
-	[ $rc = 130 ] && [ "$(step_status $R boot)" = ERROR ] && reason $R boot | grep -q interrupted
+	[ $rc = 130 ] && [ "$(step_status $RI boot)" = ERROR ] && reason $RI boot | grep -q interrupted
 '
 test_expect_success QEMU 'no QEMU is left' '
 	sleep 1 &&
@@ -87,7 +88,7 @@ test_expect_success "SIGINT mid-apply: exit 130, apply ERROR 'interrupted'" - <<
 	start apply-int $only &&
 	{ wait_for 60 applied 20; kill -INT $pid; wait $pid; rc=$?; } &&
 	echo "exit $rc, after $(grep -c '^Applying patch' "$copy/results/$T/logs/02-apply.log") of $n patches" &&
-	[ $rc = 130 ] && [ "$(step_status $R apply)" = ERROR ] && reason $R apply | grep -q interrupted
+	[ $rc = 130 ] && [ "$(step_status $RI apply)" = ERROR ] && reason $RI apply | grep -q interrupted
 EOT
 test_expect_success 'no process is left working in the tree' '
 	sleep 1 &&
@@ -143,7 +144,7 @@ test_expect_success "SIGINT mid-download: exit 130, fetch 'interrupted'" '
 	fetch dl-int &&
 	{ wait_for 60 downloading; kill -INT $pid; wait $pid; rc=$?; } &&
 	echo "exit $rc" &&
-	[ $rc = 130 ] && reason "$TMP/r/5.10/report.json" fetch | grep -q interrupted
+	[ $rc = 130 ] && reason "$TMP/r/5.10/report.interrupted.json" fetch | grep -q interrupted
 '
 test_expect_success 'the partial download is removed' '
 	echo "left: $(ls -A "$cache/src")" &&

@@ -22,6 +22,15 @@
 
 #define TAIL_LINES 15
 
+/*
+ * An interrupted run's reports go beside the last complete run's,
+ * report.interrupted.json beside report.json: "" or ".interrupted".
+ */
+static const char *interrupted_infix(const struct verify_ctx *ctx)
+{
+	return ctx->interrupted ? ".interrupted" : "";
+}
+
 static const char *const test_status_names[] = {
 	[TEST_PASS] = "PASS", [TEST_FAIL] = "FAIL", [TEST_SKIP] = "SKIP",
 };
@@ -93,8 +102,9 @@ void report_text(const struct verify_ctx *ctx,
 		printf("%s%s\n", tc->reason ? ": " : "",
 		       tc->reason ? term(&sb, tc->reason) : "");
 	}
-	printf("  report: %s/report.json, %s/junit.xml\n", ctx->results,
-	       ctx->results);
+	printf("  report: %s/report%s.json, %s/junit%s.xml%s\n", ctx->results,
+	       interrupted_infix(ctx), ctx->results, interrupted_infix(ctx),
+	       ctx->interrupted ? " (interrupted; report.json stays the last complete run's)" : "");
 	strbuf_release(&sb);
 }
 
@@ -363,7 +373,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		int n, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/report.json", ctx->results);
+	char *path = xstrfmt("%s/report%s.json", ctx->results,
+			     interrupted_infix(ctx));
 	char *cc = compiler(ctx, res, n);
 	char *console = xstrfmt("%s/console.log", ctx->results);
 	char t0[32], t1[32];
@@ -420,7 +431,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addf(&sb, ",\n  \"ccache\": {\"hits\": %ld, \"misses\": %ld}",
 		    ctx->built.ccache_hits, ctx->built.ccache_misses);
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
-		    run_interrupted() ? "true" : "false",
+		    ctx->interrupted ? "true" : "false",
 		    overall(res, n) ? "true" : "false");
 	strbuf_addstr(&sb, ",\n  \"steps\": [");
 	for (s = 0; s < n; s++) {
@@ -501,7 +512,8 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 {
 	const struct ktap_result *k = &ctx->boot.tests;
 	struct strbuf sb = STRBUF_INIT;
-	char *path = xstrfmt("%s/junit.xml", ctx->results);
+	char *path = xstrfmt("%s/junit%s.xml", ctx->results,
+			     interrupted_infix(ctx));
 	char *cls = xstrfmt("kverify.%s", ctx->t->name);
 	int s, fails = 0, errors = 0, skips = 0, ret;
 	double total = 0;
@@ -690,7 +702,8 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 		 int n, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
-	char *path = xstrfmt("%s/kcidb.json", ctx->results);
+	char *path = xstrfmt("%s/kcidb%s.json", ctx->results,
+			     interrupted_infix(ctx));
 	char *build_id, *cc = compiler(ctx, res, n), *psh, *cfg;
 	int s, b = -1, a = -1, ret, i = 0;
 	size_t t;

@@ -4,6 +4,7 @@
  * step has its own log, wall time, timeout and status; a failed step makes
  * the later ones SKIP, and --skip names steps not to run.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -610,12 +611,44 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
  * results/<target>, emptied for this run: only under the target's lock, so
  * that a second run never deletes what the first one is writing.
  */
+/*
+ * The reports of the last complete run (report.json, junit.xml,
+ * kcidb.json) stay in results/<target>/ until this run completes: an
+ * interrupted one writes its own beside them (report.interrupted.json).
+ */
+static int last_complete_report(const char *name)
+{
+	static const char *const kept[] = {
+		"report.json", "junit.xml", "kcidb.json",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kept); i++)
+		if (!strcmp(name, kept[i]))
+			return 1;
+	return 0;
+}
+
+/* results/<target>/ emptied, but for the last complete run's reports. */
 static int fresh_results(struct verify_ctx *ctx, struct strbuf *err)
 {
 	char *logs = xstrfmt("%s/logs", ctx->results);
+	DIR *d = opendir(ctx->results);
+	struct dirent *e;
 	int ret;
 
-	rm_rf(ctx->results);
+	while (d && (e = readdir(d))) {
+		char *path;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    last_complete_report(e->d_name))
+			continue;
+		path = xstrfmt("%s/%s", ctx->results, e->d_name);
+		rm_rf(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
 	ret = mkdir_p(logs);
 	if (ret)
 		strbuf_addf(err, "cannot create %s: %s\n", logs,
@@ -690,6 +723,7 @@ int verify_target(const struct target *t, const struct options *opt)
 			    nr_verify_steps + f * ARRAY_SIZE(flavour_steps),
 			    stopped.buf);
 	ctx.finished = time(NULL);
+	ctx.interrupted = !!run_interrupted();
 	for (i = 0; i < n; i++) {
 		fail |= res[i].status == STEP_FAIL;
 		errored |= res[i].status == STEP_ERROR;

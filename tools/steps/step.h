@@ -98,6 +98,11 @@ struct verify_ctx {
 	const struct kernel_ops *kernel_ops;
 	struct series listed;	/* kernels.list's series (not for auto) */
 	time_t started, finished;	/* wall clock of the run */
+	/*
+	 * The run was interrupted: its reports go beside the last complete
+	 * run's (report.interrupted.json), never over them.
+	 */
+	int interrupted;
 	/* The running step's. */
 	const char *log;
 	unsigned int timeout;	/* seconds, for each tool it runs */
