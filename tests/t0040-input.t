@@ -4,7 +4,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 32
 L=$TMP/k.list
 canary=$TMP/canary
 
@@ -82,15 +82,16 @@ test_expect_success "make verify KERNEL='\$(shell ...)', backticks, ../: exit 2,
 '
 make --no-print-directory verify KERNEL=9.9 > "$TMP/out" 2>&1
 rc=$?
-test_expect_success "make verify KERNEL=9.9 exits 2 and names the known targets (exit $rc)" - <<\EOT
+test_expect_success "make verify KERNEL=9.9 exits 2, names the known targets and how to add one (exit $rc)" - <<\EOT
 	tail -n 5 "$TMP/out" &&
-	[ $rc = 2 ] && grep -q "unknown target '9.9'; known targets: 5.10 6.1 6.12 7.2 7.3" "$TMP/out"
+	[ $rc = 2 ] && grep -q "unknown target '9.9'; known targets: 5.10 6.1 6.12 7.2 7.3" "$TMP/out" &&
+	grep -q "^kverify: KERNEL=9.9: to add a kernel, give it a line in kernels.list, e.g. .9.9 deb:linux-source-X.Y@SUITE auto. .*make backport TREE=<its tree> NAME=9.9" "$TMP/out"
 EOT
 make --no-print-directory verify KERNEL=6.12 "BUILD=\$(shell touch $canary)" > "$TMP/out" 2>&1
 rc=$?
 test_expect_success "make verify BUILD='\$(shell ...)': exit 2, no canary (exit $rc)" '
 	tail -n 5 "$TMP/out" &&
-	[ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD (--build) is kernel or objects" "$TMP/out"
+	[ $rc = 2 ] && [ ! -e "$canary" ] && grep -q "BUILD=.*: not a build: kernel or objects" "$TMP/out"
 '
 make --no-print-directory backport "TREE=\$(touch $canary);\`touch $canary\`" NAME=6.6 > "$TMP/out" 2>&1
 rc=$?
@@ -189,5 +190,14 @@ test_expect_success '--config outside the repository (.., absolute, through make
 	grep -q "must not contain .\.\.." "$TMP/out" && ! grep -q first-line-of-a-secret "$TMP/out" &&
 	{ make --no-print-directory verify KERNEL=6.12 "CONFIG=$TMP/secret" > "$TMP/out" 2>&1; [ $? = 2 ]; } &&
 	grep -q "must be a relative path in this repository" "$TMP/out" && ! grep -q first-line-of-a-secret "$TMP/out"
+'
+test_expect_success 'a series line naming a missing patch: exit 2, the series file:line and what to do' '
+	mkdir -p "$TMP/tree" miss &&
+	printf "# the series\n\n0001-a.patch\n0002-gone.patch\n" > miss/series &&
+	printf -- "--- a/README\n+++ b/README\n@@ -0,0 +1 @@\n+x\n" > miss/0001-a.patch &&
+	printf "m dir:%s miss\n" "$TMP/tree" > "$L" &&
+	{ "$KVERIFY" --list "$L" --results "$TMP/res" verify m > "$TMP/out" 2>&1; rc=$?; } &&
+	cat "$TMP/out" && [ $rc = 2 ] &&
+	grep -q "miss/series:4: patch .0002-gone.patch. listed in the series is missing: add the patch to miss/ or take the line out" "$TMP/out"
 '
 done_testing

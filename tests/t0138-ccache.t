@@ -67,6 +67,6 @@ test_expect_success "CCACHE=0: no ccache in the make command" '
 '
 test_expect_success "CCACHE=2 is refused" '
 	(cd "$copy" && KVERIFY_CCACHE=2 ./build/kverify --list cc.list verify cc) > "$TMP/out" 2>&1
-	[ $? = 2 ] && grep "CCACHE (KVERIFY_CCACHE) is 0 or 1, not .2." "$TMP/out"
+	[ $? = 2 ] && grep "CCACHE=2: CCACHE is 0 or 1" "$TMP/out"
 '
 done_testing

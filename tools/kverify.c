@@ -232,15 +232,39 @@ static int usage_error(const char *fmt, const char *arg)
 	return usage_tail();
 }
 
+static char *as_written(const char *option, const char *val,
+			const char **name);
+
+/*
+ * A bad value of an option or make variable: "@what: @why", @what as the
+ * user wrote it (as_written()), one line; EXIT_USAGE.
+ */
+static int bad_value(const char *option, const char *val, const char *why)
+{
+	char *w = as_written(option, val, NULL);
+
+	error("%s: %s", w, why);
+	free(w);
+	return EXIT_USAGE;
+}
+
 static int check_skip(const char *skip)
 {
 	char *copy = xstrdup(skip), *s, *save = NULL;
-	int bad = 0;
+	int i, bad = 0;
 
 	for (s = strtok_r(copy, ",", &save); s && !bad;
 	     s = strtok_r(NULL, ",", &save)) {
-		if (verify_step_index(s) < 0)
-			bad = usage_error("--skip: no step named '%s'", s);
+		struct strbuf why = STRBUF_INIT;
+
+		if (verify_step_index(s) >= 0)
+			continue;
+		strbuf_addf(&why, "no step named '%s'; the steps are", s);
+		for (i = 0; i < nr_verify_steps; i++)
+			strbuf_addf(&why, "%s%s", i ? ", " : " ",
+				    verify_step_name(i));
+		bad = bad_value("--skip", skip, why.buf);
+		strbuf_release(&why);
 	}
 	free(copy);
 	return bad;
@@ -251,11 +275,15 @@ static int check_config(const char *config)
 {
 	const char *why = repo_path_problem(config);
 
+	char *msg;
+	int ret;
+
 	if (!why)
 		return 0;
-	error("--config (CONFIG=) '%s' %s (configs/<name>.config, or distro)",
-	      config, why);
-	return EXIT_USAGE;
+	msg = xstrfmt("%s: give configs/<name>.config, or distro", why);
+	ret = bad_value("--config", config, msg);
+	free(msg);
+	return ret;
 }
 
 /* Whether @skip names a step the guest's tests need. */
@@ -298,20 +326,25 @@ static int check_flavours(struct options *opt, const char *list)
 
 	for (f = strtok_r(copy, ",", &save); f && !ret;
 	     f = strtok_r(NULL, ",", &save)) {
+		char *why = NULL;
+
 		known = flavour_find(f);
 		if (!known)
-			ret = usage_error("--flavours (FLAVOURS=): '%s' is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64",
-					  f);
+			why = xstrfmt("'%s' is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64",
+				      f);
 		else if (strvec_has(&seen, f))
-			ret = usage_error("--flavours (FLAVOURS=): %s named twice",
-					  f);
+			why = xstrfmt("%s named twice", f);
 		else if (!seen.nr && !known->pipeline)
-			ret = usage_error("--flavours (FLAVOURS=) starts with amd64, the flavour of the config, build, kabi and boot rows, not '%s': e.g. amd64,rt-amd64",
-					  f);
+			why = xstrfmt("the list must start with amd64, the flavour of the config, build, kabi and boot rows, not '%s': e.g. amd64,rt-amd64",
+				      f);
+		if (why)
+			ret = bad_value("--flavours", list, why);
+		free(why);
 		strvec_push(&seen, f);
 	}
 	if (!ret && !seen.nr)
-		ret = usage_error("%s", "--flavours (FLAVOURS=) names no flavour: e.g. amd64,rt-amd64");
+		ret = bad_value("--flavours", list,
+				"names no flavour: amd64, cloud-amd64 or rt-amd64, e.g. amd64,rt-amd64");
 	if (!ret)
 		opt->flavours = list;
 	strvec_clear(&seen);
@@ -323,8 +356,8 @@ static int check_flavours(struct options *opt, const char *list)
 static int check_require(struct options *opt, const char *what)
 {
 	if (strcmp(what, "pmu"))
-		return usage_error("--require (REQUIRE=) takes pmu, not '%s'",
-				   what);
+		return bad_value("--require", what,
+				 "the one thing a run can require is pmu (a guest PMU test that SKIPs is then a FAIL)");
 	opt->require_pmu = 1;
 	return 0;
 }
@@ -356,12 +389,13 @@ static struct { const char *format, *shard; int sweep; } matrix_args;
 enum { MODE_BUILD, MODE_BOOT };
 static const struct {
 	const char *const names[4];	/* NULL after the last */
+	const char *option;
 	const char *bad;		/* the error, for the value given */
 } mode_options[] = {
-	[MODE_BUILD] = { { "kernel", "objects" },
-			 "BUILD (--build) is kernel or objects, not '%s'" },
-	[MODE_BOOT] = { { "auto", "own", "distro" },
-			"BOOT (--boot) is auto, own or distro, not '%s'" },
+	[MODE_BUILD] = { { "kernel", "objects" }, "--build",
+			 "not a build: kernel or objects" },
+	[MODE_BOOT] = { { "auto", "own", "distro" }, "--boot",
+			"not a kernel to boot: auto, own or distro" },
 };
 
 static int set_mode(struct options *opt, int which, const char *val)
@@ -378,8 +412,8 @@ static int set_mode(struct options *opt, int which, const char *val)
 			opt->boot = i;
 		return 0;
 	}
-	error(mode_options[which].bad, val);
-	return EXIT_USAGE;
+	return bad_value(mode_options[which].option, val,
+			 mode_options[which].bad);
 }
 
 static const char *env(const char *name)
@@ -427,15 +461,13 @@ static int options_from_make(struct options *opt)
 	opt->kernel_cc = env("KVERIFY_KERNEL_CC");
 	opt->kernel_hostcc = env("KVERIFY_KERNEL_HOSTCC");
 	if (cc && strcmp(cc, "") && strcmp(cc, "0") && strcmp(cc, "1")) {
-		fprintf(stderr, "CCACHE (KVERIFY_CCACHE) is 0 or 1, not '%s'\n",
-			cc);
+		error("CCACHE=%s: CCACHE is 0 or 1", cc);
 		return EXIT_USAGE;
 	}
 	opt->ccache = cc && *cc ? *cc == '1' : -1;
 	opt->busybox = env("KVERIFY_BUSYBOX");
 	if (vc && strcmp(vc, "0") && strcmp(vc, "1")) {
-		fprintf(stderr, "VERIFY_CACHE (KVERIFY_VERIFY_CACHE) is 0 or 1, not '%s'\n",
-			vc);
+		error("VERIFY_CACHE=%s: VERIFY_CACHE is 0 or 1", vc);
 		return EXIT_USAGE;
 	}
 	opt->verify_cache = vc && !strcmp(vc, "1");
@@ -617,6 +649,22 @@ static int check_verify_options(struct options *opt)
 }
 
 static int verify_env(const struct options *opt);
+static int targets_from_make;	/* make's KERNEL= named them */
+
+/*
+ * targets_find()'s error on stderr; for a name no target has, how to add
+ * one, naming it as the user wrote it (KERNEL=, or the argument).
+ */
+static void no_such_target(const char *name, const struct strbuf *err)
+{
+	const char *n = plain_name(name) ? name : "<name>";
+
+	fputs(err->buf, stderr);
+	if (!strstr(err->buf, ": unknown target '"))
+		return;
+	error("%s%s: to add a kernel, give it a line in kernels.list, e.g. '%s deb:linux-source-X.Y@SUITE auto' (auto: the nearest variant of series/ and backports/ that applies), and for a kernel none applies to, write its variant with 'make backport TREE=<its tree> NAME=%s' (docs/backports.md)",
+	      targets_from_make ? "KERNEL=" : "", name, n, n);
+}
 
 static int load(const struct options *opt, struct target_list *list)
 {
@@ -669,7 +717,7 @@ static int cmd_verify(const struct options *opt, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		todo[i] = targets_find(&list, argv[i], &err);
 		if (!todo[i]) {
-			fprintf(stderr, "%s", err.buf);
+			no_such_target(argv[i], &err);
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -702,6 +750,7 @@ static int verify_env(const struct options *opt)
 		strvec_push(&names, s);
 	free(copy);
 	verify_args.env = 0;
+	targets_from_make = 1;
 	ret = cmd_verify(opt, names.nr, names.v);
 	strvec_clear(&names);
 	return ret;
@@ -738,8 +787,12 @@ static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 			if (list.v[i].series && !strcmp(list.v[i].series, "series"))
 				t = &list.v[i];
 	if (!t) {
-		fprintf(stderr, "%s", err.len ? err.buf :
-			"kverify: no target in kernels.list takes series/\n");
+		if (err.len) {
+			targets_from_make = 1;
+			no_such_target(env("KVERIFY_TARGETS"), &err);
+		} else {
+			error("no target in kernels.list takes series/");
+		}
 		goto out;
 	}
 	run_install_signal_handlers();
@@ -1093,20 +1146,44 @@ static int no_command(int argc, char **argv, int at)
  * b4's) are not options.
  */
 static const struct make_option {
-	const char *command, *var, *option;
+	const char *command, *var, *option, *make;
 } make_options[] = {
-	{ "verify", "KVERIFY_BUILD", "--build" },
-	{ "verify", "KVERIFY_SKIP", "--skip" },
-	{ "verify", "KVERIFY_CONFIG", "--config" },
-	{ "verify", "KVERIFY_BOOT", "--boot" },
-	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts" },
-	{ "verify", "KVERIFY_REQUIRE", "--require" },
-	{ "verify", "KVERIFY_FLAVOURS", "--flavours" },
-	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree" },
-	{ "backport", "KVERIFY_BACKPORT_NAME", "--name" },
-	{ "debian-patches", "KVERIFY_DEST", "--dest" },
-	{ "sweep", "KVERIFY_SWEEP_ONLY", "--only" },
+	{ "verify", "KVERIFY_BUILD", "--build", "BUILD" },
+	{ "verify", "KVERIFY_SKIP", "--skip", "SKIP" },
+	{ "verify", "KVERIFY_CONFIG", "--config", "CONFIG" },
+	{ "verify", "KVERIFY_BOOT", "--boot", "BOOT" },
+	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts", "ARTIFACTS" },
+	{ "verify", "KVERIFY_REQUIRE", "--require", "REQUIRE" },
+	{ "verify", "KVERIFY_FLAVOURS", "--flavours", "FLAVOURS" },
+	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree", "TREE" },
+	{ "backport", "KVERIFY_BACKPORT_NAME", "--name", "NAME" },
+	{ "debian-patches", "KVERIFY_DEST", "--dest", "DEST" },
+	{ "sweep", "KVERIFY_SWEEP_ONLY", "--only", "ONLY" },
 };
+
+/*
+ * The value @val of @option as the user wrote it: "SKIP=bot" when it came
+ * from make (options_from_env() passes $KVERIFY_SKIP's own string), else
+ * "--skip bot"; *@name, unless NULL, the variable or the option alone.
+ */
+static char *as_written(const char *option, const char *val,
+			const char **name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(make_options); i++) {
+		const struct make_option *m = &make_options[i];
+
+		if (strcmp(m->option, option) || env(m->var) != val)
+			continue;
+		if (name)
+			*name = m->make;
+		return xstrfmt("%s=%s", m->make, val);
+	}
+	if (name)
+		*name = option;
+	return xstrfmt("%s %s", option, val);
+}
 
 /*
  * @cmd's make_options[] that are set, parsed as its command line is; the
@@ -1128,7 +1205,8 @@ static int options_from_env(const struct command *cmd,
 		argv[argc++] = m->option;
 		argv[argc++] = env(m->var);
 	}
-	return parse_options(argc, argv, options, usagestr, 0) ? EXIT_USAGE : 0;
+	return parse_options(argc, argv, options, usagestr,
+			     PARSE_OPT_NO_USAGE) ? EXIT_USAGE : 0;
 }
 
 /*

@@ -450,8 +450,8 @@ int series_load(struct series *s, const char *repo, const char *rel,
 			continue;
 		patch = xstrfmt("%s/%s", s->dir, line);
 		if (strstr(line, "..") || !is_file(patch)) {
-			strbuf_addf(err, "%s: patch '%s' listed in the series is missing\n",
-				    file, line);
+			strbuf_addf(err, "%s:%d: patch '%s' listed in the series is missing: add the patch to %s/ or take the line out\n",
+				    file, nr, line, rel);
 			free(patch);
 			goto out;
 		}

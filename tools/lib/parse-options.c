@@ -250,6 +250,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			return PARSE_OPT_HELP;
 		}
 		if (parse_one(argc, argv, &i, opts, 0)) {
+			if (flags & PARSE_OPT_NO_USAGE)
+				return -1;
 			fputc('\n', stderr);
 			usage_with_options(stderr, usagestr, opts);
 			return -1;

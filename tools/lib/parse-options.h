@@ -42,6 +42,8 @@ enum parse_opt_option_flags {
 enum parse_opt_flags {
 	/* Stop at the first argument that is not an option. */
 	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,
+	/* A refused value is the error's one line: no usage after it. */
+	PARSE_OPT_NO_USAGE = 1 << 1,
 };
 
 /* parse_options()'s return besides the count: -h or --help was given. */
