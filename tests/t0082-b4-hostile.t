@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 15
+plan 16
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -45,6 +45,22 @@ test_expect_success 'the next make am works' '
 	make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1 ||
 	{ tail -n 10 "$TMP/out"; false; }
 '
+rm -rf series && cp -r "$TMP/series.before" series
+clean_repo
+
+# A posting older than series/revision would replace the newer series/:
+# refused (exit 2), series/ unchanged; FORCE=1 imports it.
+cp -r "$TMP/v3" "$TMP/older"
+sed -i "s/\[PATCH v$rev /[PATCH v$((rev - 1)) /" "$TMP"/older/*.eml
+make --no-print-directory am MBOX="$TMP/older" > "$TMP/out" 2>&1
+rc=$?
+test_expect_success "make am of v$((rev - 1)) over v$rev is refused (exit $rc), series/ unchanged; FORCE=1 imports it" - <<\EOT
+	tail -n 5 "$TMP/out" &&
+	[ $rc = 2 ] && grep -q "the posting is v$((rev - 1)), older than series/.s v$rev (series/revision): .*FORCE=1 imports v$((rev - 1)) all the same" "$TMP/out" &&
+	same_series &&
+	make --no-print-directory am MBOX="$TMP/older" FORCE=1 > "$TMP/out" 2>&1 &&
+	[ "$(cat series/revision)" = $((rev - 1)) ]
+EOT
 rm -rf series && cp -r "$TMP/series.before" series
 clean_repo
 

@@ -6,7 +6,9 @@
 # of the last patch, or a fixup of patch 5 squashed by git rebase -i
 # --autosquash, changed (its "fixup! <commit id>": the cover commit has
 # patch 5's subject, which --fixup=<commit> would match first, and a
-# cover commit carrying changes is refused).  series/ edited by hand
+# cover commit carrying changes is refused); a fixup! commit not yet
+# folded is refused (exit 2), written as a patch of its own with
+# FORCE=1.  series/ edited by hand
 # since: make series refuses (exit 2, what to do), make edit makes the
 # branch again from series/
 # while the branch has nothing new, refuses when both changed (exit 2),
@@ -22,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 13
+plan 14
 test_identity
 src=$(cached_source 7.3) || exit 1
 copy=$TMP/repo
@@ -95,6 +97,18 @@ test_expect_success 'a fixup of patch 5 through git rebase -i --autosquash: make
 	[ "$(grep -c "^[-+]index [0-9a-f]\{12\}\.\.[0-9a-f]\{12\} 100644$" "$TMP/changed")" = 2 ]
 '
 git commit -q -a -m fixup
+test_expect_success 'a fixup! commit not folded: make series refuses (exit 2), naming it; FORCE=1 writes it as a patch' '
+	p5=$(in_edit rev-parse b4/kvm-pmu-tolerance~1) &&
+	sed -i "s/0 reprograms on each one\./0 reprograms on every one./" "$edit/arch/x86/kvm/pmu.c" &&
+	in_edit commit -q -a -m "fixup! $p5" &&
+	{ kv series; [ $? = 2 ]; } && cat "$TMP/o" &&
+	grep -q "has commits git rebase --autosquash would fold into a patch, not yet folded: .[0-9a-f]* fixup! $p5.\.  Fold them" "$TMP/o" &&
+	git diff --exit-code -- series/ && [ -z "$(git status --porcelain -- series/)" ] &&
+	kv series FORCE=1 && cat "$TMP/o" && [ "$(grep -c . series/series)" = $((np + 1)) ] &&
+	in_edit reset -q --hard HEAD~1 && { kv series; st=$?; cat "$TMP/o"; [ $st = 0 ]; } &&
+	git status --porcelain -- series/ && git diff --stat -- series/ &&
+	git diff --exit-code -- series/ && [ -z "$(git status --porcelain -- series/)" ]
+'
 test_expect_success 'a change squashed into the cover commit (--fixup=<patch 5> matches its subject): make series refuses (exit 2)' '
 	echo "A line no patch touches." >> "$edit/README" &&
 	in_edit commit -q -a --fixup=b4/kvm-pmu-tolerance~1 &&

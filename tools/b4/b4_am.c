@@ -293,6 +293,13 @@ int do_am(struct b4 *b)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (po.rev < old_rev && !b->force) {
+		error("the posting is v%d, older than series/'s v%d (series/revision): importing it would put v%d in place of v%d; nothing was imported.  Give v%d's thread, or FORCE=1 imports v%d all the same (series/ kept as series/old/v%d/)",
+		      po.rev, old_rev, po.rev, old_rev, old_rev, po.rev,
+		      old_rev);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (branch_from(b, "kverify-am", &mbx, 0) ||
 	    format_patches(b, BASE_TAG "..kverify-am", out))
 		goto out;

@@ -337,6 +337,47 @@ static char *tracking_value(const char *json, const char *key)
 	return n ? xstrfmt("%.*s", (int)n, p) : NULL;
 }
 
+/*
+ * The commits of @range that git rebase --autosquash folds into another
+ * (subject "fixup! ", "squash! ", "amend! "): make series writes none as
+ * a patch of its own unless FORCE=1.  0, else EXIT_USAGE after naming
+ * them and what to do, or 1 when git failed.
+ */
+static int leftover_fixups(struct b4 *b, const char *edit, const char *range)
+{
+	static const char *const folded[] = { "fixup! ", "squash! ", "amend! " };
+	struct strbuf log = STRBUF_INIT, found = STRBUF_INIT;
+	struct line l;
+	size_t i;
+	int ret = 0;
+
+	if (git(b, &log, "log", "--reverse", "--format=%h %s", range, NULL)) {
+		strbuf_release(&log);
+		return 1;
+	}
+	for_each_line(l, log.buf) {
+		const char *s = memchr(l.s, ' ', l.len);
+
+		for (i = 0; s && i < ARRAY_SIZE(folded); i++)
+			if (starts_with(s + 1, folded[i])) {
+				strbuf_addf(&found, "%s'%.*s'",
+					    found.len ? ", " : "", (int)l.len,
+					    l.s);
+				break;
+			}
+	}
+	if (found.len && !b->force) {
+		error("%s: branch %s has commits git rebase --autosquash would fold into a patch, not yet folded: %s.  Fold them (git rebase -i --autosquash %s), then make series; FORCE=1 writes each as a patch of its own",
+		      edit, BRANCH, found.buf, BASE_TAG);
+		ret = EXIT_USAGE;
+	} else if (found.len) {
+		note("FORCE=1: written as patches of their own: %s", found.buf);
+	}
+	strbuf_release(&log);
+	strbuf_release(&found);
+	return ret;
+}
+
 int do_series(struct b4 *b)
 {
 	char *b4repo = b->repo;
@@ -418,14 +459,21 @@ int do_series(struct b4 *b)
 	strbuf_addch(&cover, '\n');
 	range = xstrfmt("%s.." BRANCH, first);
 	free(first);
+	ret = leftover_fixups(b, edit, range);
+	if (ret)
+		goto out;
 	ret = 1;
 	rm_rf(out);
 	if (git(b, NULL, "format-patch", "-q", "--zero-commit",
 		"--no-signature", "--abbrev=12", "-o", out, range, NULL) ||
 	    unstamp_dir(b, out))
 		goto out;
-	for (i = 0; i < b->patches.nr; i++)	/* the old names */
-		unlink(b->patches.v[i]);
+	/* the old names: a patch the branch no longer has goes too */
+	if (!b->patches.nr)
+		load_patches(b);
+	for (i = 0; i < b->patches.nr; i++)
+		if (!strchr(b->patches.v[i] + strlen("series/"), '/'))
+			unlink(b->patches.v[i]);
 	n = install_patches(out);
 	if (n < 0 || write_file("series/cover-letter", cover.buf, cover.len))
 		goto out;
