@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 32
+plan 33
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -108,7 +108,10 @@ test_expect_success 'make verify with a bad SKIP=, BOOT=, BUILD=, REQUIRE=, FLAV
 		"FLAVOURS=arm64|FLAVOURS=arm64: .arm64. is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64" \
 		"FLAVOURS=rt-amd64|FLAVOURS=rt-amd64: the list must start with amd64, " \
 		"CONFIG=../x|CONFIG=../x: .*: give configs/<name>.config, or distro" \
-		"CCACHE=2|CCACHE=2: CCACHE is 0 or 1"; do
+		"CCACHE=2|CCACHE=2: CCACHE is 0 or 1" \
+		"KEEP_GOING=yes|KEEP_GOING=yes: KEEP_GOING is 0 or 1" \
+		"FORCE=2|FORCE=2: FORCE is 0 or 1" \
+		"VERIFY_CACHE=on|VERIFY_CACHE=on: VERIFY_CACHE is 0 or 1"; do
 		make --no-print-directory verify KERNEL=6.12 "${a%%|*}" > "$TMP/var.out" 2>&1
 		rc=$? &&
 		grep "^kverify: " "$TMP/var.out" > "$TMP/var.kv" &&
@@ -117,6 +120,18 @@ test_expect_success 'make verify with a bad SKIP=, BOOT=, BUILD=, REQUIRE=, FLAV
 		  { cat "$TMP/var.out"; bad="$bad [${a%%|*}: exit $rc]"; }; }
 	done &&
 	echo "not one line naming the variable and its values:${bad:- none}" && [ -z "$bad" ]
+EOT
+test_expect_success 'make send SEND=yes, REFLECT=2, RESEND=true: one line each, exit 2, nothing taken as 0' - <<\EOT
+	bad= &&
+	for a in SEND=yes REFLECT=2 RESEND=true; do
+		make --no-print-directory send "$a" > "$TMP/var.out" 2>&1
+		rc=$? &&
+		grep "^kverify: " "$TMP/var.out" > "$TMP/var.kv" &&
+		{ [ $rc = 2 ] && [ "$(wc -l < "$TMP/var.kv")" = 1 ] &&
+		  grep -qx "kverify: $a: ${a%%=*} is 0 or 1" "$TMP/var.kv" ||
+		  { cat "$TMP/var.out"; bad="$bad [$a: exit $rc]"; }; }
+	done &&
+	echo "not refused in one line:${bad:- none}" && [ -z "$bad" ]
 EOT
 test_expect_success 'kverify verify --skip x names --skip as written, exit 2' '
 	"$KVERIFY" verify --skip nosuch 6.12 > "$TMP/cli.out" 2>&1

@@ -443,6 +443,25 @@ static int env_number(const char *name, long min, long max, long *n)
 }
 
 /*
+ * make's switch @make (KEEP_GOING=1), the Makefile's $KVERIFY_@make: 1 or
+ * 0 into *@on, unset or empty leaves it; another value is one line and
+ * EXIT_USAGE, never taken as 0.
+ */
+static int env_switch(const char *var, const char *make, int *on)
+{
+	const char *v = env(var);
+
+	if (!v)
+		return 0;
+	if (strcmp(v, "0") && strcmp(v, "1")) {
+		error("%s=%s: %s is 0 or 1", make, v, make);
+		return EXIT_USAGE;
+	}
+	*on = *v == '1';
+	return 0;
+}
+
+/*
  * The environment every command takes, whether or not --env: make's
  * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, FORCE=, and
  * $KVERIFY_BUSYBOX, the mirrors, the sim step's knobs and the test hooks
@@ -452,12 +471,15 @@ static int env_number(const char *name, long min, long max, long *n)
 static int options_from_make(struct options *opt)
 {
 	static struct test_hooks hooks;
-	const char *vc = env("KVERIFY_VERIFY_CACHE"), *mf = env("MAKEFLAGS");
+	const char *mf = env("MAKEFLAGS");
 	const char *cc = env("KVERIFY_CCACHE");
 	long boot_timeout = 0, progress = 0;
 
-	opt->keep_going = env("KVERIFY_KEEP_GOING") &&
-			  !strcmp(env("KVERIFY_KEEP_GOING"), "1");
+	if (env_switch("KVERIFY_KEEP_GOING", "KEEP_GOING", &opt->keep_going) ||
+	    env_switch("KVERIFY_VERIFY_CACHE", "VERIFY_CACHE",
+		       &opt->verify_cache) ||
+	    env_switch("KVERIFY_FORCE", "FORCE", &opt->force))
+		return EXIT_USAGE;
 	opt->kernel_cc = env("KVERIFY_KERNEL_CC");
 	opt->kernel_hostcc = env("KVERIFY_KERNEL_HOSTCC");
 	if (cc && strcmp(cc, "") && strcmp(cc, "0") && strcmp(cc, "1")) {
@@ -466,12 +488,6 @@ static int options_from_make(struct options *opt)
 	}
 	opt->ccache = cc && *cc ? *cc == '1' : -1;
 	opt->busybox = env("KVERIFY_BUSYBOX");
-	if (vc && strcmp(vc, "0") && strcmp(vc, "1")) {
-		error("VERIFY_CACHE=%s: VERIFY_CACHE is 0 or 1", vc);
-		return EXIT_USAGE;
-	}
-	opt->verify_cache = vc && !strcmp(vc, "1");
-	opt->force = env("KVERIFY_FORCE") && !strcmp(env("KVERIFY_FORCE"), "1");
 	opt->makeflags = mf;
 	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
 				     strstr(mf, "--jobserver-fds="));
@@ -774,10 +790,10 @@ static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	a.send = env("KVERIFY_SEND") && !strcmp(env("KVERIFY_SEND"), "1");
-	a.reflect = env("KVERIFY_REFLECT") &&
-		    !strcmp(env("KVERIFY_REFLECT"), "1");
-	a.resend = env("KVERIFY_RESEND") && !strcmp(env("KVERIFY_RESEND"), "1");
+	if (env_switch("KVERIFY_SEND", "SEND", &a.send) ||
+	    env_switch("KVERIFY_REFLECT", "REFLECT", &a.reflect) ||
+	    env_switch("KVERIFY_RESEND", "RESEND", &a.resend))
+		return EXIT_USAGE;
 	if (load(opt, &list))
 		return EXIT_USAGE;
 	if (env("KVERIFY_TARGETS"))
