@@ -9,7 +9,7 @@
 
 PY=/usr/bin/python3
 QUICK=sim,checkpatch,cocci,config,build,selftests,boot
-plan 8
+plan 9
 copy=$TMP/repo
 repo_copy "$copy"
 esc_fixture "$copy"
@@ -26,6 +26,14 @@ test_expect_success 'verify --format github is refused with exit 2' - <<\EOT
 EOT
 
 (cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK esc) > /dev/null 2>&1
+cp $K "$TMP/kcidb.json"
+test_expect_success 'a later run without --format kcidb leaves no kcidb.json of the run before' '
+	[ -e "$TMP/kcidb.json" ] &&
+	{ (cd "$copy" && ./build/kverify --list k.list verify --skip $QUICK esc) > /dev/null 2>&1; rc=$?; } &&
+	[ $rc = 1 ] && [ ! -e $K ] &&
+	{ (cd "$copy" && ./build/kverify --list k.list verify --format kcidb --skip $QUICK esc) > /dev/null 2>&1; rc=$?; } &&
+	[ $rc = 1 ] && [ -e $K ]
+'
 test_expect_success 'a failed apply with 0xFF in its reject: kcidb.json is valid KCIDB v4.3' '
 	$PY tests/kcidb/check.py $K
 '

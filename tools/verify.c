@@ -663,6 +663,13 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res,
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
+	/* A complete run's reports replace the last one's, all of them. */
+	if (!ctx->interrupted && !ctx->opt->kcidb) {
+		char *kcidb = xstrfmt("%s/kcidb.json", ctx->results);
+
+		unlink(kcidb);
+		free(kcidb);
+	}
 	if (ctx->opt->on_result)
 		ctx->opt->on_result(ctx, res, n,
 				    ctx->opt->on_result_data);
