@@ -96,7 +96,7 @@ diff --git a/arch/x86/include/asm/kvm_host.h b/arch/x86/include/asm/kvm_host.h
 @@ -1 +1,2 @@
 EOF
 	# The hunk is made from the real header: a field after the struct's opening.
-	hdr=$KVERIFY_CACHE/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
+	hdr=$SOURCES/src/$(json $R 'r["source_key"]')/arch/x86/include/asm/kvm_host.h
 	line=$(grep -n '^struct kvm_pmc {$' "$hdr" | cut -d: -f1)
 	python3 - "$hdr" "$line" "$copy/tests-kabi/variant/9999-kabi-fixture.patch" <<'EOF'
 import sys

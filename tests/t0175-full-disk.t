@@ -12,7 +12,7 @@ if ! mount -t tmpfs -o size=200m,mode=0755 tmpfs "$small" 2> "$TMP/mount"; then
 	exit 0
 fi
 trap 'umount "$small" 2>/dev/null; rm -rf "$TMP"' EXIT
-KVERIFY_CACHE=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out" 2>&1
+KVERIFY_CACHE=$small KVERIFY_SOURCES=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out" 2>&1
 frc=$?
 R=$TMP/r/5.10/report.json
 test_expect_success "the fetch step is an ERROR on a full disk (exit $frc)" '
@@ -25,7 +25,7 @@ EOT
 test_expect_success 'no tree was installed in the cache' '
 	[ -z "$(ls "$small/src" 2>/dev/null | grep -v "^\.tmp-")" ]
 '
-KVERIFY_CACHE=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out2" 2>&1
+KVERIFY_CACHE=$small KVERIFY_SOURCES=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out2" 2>&1
 frc=$?
 test_expect_success "a second run does not trust what the first left: it fails the same way (exit $frc)" '
 	[ $frc = 3 ] && [ "$(step_status $R fetch)" = ERROR ] && [ "$(step_status $R cocci)" = SKIP ]
@@ -46,7 +46,7 @@ printf -- '--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1 +1,2 @@\n i
 echo 0001-fix.patch > "$copy/backports/fix/series"
 printf 'x dir:%s backports/fix\n' "$TMP/d/linux" > "$copy/kernels.list"
 verify_x() {
-	(cd "$copy" && KVERIFY_CACHE=$tiny build/kverify verify --results "$TMP/rx" \
+	(cd "$copy" && KVERIFY_CACHE=$tiny KVERIFY_SOURCES=$tiny build/kverify verify --results "$TMP/rx" \
 		--skip sim,checkpatch,cocci,config,build,selftests,boot x) > "$TMP/out" 2>&1
 }
 verify_x

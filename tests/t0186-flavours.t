@@ -56,7 +56,7 @@ test_expect_success "rt-amd64 builds against the rt headers: PREEMPT_RT in its o
 test_expect_success "Debian's amd64 and rt-amd64 CRCs of arch/x86/kvm differ, so each kabi PASS is its own flavour's" '
 	for f in amd64 rt-amd64; do
 		awk "\$3 ~ /arch\/x86\/kvm/ { print \$2, \$1 }" \
-			"$KVERIFY_CACHE"/debian/*_*/usr/src/linux-headers-$abi-$f/Module.symvers |
+			"$SOURCES"/debian/*_*/usr/src/linux-headers-$abi-$f/Module.symvers |
 			sort > "$TMP/$f.crc" || return 1
 	done &&
 	n=$(comm -3 "$TMP/amd64.crc" "$TMP/rt-amd64.crc" | wc -l) &&
