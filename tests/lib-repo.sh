@@ -114,3 +114,21 @@ EOF
 	src=$(grep "^$T[[:space:]]" kernels.list | awk '{print $2}')
 	printf '%s-kabi\t%s\ttests-kabi/variant\n' "$T" "$src" >> "$copy/kernels.list"
 }
+
+# pmu_fixture_series DIR PATCH: a series of one patch, PATCH, adding a line
+# after "int pmu;" in arch/x86/kvm/pmu.c (what pmu_fixture_tree holds).
+pmu_fixture_series() {
+	mkdir -p "$1"
+	printf -- '--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1 +1,2 @@\n int pmu;\n+int tolerance;\n' \
+		> "$1/$2"
+	echo "$2" > "$1/series"
+}
+
+# pmu_fixture_tree DIR: a tree that series applies to, with a file of 2000
+# lines (lib/data.c) to damage.
+pmu_fixture_tree() {
+	mkdir -p "$1/arch/x86/kvm" "$1/lib"
+	echo '# fixture' > "$1/Makefile"
+	printf 'int pmu;\n' > "$1/arch/x86/kvm/pmu.c"
+	seq 1 2000 > "$1/lib/data.c"
+}

@@ -182,14 +182,7 @@ done
 mkdir -p "$TMP/linux-odd"
 echo '# fixture' > "$TMP/linux-odd/Makefile"
 ln -s "$victim" "$TMP/linux-odd/arch"
-cat > "$copy/backports/kvm/0001-kvm.patch" <<'PATCH'
---- a/arch/x86/kvm/pmu.c
-+++ b/arch/x86/kvm/pmu.c
-@@ -1 +1,2 @@
- int pmu;
-+int tolerance;
-PATCH
-echo 0001-kvm.patch > "$copy/backports/kvm/series"
+pmu_fixture_series "$copy/backports/kvm" 0001-kvm.patch
 reset_victim
 verify "x dir:$TMP/linux-odd backports/kvm"
 vrc=$?

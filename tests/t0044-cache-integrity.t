@@ -12,18 +12,8 @@ plan 21
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
-mkdir -p "$copy/backports/fix" "$TMP/t/linux/arch/x86/kvm" "$TMP/t/linux/lib"
-cat > "$copy/backports/fix/0001-fix.patch" <<'PATCH'
---- a/arch/x86/kvm/pmu.c
-+++ b/arch/x86/kvm/pmu.c
-@@ -1 +1,2 @@
- int pmu;
-+int tolerance;
-PATCH
-echo 0001-fix.patch > "$copy/backports/fix/series"
-echo '# fixture' > "$TMP/t/linux/Makefile"
-printf 'int pmu;\n' > "$TMP/t/linux/arch/x86/kvm/pmu.c"
-seq 1 2000 > "$TMP/t/linux/lib/data.c"
+pmu_fixture_series "$copy/backports/fix" 0001-fix.patch
+pmu_fixture_tree "$TMP/t/linux"
 printf 'int x86;\n' > "$TMP/t/linux/arch/x86/x86.c"
 tar -C "$TMP/t" -cf "$TMP/linux.tar" linux
 printf 'x tar:%s backports/fix\n' "$TMP/linux.tar" > "$copy/kernels.list"
