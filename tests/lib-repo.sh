@@ -132,3 +132,32 @@ pmu_fixture_tree() {
 	printf 'int pmu;\n' > "$1/arch/x86/kvm/pmu.c"
 	seq 1 2000 > "$1/lib/data.c"
 }
+
+# fake_kernel_targets FAKE COPY: a fixture "kernel tree" FAKE whose bzImage
+# is 8 jobs, each running FAKE/job.sh (the script writes its own) with the
+# build directory, and in the repository copy COPY three targets of it
+# (fake1..3, a series of one patch, configs/fake.config) as kernels.list.
+fake_kernel_targets() {
+	local fake=$1 copy=$2 i
+	mkdir -p "$fake/scripts" "$copy/backports/fake"
+	cat > "$fake/Makefile" <<'MK'
+O ?= .
+JOBS := 1 2 3 4 5 6 7 8
+tinyconfig allnoconfig olddefconfig:
+	@mkdir -p $(O) && touch $(O)/.config
+	@grep -q '^CONFIG_FAKE=y' $(O)/.config || echo CONFIG_FAKE=y >> $(O)/.config
+bzImage: $(addprefix job-,$(JOBS))
+job-%:
+	@sh $(CURDIR)/job.sh $(O)
+.PHONY: bzImage tinyconfig allnoconfig olddefconfig
+MK
+	printf '#!/bin/sh\nexit 0\n' > "$fake/scripts/config"
+	printf 'fixture\n' > "$fake/README"
+	printf -- '--- a/README\n+++ b/README\n@@ -1 +1,2 @@\n fixture\n+patched\n' \
+		> "$copy/backports/fake/0001-fake.patch"
+	echo 0001-fake.patch > "$copy/backports/fake/series"
+	printf '# base: tinyconfig\nCONFIG_FAKE=y\n' > "$copy/configs/fake.config"
+	for i in 1 2 3; do
+		echo "fake$i dir:$fake backports/fake configs/fake.config"
+	done > "$copy/kernels.list"
+}

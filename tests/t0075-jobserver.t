@@ -12,42 +12,15 @@ plan 4
 copy=$TMP/repo
 repo_copy "$copy"
 fake=$TMP/fake-linux
-mkdir -p "$fake/scripts" "$copy/backports/fake"
 export KVERIFY_CACHE=$TMP/cache
 
-cat > "$fake/Makefile" <<'MK'
-O ?= .
-JOBS := 1 2 3 4 5 6 7 8
-tinyconfig allnoconfig olddefconfig:
-	@mkdir -p $(O) && touch $(O)/.config
-	@grep -q '^CONFIG_FAKE=y' $(O)/.config || echo CONFIG_FAKE=y >> $(O)/.config
-bzImage: $(addprefix job-,$(JOBS))
-job-%:
-	@sh $(CURDIR)/job.sh $(O)
-.PHONY: bzImage tinyconfig allnoconfig olddefconfig
-MK
+fake_kernel_targets "$fake" "$copy"
 cat > "$fake/job.sh" <<'SH'
 # One "compile": its start and end, in its build directory.
 t0=$(date +%s.%N)
 sleep 0.5
 echo "$t0 $(date +%s.%N)" >> "$1/jobs.log"
 SH
-printf '#!/bin/sh\nexit 0\n' > "$fake/scripts/config"
-printf 'fixture\n' > "$fake/README"
-cat > "$copy/backports/fake/0001-fake.patch" <<'PATCH'
---- a/README
-+++ b/README
-@@ -1 +1,2 @@
- fixture
-+patched
-PATCH
-echo 0001-fake.patch > "$copy/backports/fake/series"
-printf '# base: tinyconfig\nCONFIG_FAKE=y\n' > "$copy/configs/fake.config"
-{
-	for i in 1 2 3; do
-		echo "fake$i dir:$fake backports/fake configs/fake.config"
-	done
-} > "$copy/kernels.list"
 
 test_expect_success 'make -j2 verify-all on three fixture targets passes' '
 	(cd "$copy" && make --no-print-directory -j2 verify-all SKIP=sim,checkpatch,cocci,selftests,boot)
