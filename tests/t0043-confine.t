@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 32
+plan 33
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
@@ -386,6 +386,29 @@ test_expect_success "a token in kverify's environment is in no log of the run; H
 	! grep -rl "$secret" "$copy/results/x" "$KVERIFY_CACHE/build/x" &&
 	! grep -q "^KVERIFY_" "$copy"/results/x/logs/*-config.log &&
 	grep -qx "HOME=/tmp/home" "$copy"/results/x/logs/*-config.log
+'
+
+# 1. What the tree's make leaves in its build directory is not followed by
+# root: a .config that is a symlink to a root-only file (which would pass
+# the step, CONFIG_FAKE=y in it) makes the config step FAIL, naming it.
+mkdir -p "$TMP/linktree/scripts"
+sed -e 's|touch $(O)/.config|rm -f $(O)/.config|' \
+	-e 's|^\t@grep -q .*|\t@ln -sfn $(VICTIM_CONFIG) $(O)/.config|' "$TMP/envtree/Makefile" > "$TMP/linktree/Makefile"
+cp "$TMP/envtree/scripts/config" "$TMP/linktree/scripts/config"
+printf 'fixture\n' > "$TMP/linktree/README"
+printf 'CONFIG_FAKE=y\n' > "$TMP/victim-config"
+chmod 600 "$TMP/victim-config"
+printf 'VICTIM_CONFIG := %s\n' "$TMP/victim-config" | cat - "$TMP/linktree/Makefile" > "$TMP/linktree/Makefile.new"
+mv "$TMP/linktree/Makefile.new" "$TMP/linktree/Makefile"
+printf 'y dir:%s backports/fix configs/fake.config\n' "$TMP/linktree" > "$copy/kernels.list"
+(cd "$copy" && build/kverify verify --skip sim,checkpatch,cocci,build,selftests,boot y) > "$TMP/out" 2>&1
+vrc=$?
+test_expect_success "the tree's make leaves .config a symlink to a root-only file: config FAILS naming it, nothing read through it (exit $vrc)" '
+	grep "^ *config " "$TMP/out"; ls -l "$KVERIFY_CACHE/build/y/.config" &&
+	[ -L "$KVERIFY_CACHE/build/y/.config" ] &&
+	[ $vrc = 1 ] && [ "$(step_status "$copy/results/y/report.json" config)" = FAIL ] &&
+	grep -q "cannot read $KVERIFY_CACHE/build/y/.config: Too many levels of symbolic links" "$copy/results/y/report.json" &&
+	[ "$(cat "$TMP/victim-config")" = CONFIG_FAKE=y ]
 '
 
 test_expect_success 'a relative XDG_CACHE_HOME is ignored: the cache is ~/.cache/kverify, nothing is written under the working directory' '

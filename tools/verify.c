@@ -23,6 +23,7 @@
 #include "bundle.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/guard.h"
 #include "lib/usage.h"
 #include "progress.h"
 #include "report.h"
@@ -499,6 +500,8 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 	fc.flavour = fl;
 	fc.build = cache_path(ctx, "build/%s-debian@%s", ctx->t->name, flavour);
 	fc.kvm_tree = cache_path(ctx, "trees/%s@%s", ctx->t->name, flavour);
+	fs_guard(fc.build);
+	fs_guard(fc.kvm_tree);
 	fc.results = xstrfmt("%s/%s", ctx->results, flavour);
 	mkdir_p(fc.results);
 	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++) {
@@ -593,6 +596,9 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 				"build/%s-debian" :
 				distro_config(ctx->opt) ? "build/%s-distro" :
 				"build/%s", ctx->t->name);
+	/* what an earlier run's sandbox wrote (lib/guard.c) */
+	fs_guard(ctx->tree);
+	fs_guard(ctx->build);
 	if (ctx->t->series) {
 		char *where = xstrfmt("%s:%d", ctx->opt->list, ctx->t->line);
 

@@ -276,7 +276,7 @@ static void copy_keeping_mtime(const char *from, const char *to)
 		return;
 	ts[0] = st.st_atim;
 	ts[1] = st.st_mtim;
-	utimensat(AT_FDCWD, to, ts, 0);
+	utimensat(AT_FDCWD, to, ts, AT_SYMLINK_NOFOLLOW);
 }
 
 /*

@@ -28,6 +28,7 @@
 
 #include "debian/debian.h"
 #include "lib/fsutil.h"
+#include "lib/guard.h"
 #include "series.h"
 #include "sources/apt.h"
 #include "sources/toolchain.h"
@@ -526,6 +527,7 @@ static void boot_own_instead(const struct verify_ctx *ctx,
 	cfg->boot_why = xstrdup(why);
 	free(cfg->build);
 	cfg->build = cache_path(ctx, "build/%s", ctx->t->name);
+	fs_guard(cfg->build);
 }
 
 /* The vmlinuz of Debian's image: boot/, or (7.x) beside the modules. */

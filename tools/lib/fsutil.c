@@ -9,18 +9,55 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/guard.h"
 #include "lib/run.h"
 #include "lib/sandbox.h"
 #include "lib/usage.h"
 
-int mkdir_p(const char *path)
+/*
+ * Below a guarded directory (lib/guard.c), each level is made and entered
+ * without following a symlink: a planted link makes it fail with ELOOP.
+ */
+static int mkdir_guarded(const char *root, const char *path)
 {
 	char *p = xstrdup(path), *s;
+	int ret = 0, fd;
+
+	for (s = p + strlen(root) + 1; ; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		fd = open_guarded(p, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0 && errno == ENOENT)
+			ret = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 :
+			      (fd = open_guarded(p, O_PATH | O_DIRECTORY, 0)) < 0;
+		else if (fd < 0)
+			ret = -1;
+		if (fd >= 0)
+			close(fd);
+		*s = c;
+		if (ret || !c)
+			break;
+	}
+	free(p);
+	return ret;
+}
+
+int mkdir_p(const char *path)
+{
+	const char *root = fs_guarded_root(path);
+	char *p, *s;
 	int ret = 0;
 
+	if (root)
+		return mkdir_p(root) || mkdir_guarded(root, path) ? -1 : 0;
+	p = xstrdup(path);
 	for (s = p + 1; ; s++) {
 		if (*s && *s != '/')
 			continue;
@@ -102,7 +139,7 @@ static int write_all(int fd, const char *data, size_t len)
 
 int write_file(const char *path, const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open_guarded(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0)
 		return -1;
@@ -130,6 +167,24 @@ int sync_tree(const char *dir)
 	return ret;
 }
 
+/* rename(@from, @to), @from a name in @to's directory; no symlink followed. */
+static int rename_guarded(const char *from, const char *to)
+{
+	char name[NAME_MAX + 1];
+	int fd, ret, e;
+
+	if (!fs_guarded_root(to))
+		return rename(from, to);
+	fd = open_guarded_parent(to, name, sizeof(name));
+	if (fd < 0)
+		return -1;
+	ret = renameat(fd, strrchr(from, '/') + 1, fd, name);
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
+}
+
 /* Write to a temporary name, then rename: readers never see half a file. */
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
@@ -137,7 +192,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	int ret = write_file(tmp, data, len);
 
 	if (!ret)
-		ret = rename(tmp, path);
+		ret = rename_guarded(tmp, path);
 	if (ret)
 		unlink(tmp);
 	free(tmp);
@@ -380,7 +435,7 @@ int copy_file(const char *from, const char *to)
 		mkdir_p(dir);
 	}
 	free(dir);
-	in = open(from, O_RDONLY | O_CLOEXEC);
+	in = open_guarded(from, O_RDONLY, 0);
 	if (in < 0)
 		return -1;
 	if (fstat(in, &st))
@@ -389,7 +444,7 @@ int copy_file(const char *from, const char *to)
 		errno = EFBIG;
 		goto out;
 	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = open_guarded(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (out < 0)
 		goto out;
 	ret = copy_fd(in, out);

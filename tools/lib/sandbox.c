@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "lib/fsutil.h"
+#include "lib/guard.h"
 #include "lib/sandbox.h"
 
 /* @dir under @top: "--perms 0755 --dir" each directory between them. */
@@ -265,6 +266,8 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		for (j = 0; j < homes.nr; j++)
 			make_parents(&a, &made, homes.v[j], p);
 		strvec_pushl(&a, rw ? "--bind" : "--ro-bind", p, p, NULL);
+		if (rw)		/* root opens nothing the sandbox plants there */
+			fs_guard(p);
 		if (rw && root && nftw(p, chown_one, 32, FTW_PHYS) < 0) {
 			strbuf_addf(why, "cannot hand %s to the sandbox's user: %s",
 				    p, strerror(errno));

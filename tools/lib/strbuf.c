@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lib/exitcode.h"
+#include "lib/guard.h"
 #include "lib/strbuf.h"
 
 char strbuf_slopbuf[1];
@@ -194,7 +195,7 @@ static int read_fd(struct strbuf *sb, int fd, size_t max)
 
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_guarded(path, O_RDONLY, 0);
 
 	return fd < 0 ? -1 : read_fd(sb, fd, max);
 }

@@ -11,6 +11,7 @@
  * fragment's options are then set with the tree's own scripts/config and
  * the result settled the same way, with allnoconfig.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,13 @@ static int check_survived(const struct verify_ctx *ctx, struct step_result *r,
 	size_t i;
 	int lost = 0;
 
-	strbuf_read_file(&cfg, path, 16 << 20);
+	if (strbuf_read_file(&cfg, path, 16 << 20) < 0) {
+		/* ELOOP: the tree's make left a symlink there (lib/guard.c) */
+		strbuf_addf(&r->reason, "cannot read %s: %s", path,
+			    strerror(errno));
+		free(path);
+		return -1;
+	}
 	for (i = 0; i < want->nr; i++) {
 		const char *eq = strchr(want->v[i], '=');
 		char *line;
@@ -256,6 +263,9 @@ static enum step_status configure_distro(const struct verify_ctx *ctx,
 	to = xstrfmt("%s/.config", build_dir(ctx));
 	script = xstrfmt("%s/scripts/config", ctx->tree);
 	ret = copy_file(from, to);
+	if (ret)	/* ELOOP: a symlink the last build's make left (lib/guard.c) */
+		strbuf_addf(&r->reason, "cannot write %s: %s; ", to,
+			    strerror(errno));
 	/* Debian's signing keys and BTF (pahole) are not here. */
 	strvec_pushl(&c.args, "bash", script, "--file", to, "--set-str",
 		     "SYSTEM_TRUSTED_KEYS", "", "--set-str",

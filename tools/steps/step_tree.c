@@ -66,7 +66,7 @@ static int unshare_patched(const struct verify_ctx *ctx, struct step_result *r)
 			ts[1] = st.st_mtim;
 			ret = strbuf_read_file(&sb, path, 256 << 20) ||
 			      write_file_atomic(path, sb.buf, sb.len) ||
-			      utimensat(AT_FDCWD, path, ts, 0);
+			      utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW);
 			if (ret)
 				strbuf_addf(&r->reason, "cannot unshare %s: %m",
 					    files.v[i]);
