@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 21
+plan 23
 copy=$TMP/repo
 repo_copy "$copy"
 export KVERIFY_CACHE=$TMP/cache KVERIFY_SOURCES=$TMP/cache
@@ -198,5 +198,24 @@ test_expect_success 'a series file replaced while it is applied: that run FAILs,
 test_expect_success 'and the next run makes the tree again, with the patch as it is now' '
 	verify && ! reason tree | grep -q "^reused" &&
 	grep -qx "int tolerance2;" "$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c"
+'
+# A reused tree is checked, not believed: the files the series touches must
+# be regular files with the content the apply step recorded.  What the
+# sandbox (which writes the tree) could leave there makes the tree anew.
+pmu=$KVERIFY_CACHE/trees/x/arch/x86/kvm/pmu.c
+printf 'root-only\n' > "$TMP/root-only"
+chmod 600 "$TMP/root-only"
+rm -f "$pmu" && ln -s "$TMP/root-only" "$pmu"
+test_expect_success 'a patched file left a symlink to a root-only file: the tree is made anew, the link is gone' '
+	verify && ! reason tree | grep -q "^reused" && [ ! -L "$pmu" ] &&
+	grep -qx "int tolerance2;" "$pmu" && [ "$(cat "$TMP/root-only")" = root-only ]
+'
+verify
+cp -p "$pmu" "$TMP/pmu.c.kept"
+sed -i "s/^int tolerance2;$/int tolerance3;/" "$pmu"
+touch -r "$TMP/pmu.c.kept" "$pmu"
+test_expect_success 'a patched file edited in the tree, same size and mtime: the tree is made anew' '
+	reason tree | grep -q "^reused" &&
+	verify && ! reason tree | grep -q "^reused" && grep -qx "int tolerance2;" "$pmu"
 '
 done_testing

@@ -338,6 +338,45 @@ char *tree_stamp_path(const struct verify_ctx *ctx)
 	return xstrfmt("%s/trees/%s.stamp", ctx->cache, ctx->t->name);
 }
 
+/*
+ * The files the series touches are as the apply step left them: each a
+ * regular file (no symlink the sandbox could have left), with the content
+ * whose hash the apply step wrote in trees/<target>.mtimes (which only
+ * kverify writes: the sandbox writes the tree, not trees/).
+ */
+static int patched_files_intact(const struct verify_ctx *ctx)
+{
+	char *manifest = cache_path(ctx, "trees/%s.mtimes", ctx->t->name);
+	struct strbuf old = STRBUF_INIT;
+	struct strvec files = STRVEC_INIT;
+	size_t i;
+	int ok = !strbuf_read_file(&old, manifest, 1 << 20);
+
+	series_files(series_of(ctx), &files, 0);
+	for (i = 0; ok && i < files.nr; i++) {
+		char *path = xstrfmt("%s/%s", ctx->tree, files.v[i]);
+		char *key = xstrfmt("%s ", files.v[i]), *hit = old.buf;
+		uint64_t h = HASH_INIT;
+		unsigned long long want;
+		struct stat st;
+
+		while ((hit = strstr(hit, key)) && hit != old.buf && hit[-1] != '\n')
+			hit += strlen(key);
+		if (lstat(path, &st))	/* a file the series deletes */
+			ok = !hit;
+		else
+			ok = hit && S_ISREG(st.st_mode) && !hash_file(&h, path) &&
+			     sscanf(hit + strlen(key), "%llx", &want) == 1 &&
+			     want == h;
+		free(path);
+		free(key);
+	}
+	strvec_clear(&files);
+	strbuf_release(&old);
+	free(manifest);
+	return ok;
+}
+
 int tree_is_current(const struct verify_ctx *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -345,7 +384,7 @@ int tree_is_current(const struct verify_ctx *ctx)
 	int ok;
 
 	ok = is_dir(ctx->tree) && !strbuf_read_file(&sb, path, 4096) &&
-	     !strcmp(sb.buf, want);
+	     !strcmp(sb.buf, want) && patched_files_intact(ctx);
 	strbuf_release(&sb);
 	free(path);
 	free(want);
