@@ -2,11 +2,12 @@
 # Two runs of one target never interleave: the second waits and says so, or
 # with --no-wait exits clearly; another target proceeds meanwhile.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_LOCK_TARGET:-6.12}
 OTHER=${KVERIFY_LOCK_OTHER:-5.10}
 QUICK=sim,checkpatch,cocci,config,build,selftests,boot
-plan 7
+plan 8
 lock=$KVERIFY_CACHE/locks/$T.lock
 mkdir -p "$KVERIFY_CACHE/locks"
 
@@ -35,7 +36,7 @@ test_expect_success "$OTHER runs to the end while $T is locked and its second ru
 	tail -n 20 "$TMP/other.out" &&
 	[ $other_rc = 0 ] && [ $still = 0 ]
 '
-grep_ok "the second run says it is waiting" "waiting for another run (or what is left of a killed one) holding .*$T.lock" "$TMP/wait"
+grep_ok "the second run says it is waiting, for whom: the pid and command of flock(1), which holds the lock" "waiting for pid $holder (flock $lock sh -c .*), which holds .*$T.lock" "$TMP/wait"
 test_expect_success 'while it waits, the results of the run holding the lock are untouched' '
 	[ -f "results/$T/marker" ]
 '
@@ -49,5 +50,28 @@ test_expect_success 'then it writes its own results in place of the old ones' '
 wait $holder
 test_expect_success 'it started no step before it had the lock' '
 	! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n "waiting" "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n "fetch \.\.\." "$TMP/wait" | cut -d: -f1)" ]
+'
+# A waiting run names who holds the lock: a kverify of a fixture target
+# whose build waits for a file, and a second run of it.
+copy=$TMP/repo
+fake=$TMP/fake-linux
+repo_copy "$copy"
+fake_kernel_targets "$fake" "$copy"
+# (in its build directory, which the sandbox's make writes and sees)
+build=$KVERIFY_CACHE/build/fake1
+# (names of this run's own: the cache may keep the last run's build directory)
+tok=$$-$RANDOM
+printf 'touch "$1/started-%s"; while [ ! -e "$1/go-%s" ]; do sleep 0.1; done\n' $tok $tok > "$fake/job.sh"
+(cd "$copy" && exec build/kverify verify --skip sim,checkpatch,cocci,selftests,boot fake1) > "$TMP/holder" 2>&1 &
+holder=$!
+for i in $(seq 600); do [ -e "$build/started-$tok" ] && break; sleep 0.1; done
+(cd "$copy" && build/kverify verify --skip sim,checkpatch,cocci,selftests,boot fake1) > "$TMP/waiter" 2>&1 &
+waiter=$!
+for i in $(seq 100); do grep -qs "waiting for" "$TMP/waiter" && break; sleep 0.1; done
+touch "$build/go-$tok"
+wait $holder $waiter
+test_expect_success "the second run names the holder: its pid ($holder), its command and since when" '
+	cat "$TMP/waiter" | head -n 3 &&
+	grep -q "waiting for pid $holder (build/kverify verify --skip sim,checkpatch,cocci,selftests,boot fake1, since [0-9][0-9]:[0-9][0-9]:[0-9][0-9]), which holds .*/locks/fake1.lock" "$TMP/waiter"
 '
 done_testing

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -324,6 +325,79 @@ int hash_file(uint64_t *h, const char *path)
 	return ret;
 }
 
+/*
+ * Who holds a lock: the kernel's /proc/locks names the process that took
+ * the flock on this file (its children inherit the lock, not the entry);
+ * its command line is /proc/PID/cmdline, and the holder writes "PID SINCE"
+ * into the lock file once it has it, for the time.  A waiter names the
+ * holder, or says that it has ended and what is left of it holds the lock.
+ */
+static void write_holder(int fd)
+{
+	char line[64], when[32];
+	time_t now = time(NULL);
+	int n;
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	n = snprintf(line, sizeof(line), "%d %s\n", (int)getpid(), when);
+	if (ftruncate(fd, 0) || pwrite(fd, line, n, 0) != n)
+		return;		/* the waiter then names no time */
+}
+
+/* The pid of the flock on @fd's file in /proc/locks, or 0. */
+static int flock_holder(int fd)
+{
+	unsigned int major, minor;
+	unsigned long ino;
+	char line[256], type[16];
+	struct stat st;
+	int pid = 0, p;
+	FILE *f;
+
+	if (fstat(fd, &st))
+		return 0;
+	f = fopen("/proc/locks", "re");
+	while (f && !pid && fgets(line, sizeof(line), f))
+		if (!strstr(line, "->") &&
+		    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu", type, &p,
+			   &major, &minor, &ino) == 5 &&
+		    !strcmp(type, "FLOCK") && ino == st.st_ino &&
+		    major == major(st.st_dev) && minor == minor(st.st_dev))
+			pid = p;
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+static void say_holder(int fd, const char *path)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char buf[64], when[16] = "", *proc;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int pid = flock_holder(fd), wrote = 0;
+	size_t i;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (sscanf(buf, "%d %15s", &wrote, when) != 2 || wrote != pid)
+		when[0] = '\0';	/* not a kverify's: no time */
+	proc = xstrfmt("/proc/%d/cmdline", pid);
+	if (pid > 0 && !strbuf_read_file(&cmd, proc, 4096) && cmd.len) {
+		for (i = 0; i + 1 < cmd.len; i++)
+			if ((unsigned char)cmd.buf[i] < ' ')
+				cmd.buf[i] = ' ';
+		note("waiting for pid %d (%.200s%s%s), which holds %s", pid,
+		     cmd.buf, *when ? ", since " : "", when, path);
+	} else if (pid > 0) {
+		note("waiting for what is left of pid %d, which has ended, holding %s",
+		     pid, path);
+	} else {
+		note("waiting for another run (or what is left of a killed one) holding %s",
+		     path);
+	}
+	strbuf_release(&cmd);
+	free(proc);
+}
+
 /* flock(@path); with @wait, say so on stderr and block. */
 static int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 {
@@ -333,19 +407,21 @@ static int lock_file(const char *path, int wait, int *fd, struct strbuf *err)
 		return -1;
 	}
 	if (!flock(*fd, LOCK_EX | LOCK_NB))
-		return 0;
+		goto held;
 	if (!wait) {
 		strbuf_addf(err, "another run holds %s; not waiting (--no-wait)",
 			    path);
 		goto fail;
 	}
-	note("waiting for another run (or what is left of a killed one) holding %s", path);
+	say_holder(*fd, path);
 	while (flock(*fd, LOCK_EX) < 0) {
 		if (errno != EINTR || run_interrupted()) {
 			strbuf_addf(err, "flock %s: %s", path, strerror(errno));
 			goto fail;
 		}
 	}
+held:
+	write_holder(*fd);
 	return 0;
 fail:
 	close(*fd);
