@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_GUEST_TARGET:-6.12}
-plan 4
+plan 5
 series=$(target_series $T)
 # the patch that adds the parameter
 pk=$(cd "$series" && grep -l '^+static \(uint\|unsigned int\) __read_mostly emulated_counter_reprogram_tolerance;$' $(cat series) | head -n 1)
@@ -18,8 +18,9 @@ copy=$TMP/hang
 repo_copy "$copy"
 sed -i -E 's/^\+(static (uint|unsigned int) __read_mostly emulated_counter_reprogram_tolerance;)$/+static int __init kverify_hang(void) { pr_info("kverify: hanging on purpose\\n"); for (;;) cpu_relax(); return 0; } late_initcall(kverify_hang); \1/' "$copy/$series/$pk"
 # QEMU as it behaves where KVM fails: the message, then a wait.
-mkdir -p "$TMP/bin"
-cat > "$TMP/bin/qemu-system-x86_64" <<EOF
+# (in the copy: QEMU runs in the sandbox, which sees it, not $TMP)
+mkdir -p "$copy/fakebin"
+cat > "$copy/fakebin/qemu-system-x86_64" <<EOF
 #!/bin/sh
 case " \$* " in
 *" -accel kvm "*)
@@ -29,10 +30,23 @@ case " \$* " in
 esac
 exec $(command -v qemu-system-x86_64) "\$@"
 EOF
-chmod +x "$TMP/bin/qemu-system-x86_64"
+chmod +x "$copy/fakebin/qemu-system-x86_64"
 rm -f "$KVERIFY_CACHE/accel-probe"
-(cd "$copy" && PATH=$TMP/bin:$PATH KVERIFY_TEST_BOOT_TIMEOUT=30 ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
+# While the guest hangs: who runs QEMU (the real executable), and how.
+qemu=$(readlink -f "$(command -v qemu-system-x86_64)")
+(for i in $(seq 900); do
+	for pid in $(pgrep -f "qemu-system-x86_64.*-kernel $KVERIFY_CACHE/build/$T/"); do
+		[ "$(readlink /proc/$pid/exe)" = "$qemu" ] || continue
+		grep -E "^(Uid|Gid|Groups|Seccomp|NoNewPrivs):" /proc/$pid/status > "$TMP/qemu.status"
+		exit 0
+	done
+	sleep 0.1
+done) &
+sampler=$!
+(cd "$copy" && PATH=$copy/fakebin:$PATH KVERIFY_TEST_BOOT_TIMEOUT=30 ./build/kverify --boot own verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1
 rc=$?
+kill $sampler 2> /dev/null
+wait $sampler
 rm -f "$KVERIFY_CACHE/accel-probe"	# this host's own answer, next time
 R=$copy/results/$T/report.json
 test_expect_success "a hanging guest fails the boot step, killed at the timeout (exit $rc)" - <<\EOT
@@ -44,6 +58,13 @@ test_expect_success 'the report holds a console excerpt; console.log holds the w
 	json $R '[s["detail"] for s in r["steps"] if s["name"] == "boot"][0]' | grep -q -- "--- console" &&
 	grep -q "kverify: hanging on purpose" "$copy/results/$T/console.log"
 EOT
+test_expect_success "QEMU ran the guest as nobody, under its seccomp filter, with no new privileges and no group" '
+	cat "$TMP/qemu.status" &&
+	grep -Eq "^Uid:[[:space:]]+65534[[:space:]]+65534[[:space:]]+65534[[:space:]]+65534$" "$TMP/qemu.status" &&
+	grep -Eq "^Seccomp:[[:space:]]+2$" "$TMP/qemu.status" &&
+	grep -Eq "^NoNewPrivs:[[:space:]]+1$" "$TMP/qemu.status" &&
+	grep -Eq "^Groups:[[:space:]]*$" "$TMP/qemu.status"
+'
 test_expect_success 'no QEMU process is left' '
 	! pgrep -af "qemu-system-x86_64.*$KVERIFY_CACHE/build/$T/"
 '

@@ -24,10 +24,12 @@ copy=$TMP/repo
 repo_copy "$copy"
 R=$copy/results/$T/report.json
 memo=$KVERIFY_CACHE/memo/$T.boot
-calls=$TMP/qemu.calls
+# QEMU runs in the sandbox, which sees the repository, not $TMP: the fake
+# lives in the copy, and says each call on its stdout, the console.
+fake=$copy/fakebin
 rm -f "$memo"
-mkdir -p "$TMP/bin"
-cat > "$TMP/console" <<'EOF2'
+mkdir -p "$fake"
+cat > "$fake/console" <<'EOF2'
 kverify-guest: booted 6.12.0-fake
 KTAP version 1
 1..3
@@ -36,17 +38,17 @@ ok 2 cpuid_test
 ok 3 pmu_counters_test # SKIP no PMU in this guest
 KVERIFY-DONE
 EOF2
-cat > "$TMP/bin/qemu-system-x86_64" <<EOF2
+cat > "$fake/qemu-system-x86_64" <<EOF2
 #!/bin/sh
-echo "\$*" >> "$calls"
+echo "fake-qemu: \$*"
 case "\$*" in *kverify.probe=1*) exit 0 ;; esac
 # The runner's port (ttyS1): QEMU's "-chardev file,id=runner,path=FILE".
 for a in "\$@"; do
-	case "\$a" in file,id=runner,path=*) cat "$TMP/console" > "\${a#file,id=runner,path=}" ;; esac
+	case "\$a" in file,id=runner,path=*) cat "$fake/console" > "\${a#file,id=runner,path=}" ;; esac
 done
-cat "$TMP/console"
+cat "$fake/console"
 EOF2
-chmod +x "$TMP/bin/qemu-system-x86_64"
+chmod +x "$fake/qemu-system-x86_64"
 # The probe's answer is this host's: back as it was at the end.
 probe=$KVERIFY_CACHE/accel-probe
 [ -e "$probe" ] && cp -p "$probe" "$TMP/accel-probe"
@@ -56,12 +58,12 @@ restore_probe() {
 trap 'restore_probe; rm -rf "$TMP"' EXIT
 
 verify() {
-	: > "$calls"
-	(cd "$copy" && PATH=$TMP/bin:$PATH ./build/kverify --boot $BOOT verify \
+	rm -f "$copy/results/$T/console.log"
+	(cd "$copy" && PATH=$fake:$PATH ./build/kverify --boot $BOOT verify \
 		--skip sim,checkpatch,cocci "$@" $T) > "$TMP/out" 2>&1
 }
 # the guest boots QEMU made (not the probe's, not a --version)
-boots() { grep -e "-kernel " "$calls" | grep -vc kverify.probe=1; }
+boots() { grep -s "^fake-qemu: .*-kernel " "$copy/results/$T/console.log" | grep -vc kverify.probe=1; }
 reason() { json $R "[s['reason'] for s in r['steps'] if s['name'] == 'boot'][0]"; }
 booted() {	# the guest booted once, with the tests as the console says
 	[ "$(step_status $R boot)" = PASS ] && ! reason | grep -q "^up to date" &&
@@ -86,7 +88,7 @@ test_expect_success "the same inputs again: up to date, no boot, the SKIP still 
 	verify && reused
 '
 test_expect_success "another QEMU executable: it boots" '
-	echo "# another build" >> "$TMP/bin/qemu-system-x86_64" &&
+	echo "# another build" >> "$fake/qemu-system-x86_64" &&
 	verify && booted && verify && reused
 '
 test_expect_success "the guest runner edited: it boots" '
@@ -114,7 +116,7 @@ test_expect_success "a kept file naming another hash is not believed" '
 # The results elsewhere (--results): the initramfs list that the tree's
 # gen_init_cpio reads, in the sandbox, is there.
 test_expect_success "--results outside the checkout: the initramfs is made from there, it boots" '
-	(cd "$copy" && KVERIFY_FORCE=1 PATH=$TMP/bin:$PATH ./build/kverify --results "$TMP/elsewhere" \
+	(cd "$copy" && KVERIFY_FORCE=1 PATH=$fake:$PATH ./build/kverify --results "$TMP/elsewhere" \
 		--boot $BOOT verify --skip sim,checkpatch,cocci $T) > "$TMP/out" 2>&1 &&
 	[ "$(step_status "$TMP/elsewhere/$T/report.json" boot)" = PASS ] &&
 	[ -s "$TMP/elsewhere/$T/boot/initramfs.list" ]

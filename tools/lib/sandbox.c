@@ -197,6 +197,20 @@ static void setenv_arg(struct strvec *a, const char *var, int all)
 }
 
 /*
+ * No supplementary group, or only the group of @dev (kvm for /dev/kvm,
+ * mode 660), so that nobody may open it; never root's group.
+ */
+static void dev_group(struct strvec *a, const char *dev)
+{
+	struct stat st;
+
+	if (dev && !stat(dev, &st) && S_ISCHR(st.st_mode) && st.st_gid)
+		strvec_pushf(a, "--groups=%u", (unsigned int)st.st_gid);
+	else
+		strvec_push(a, "--clear-groups");
+}
+
+/*
  * Wrap @c's command in bubblewrap as @sb says.  @c->dir, if set, is where
  * it starts, inside too.  0, or -1 with @why saying what to install.
  */
@@ -224,6 +238,8 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		     "--dev", "/dev", "--proc", "/proc",
 		     "--perms", "1777", "--tmpfs", "/tmp",
 		     "--perms", "0777", "--dir", SANDBOX_HOME, NULL);
+	if (sb->dev)
+		strvec_pushl(&a, "--dev-bind", sb->dev, sb->dev, NULL);
 	/*
 	 * An environment of its own: what passed_env[] names of ours, then
 	 * what the caller gave the command (which comes first).
@@ -281,10 +297,13 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 	if (c->dir)
 		strvec_pushl(&a, "--chdir", c->dir, NULL);
 	strvec_push(&a, "--");
-	if (root)
+	if (root) {
 		strvec_pushl(&a, "setpriv", "--reuid=65534", "--regid=65534",
-			     "--clear-groups", "--no-new-privs",
-			     "--inh-caps=-all", "--bounding-set=-all", NULL);
+			     NULL);
+		dev_group(&a, sb->dev);
+		strvec_pushl(&a, "--no-new-privs", "--inh-caps=-all",
+			     "--bounding-set=-all", NULL);
+	}
 	for (i = 0; i < c->args.nr; i++)
 		strvec_push(&a, c->args.v[i]);
 	strvec_clear(&c->args);

@@ -15,9 +15,11 @@ struct sandbox {
 	struct strvec ro;
 	struct strvec rw;
 	const char *root;
+	/* a device it may use (QEMU's /dev/kvm), with the device's group */
+	const char *dev;
 };
 
-#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT, NULL }
+#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL }
 
 /* $HOME in the sandbox: an empty directory of its private /tmp. */
 #define SANDBOX_HOME "/tmp/home"

@@ -52,6 +52,21 @@ int step_run(const struct verify_ctx *ctx, struct step_result *r,
 }
 
 /*
+ * What a step's sandbox reads: the cache, this repository, the store of
+ * fetched things and the target's results (--results may be elsewhere).
+ */
+void step_sandbox_reads(const struct verify_ctx *ctx, struct sandbox *sb)
+{
+	strvec_pushl(&sb->ro, ctx->cache, ctx->repo, NULL);
+	if (!path_under(sources_dir(ctx->opt), ctx->cache))
+		strvec_push(&sb->ro, sources_dir(ctx->opt));
+	/* What kverify wrote for it there (the initramfs list, say). */
+	if (ctx->results && !path_under(ctx->results, ctx->repo) &&
+	    !path_under(ctx->results, ctx->cache) && is_dir(ctx->results))
+		strvec_push(&sb->ro, ctx->results);
+}
+
+/*
  * Run code that came with the tree (its Makefiles, scripts, compilers'
  * plugins) in the sandbox: it reads the cache, this repository and the
  * target's results (--results may be elsewhere), writes
@@ -71,13 +86,7 @@ int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 	c->args = (struct strvec)STRVEC_INIT;
 	for (i = 0; i < cmd.nr; i++)
 		strvec_push(&c->args, cmd.v[i]);
-	strvec_pushl(&sb.ro, ctx->cache, ctx->repo, NULL);
-	if (!path_under(sources_dir(ctx->opt), ctx->cache))
-		strvec_push(&sb.ro, sources_dir(ctx->opt));
-	/* What kverify wrote for it there (the initramfs list, say). */
-	if (ctx->results && !path_under(ctx->results, ctx->repo) &&
-	    !path_under(ctx->results, ctx->cache) && is_dir(ctx->results))
-		strvec_push(&sb.ro, ctx->results);
+	step_sandbox_reads(ctx, &sb);
 	for (; rw && *rw; rw++) {
 		if (mkdir_p(*rw) < 0) {
 			strbuf_addf(&r->reason, "cannot make %s: %s", *rw,

@@ -146,6 +146,8 @@ static inline int default_flavour(const struct verify_ctx *ctx)
 /* Helpers for steps. */
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
+struct sandbox;
+void step_sandbox_reads(const struct verify_ctx *ctx, struct sandbox *sb);
 int step_run_sandboxed(const struct verify_ctx *ctx, struct step_result *r,
 		       struct child *c, const char *const *rw);
 int step_run_in_build(const struct verify_ctx *ctx, struct step_result *r,

@@ -7,13 +7,16 @@
  * hangs (QEMU killed at the timeout) fail the step with the console excerpt.
  */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "debian/debian.h"
 #include "lib/fsutil.h"
+#include "lib/sandbox.h"
 #include "series.h"
 #include "steps/kernel.h"
 #include "steps/memo.h"
@@ -191,6 +194,31 @@ static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 }
 
 /*
+ * QEMU runs the guest's code (the series' kvm.ko; with BOOT=own the whole
+ * kernel), so it runs as the tree's code does: in the sandbox, as nobody,
+ * with QEMU's own seccomp filter on, writing only @io (NULL: nothing; its
+ * console is its stdout, which kverify writes), /dev/kvm its one device
+ * (with its group) when @kvm.
+ */
+static int sandbox_qemu(const struct verify_ctx *ctx, struct child *c,
+			const char *io, int kvm, struct strbuf *why)
+{
+	struct sandbox sb = SANDBOX_INIT;
+	int ret;
+
+	step_sandbox_reads(ctx, &sb);
+	if (io)
+		strvec_push(&sb.rw, io);
+	sb.dev = kvm ? "/dev/kvm" : NULL;
+	strvec_pushl(&c->args, "-sandbox",
+		     "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
+		     NULL);
+	ret = sandbox_child(c, &sb, why);
+	sandbox_clear(&sb);
+	return ret;
+}
+
+/*
  * What QEMU prints when KVM cannot run the guest: it then stops the VM and
  * waits (for a monitor that is not there) instead of exiting.
  */
@@ -243,6 +271,11 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	}
 	qemu_args(ctx, &c, "kvm", initrd,
 		  "console=ttyS0 panic=-1 rdinit=/init kverify.probe=1");
+	if (sandbox_qemu(ctx, &c, NULL, 1, &err)) {
+		answer = xstrfmt("tcg (no sandbox for a KVM probe: %s)", err.buf);
+		child_clear(&c);
+		goto out;
+	}
 	c.out = &out;
 	c.err_to_out = 1;
 	c.stop_at = kvm_failed;
@@ -433,19 +466,26 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
 	return 1;
 }
 
+/*
+ * The runner's port is a file QEMU writes, in a directory of the build's
+ * that the sandbox may write; kverify copies it into the results after.
+ */
 static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 		     const char *how, const char *initrd,
 		     const char *console_path, const char *runner_path)
 {
 	const char *accel = starts_with(how, "kvm") ? "kvm" : "tcg";
+	char *io = xstrfmt("%s/guest-io", build_dir(ctx));
+	char *port = xstrfmt("%s/runner.log", io);
 	struct child c = CHILD_INIT;
 	struct strbuf chardev = STRBUF_INIT;
 	const char *p;
+	int ret = 0;
 
 	qemu_args(ctx, &c, accel, initrd, GUEST_APPEND);
 	/* ttyS0 the console, ttyS1 the runner's port; "," is ",," there. */
 	strbuf_addstr(&chardev, "file,id=runner,path=");
-	for (p = runner_path; *p; p++) {
+	for (p = port; *p; p++) {
 		if (*p == ',')
 			strbuf_addch(&chardev, ',');
 		strbuf_addch(&chardev, *p);
@@ -454,6 +494,12 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 		     "-serial", "chardev:runner", NULL);
 	strbuf_release(&chardev);
 	unlink(runner_path);
+	rm_rf(io);
+	if (mkdir_p(io) ||
+	    sandbox_qemu(ctx, &c, io, !strcmp(accel, "kvm"), &r->reason)) {
+		ret = blame_machine(r);
+		goto out;
+	}
 	c.out_file = console_path;
 	c.log = ctx->log;
 	c.timeout = ctx->timeout;
@@ -462,13 +508,20 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	run_child(&c);
 	if (c.spawn_errno || c.interrupted) {
 		child_describe_failure(&c, &r->reason);
-		child_clear(&c);
-		return c.spawn_errno ? blame_machine(r) : -1;
+		ret = c.spawn_errno ? blame_machine(r) : -1;
+		goto out;
 	}
 	if (c.timed_out)
 		strbuf_addf(&r->reason, "QEMU killed after %us; ", c.timeout);
+	/* through no link the guest's side could leave (lib/guard.c) */
+	if (copy_file(port, runner_path) && errno != ENOENT)
+		strbuf_addf(&r->reason, "the runner's port %s: %s; ", port,
+			    strerror(errno));
+out:
 	child_clear(&c);
-	return 0;
+	free(port);
+	free(io);
+	return ret;
 }
 
 /* The booted kernel's release: the runner's line, else the banner's. */
