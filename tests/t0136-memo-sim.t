@@ -2,9 +2,10 @@
 # The sim step keeps its PASS under a hash of what it reads (memo.h): the
 # vPMU files it cuts out of the pristine and the patched tree, the Fixes:
 # patches of its baseline, its sources, kverify, gcc, the seed and the trace
-# count.  The same inputs again: "up to date", no compiler run; a one-byte
-# change of the patched pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
-# sim runs again; an edit of a patch that touches no file the sim reads
+# count.  The same inputs again: "up to date", no compiler run; a code
+# change of the series' pmu.c, another seed, FORCE=1 or VERIFY_CACHE=1: the
+# sim runs again (a byte added to the tree's pmu.c by hand: the tree is
+# made anew, and the sim up to date); an edit of a patch that touches no file the sim reads
 # does not, nor a comment edited in the series' pmu.c hunk, nor another
 # checkout of the same code; a kept file whose verdict
 # was edited is not believed.  The sim runs in a process of its own,
@@ -96,9 +97,11 @@ test_expect_success "a word added to a comment of the series' pmu.c hunk: a fres
 test_expect_success "a blank added to a line of code of that hunk: the sim runs" '
 	edit_hunk code && verify && reason tree | grep "^fresh tree" && ran
 '
-test_expect_success "one byte more in the patched pmu.c: the sim runs" '
+# A hand edit in the tree is not believed (step.c, patched_files_intact()):
+# the tree is made anew from the series, whose code the PASS was kept for.
+test_expect_success "one byte more in the tree's patched pmu.c: the tree is made anew, the sim up to date" '
 	[ -f "$pmu" ] && touch_byte "$pmu" &&
-	verify && ran
+	verify && reason tree | grep "^fresh tree" && reused
 '
 test_expect_success "and the run after it is up to date" '
 	verify && reused
