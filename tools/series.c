@@ -288,6 +288,46 @@ static int add_name(const char *name, size_t len, int strip, int line,
  * reads and also a git rename's or copy's names and a file created empty,
  * which have no "+++ " line.
  */
+/* Whether @patch's message carries a Fixes: trailer. */
+int series_patch_has_fixes(const char *patch)
+{
+	struct strbuf b = STRBUF_INIT;
+	const char *p, *end;
+	int ret = 0;
+
+	if (strbuf_read_file(&b, patch, 16 << 20) < 0)
+		return 0;
+	end = strstr(b.buf, "\n---\n");
+	if (!end)
+		end = strstr(b.buf, "\ndiff --git ");
+	for (p = b.buf; p && (!end || p < end); p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, "Fixes:", 6)) {
+			ret = 1;
+			break;
+		}
+	}
+	strbuf_release(&b);
+	return ret;
+}
+
+/*
+ * Fixes only: every patch carries a Fixes: trailer (the parameter's patch
+ * and the selftest carry none), so the series adds no parameter.
+ */
+int series_fixes_only(const struct series *s)
+{
+	size_t i;
+
+	if (!s || !s->dir || !s->patches.nr)
+		return 0;
+	for (i = 0; i < s->patches.nr; i++)
+		if (!series_patch_has_fixes(s->patches.v[i]))
+			return 0;
+	return 1;
+}
+
 void series_names(const struct series *s, struct strvec *names)
 {
 	size_t i;

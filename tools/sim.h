@@ -40,6 +40,7 @@ struct sim_opts {
 	unsigned int timeout;
 	int debug;		/* name what each unit brings along */
 	int coverage;		/* gcov the units: the tree's functions reached */
+	int fixes_only;		/* patched: pristine + fixes, no parameter */
 };
 
 struct sim_result {

@@ -34,6 +34,22 @@ static const char *const bad_console[] = {
 	"WARNING: CPU:", "Unable to handle kernel",
 };
 
+/*
+ * /tests/knob: "absent" when the series carries fixes only (every patch
+ * has Fixes:, backports/6.1): the guest then checks that the parameter is
+ * not there and runs each PMU test once, with none to set.
+ */
+static int write_knob(const struct verify_ctx *ctx, const char *dir)
+{
+	const char *knob = series_fixes_only(series_of(ctx)) ? "absent\n" :
+			   "present\n";
+	char *path = xstrfmt("%s/knob", dir);
+	int ret = write_file(path, knob, strlen(knob));
+
+	free(path);
+	return ret;
+}
+
 static int write_plan(const struct verify_ctx *ctx, const char *dir)
 {
 	struct strbuf plan = STRBUF_INIT;
@@ -59,7 +75,7 @@ static int write_plan(const struct verify_ctx *ctx, const char *dir)
 	ret |= write_file(path, TOLERANCES, strlen(TOLERANCES));
 	free(path);
 	strbuf_release(&plan);
-	return ret;
+	return ret | write_knob(ctx, dir);
 }
 
 static const char *busybox_path(const struct verify_ctx *ctx)
@@ -127,6 +143,7 @@ static void cpio_list(const struct verify_ctx *ctx, const char *dir,
 	strbuf_addf(sb, "file /init %s 755 0 0\n", init);
 	strbuf_addf(sb, "file /tests/plan %s/plan 644 0 0\n", dir);
 	strbuf_addf(sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
+	strbuf_addf(sb, "file /tests/knob %s/knob 644 0 0\n", dir);
 	for (i = 0; i < ctx->selftests.bins.nr; i++)
 		strbuf_addf(sb, "file /tests/%s %s 755 0 0\n",
 			    patch_name(ctx->selftests.bins.v[i]),

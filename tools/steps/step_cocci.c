@@ -3,7 +3,8 @@
  * cocci: the semantic patch, run on copies of the pristine sources (never
  * in place on the cache), must write byte for byte what the curated series
  * writes in every C file it touches outside tools/testing/.  On a target
- * whose series is n/a, it must agree that the change does not apply.
+ * whose series is n/a, it must agree that the change does not apply; on
+ * one whose series carries fixes only, that the knob does not apply.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,27 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 	return STEP_PASS;
 }
 
+/*
+ * A series of fixes only (every patch has Fixes:, backports/6.1): the
+ * semantic patch adds the knob, so it must say that the knob does not
+ * apply here; the step is n/a for the knob, with its reason.
+ */
+static enum step_status fixes_only(const struct verify_ctx *ctx,
+				   struct step_result *r, const char *outcome)
+{
+	const char *rest;
+	const char *rel = series_of(ctx)->rel;
+
+	if (cocci_outcome(outcome, &rest) == COCCI_NOT_APPLICABLE) {
+		strbuf_addf(&r->reason, "the knob: n/a, %s carries fixes only (every patch has Fixes:); semantic patch agrees: %s",
+			    rel, outcome);
+		return STEP_NA;
+	}
+	strbuf_addf(&r->reason, "%s carries fixes only (every patch has Fixes:), but the semantic patch says %s: the knob's patch is missing",
+		    rel, outcome);
+	return STEP_FAIL;
+}
+
 static enum step_status check_cocci(const struct verify_ctx *ctx, struct step_result *r)
 {
 	char *work = xstrfmt("%s/cocci", ctx->results), *outcome = NULL;
@@ -120,6 +142,10 @@ static enum step_status check_cocci(const struct verify_ctx *ctx, struct step_re
 	rm_rf(work);
 	if (run_spatch(ctx, r, work, &outcome))
 		goto out;
+	if (series_fixes_only(series_of(ctx))) {
+		st = fixes_only(ctx, r, outcome);
+		goto out;
+	}
 	if (!series_of(ctx)->dir) {
 		if (cocci_outcome(outcome, &rest) == COCCI_NOT_APPLICABLE) {
 			strbuf_addf(&r->reason, "semantic patch agrees: %s",

@@ -28,30 +28,6 @@ static void counterexample(const char *out, struct strbuf *detail)
 		strbuf_add(detail, p, e ? (size_t)(e - p + 1) : strlen(p));
 }
 
-/* Whether @patch's message carries a Fixes: trailer. */
-static int has_fixes(const char *patch)
-{
-	struct strbuf b = STRBUF_INIT;
-	const char *p, *end;
-	int ret = 0;
-
-	if (strbuf_read_file(&b, patch, 16 << 20) < 0)
-		return 0;
-	end = strstr(b.buf, "\n---\n");
-	if (!end)
-		end = strstr(b.buf, "\ndiff --git ");
-	for (p = b.buf; p && (!end || p < end); p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, "Fixes:", 6)) {
-			ret = 1;
-			break;
-		}
-	}
-	strbuf_release(&b);
-	return ret;
-}
-
 /* The files @patch changes ("+++ b/PATH"), added to @files. */
 static void patch_paths(const char *patch, struct strvec *files)
 {
@@ -99,7 +75,7 @@ static void baseline_inputs(const struct verify_ctx *ctx,
 	size_t i;
 
 	for (i = 0; s && i < s->patches.nr; i++)
-		if (has_fixes(s->patches.v[i]))
+		if (series_patch_has_fixes(s->patches.v[i]))
 			strvec_push(fixes, s->patches.v[i]);
 	if (!fixes->nr)
 		return;
@@ -222,10 +198,10 @@ static void sim_memo(const struct verify_ctx *ctx, const struct sim_opts *o,
 		memo_add_string(m, hex);
 	}
 	{
-		char *k = xstrfmt("seed %llu traces %ld tolerance %ld shrink %g total %g debug %d",
+		char *k = xstrfmt("seed %llu traces %ld tolerance %ld shrink %g total %g debug %d%s",
 				  o->seed, o->traces, o->tolerance,
 				  o->shrink_seconds, o->total_seconds,
-				  o->debug);
+				  o->debug, o->fixes_only ? " fixes-only" : "");
 
 		memo_add_string(m, k);
 		free(k);
@@ -265,6 +241,19 @@ static int sim_out_load(struct sim_out *out, struct strbuf *data)
 	return 0;
 }
 
+/* What the baseline is, for the reason line. */
+static void describe_baseline(const struct sim_opts *o, const char *names,
+			      struct strbuf *sb)
+{
+	if (o->baseline && o->fixes_only)
+		strbuf_addf(sb, "pristine + %s (the Fixes: patches), the whole series: fixes only, no parameter, so the patched tree is the fixed baseline (iii by construction) and iv excuses no spurious overflow at a native op",
+			    names);
+	else if (o->baseline)
+		strbuf_addf(sb, "pristine + %s (the Fixes: patches)", names);
+	else
+		strbuf_addstr(sb, "the pristine tree (no Fixes: patch)");
+}
+
 static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *out,
 				struct step_result *r)
 {
@@ -291,6 +280,7 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 
 	o.work = work;
 	o.objects = objects;
+	o.fixes_only = series_fixes_only(series_of(ctx));
 	if (!is_dir(ctx->tree) || !tree_is_current(ctx)) {
 		strbuf_addstr(&r->reason, "no patched tree of this series: the tree and apply steps did not run");
 		st = STEP_SKIP;
@@ -313,13 +303,9 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 			blame_machine(r);
 		goto out;
 	}
-	if (made) {
+	if (made)
 		o.baseline = base;
-		strbuf_addf(&bdesc, "pristine + %s (the Fixes: patches)",
-			    names.buf);
-	} else {
-		strbuf_addstr(&bdesc, "the pristine tree (no Fixes: patch)");
-	}
+	describe_baseline(&o, names.buf, &bdesc);
 	if (sim_run(&o, &res)) {
 		strbuf_addf(&r->reason, "sim: %s", res.reason.buf);
 		step_fail_tail(r, ctx->log, 20);
