@@ -6,7 +6,7 @@
 # test's skip stays a skip.
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+plan 10
 mkdir -p "$TMP/tests"
 printf '#!/bin/sh\necho "SKIP no vPMU here"\nexit 4\n' > "$TMP/tests/pmu_fake_test"
 printf '#!/bin/sh\necho "SKIP not this CPU"\nexit 4\n' > "$TMP/tests/cpuid_test"
@@ -74,5 +74,23 @@ test_expect_success 'no tolerance on the command line: the boot value must be th
 	plumb 0 console=ttyS0 > "$TMP/dflt" && grep -qx "ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/dflt" &&
 	plumb 5 console=ttyS0 > "$TMP/five"; grep -qx "not ok 3 param: boot value, the kernel command line'"'"'s or 0" "$TMP/five" &&
 	tail -n 1 "$TMP/five" | grep -qx ran
+'
+# /tests/knob "absent" (a series of fixes only): the one plumbing check
+# is that the parameter is not there; each PMU test then runs once.
+absent() {	# absent PARAM-PATH: the plumbing of a series of fixes only, then "ran"
+	KVERIFY_GUEST_FUNCTIONS_ONLY=1 sh -c '
+		. tools/guest/init
+		PARAM=$1 KNOB=absent
+		plumbing && echo ran && echo "tolerances: $(tolerances)"' absent "$1"
+}
+test_expect_success 'fixes only: the parameter absent is the one plumbing check, and it passes' '
+	absent "$TMP/no-such-param" > "$TMP/absent" && cat "$TMP/absent" &&
+	grep -qx "ok 1 param: absent, the series carries fixes only" "$TMP/absent" &&
+	! grep -q "round-trips" "$TMP/absent" &&
+	grep -qx ran "$TMP/absent" && grep -qx "tolerances: -" "$TMP/absent"
+'
+test_expect_success 'fixes only, but the kernel has the parameter: not ok' '
+	echo 0 > "$TMP/param" && absent "$TMP/param" > "$TMP/present" ; cat "$TMP/present" &&
+	grep -qx "not ok 1 param: absent, the series carries fixes only" "$TMP/present"
 '
 done_testing
