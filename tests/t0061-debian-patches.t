@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 9
+plan 10
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -169,7 +169,17 @@ else
 	skip "lintian, with -I --pedantic, says nothing of the patches" "lintian is not installed"
 fi
 test_expect_success 'a target that is n/a is named and left out' '
-	dp --dest "$TMP/o5" 6.1 > "$TMP/na.out" 2>&1 &&
-	cat "$TMP/na.out" && grep -q "debian-patches: 6.1: " "$TMP/na.out" && [ ! -e "$TMP/o5/6.1" ]
+	dp --dest "$TMP/o5" 5.10 > "$TMP/na.out" 2>&1 &&
+	cat "$TMP/na.out" && grep -q "debian-patches: 5.10: " "$TMP/na.out" && [ ! -e "$TMP/o5/5.10" ]
+'
+test_expect_success '6.1, fixes only: its one patch, with the DEP-3 header, the backport note and the operator'"'"'s Signed-off-by: after it' '
+	rm -f "$copy/series/message-id" "$copy/series/merged" &&
+	dp --dest "$TMP/o6" 6.1 > "$TMP/61.out" 2>&1 && cat "$TMP/61.out" "$TMP/o6/6.1/series" &&
+	[ "$(grep -c "^bugfix/x86/" "$TMP/o6/6.1/series")" = 1 ] &&
+	f=$TMP/o6/6.1/bugfix/x86/$fix1 && sed "/^\$/q" "$f" > "$TMP/hdr61" && cat "$TMP/hdr61" &&
+	head -n 1 "$f" | grep -qxF "From: $sender" && grep -qx "Forwarded: no" "$TMP/hdr61" &&
+	grep -qx "Subject: KVM: x86/pmu: Re-period a running counter from the value the guest wrote" "$TMP/hdr61" &&
+	sed -n "/^\[ backport to 6.1.y: /,/^---\$/p" "$f" | grep -qxF "Signed-off-by: $sender" &&
+	grep -q "^+static inline void pmc_update_sample_period(struct kvm_pmc \*pmc, u64 val)" "$f"
 '
 done_testing
