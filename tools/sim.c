@@ -980,10 +980,48 @@ static int harness_args(const struct sim_opts *o, enum sim_era pe,
 	return 0;
 }
 
+/* The harness's time limits: shrinking, and what is left of the budget. */
+static void time_args(const struct sim_opts *o, double t0,
+		      struct strvec *args)
+{
+	double budget = o->max_seconds;
+
+	strvec_push(args, "--shrink-seconds");
+	strvec_pushf(args, "%g", o->shrink_seconds);
+	if (o->total_seconds > 0) {
+		double left = o->total_seconds - (mono() - t0);
+
+		if (left < 3)
+			left = 3;
+		if (budget <= 0 || left < budget)
+			budget = left;
+	}
+	if (budget > 0) {
+		strvec_push(args, "--max-seconds");
+		strvec_pushf(args, "%.1f", budget);
+	}
+}
+
+/* --coverage: the counts of an earlier run in the same --work go. */
+static void forget_coverage(const struct sim_opts *o)
+{
+	static const char *const units[] = {
+		"sim_tree_pristine", "sim_tree_patched", "sim_tree_baseline",
+	};
+	size_t u;
+
+	for (u = 0; u < ARRAY_SIZE(units); u++) {
+		char *gcda = xstrfmt("%s/%s.gcda", o->work, units[u]);
+
+		unlink(gcda);
+		free(gcda);
+	}
+}
+
 /* Build the trees' units and the harness under o->work, then run it. */
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
-	double t0 = mono(), budget = o->max_seconds;
+	double t0 = mono();
 	struct strbuf why = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	char *src = sim_source_dir(), *prog = NULL;
@@ -1027,37 +1065,12 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 			goto out;
 	}
 
-	strvec_push(&c.args, "--shrink-seconds");
-	strvec_pushf(&c.args, "%g", o->shrink_seconds);
-	if (o->total_seconds > 0) {
-		double left = o->total_seconds - (mono() - t0);
-
-		if (left < 3)
-			left = 3;
-		if (budget <= 0 || left < budget)
-			budget = left;
-	}
-	if (budget > 0) {
-		strvec_push(&c.args, "--max-seconds");
-		strvec_pushf(&c.args, "%.1f", budget);
-	}
+	time_args(o, t0, &c.args);
 	c.log = o->log;
 	c.out = &r->output;
 	c.timeout = o->timeout;
-	if (o->coverage) {	/* counts of an earlier run in the same --work */
-		static const char *const units[] = {
-			"sim_tree_pristine", "sim_tree_patched",
-			"sim_tree_baseline",
-		};
-		size_t u;
-
-		for (u = 0; u < ARRAY_SIZE(units); u++) {
-			char *gcda = xstrfmt("%s/%s.gcda", o->work, units[u]);
-
-			unlink(gcda);
-			free(gcda);
-		}
-	}
+	if (o->coverage)
+		forget_coverage(o);
 	if (sandboxed(o, &c, r))
 		goto out;
 	run_child(&c);
