@@ -50,7 +50,7 @@ M=$copy/results/6.1/report.json
 msim=$(reason $M sim)
 test_expect_success "the pristine bug put back FAILs the sim step for iv (exit $mrc: $msim)" - <<\EOT
 	[ $mrc = 1 ] && [ "$(step_status $M sim)" = FAIL ] &&
-	echo "$msim" | grep -q "^FAIL invariant iv: .*a spurious overflow; the pristine tree's is no excuse at a native op: perf's period is wrong"
+	echo "$msim" | grep -q "^FAIL invariant iv: .*a spurious overflow; fixes only, at a native op: perf's period is wrong"
 EOT
 test_expect_success 'its counterexample writes the counter below what perf counted, then counts natively' - <<\EOT
 	json $M "[s['detail'] for s in r['steps'] if s['name'] == 'sim'][0]" > "$TMP/detail" &&

@@ -1706,6 +1706,12 @@ static const char *excuser_name(void)
 	return fixes_only ? "pristine" : baseline_name();
 }
 
+/* --fixes-only: a spurious signal at a native op, which nothing excuses. */
+static int at_native(const struct trace *tr, const struct spurious *s)
+{
+	return fixes_only && s->op < tr->n && tr->ops[s->op].type == OP_NATIVE;
+}
+
 /* iii: with tolerance 0, the patched tree does what the baseline does. */
 static int differential(const struct trace *tr, struct failure *f,
 			char **plog, char **qlog)
@@ -1760,8 +1766,7 @@ static const struct spurious *new_spurious(const struct trace *tr,
 	for (i = 0; i < q->nsp && !found; i++) {
 		const struct spurious *s = &q->sp[i];
 
-		if (fixes_only && s->op < tr->n &&
-		    tr->ops[s->op].type == OP_NATIVE) {
+		if (at_native(tr, s)) {
 			found = s;
 			break;
 		}
@@ -1814,14 +1819,13 @@ static int check_trace(const struct trace *tr, struct failure *f,
 				 sp->op, excuser_name());
 		else
 			snprintf(f->what, sizeof(f->what),
-				 "%s for %s at op %d, and the reference has no wrap of %s since its last signal: a spurious overflow%s%s%s",
+				 "%s for %s at op %d, and the reference has no wrap of %s since its last signal: a spurious overflow; %s%s%s",
 				 sp->pmi ? "a PMI is requested" :
 				 "GLOBAL_STATUS's bit is set", ctr_name(sp->ctr),
-				 sp->op, ctr_name(sp->ctr), "; the ",
-				 excuser_name(),
-				 tr->ops[sp->op].type == OP_NATIVE && fixes_only ?
-				 " tree's is no excuse at a native op: perf's period is wrong" :
-				 " tree signals none there");
+				 sp->op, ctr_name(sp->ctr),
+				 at_native(tr, sp) ? "fixes only, at a native op: perf's period is wrong" : "the ",
+				 at_native(tr, sp) ? "" : excuser_name(),
+				 at_native(tr, sp) ? "" : " tree signals none there");
 		run_fini(&run);
 		return 1;
 	}
