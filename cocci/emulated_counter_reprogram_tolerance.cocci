@@ -25,7 +25,8 @@
 /// What each shape gets:
 ///  mediated, emulated_counter (what series/ and backports/7.2, 6.12 write):
 ///   1 pmc_update_sample_period() takes the written value, which
-///     pmc_write_counter() passes, and re-periods the event from it;
+///     pmc_write_counter() passes, and re-periods the event from it, or
+///     requests a reprogram when perf rejects that period;
 ///   2 reprogram_counter() signals the emulated overflow before its early
 ///     return for a disabled or disallowed counter;
 ///   3 pmc_emulated_overflow_pending() before pmc_write_counter(), which
@@ -109,7 +110,13 @@ MEDIATED_WRITE_BRANCH = """
 
 
 PERIOD_CALL = """
-	perf_event_period(pmc->perf_event, get_sample_period(pmc, val));
+	/*
+	 * perf keeps the old period if it rejects this one, e.g. below the
+	 * host's limit_period: the reprogram re-creates the event, or ends
+	 * with none, so that no stale period is left.
+	 */
+	if (perf_event_period(pmc->perf_event, get_sample_period(pmc, val)))
+		kvm_pmu_request_counter_reprogram(pmc);
 """
 
 REPROGRAM_CHECK = """

@@ -53,7 +53,13 @@ static void pmc_update_sample_period(struct kvm_pmc *pmc, u64 val)
 	    !is_sampling_event(pmc->perf_event))
 		return;
 
-	perf_event_period(pmc->perf_event, get_sample_period(pmc, val));
+	/*
+	 * perf keeps the old period if it rejects this one, e.g. below the
+	 * host's limit_period: the reprogram re-creates the event, or ends
+	 * with none, so that no stale period is left.
+	 */
+	if (perf_event_period(pmc->perf_event, get_sample_period(pmc, val)))
+		kvm_pmu_request_counter_reprogram(pmc);
 }
 
 /* Whether the emulated events not yet folded into the counter wrapped it. */
