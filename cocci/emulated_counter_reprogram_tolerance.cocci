@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Add kvm.emulated_counter_reprogram_tolerance and batch the counter
 /// reprograms kvm_pmu_incr_counter() requests for each emulated instruction,
-/// with the fixes the batching relies on (the v4 series, patches 1-5).
+/// with the fixes the batching relies on (the v5 series, patches 1-5).
 ///
 /// Knows the shapes kvm_pmu_incr_counter() took upstream:
 ///   mediated          7.x: emulated path inside !kvm_vcpu_has_mediated_pmu()
