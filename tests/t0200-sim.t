@@ -23,7 +23,16 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # make rare; M1c needs a save; a runtime change of the tolerance lets its
 # batch outgrow the new one; the period bug after a write) would be found
 # first, the run leaves those ops out: --vendor amd and --without.
+# Since the simulated perf refuses periods below a host minimum
+# (limit_period), the 7.3 and 6.12 mutants, null variants and baseline are
+# v4 + the review's N1 fix; refused-period-trusted is v4 as it is, against
+# v4's own Fixes: patches (baseline=<target>-v4, tests/sim/baseline/); the
+# v2-as-posted mutants predate that fix, and --min-period 0 keeps their run
+# on v2's own defect (against the N1-fixed baseline their first failure at
+# tolerance 0 is the baseline's reprogram after a refused period, iii).
 MUTANTS="
+7.3/refused-period-trusted=ii-a baseline=7.3-v4
+6.12/refused-period-trusted=ii-a baseline=6.12-v4
 7.3/rdpmc-skips-batch=i
 7.3/not-at-once=ii-a
 7.3/batch-doubled=ii-b
@@ -34,7 +43,7 @@ MUTANTS="
 7.3/write-fold-at-t0=iii
 7.3/spurious-le=iv
 7.3/batching-stops=v
-7.3/v2-as-posted=ii-a
+7.3/v2-as-posted=ii-a --min-period 0
 6.12/rdpmc-skips-batch=i
 6.12/not-at-once=ii-a
 6.12/batch-doubled=ii-b
@@ -45,7 +54,7 @@ MUTANTS="
 6.12/write-fold-at-t0=iii
 6.12/spurious-le=iv
 6.12/batching-stops=v
-6.12/v2-as-posted=ii-a
+6.12/v2-as-posted=ii-a --min-period 0
 6.1/v3-backport=iv
 6.1/v3-backport=ii-save --without wrmsr-ctr,host-wrmsr-ctr
 6.1/v3-backport=v --vendor amd --without save-restore,host-rdmsr-status,set-param,wrmsr-ctr,host-wrmsr-ctr
@@ -65,7 +74,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -164,7 +173,7 @@ patched_copy() {	# patched_copy PRISTINE DIR PATCH
 
 # The baseline of a target's mutants and null variants, when they are
 # made from a series with Fixes: patches: tests/sim/baseline/<target>.patch.
-baseline_of() {	# baseline_of TARGET PRISTINE: the --baseline option, or nothing
+baseline_of() {	# baseline_of NAME PRISTINE: the --baseline option, or nothing
 	[ -f "tests/sim/baseline/$1.patch" ] || return 0
 	if [ ! -d "$TMP/baseline-$1" ]; then
 		patched_copy "$2" "$TMP/baseline-$1" "tests/sim/baseline/$1.patch" ||
@@ -179,6 +188,13 @@ while read -r spec opts; do
 	name=${spec%=*}
 	want=${spec#*=}
 	T=${name%/*}
+	bname=$T
+	case $opts in baseline=*)
+		bname=${opts%% *}
+		bname=${bname#baseline=}
+		opts=${opts#baseline=$bname}
+		opts=${opts# }
+	esac
 	P=$(src_of $T)
 	M=$TMP/mutant-${name/\//-}
 	sum=$(md5sum < "$P/arch/x86/kvm/pmu.c")
@@ -191,7 +207,7 @@ while read -r spec opts; do
 		'
 		continue
 	fi
-	base=$(baseline_of $T "$P")
+	base=$(baseline_of $bname "$P")
 	# shellcheck disable=SC2086
 	nice "$KVERIFY" sim --pristine "$P" $base --patched "$M" --shrink-seconds 3 $opts --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
 	krc=$?
@@ -316,6 +332,33 @@ for t in "m1a-v1-save save-unfolded ii-save" "m2-write-below-count v2-as-posted 
 			[ "${got:--}" = "$want" ]
 		EOT
 	done
+done
+# perf's limit_period has teeth: v4 as it is passes the sim whose perf takes
+# every period (--min-period 0, the sim before it) and fails it where perf
+# refuses periods below a host minimum (the mutant list above).
+for T in 7.3 6.12; do
+	P=$(src_of $T)
+	nice "$KVERIFY" sim --pristine "$P" $(baseline_of $T-v4 "$P") --patched "$TMP/mutant-$T-refused-period-trusted" --min-period 0 --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
+	krc=$?
+	test_expect_success "$T: v4 as it is passes with --min-period 0, every period taken (exit $krc)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ $krc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/out"
+	EOT
+done
+# Review N1 as a trace (min-period 32): v4 as it is fails it at once (ii-a),
+# v4 + the N1 fix and the pristine tree pass it.
+P=$(src_of 7.3)
+for t in "mutant-7.3-refused-period-trusted 7.3-v4 ii-a" "null-7.3-to-wrap-plus-one 7.3 -" "pristine - -"; do
+	set -- $t
+	tree=$TMP/$1 base=$(baseline_of $2 "$P")
+	[ "$1" = pristine ] && tree=$P
+	nice "$KVERIFY" sim --pristine "$P" $base --patched "$tree" --trace tests/sim/traces/n1-rejected-period.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+	want=$3
+	test_expect_success "n1-rejected-period.trace on the $1 tree: invariant ${got:-none} (want $want)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ "${got:--}" = "$want" ] && grep -q "period(#[0-9]*,[0-9]*)=-EINVAL" "$TMP/out"
+	EOT
 done
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1

@@ -959,6 +959,10 @@ static int harness_args(const struct sim_opts *o, enum sim_era pe,
 		strvec_push(args, "--tolerance");
 		strvec_pushf(args, "%ld", o->tolerance);
 	}
+	if (o->min_period >= 0) {
+		strvec_push(args, "--min-period");
+		strvec_pushf(args, "%ld", o->min_period);
+	}
 	if (o->vendor)
 		strvec_pushl(args, "--vendor", o->vendor, NULL);
 	if (o->without)
@@ -1102,8 +1106,8 @@ static const char sim_usage_text[] =
 	"                   [--seed N] [--traces N]\n"
 	"                   [--tolerance T] [--vendor intel|amd] [--work DIR]\n"
 	"                   [--shrink-seconds S] [--max-seconds S]\n"
-	"                   [--without OP,...] [--trace FILE] [--coverage]\n"
-	"                   [--fixes-only]\n";
+	"                   [--without OP,...] [--min-period N]\n"
+	"                   [--trace FILE] [--coverage] [--fixes-only]\n";
 
 static const char *const sim_usage_str[] = {
 	sim_usage_text,
@@ -1175,7 +1179,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 {
 	struct sim_opts o = {
 		.seed = 1, .traces = SIM_TRACES, .tolerance = -1,
-		.shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
+		.min_period = -1, .shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
 	struct sim_result r = SIM_RESULT_INIT;
 	const struct option options[] = {
@@ -1192,6 +1196,8 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 			   .l = &o.traces),
 		OPT_NUMBER("tolerance", "T", "0 to 4294967295", 0, 4294967295LL,
 			   .l = &o.tolerance),
+		OPT_NUMBER("min-period", "N", "0 to 4096", 0, 4096,
+			   .l = &o.min_period),
 		OPT_NUMBER("shrink-seconds", "S", "0 to 3600", 0, 3600,
 			   .d = &o.shrink_seconds),
 		OPT_NUMBER("max-seconds", "S", "0 to 86400", 0, 86400,

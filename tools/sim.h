@@ -31,6 +31,7 @@ struct sim_opts {
 	unsigned long long seed;
 	long traces;
 	long tolerance;		/* -1: all of them */
+	long min_period;	/* perf's limit_period; -1: per trace */
 	const char *vendor;	/* NULL: both */
 	const char *without;	/* op types not to generate, or NULL */
 	const char *trace;	/* replay this trace file, or NULL */

@@ -346,6 +346,12 @@ static unsigned long sim_requests(void *v)
 	return ((struct kvm_vcpu *)v)->requests;
 }
 
+/* The counter of a perf event's overflow handler context (a kvm_pmc). */
+static int sim_pmc_idx(const void *pmc)
+{
+	return ((const struct kvm_pmc *)pmc)->idx;
+}
+
 /* The harness's view of this tree: .create = sim_create, and so on. */
 #define SIM_OP(op) .op = sim_##op
 const struct sim_tree SIM_TREE = {
@@ -353,5 +359,5 @@ const struct sim_tree SIM_TREE = {
 	SIM_OP(create), SIM_OP(destroy), SIM_OP(emulate), SIM_OP(entry),
 	SIM_OP(set_msr), SIM_OP(get_msr), SIM_OP(rdpmc), SIM_OP(set_filter),
 	SIM_OP(set_tolerance), SIM_OP(global_status), SIM_OP(requests),
-	SIM_OP(to_userspace), SIM_OP(sched_in),
+	SIM_OP(to_userspace), SIM_OP(sched_in), SIM_OP(pmc_idx),
 };

@@ -87,6 +87,7 @@ struct op {
 struct trace {
 	struct sim_cfg cfg;
 	unsigned int tolerance;
+	uint64_t min_period;	/* the host's limit_period, 0: none */
 	struct op *ops;
 	int n;
 };
@@ -200,6 +201,21 @@ static const unsigned int tolerances[] = {
 static const unsigned int trace_tolerances[] = {
 	0, 1, 3, 17, 1000, 0, 1, 100000, 10000000, 4294967295U,
 };
+
+/*
+ * The host's minimum sample period of trace @idx of @seed (perf's
+ * limit_period: none, Haswell's 32, Broadwell's 128), drawn from a stream
+ * of its own so that the traces' ops stay those of the seed.
+ */
+static uint64_t trace_min_period(uint64_t seed, long idx)
+{
+	static const uint64_t min_periods[] = { 0, 32, 128 };
+	uint64_t z = (seed * 0x100000001b3ULL + idx) ^ 0x6c696d6974ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return min_periods[(z ^ (z >> 31)) % ARRAY_SIZE(min_periods)];
+}
 
 static uint64_t ev_branch(const struct sim_cfg *cfg)
 {
@@ -543,6 +559,30 @@ static const char *owed_what(const struct ref_ctr *c)
 	return c->pmi ? " and a PMI requested for it" : "";
 }
 
+/* Whether perf refused counter @i's event (its period) and none came since. */
+static int ref_refused(const struct run *run, int i)
+{
+	int k;
+
+	for (k = 0; k < SIM_MAX_EVENTS; k++)
+		if (run->w.refused_ctx[k] &&
+		    run->w.t->pmc_idx(run->w.refused_ctx[k]) == i)
+			return 1;
+	return 0;
+}
+
+/* Whether a counter counting native events @code has no event: refused. */
+static int native_refused(const struct run *run, uint64_t code)
+{
+	int j;
+
+	for (j = 0; j < MAX_CTR; j++)
+		if (ref_counting(&run->r, j) && ref_code(&run->r, j) == code &&
+		    ref_refused(run, j))
+			return 1;
+	return 0;
+}
+
 /* At a VM-entry, after KVM_REQ_PMU was drained: what must be delivered. */
 static void check_entry(struct run *run, int op)
 {
@@ -583,8 +623,12 @@ static void check_entry(struct run *run, int op)
 	for (m = 0; (c = valid_ctr(r, &m, &i)); m++)
 		if (c->refold) {
 			c->refold = 0;
-			/* perf events are made (and INT taken) when counting */
-			if (ref_counting(r, i))
+			/*
+			 * perf events are made (and INT taken) when counting,
+			 * and when perf takes them: pmc_reprogram_counter()
+			 * sets pmc->intr only after a creation succeeded
+			 */
+			if (ref_counting(r, i) && !ref_refused(run, i))
 				c->kvm_int = ref_int(r, i);
 			c->base = c->value;
 			c->emul_since = 0;
@@ -760,6 +804,7 @@ static void save_restore(struct run *run, int k)
 
 	w->t->destroy(w->vcpu);
 	memset(w->events, 0, sizeof(w->events));
+	sim_refused_clear(w);
 	w->vcpu = w->t->create(cfg);
 	sim_log(" [new vcpu]");
 	if (r->filter_on && w->t->set_filter(w->vcpu, r->filter_action,
@@ -834,6 +879,16 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		break;
 	case OP_NATIVE:
 		guest_enter(run, k);
+		/*
+		 * A counter of these events has no perf event: perf refused
+		 * its period.  Every tree, pristine too, loses its native
+		 * events until the next reprogram (docs/sim.md): not driven.
+		 */
+		if (native_refused(run, o->b)) {
+			sim_log(" (not driven: perf refused a counter of %#" PRIx64 ")",
+				o->b);
+			break;
+		}
 		for (j = 0; j < MAX_CTR; j++)
 			if (ref_counting(r, j) && ref_code(r, j) == o->b)
 				ref_count(run, j, o->a, k, 0);
@@ -1005,6 +1060,7 @@ static void run_init(struct run *run, const struct sim_tree *t,
 	run->w.t = t;
 	run->w.logging = logging;
 	sim_cur = &run->w;
+	run->w.min_period = tr->min_period;
 	t->set_tolerance(tr->tolerance);
 	run->w.vcpu = t->create(&tr->cfg);
 	ref_init(&run->r, &tr->cfg, tr->tolerance);
@@ -1373,6 +1429,8 @@ static void print_cfg(FILE *f, const struct trace *tr)
 	if (c->nr_fixed)
 		fprintf(f, "  fixed %d %d\n", c->nr_fixed, c->width_fixed);
 	fprintf(f, "  tolerance %u\n", tr->tolerance);
+	if (tr->min_period)
+		fprintf(f, "  min-period %" PRIu64 "\n", tr->min_period);
 }
 
 static void print_trace(FILE *f, const struct trace *tr)
@@ -1453,6 +1511,61 @@ static uint64_t parse_event(const struct parse *p, const struct sim_cfg *cfg,
 }
 
 /* "vendor", "version", "gp", "fixed", "tolerance" come before the first op. */
+/*
+ * A configuration line of a trace file ("vendor", "version", "gp", "fixed",
+ * "tolerance", "min-period"): 1 if @name is one, read into @tr.
+ */
+static int parse_cfg_line(const struct parse *p, struct trace *tr,
+			  const char *name, char **save, int *have_vendor)
+{
+	struct sim_cfg *cfg = &tr->cfg;
+	const char *tok;
+	uint64_t a, b;
+	int gp = !strcmp(name, "gp");
+
+	if (strcmp(name, "vendor") && strcmp(name, "version") && !gp &&
+	    strcmp(name, "fixed") && strcmp(name, "tolerance") &&
+	    strcmp(name, "min-period"))
+		return 0;
+	tok = strtok_r(NULL, " \t\r\n", save);
+	if (!strcmp(name, "vendor")) {
+		if (!tok || (strcmp(tok, "intel") && strcmp(tok, "amd")))
+			parse_die(p, "vendor is intel or amd");
+		cfg->amd = !strcmp(tok, "amd");
+		*have_vendor = 1;
+		if (cfg->amd)
+			cfg->nr_fixed = 0;
+	} else if (!strcmp(name, "version")) {
+		a = parse_u64(p, tok, "the PMU version");
+		if (a < 1 || a > 2)
+			parse_die(p, "PMU version 1 or 2, not %" PRIu64, a);
+		cfg->version = a;
+	} else if (!strcmp(name, "tolerance")) {
+		a = parse_u64(p, tok, "the tolerance");
+		if (a > 4294967295ULL)
+			parse_die(p, "the tolerance is at most 4294967295");
+		tr->tolerance = a;
+	} else if (!strcmp(name, "min-period")) {
+		a = parse_u64(p, tok, "the host's minimum period");
+		if (a > 4096)
+			parse_die(p, "the host's minimum period is at most 4096");
+		tr->min_period = a;
+	} else {
+		a = parse_u64(p, tok, "the number of counters");
+		b = parse_u64(p, strtok_r(NULL, " \t\r\n", save),
+			      "the counters' width in bits");
+		if (a > (gp ? 8U : 3U) || (gp && !a) || b < 8 || b > 48)
+			parse_die(p, "%s: 1-8 gp or 0-3 fixed counters, 8-48 bits wide",
+				  name);
+		*(gp ? &cfg->nr_gp : &cfg->nr_fixed) = a;
+		*(gp ? &cfg->width_gp : &cfg->width_fixed) = b;
+	}
+	tok = strtok_r(NULL, " \t\r\n", save);
+	if (tok)
+		parse_die(p, "'%s' after %s's values", tok, name);
+	return 1;
+}
+
 static void parse_trace(const char *file, struct trace *tr)
 {
 	struct parse p = { file, 0 };
@@ -1490,55 +1603,9 @@ static void parse_trace(const char *file, struct trace *tr)
 			continue;
 		if (!strcmp(name, "end"))
 			break;
-		if (!strcmp(name, "vendor") || !strcmp(name, "version") ||
-		    !strcmp(name, "gp") || !strcmp(name, "fixed") ||
-		    !strcmp(name, "tolerance")) {
-			uint64_t a, b = 0;
-
+		if (parse_cfg_line(&p, tr, name, &save, &have_vendor)) {
 			if (seen_op)
 				parse_die(&p, "'%s' after the first op: the configuration comes first",
-					  name);
-			tok = strtok_r(NULL, " \t\r\n", &save);
-			if (!strcmp(name, "vendor")) {
-				if (!tok || (strcmp(tok, "intel") &&
-					     strcmp(tok, "amd")))
-					parse_die(&p, "vendor is intel or amd");
-				cfg->amd = !strcmp(tok, "amd");
-				have_vendor = 1;
-				if (cfg->amd)
-					cfg->nr_fixed = 0;
-			} else if (!strcmp(name, "version")) {
-				a = parse_u64(&p, tok, "the PMU version");
-				if (a < 1 || a > 2)
-					parse_die(&p, "PMU version 1 or 2, not %" PRIu64,
-						  a);
-				cfg->version = a;
-			} else if (!strcmp(name, "tolerance")) {
-				a = parse_u64(&p, tok, "the tolerance");
-				if (a > 4294967295ULL)
-					parse_die(&p, "the tolerance is at most 4294967295");
-				tr->tolerance = a;
-			} else {
-				int gp = !strcmp(name, "gp");
-
-				a = parse_u64(&p, tok, "the number of counters");
-				b = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
-					      "the counters' width in bits");
-				if (a > (gp ? 8U : 3U) || (gp && !a) ||
-				    b < 8 || b > 48)
-					parse_die(&p, "%s: 1-8 gp or 0-3 fixed counters, 8-48 bits wide",
-						  name);
-				if (gp) {
-					cfg->nr_gp = a;
-					cfg->width_gp = b;
-				} else {
-					cfg->nr_fixed = a;
-					cfg->width_fixed = b;
-				}
-			}
-			tok = strtok_r(NULL, " \t\r\n", &save);
-			if (tok)
-				parse_die(&p, "'%s' after %s's values", tok,
 					  name);
 			continue;
 		}
@@ -2066,7 +2133,7 @@ static int parse_without(const char *list, unsigned int *mask)
 
 static int print_usage(void)
 {
-	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--batching] [--fixes-only] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--trace FILE]\n");
+	fprintf(stderr, "usage: sim [--seed N] [--traces N] [--tolerance T] [--vendor intel|amd] [--self] [--sync] [--prev] [--batching] [--fixes-only] [--no-figures] [--shrink-seconds S] [--max-seconds S] [--without OP,...] [--min-period N] [--trace FILE]\n");
 	return 2;
 }
 
@@ -2082,6 +2149,7 @@ int main(int argc, char **argv)
 	struct trace tr;
 	uint64_t max_late = 0;
 	const char *trace_file = NULL;
+	long min_period = -1;
 	char where[64];
 
 	for (i = 1; i < argc; i++) {
@@ -2126,6 +2194,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--trace")) {
 			trace_file = v;
 			end = (char *)"";
+		} else if (!strcmp(a, "--min-period")) {
+			min_period = strtol(v, &end, 0);
+			if (min_period < 0 || min_period > 4096)
+				return print_usage();
 		} else if (!strcmp(a, "--max-seconds")) {
 			max_s = strtod(v, &end);
 		} else if (!strcmp(a, "--without")) {
@@ -2189,6 +2261,8 @@ int main(int argc, char **argv)
 		tol = g.tolerance >= 0 ? (unsigned int)g.tolerance :
 					 trace_tolerances[ti];
 		gen_trace(&tr, &g, tol);
+		tr.min_period = min_period >= 0 ? (uint64_t)min_period :
+			trace_min_period(seed, idx);
 		if (check_trace(&tr, &f, self_only)) {
 			printf("FAIL after %ld traces (%.1f s)\n", idx + 1,
 			       now() - t0);

@@ -134,6 +134,48 @@ void sim_warn(const char *what)
 	sim_log(" WARN(%s)", what);
 }
 
+/*
+ * The host's limit_period (w->min_period, 0: none): x86 perf refuses a
+ * sampling period below it, at creation (x86_pmu_hw_config(): "if (left >
+ * event->attr.sample_period) return -EINVAL", 7.3
+ * arch/x86/events/core.c:649-654) and in perf_event_period()
+ * (x86_pmu_check_period(), core.c:2765-2778, called by
+ * _perf_event_period(), kernel/events/core.c:6581, before
+ * __perf_event_period() changes anything).  Haswell's hsw_limit_period()
+ * and Nehalem's nhm_limit_period() give 32, Broadwell's INST_RETIRED.ALL
+ * and Golden Cove's precise_ip=3 events 128
+ * (arch/x86/events/intel/core.c:5781-5819); the sim applies one minimum
+ * to every event.
+ */
+static int below_min_period(const struct world *w, u64 period)
+{
+	return w->min_period && period && period < w->min_period;
+}
+
+/* Remember (or forget) that perf refused an event for @ctx. */
+static void note_refused(struct world *w, const void *ctx, int refused)
+{
+	int i, free_slot = -1;
+
+	for (i = 0; i < SIM_MAX_EVENTS; i++) {
+		if (w->refused_ctx[i] == ctx) {
+			if (!refused)
+				w->refused_ctx[i] = NULL;
+			return;
+		}
+		if (!w->refused_ctx[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (refused && free_slot >= 0)
+		w->refused_ctx[free_slot] = ctx;
+}
+
+/* The vCPU is gone: so are the counters perf refused events for. */
+void sim_refused_clear(struct world *w)
+{
+	memset(w->refused_ctx, 0, sizeof(w->refused_ctx));
+}
+
 struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *a,
 						    int cpu,
 						    struct task_struct *task,
@@ -141,11 +183,21 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *a,
 						    void *context)
 {
 	struct world *w = sim_cur;
-	struct perf_event *e = calloc(1, sizeof(*e));
+	struct perf_event *e;
 	int i;
 
 	(void)cpu;
 	(void)task;
+	w->nr_perf_calls++;
+	note_refused(w, context, below_min_period(w, a->sample_period));
+	if (below_min_period(w, a->sample_period)) {
+		w->nr_refused++;
+		sim_log(" create(config=%#llx period=%llu)=-EINVAL",
+			(unsigned long long)a->config,
+			(unsigned long long)a->sample_period);
+		return ERR_PTR(-EINVAL);
+	}
+	e = calloc(1, sizeof(*e));
 	e->attr = *a;
 	e->overflow_handler = h;
 	e->overflow_handler_context = context;
@@ -161,7 +213,6 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *a,
 		e->sim.id, (unsigned long long)a->config,
 		(unsigned long long)a->sample_period, (int)a->exclude_user,
 		(int)a->exclude_kernel, (int)a->precise_ip);
-	w->nr_perf_calls++;
 	return e;
 }
 
@@ -180,11 +231,22 @@ u64 perf_event_pause(struct perf_event *e, bool reset)
 
 int perf_event_period(struct perf_event *e, u64 value)
 {
-	/* perf_event_period(): period_left restarts from the new period */
+	sim_cur->nr_perf_calls++;
+	/*
+	 * _perf_event_period() (7.3 kernel/events/core.c:6569-6590): 0 and a
+	 * period the PMU's check_period refuses fail with -EINVAL, and
+	 * attr.sample_period and the running period stay as they were.
+	 */
+	if (!value || below_min_period(sim_cur, value)) {
+		sim_cur->nr_refused++;
+		sim_log(" period(#%d,%llu)=-EINVAL", e->sim.id,
+			(unsigned long long)value);
+		return -EINVAL;
+	}
+	/* __perf_event_period(): period_left restarts from the new period */
 	e->attr.sample_period = value;
 	e->sim.period_left = value;
 	sim_log(" period(#%d,%llu)", e->sim.id, (unsigned long long)value);
-	sim_cur->nr_perf_calls++;
 	return 0;
 }
 

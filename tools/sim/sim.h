@@ -45,6 +45,8 @@ struct sim_tree {
 	void (*to_userspace)(void *vcpu);
 	/* the vCPU thread is scheduled in: need_cleanup, KVM_REQ_PMU */
 	void (*sched_in)(void *vcpu);
+	/* the counter index of a kvm_pmc (a perf event's handler context) */
+	int (*pmc_idx)(const void *pmc);
 };
 
 /* The harness, for the units. */

@@ -33,6 +33,14 @@ struct world {
 	char last[256];
 	unsigned long repeat;
 	struct perf_event *events[SIM_MAX_EVENTS];
+	/*
+	 * The host's minimum sample period (0: none), as x86's limit_period
+	 * gives it; the counters perf refused an event for since their last
+	 * event, by overflow handler context (the tree's kvm_pmc).
+	 */
+	uint64_t min_period;
+	unsigned long nr_refused;	/* creations and re-periods refused */
+	const void *refused_ctx[SIM_MAX_EVENTS];
 };
 
 extern struct world *sim_cur;
@@ -45,5 +53,6 @@ extern struct world *sim_cur;
 __printf(1, 2) void sim_log(const char *fmt, ...);
 void sim_log_flush(void);
 void sim_native(struct world *w, uint64_t code, uint64_t n);
+void sim_refused_clear(struct world *w);
 
 #endif

@@ -262,7 +262,7 @@ static enum step_status run_sim(const struct verify_ctx *ctx, struct sim_out *ou
 		.seed = ctx->opt->sim_seed >= 0 ? ctx->opt->sim_seed : 1,
 		.traces = ctx->opt->sim_traces ? ctx->opt->sim_traces :
 			  SIM_TRACES,
-		.tolerance = -1, .shrink_seconds = 8,
+		.tolerance = -1, .min_period = -1, .shrink_seconds = 8,
 		.total_seconds = ctx->opt->sim_seconds ? ctx->opt->sim_seconds :
 				 24,
 		.debug = ctx->opt->sim_debug,
