@@ -43,6 +43,7 @@ MUTANTS="
 7.3/write-fold-at-t0=iii
 7.3/spurious-le=iv
 7.3/batching-stops=v
+7.3/runtime-lower-ignored=ii-b
 7.3/reads-every-emulated=vi
 7.3/v2-as-posted=ii-a --min-period 0
 6.12/rdpmc-skips-batch=i
@@ -55,6 +56,7 @@ MUTANTS="
 6.12/write-fold-at-t0=iii
 6.12/spurious-le=iv
 6.12/batching-stops=v
+6.12/runtime-lower-ignored=ii-b
 6.12/reads-every-emulated=vi
 6.12/v2-as-posted=ii-a --min-period 0
 6.1/v3-backport=iv
@@ -71,8 +73,10 @@ MUTANTS="
 NULLS="
 7.3/to-wrap-plus-one
 7.3/half-range-div
+7.3/limit-ge-plus-one
 6.12/to-wrap-plus-one
 6.12/half-range-div
+6.12/limit-ge-plus-one
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)

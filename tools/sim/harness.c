@@ -61,7 +61,7 @@ enum op_type {
 	OP_WR_CTR, OP_WR_EVSEL, OP_WR_FIXED_CTRL, OP_WR_GLOBAL_CTRL,
 	OP_CLR_STATUS, OP_HOST_RD_CTR, OP_HOST_RD_STATUS, OP_FILTER,
 	OP_PARAM, OP_SAVE_RESTORE, OP_HOST_WR_CTR, OP_HOST_WR_EVSEL,
-	OP_HOST_WR_STATUS, OP_SCHED_IN, NR_OPS
+	OP_HOST_WR_STATUS, OP_SCHED_IN, OP_PARAM_ASYNC, NR_OPS
 };
 
 static const char *const op_names[] = {
@@ -70,7 +70,7 @@ static const char *const op_names[] = {
 	"wrmsr-global-ctrl", "clear-status", "host-rdmsr-ctr",
 	"host-rdmsr-status", "set-filter", "set-param", "save-restore",
 	"host-wrmsr-ctr", "host-wrmsr-evtsel", "host-wrmsr-status",
-	"sched-in",
+	"sched-in", "set-param-async",
 };
 
 /* OP_EMUL's flags (op.c) */
@@ -832,6 +832,34 @@ static void save_restore(struct run *run, int k)
 	check_status(run);
 }
 
+/*
+ * The parameter becomes @tol: the next emulated instruction sees it.  A
+ * joint wrap owed may wait the new tolerance from its next emulated
+ * instruction on, if lowered, or the old one, if raised.
+ */
+static void set_param(struct run *run, unsigned int tol)
+{
+	struct ref *r = &run->r;
+	int m;
+
+	r->tolerance = tol;
+	run->w.t->set_tolerance(tol);
+	for (m = 0; m < r->nr; m++) {
+		struct ref_ctr *c = &r->c[r->list[m]];
+		uint64_t t = cap_t(c, r->tolerance);
+
+		if (r->tolerance > c->tol_max)
+			c->tol_max = r->tolerance;
+		if (!c->owed || c->kind != 'b')
+			continue;
+		/* raised: the batch may grow; lowered: it folds soon */
+		if (t > c->owed_t)
+			c->owed_t = t;
+		else if (c->late + t + 1 < c->owed_t)
+			c->owed_t = c->late + t + 1;
+	}
+}
+
 static void exec_op(struct run *run, const struct op *o, int k)
 {
 	struct world *w = &run->w;
@@ -1028,22 +1056,15 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		break;
 	case OP_PARAM:
 		userspace_point(run, k);
-		r->tolerance = (unsigned int)o->a;
-		w->t->set_tolerance(r->tolerance);
-		for (m = 0; m < r->nr; m++) {
-			struct ref_ctr *c = &r->c[r->list[m]];
-			uint64_t t = cap_t(c, r->tolerance);
-
-			if (r->tolerance > c->tol_max)
-				c->tol_max = r->tolerance;
-			if (!c->owed || c->kind != 'b')
-				continue;
-			/* raised: the batch may grow; lowered: it folds soon */
-			if (t > c->owed_t)
-				c->owed_t = t;
-			else if (c->late + t + 1 < c->owed_t)
-				c->owed_t = c->late + t + 1;
-		}
+		set_param(run, (unsigned int)o->a);
+		break;
+	case OP_PARAM_ASYNC:
+		/*
+		 * a sysfs write on another CPU: between any two guest
+		 * operations, batches pending, the vCPU in the guest or not
+		 */
+		sim_log(" [host sets the parameter]");
+		set_param(run, (unsigned int)o->a);
 		break;
 	default:
 		break;
@@ -1332,7 +1353,14 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 			o.b = rn(8);
 			o.c = rn(8);
 		} else if (r < 90) {
-			o.type = OP_PARAM;
+			/*
+			 * at a userspace point, or (a bit of the stream's
+			 * state, no draw: the seeds' ops stay) while the vCPU
+			 * runs, batches pending
+			 */
+			o.type = rng_state >> 29 & 1 ? OP_PARAM_ASYNC : OP_PARAM;
+			if (g->without & (1U << OP_PARAM))
+				continue;
 			o.a = g->tolerance >= 0 ? (unsigned int)g->tolerance :
 				trace_tolerances[rn(ARRAY_SIZE(trace_tolerances))];
 		} else if (r < 93) {
@@ -1412,6 +1440,7 @@ static void print_op(FILE *f, const struct op *o, int k)
 			      o->a ? "deny" : "allow", o->b, o->c);
 		break;
 	case OP_PARAM:
+	case OP_PARAM_ASYNC:
 		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64, o->a);
 		break;
 	default:
@@ -1706,6 +1735,7 @@ static void parse_trace(const char *file, struct trace *tr)
 			break;
 		}
 		case OP_PARAM:
+		case OP_PARAM_ASYNC:
 			o.a = parse_u64(&p, strtok_r(NULL, " \t\r\n", &save),
 					"the tolerance");
 			if (o.a > 4294967295ULL)
@@ -1861,7 +1891,8 @@ static int check_trace(const struct trace *tr, struct failure *f,
 
 	memset(f, 0, sizeof(*f));
 	for (k = 0; k < tr->n && diff_ok; k++)
-		if (tr->ops[k].type == OP_PARAM && tr->ops[k].a)
+		if ((tr->ops[k].type == OP_PARAM ||
+		     tr->ops[k].type == OP_PARAM_ASYNC) && tr->ops[k].a)
 			diff_ok = 0;
 	run_trace(&run, &sim_tree_pristine, tr, 0);
 	if (run.f.failed) {
