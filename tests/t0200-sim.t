@@ -29,7 +29,15 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # v4's own Fixes: patches (baseline=<target>-v4, tests/sim/baseline/); the
 # v2-as-posted mutants predate that fix, and --min-period 0 keeps their run
 # on v2's own defect (against the N1-fixed baseline their first failure at
-# tolerance 0 is the baseline's reprogram after a refused period, iii).
+# tolerance 0 is the baseline's reprogram after a refused period, iii); so
+# does the v3 backport's run for B1 (with refused periods its first
+# failure is that same stale period, a joint wrap late: ii-b).
+# no-half-cap: with widths 8 to 31 bits, a batch past a 10-bit counter's
+# range passes the wrap twice and the fold loses it (ii-lost) before a
+# trace shows it late (ii-b).  legacy-no-sign-extend: its defect is in
+# vmx/pmu_intel.c, which the series leaves alone, so the baseline has the
+# sign extension and tolerance 0 shows it (iii); at a tolerance of 17
+# only the model does (i).
 MUTANTS="
 7.3/refused-period-trusted=ii-a baseline=7.3-v4
 6.12/refused-period-trusted=ii-a baseline=6.12-v4
@@ -37,7 +45,9 @@ MUTANTS="
 7.3/not-at-once=ii-a
 7.3/batch-doubled=ii-b
 7.3/disable-drops=ii-lost
-7.3/no-half-cap=ii-b
+7.3/no-half-cap=ii-lost
+7.3/legacy-no-sign-extend=iii
+7.3/legacy-no-sign-extend=i --tolerance 17
 7.3/save-unfolded=ii-save
 7.3/save-pmi-requested=ii-save
 7.3/write-fold-at-t0=iii
@@ -50,7 +60,9 @@ MUTANTS="
 6.12/not-at-once=ii-a
 6.12/batch-doubled=ii-b
 6.12/disable-drops=ii-lost
-6.12/no-half-cap=ii-b
+6.12/no-half-cap=ii-lost
+6.12/legacy-no-sign-extend=iii
+6.12/legacy-no-sign-extend=i --tolerance 17
 6.12/save-unfolded=ii-save
 6.12/save-pmi-requested=ii-save
 6.12/write-fold-at-t0=iii
@@ -59,7 +71,7 @@ MUTANTS="
 6.12/runtime-lower-ignored=ii-b
 6.12/reads-every-emulated=vi
 6.12/v2-as-posted=ii-a --min-period 0
-6.1/v3-backport=iv
+6.1/v3-backport=iv --min-period 0
 6.1/v3-backport=ii-save --without wrmsr-ctr,host-wrmsr-ctr
 6.1/v3-backport=v --vendor amd --without save-restore,host-rdmsr-status,set-param,wrmsr-ctr,host-wrmsr-ctr
 6.1/amd-rdmsr-stale=i
@@ -80,7 +92,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -364,6 +376,26 @@ for t in "mutant-7.3-refused-period-trusted 7.3-v4 ii-a" "null-7.3-to-wrap-plus-
 	test_expect_success "n1-rejected-period.trace on the $1 tree: invariant ${got:-none} (want $want)" - <<-\EOT
 		sed -n '/^RESULT/p' "$TMP/out" &&
 		[ "${got:--}" = "$want" ] && grep -q "period(#[0-9]*,[0-9]*)=-EINVAL" "$TMP/out"
+	EOT
+done
+# A guest's write through the legacy counter MSR is 32 bits, sign-extended
+# (legacy-sign-extend.trace): the mutant without the extension fails i,
+# v4 + the N1 fix and the pristine tree pass.  Review N6 as a trace
+# (n6-loop-8bit.trace): on an 8-bit counter a batch at the half-range cap
+# and the emulation loop's 130 instructions in one exit lose the wrap in
+# v4 + the N1 fix (ii-a, the review's open finding); pristine passes.
+P=$(src_of 7.3)
+for t in "legacy-sign-extend mutant-7.3-legacy-no-sign-extend i" "legacy-sign-extend null-7.3-to-wrap-plus-one -" "legacy-sign-extend pristine -" \
+	"n6-loop-8bit null-7.3-to-wrap-plus-one ii-a" "n6-loop-8bit null-7.3-half-range-div ii-a" "n6-loop-8bit pristine -"; do
+	set -- $t
+	tree=$TMP/$2
+	[ "$2" = pristine ] && tree=$P
+	nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$tree" --trace tests/sim/traces/$1.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+	want=$3
+	test_expect_success "$1.trace on the $2 tree: invariant ${got:-none} (want $want)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ "${got:--}" = "$want" ]
 	EOT
 done
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"

@@ -38,6 +38,7 @@ extern const struct sim_tree sim_tree_pristine, sim_tree_patched;
 #define MSR_GLOBAL_CTRL 0x0000038fU
 #define MSR_GLOBAL_OVF_CTRL 0x00000390U
 #define MSR_F15H_CTL0 0xc0010200U
+#define MSR_K7_PERFCTR0 0xc0010004U
 #define MSR_AMD_GLOBAL_STATUS 0xc0000300U
 #define MSR_AMD_GLOBAL_CTL 0xc0000301U
 #define MSR_AMD_GLOBAL_STATUS_CLR 0xc0000302U
@@ -72,6 +73,9 @@ static const char *const op_names[] = {
 	"host-wrmsr-ctr", "host-wrmsr-evtsel", "host-wrmsr-status",
 	"sched-in", "set-param-async",
 };
+
+/* the counter ops' flag (op.c): the legacy MSR, not the full-width one */
+#define CTR_LEGACY 1
 
 /* OP_EMUL's flags (op.c) */
 #define EMUL_B2B 1		/* back to back in one exit */
@@ -471,6 +475,32 @@ static uint32_t ctr_msr(const struct sim_cfg *cfg, int i)
 	if (cfg->amd)
 		return MSR_F15H_CTL0 + 2 * i + 1;
 	return MSR_PMC0 + i;
+}
+
+/*
+ * Counter @i's MSR for an op with flags @c: with CTR_LEGACY, Intel's
+ * MSR_IA32_PERFCTRn (writes are 32 bits, sign-extended for the guest) or
+ * AMD's MSR_K7_PERFCTRn (counters 0-3), else the full-width one.
+ */
+static uint32_t op_ctr_msr(const struct sim_cfg *cfg, int i, uint32_t c)
+{
+	if (!(c & CTR_LEGACY) || i >= FIXED)
+		return ctr_msr(cfg, i);
+	return cfg->amd ? MSR_K7_PERFCTR0 + i : MSR_PERFCTR0 + i;
+}
+
+/*
+ * What a write of @data to counter @i's MSR (flags @c) puts in the
+ * counter: intel_pmu_set_msr() sign-extends a guest's legacy write from
+ * bit 31 (7.3 arch/x86/kvm/vmx/pmu_intel.c:430-432), and
+ * pmc_write_counter() keeps the counter's width.
+ */
+static uint64_t written_value(const struct ref *r, int i, uint64_t data,
+			      uint32_t c, int host)
+{
+	if ((c & CTR_LEGACY) && i < FIXED && !r->cfg.amd && !host)
+		data = (uint64_t)(int64_t)(int32_t)data;
+	return data & r->c[i].mask;
 }
 
 static uint32_t evsel_msr(const struct sim_cfg *cfg, int i)
@@ -938,7 +968,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 	case OP_RDMSR_CTR:
 	case OP_HOST_RD_CTR:
 		read_point(run, k, o->type == OP_RDMSR_CTR);
-		ret = w->t->get_msr(w->vcpu, ctr_msr(cfg, i), &v,
+		ret = w->t->get_msr(w->vcpu, op_ctr_msr(cfg, i, o->c), &v,
 				    o->type == OP_HOST_RD_CTR);
 		sim_log(" =%#" PRIx64, v);
 		if (ret)
@@ -965,12 +995,16 @@ static void exec_op(struct run *run, const struct op *o, int k)
 			run->dirty = run->msr_dirty = 1;
 		}
 		ref_fold_point(r, i, k);
-		v = o->a & r->c[i].mask;
+		/* the full-width MSRs take the counter's width only */
+		v = o->c & CTR_LEGACY ? o->a : o->a & r->c[i].mask;
 		if (o->type == OP_WR_CTR)
-			guest_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
+			guest_wrmsr(run, k, op_ctr_msr(cfg, i, o->c), v,
+				    ctr_name(i));
 		else
-			host_wrmsr(run, k, ctr_msr(cfg, i), v, ctr_name(i));
-		ref_set_value(r, i, v);
+			host_wrmsr(run, k, op_ctr_msr(cfg, i, o->c), v,
+				   ctr_name(i));
+		ref_set_value(r, i, written_value(r, i, v, o->c,
+						  o->type == OP_HOST_WR_CTR));
 		break;
 	case OP_WR_EVSEL:
 	case OP_HOST_WR_EVSEL:
@@ -1184,8 +1218,6 @@ struct gen_opts {
 
 static void gen_cfg(struct sim_cfg *cfg, const struct gen_opts *g)
 {
-	static const int narrow[] = { 8, 10, 12 };
-
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->amd = g->vendor < 0 ? (int)rn(2) : g->vendor;
 	if (cfg->amd) {
@@ -1196,10 +1228,24 @@ static void gen_cfg(struct sim_cfg *cfg, const struct gen_opts *g)
 		cfg->version = 2;
 		cfg->nr_gp = 1 + rn(8);
 		cfg->nr_fixed = rn(4);
-		/* widths come from the VMM's CPUID: 32 to 48, or narrow */
-		cfg->width_gp = rn(4) ? 32 + (int)rn(17) : narrow[rn(3)];
-		cfg->width_fixed = rn(4) ? 32 + (int)rn(17) : narrow[rn(3)];
+		/* widths come from the VMM's CPUID: 32 to 48, or 8 to 31 */
+		cfg->width_gp = rn(4) ? 32 + (int)rn(17) : 8 + (int)rn(24);
+		cfg->width_fixed = rn(4) ? 32 + (int)rn(17) : 8 + (int)rn(24);
 	}
+}
+
+/*
+ * A counter read or write through the legacy MSR, 1 in 4, by bits of the
+ * stream's state (no draw: the seeds' ops stay those they were).
+ */
+static uint32_t legacy_flag(const struct sim_cfg *cfg, const struct op *o)
+{
+	if (o->type != OP_WR_CTR && o->type != OP_HOST_WR_CTR &&
+	    o->type != OP_RDMSR_CTR && o->type != OP_HOST_RD_CTR)
+		return 0;
+	if (o->ctr >= FIXED || (cfg->amd && o->ctr >= 4))
+		return 0;
+	return (rng_state >> 31 & 3) ? 0 : CTR_LEGACY;
 }
 
 static void gen_trace(struct trace *tr, const struct gen_opts *g,
@@ -1243,9 +1289,12 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		int r = rn(100);
 		uint64_t mask = o.ctr < FIXED ? (1ULL << cfg->width_gp) - 1 :
 						(1ULL << cfg->width_fixed) - 1;
-		/* under half the range: a wrap a batch and a run both see */
-		uint64_t b2b_max = (mask + 1) / 2 - 2 < 130 ?
-				   (mask + 1) / 2 - 2 : 130;
+		/*
+		 * the emulation_required loop's bound, on every width: on
+		 * 8 bits a batch at the half-range cap and such a run pass
+		 * the range before a fold (review N6)
+		 */
+		uint64_t b2b_max = 130;
 		enum op_type prev = tr->n ? tr->ops[tr->n - 1].type : OP_ENTRY;
 
 		if (r < 33) {
@@ -1385,6 +1434,7 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		}
 		if (g->without & (1U << o.type))
 			continue;
+		o.c |= legacy_flag(cfg, &o);
 		push(tr, &alloc, o);
 		/* a write of the counter right after a wrap may have come */
 		if (o.type == OP_EMUL && !rn(8) &&
@@ -1418,15 +1468,17 @@ static void print_op(FILE *f, const struct op *o, int k)
 	case OP_RDPMC:
 	case OP_RDMSR_CTR:
 	case OP_HOST_RD_CTR:
-		n += snprintf(line + n, sizeof(line) - n, " %s",
-			      ctr_name(o->ctr));
+		n += snprintf(line + n, sizeof(line) - n, " %s%s",
+			      ctr_name(o->ctr),
+			      o->c & CTR_LEGACY ? " legacy" : "");
 		break;
 	case OP_WR_CTR:
 	case OP_WR_EVSEL:
 	case OP_HOST_WR_CTR:
 	case OP_HOST_WR_EVSEL:
-		n += snprintf(line + n, sizeof(line) - n, " %s %#" PRIx64,
-			      ctr_name(o->ctr), o->a);
+		n += snprintf(line + n, sizeof(line) - n, " %s %#" PRIx64 "%s",
+			      ctr_name(o->ctr), o->a,
+			      o->c & CTR_LEGACY ? " legacy" : "");
 		break;
 	case OP_WR_FIXED_CTRL:
 	case OP_WR_GLOBAL_CTRL:
@@ -1595,6 +1647,18 @@ static int parse_cfg_line(const struct parse *p, struct trace *tr,
 	return 1;
 }
 
+/* "legacy" after a counter op: its legacy MSR (op_ctr_msr()). */
+static void parse_legacy(const struct parse *p, const struct sim_cfg *cfg,
+			 struct op *o)
+{
+	if (o->type != OP_WR_CTR && o->type != OP_HOST_WR_CTR &&
+	    o->type != OP_RDMSR_CTR && o->type != OP_HOST_RD_CTR)
+		parse_die(p, "'legacy' follows only a counter's read or write");
+	if (o->ctr >= FIXED || (cfg->amd && o->ctr >= 4))
+		parse_die(p, "a legacy MSR is Intel's PERFCTR0-7 or AMD's K7 PERFCTR0-3");
+	o->c |= CTR_LEGACY;
+}
+
 static void parse_trace(const char *file, struct trace *tr)
 {
 	struct parse p = { file, 0 };
@@ -1746,6 +1810,10 @@ static void parse_trace(const char *file, struct trace *tr)
 		}
 		tok = o.type != OP_EMUL && o.type != OP_FILTER ?
 		      strtok_r(NULL, " \t\r\n", &save) : NULL;
+		if (tok && !strcmp(tok, "legacy")) {
+			parse_legacy(&p, cfg, &o);
+			tok = strtok_r(NULL, " \t\r\n", &save);
+		}
 		if (tok)
 			parse_die(&p, "'%s' after %s's arguments", tok, name);
 		push(tr, &alloc, o);
