@@ -37,10 +37,15 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # trace shows it late (ii-b).  legacy-no-sign-extend: its defect is in
 # vmx/pmu_intel.c, which the series leaves alone, so the baseline has the
 # sign extension and tolerance 0 shows it (iii); at a tolerance of 17
-# only the model does (i).
+# only the model does (i).  0001-defect puts the period bug back into 0001,
+# a Fixes: patch, and into its baseline (baseline=<target>-0001-defect):
+# iv excuses nothing against Fixes: patches, so tolerance 0 alone rejects
+# it (seed 2: seed 1's traces have no write below perf's count there).
 MUTANTS="
 7.3/refused-period-trusted=ii-a baseline=7.3-v4
 6.12/refused-period-trusted=ii-a baseline=6.12-v4
+7.3/0001-defect=iv baseline=7.3-0001-defect --tolerance 0 --seed 2
+6.12/0001-defect=iv baseline=6.12-0001-defect --tolerance 0 --seed 2
 7.3/rdpmc-skips-batch=i
 7.3/not-at-once=ii-a
 7.3/batch-doubled=ii-b
@@ -92,7 +97,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -376,6 +381,20 @@ for t in "mutant-7.3-refused-period-trusted 7.3-v4 ii-a" "null-7.3-to-wrap-plus-
 	test_expect_success "n1-rejected-period.trace on the $1 tree: invariant ${got:-none} (want $want)" - <<-\EOT
 		sed -n '/^RESULT/p' "$TMP/out" &&
 		[ "${got:--}" = "$want" ] && grep -q "period(#[0-9]*,[0-9]*)=-EINVAL" "$TMP/out"
+	EOT
+done
+# Review M2 as a trace on a Fixes: patch: 0001 with the period bug back,
+# against a baseline with the same defect, is rejected for iv; v4 + the N1
+# fix against its baseline passes.
+P=$(src_of 7.3)
+for t in "mutant-7.3-0001-defect 7.3-0001-defect iv" "null-7.3-to-wrap-plus-one 7.3 -"; do
+	set -- $t
+	nice "$KVERIFY" sim --pristine "$P" $(baseline_of $2 "$P") --patched "$TMP/$1" --trace tests/sim/traces/m2-write-below-count.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+	want=$3
+	test_expect_success "m2-write-below-count.trace on the $1 tree, baseline $2: invariant ${got:-none} (want $want)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ "${got:--}" = "$want" ]
 	EOT
 done
 # A guest's write through the legacy counter MSR is 32 bits, sign-extended

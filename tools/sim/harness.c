@@ -1866,11 +1866,6 @@ static const struct sim_tree *excuser(void)
 	return fixes_only ? &sim_tree_pristine : baseline();
 }
 
-static const char *excuser_name(void)
-{
-	return fixes_only ? "pristine" : baseline_name();
-}
-
 /* --fixes-only: a spurious signal at a native op, which nothing excuses. */
 static int at_native(const struct trace *tr, const struct spurious *s)
 {
@@ -1927,6 +1922,17 @@ static const struct spurious *new_spurious(const struct trace *tr,
 
 	if (!q->nsp)
 		return NULL;
+	/*
+	 * The Fixes: patches fix the pristine trees' spurious overflows (the
+	 * period bug, 0001): against them nothing is excused, so a defect
+	 * inside one of them fails too, at tolerance 0 as at any.  A series
+	 * of fixes only is its own baseline: there the pristine tree excuses
+	 * what it gives at an emulated instruction (6.1's
+	 * kvm_pmu_incr_counter(), which no patch claims to fix), nothing at a
+	 * native op (at_native()).
+	 */
+	if (!fixes_only && &sim_tree_baseline)
+		return &q->sp[0];
 	run_trace(&b, excuser(), tr, 0);
 	for (i = 0; i < q->nsp && !found; i++) {
 		const struct spurious *s = &q->sp[i];
@@ -1947,6 +1953,19 @@ static const struct spurious *new_spurious(const struct trace *tr,
 	}
 	run_fini(&b);
 	return found;
+}
+
+/* Why iv did not excuse a spurious signal. */
+/* Why iv's spurious signal @sp of @tr is not excused. */
+static const char *excuse(const struct trace *tr, const struct spurious *sp)
+{
+	if (fixes_only)
+		return at_native(tr, sp) ?
+		       "fixes only, at a native op: perf's period is wrong" :
+		       "the pristine tree signals none there";
+	return &sim_tree_baseline ?
+	       "none is excused against the Fixes: patches" :
+	       "the pristine tree gives none there";
 }
 
 static int check_trace(const struct trace *tr, struct failure *f,
@@ -1981,17 +2000,14 @@ static int check_trace(const struct trace *tr, struct failure *f,
 		snprintf(f->inv, sizeof(f->inv), "iv");
 		if (sp->ctr < 0)
 			snprintf(f->what, sizeof(f->what),
-				 "a PMI is requested at op %d with no counter's overflow signalled before it; the %s tree requests none there",
-				 sp->op, excuser_name());
+				 "a PMI is requested at op %d with no counter's overflow signalled before it; %s",
+				 sp->op, excuse(tr, sp));
 		else
 			snprintf(f->what, sizeof(f->what),
-				 "%s for %s at op %d, and the reference has no wrap of %s since its last signal: a spurious overflow; %s%s%s",
+				 "%s for %s at op %d, and the reference has no wrap of %s since its last signal: a spurious overflow; %s",
 				 sp->pmi ? "a PMI is requested" :
 				 "GLOBAL_STATUS's bit is set", ctr_name(sp->ctr),
-				 sp->op, ctr_name(sp->ctr),
-				 at_native(tr, sp) ? "fixes only, at a native op: perf's period is wrong" : "the ",
-				 at_native(tr, sp) ? "" : excuser_name(),
-				 at_native(tr, sp) ? "" : " tree signals none there");
+				 sp->op, ctr_name(sp->ctr), excuse(tr, sp));
 		run_fini(&run);
 		return 1;
 	}
