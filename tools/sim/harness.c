@@ -890,6 +890,35 @@ static void set_param(struct run *run, unsigned int tol)
 	}
 }
 
+/*
+ * @o->a native events of event select @o->b in the guest: the reference
+ * and the simulated PMU count them; a PMI kicks the vCPU.
+ */
+static void do_native(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	int j;
+
+	guest_enter(run, k);
+	/*
+	 * A counter of these events has no perf event: perf refused its
+	 * period.  Every tree, pristine too, loses its native events until
+	 * the next reprogram (docs/sim.md): not driven.
+	 */
+	if (native_refused(run, o->b)) {
+		sim_log(" (not driven: perf refused a counter of %#" PRIx64 ")",
+			o->b);
+		return;
+	}
+	for (j = 0; j < MAX_CTR; j++)
+		if (ref_counting(&run->r, j) && ref_code(&run->r, j) == o->b)
+			ref_count(run, j, o->a, k, 0);
+	sim_native(w, o->b, o->a);
+	if (w->t->requests(w->vcpu))
+		do_entry(run, k);	/* the PMI kicks the vCPU */
+	check_native_late(run, k);
+}
+
 static void exec_op(struct run *run, const struct op *o, int k)
 {
 	struct world *w = &run->w;
@@ -936,24 +965,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		}
 		break;
 	case OP_NATIVE:
-		guest_enter(run, k);
-		/*
-		 * A counter of these events has no perf event: perf refused
-		 * its period.  Every tree, pristine too, loses its native
-		 * events until the next reprogram (docs/sim.md): not driven.
-		 */
-		if (native_refused(run, o->b)) {
-			sim_log(" (not driven: perf refused a counter of %#" PRIx64 ")",
-				o->b);
-			break;
-		}
-		for (j = 0; j < MAX_CTR; j++)
-			if (ref_counting(r, j) && ref_code(r, j) == o->b)
-				ref_count(run, j, o->a, k, 0);
-		sim_native(w, o->b, o->a);
-		if (w->t->requests(w->vcpu))
-			do_entry(run, k);	/* the PMI kicks the vCPU */
-		check_native_late(run, k);
+		do_native(run, o, k);
 		break;
 	case OP_RDPMC:
 		guest_exit(run, k, 0);
@@ -1248,6 +1260,49 @@ static uint32_t legacy_flag(const struct sim_cfg *cfg, const struct op *o)
 	return (rng_state >> 31 & 3) ? 0 : CTR_LEGACY;
 }
 
+/*
+ * An emulate op (@o->ctr's counter of @mask, after an op of type @prev):
+ * one instruction, a few, a batch's worth, a narrow counter's width, or
+ * the emulation_required loop's run of up to 130 in one exit, on every
+ * width (on 8 bits a batch at the half-range cap and such a run pass the
+ * range before a fold: review N6).
+ */
+static void gen_emul(struct op *o, const struct gen_opts *g, unsigned int tol,
+		     uint64_t mask, enum op_type prev)
+{
+	o->type = OP_EMUL;
+	o->a = rn(4) ? 1 : 1 + rn(4);
+	/* back to back, one exit */
+	o->c = o->a > 1 && rn(2) ? EMUL_B2B : 0;
+	/* a batch's worth, or a narrow counter's width */
+	if (!rn(40))
+		o->a = 1 + rn(tol < (1U << 12) ? tol + 2 : (1U << 12));
+	if (!rn(60))
+		o->a = mask + 1 <= (1ULL << 12) ? mask + 1 + rn(3) : 1;
+	if (o->a > 4)
+		o->c = 0;
+	/* the emulation_required loop: up to 130 in one exit */
+	if (!rn(25)) {
+		o->a = 1 + rn(130);
+		o->c = EMUL_B2B;
+	}
+	/* the instruction after a WRMSR, in its exit */
+	if ((prev == OP_WR_CTR || prev == OP_WR_EVSEL ||
+	     prev == OP_WR_FIXED_CTRL || prev == OP_WR_GLOBAL_CTRL) &&
+	    rn(3) == 0)
+		o->c |= EMUL_AFTER_WRMSR;
+	/*
+	 * 6.2-6.7 snapshot pmc->prev_counter at every emulated instruction
+	 * and compare at the next VM-entry: a second one in the same exit
+	 * overwrites the snapshot of a wrap (upstream fd89499a5151, 6.8,
+	 * fixed it).  The pristine tree loses such wraps: no back-to-back
+	 * runs there, and a VM-entry before every emulated instruction.
+	 */
+	if (g->era_prev)
+		o->c &= ~EMUL_B2B;
+	o->b = rn(4) == 0;
+}
+
 static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		      unsigned int tol)
 {
@@ -1289,52 +1344,13 @@ static void gen_trace(struct trace *tr, const struct gen_opts *g,
 		int r = rn(100);
 		uint64_t mask = o.ctr < FIXED ? (1ULL << cfg->width_gp) - 1 :
 						(1ULL << cfg->width_fixed) - 1;
-		/*
-		 * the emulation_required loop's bound, on every width: on
-		 * 8 bits a batch at the half-range cap and such a run pass
-		 * the range before a fold (review N6)
-		 */
-		uint64_t b2b_max = 130;
 		enum op_type prev = tr->n ? tr->ops[tr->n - 1].type : OP_ENTRY;
 
 		if (r < 33) {
-			o.type = OP_EMUL;
-			o.a = rn(4) ? 1 : 1 + rn(4);
-			/* back to back, one exit */
-			o.c = o.a > 1 && rn(2) ? EMUL_B2B : 0;
-			/* a batch's worth, or a narrow counter's width */
-			if (!rn(40))
-				o.a = 1 + rn(tol < (1U << 12) ? tol + 2 :
-					     (1U << 12));
-			if (!rn(60))
-				o.a = mask + 1 <= (1ULL << 12) ? mask + 1 + rn(3) :
-								 1;
-			if (o.a > 4)
-				o.c = 0;
-			/* the emulation_required loop: up to 130 in one exit */
-			if (!rn(25)) {
-				o.a = 1 + rn(b2b_max);
-				o.c = EMUL_B2B;
-			}
-			/* the instruction after a WRMSR, in its exit */
-			if ((prev == OP_WR_CTR || prev == OP_WR_EVSEL ||
-			     prev == OP_WR_FIXED_CTRL ||
-			     prev == OP_WR_GLOBAL_CTRL) && rn(3) == 0)
-				o.c |= EMUL_AFTER_WRMSR;
-			/*
-			 * 6.2-6.7 snapshot pmc->prev_counter at every emulated
-			 * instruction and compare at the next VM-entry: a second
-			 * one in the same exit overwrites the snapshot of a wrap
-			 * (upstream fd89499a5151, 6.8, fixed it).  The pristine
-			 * tree loses such wraps: no back-to-back runs there, and
-			 * a VM-entry before every emulated instruction.
-			 */
-			if (g->era_prev)
-				o.c &= ~EMUL_B2B;
-			o.b = rn(4) == 0;
+			gen_emul(&o, g, tol, mask, prev);
 			/*
 			 * Emulate ops in a row would share an exit: an entry
-			 * between them keeps a run within b2b_max.
+			 * between them keeps a run within 130.
 			 */
 			if (prev == OP_EMUL && !(g->without & 1U << OP_ENTRY))
 				push(tr, &alloc, (struct op){ OP_ENTRY, 0, 0,
