@@ -653,13 +653,6 @@ static void check_entry(struct run *run, int op)
 	for (m = 0; (c = valid_ctr(r, &m, &i)); m++)
 		if (c->refold) {
 			c->refold = 0;
-			/*
-			 * perf events are made (and INT taken) when counting,
-			 * and when perf takes them: pmc_reprogram_counter()
-			 * sets pmc->intr only after a creation succeeded
-			 */
-			if (ref_counting(r, i) && !ref_refused(run, i))
-				c->kvm_int = ref_int(r, i);
 			c->base = c->value;
 			c->emul_since = 0;
 			c->wrapped_since = 0;
@@ -694,6 +687,25 @@ static void check_native_late(struct run *run, int op)
 	}
 }
 
+/*
+ * The INT KVM takes for a counter's PMIs is the one of its event's
+ * creation: pmc_reprogram_counter() sets pmc->intr only after perf made
+ * the event (7.3 pmu.c:318-327), with the EVENTSEL or FIXED_CTR_CTRL of
+ * then, which the reference holds once the op that made it is done.
+ */
+static void note_created(struct run *run)
+{
+	struct world *w = &run->w;
+	int k, i;
+
+	for (k = 0; k < w->nr_created; k++) {
+		i = w->t->pmc_idx(w->created_ctx[k]);
+		if (i >= 0 && i < MAX_CTR && run->r.c[i].valid)
+			run->r.c[i].kvm_int = ref_int(&run->r, i);
+	}
+	w->nr_created = 0;
+}
+
 static void do_entry(struct run *run, int op)
 {
 	sim_log(" [entry]");
@@ -701,6 +713,7 @@ static void do_entry(struct run *run, int op)
 	run->in_guest = 1;
 	run->dirty = run->msr_dirty = 0;
 	check_entry(run, op);
+	note_created(run);
 }
 
 static void guest_enter(struct run *run, int op)
@@ -832,6 +845,7 @@ static void save_restore(struct run *run, int k)
 	if (run->f.failed)
 		return;
 
+	note_created(run);
 	w->t->destroy(w->vcpu);
 	memset(w->events, 0, sizeof(w->events));
 	sim_refused_clear(w);
@@ -1116,6 +1130,7 @@ static void exec_op(struct run *run, const struct op *o, int k)
 		break;
 	}
 	check_status(run);
+	note_created(run);
 	sim_log(" status=%#" PRIx64 "\n", w->t->global_status(w->vcpu));
 	sim_log_flush();
 }

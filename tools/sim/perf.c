@@ -197,6 +197,8 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *a,
 			(unsigned long long)a->sample_period);
 		return ERR_PTR(-EINVAL);
 	}
+	if (w->nr_created < SIM_MAX_EVENTS)
+		w->created_ctx[w->nr_created++] = context;
 	e = calloc(1, sizeof(*e));
 	e->attr = *a;
 	e->overflow_handler = h;

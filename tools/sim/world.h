@@ -41,6 +41,9 @@ struct world {
 	uint64_t min_period;
 	unsigned long nr_refused;	/* creations and re-periods refused */
 	const void *refused_ctx[SIM_MAX_EVENTS];
+	/* the events perf made since the harness last looked, by context */
+	const void *created_ctx[SIM_MAX_EVENTS];
+	int nr_created;
 };
 
 extern struct world *sim_cur;
