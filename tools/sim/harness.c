@@ -1986,7 +1986,6 @@ static const struct spurious *new_spurious(const struct trace *tr,
 	return found;
 }
 
-/* Why iv did not excuse a spurious signal. */
 /* Why iv's spurious signal @sp of @tr is not excused. */
 static const char *excuse(const struct trace *tr, const struct spurious *sp)
 {
