@@ -902,8 +902,8 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	}
 	if (load(opt, &list))
 		return EXIT_USAGE;
-	ret = cmd_debian_patches(&list, deb_args.dest, bug, opt->tmp, names,
-				 nr);
+	ret = cmd_debian_patches(&list, deb_args.dest, bug, opt->tmp,
+				 opt->results, names, nr);
 	targets_clear(&list);
 	return ret;
 }

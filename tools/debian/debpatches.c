@@ -2,27 +2,42 @@
 /*
  * kverify debian-patches --dest DIR [TARGET...]: each target's series as
  * Debian's kernel team carries patches in the linux package:
- * DIR/<target>/bugfix/x86/<name>.patch and DIR/<target>/series, the lines
- * to add to debian/patches/series.
+ * DIR/<target>/bugfix/x86/<name>.patch, DIR/<target>/series (the lines to
+ * add to debian/patches/series) and DIR/<target>/changelog (the
+ * debian/changelog entry); or, when DIR is a checkout of the linux
+ * package (debian/changelog and debian/patches/series), the patches into
+ * its debian/patches/bugfix/x86/, the lines into its series file after
+ * its last bugfix/x86/ line, and the entry into its changelog with dch.
+ *
+ * <name> is the subject's words in lower case (debpatches_meta.c): the
+ * same in every revision that keeps the subject.
  *
  * A patch starts at From: (no mbox "From <sha>" line), with Date:, a
  * plain Subject: (no "[PATCH 6.12.y 1/6]") and the DEP-3 fields in the
- * same header paragraph (DEP-3, https://dep-team.pages.debian.net/deps/dep3/):
+ * same header paragraph (DEP-3, https://dep-team.pages.debian.net/deps/dep3/),
+ * from the newest posted revision (series/message-id, else the newest
+ * series/old/vN/message-id), not from the working one:
  *
  *  - Origin: the upstream commit when series/merged names one for the
  *    patch ("upstream, URL" for series/, "backport, URL" for a variant of
- *    backports/), else the posting's lore link when series/message-id
- *    records it; none before the series is posted (From: is the author,
- *    which DEP-3 takes instead of an Origin);
- *  - Forwarded: the lore link once posted and not merged, "no" before,
- *    none once merged (an upstream patch is not forwarded);
+ *    backports/), else the lore link of the patch's own message in the
+ *    posting (make send's record of the mails sent), else of the
+ *    posting's cover; none when the posting has no patch of that name
+ *    (From: is the author, which DEP-3 takes instead of an Origin);
+ *  - Forwarded: that lore link, "no" when the patch was not posted,
+ *    "not-needed" when it is upstream without a posting on record;
+ *  - Applied-Upstream: "commit:SHA" once merged;
  *  - Bug-Debian: from BUG=;
  *  - Last-Update: today.
  *
- * The operator's identity is stamped as make send stamps it: a patch
- * without From: gets theirs, and every patch their Signed-off-by:.  A
- * patch that touches only tools/testing/ (the selftest) is not carried:
- * Debian's linux builds no selftests; the series file says so.
+ * The series target exports the posted revision's patches (series/old/vN/
+ * when series/ works on an unposted one); the series file says which.
+ * Trailers collected into series/ (make trailers) that a patch lacks are
+ * added to it.  The operator's identity is stamped as make send stamps
+ * it: a patch without From: gets theirs, and every patch their
+ * Signed-off-by:.  A patch that touches only tools/testing/ (the
+ * selftest) is not carried: Debian's linux builds no selftests; the
+ * series file says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +47,10 @@
 
 #include "b4/ident.h"
 #include "debian/debpatches.h"
+#include "debian/debpatches_meta.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/run.h"
 #include "lib/usage.h"
 #include "series.h"
 #include "sources/targets.h"
@@ -44,20 +61,30 @@
 
 /* series/ facts every target's patches share. */
 struct posting {
-	char *msgid;		/* series/message-id, or NULL: not posted */
-	char *revision;		/* series/revision */
+	struct posted po;	/* the newest posted revision */
+	int working;		/* series/revision */
 	char *change_id;	/* series/change-id */
 	struct strvec merged;	/* series/merged: "NAME SHA" pairs */
 	char *bug;		/* the Debian bug number, or NULL */
+	const char *dest;	/* DEST= */
+	int tree;		/* DEST is a checkout of the linux package */
 };
 
 static void posting_clear(struct posting *p)
 {
-	free(p->msgid);
-	free(p->revision);
+	posted_clear(&p->po);
 	free(p->change_id);
 	strvec_clear(&p->merged);
 	free(p->bug);
+}
+
+static int is_file_in(const char *dir, const char *name)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	int ret = is_file(path);
+
+	free(path);
+	return ret;
 }
 
 static int all_of(const char *s, const char *set)
@@ -98,23 +125,22 @@ static int read_merged(const char *path, struct strvec *out)
 	return ret;
 }
 
-static int read_posting(struct posting *p, const char *bug)
+static int read_posting(struct posting *p, const char *bug,
+			const char *results)
 {
+	char *rev = read_first_line("series/revision");
 	const char *n;
 
-	p->msgid = read_first_line("series/message-id");
-	p->revision = read_first_line("series/revision");
 	p->change_id = read_first_line("series/change-id");
-	if (p->msgid && (!*p->msgid || strpbrk(p->msgid, " \t<>\"") ||
-			 !strchr(p->msgid, '@'))) {
-		error("series/message-id:1: '%s' is not a message-id: write the posting's, without <>",
-		      p->msgid);
-		return -1;
-	}
-	if (!p->revision || !all_of(p->revision, DIGITS) || !p->change_id) {
+	if (!rev || !all_of(rev, DIGITS) || !p->change_id) {
 		error("series/revision and series/change-id are needed: the revision the patches are");
+		free(rev);
 		return -1;
 	}
+	p->working = atoi(rev);
+	free(rev);
+	if (posted_load(&p->po, p->working, results))
+		return -1;
 	if (read_merged("series/merged", &p->merged))
 		return -1;
 	if (!bug || !*bug)
@@ -141,39 +167,41 @@ static const char *merged_sha(const struct posting *p, const char *name)
 	return NULL;
 }
 
-/* The DEP-3 fields of patch @name of a series of @rel. */
+/*
+ * The DEP-3 fields of the patch file @file of a series of @rel, Debian
+ * name @name.
+ */
 static void dep3_fields(const struct posting *p, const char *rel,
-			const char *name, struct strbuf *out)
+			const char *file, const char *name, struct strbuf *out)
 {
-	const char *sha = merged_sha(p, name);
-	const char *kind = starts_with(rel, "backports/") ? "backport" :
-			   "upstream";
+	const char *sha = merged_sha(p, file);
+	const char *bp = starts_with(rel, "backports/") ? "backport, " : "";
+	const char *id = NULL;
 	char day[16];
 	time_t now = time(NULL);
 
+	if (p->po.rev && strvec_has(&p->po.names, name)) {
+		id = posted_patch_id(&p->po, name);
+		if (!id)
+			id = p->po.msgid;
+	}
 	if (sha)
-		strbuf_addf(out, "Origin: %s, " LINUS "%s\n", kind, sha);
-	else if (p->msgid)
-		strbuf_addf(out, "Origin: %s" LORE "%s\nForwarded: " LORE "%s\n",
-			    starts_with(rel, "backports/") ? "backport, " : "",
-			    p->msgid, p->msgid);
+		strbuf_addf(out, "Origin: %s, " LINUS "%s\n",
+			    *bp ? "backport" : "upstream", sha);
+	else if (id)
+		strbuf_addf(out, "Origin: %s" LORE "%s\n", bp, id);
+	if (id)
+		strbuf_addf(out, "Forwarded: " LORE "%s\n", id);
 	else
-		strbuf_addstr(out, "Forwarded: no\n");
+		strbuf_addstr(out, sha ? "Forwarded: not-needed\n" :
+			      "Forwarded: no\n");
+	if (sha)
+		strbuf_addf(out, "Applied-Upstream: commit:%s\n", sha);
 	if (p->bug)
 		strbuf_addf(out, "Bug-Debian: https://bugs.debian.org/%s\n",
 			    p->bug);
 	strftime(day, sizeof(day), "%Y-%m-%d", gmtime(&now));
 	strbuf_addf(out, "Last-Update: %s\n", day);
-}
-
-/* Drop "[...]" prefixes (git's "[PATCH 6.12.y 1/6]") and the blanks after. */
-static const char *plain_subject(const char *s)
-{
-	while (*s == '[' && strchr(s, ']')) {
-		s = strchr(s, ']') + 1;
-		s += strspn(s, " \t");
-	}
-	return s;
 }
 
 /* 1 when every file the diff @d touches is under tools/testing/. */
@@ -196,6 +224,32 @@ static int selftest_only(const char *d)
  * blank is the point.
  */
 static const char signature[] = { '\n', '-', '-', ' ', '\n', '\0' };
+
+/*
+ * "Subject: @s" folded at blanks into lines of at most 77 characters, as
+ * gbp pq export writes it (scripts/common/pq.py, write_patch_file():
+ * Compat32(max_line_length=77)), so that its round trip keeps the line.
+ */
+static void fold_subject(const char *s, struct strbuf *out)
+{
+	size_t col = strlen("Subject:");
+
+	strbuf_addstr(out, "Subject:");
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (col > strlen("Subject:") + 1 && col + 1 + n > 77) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		strbuf_addch(out, ' ');
+		strbuf_add(out, s, n);
+		col += 1 + n;
+		s += n;
+		s += strspn(s, " ");
+	}
+	strbuf_addch(out, '\n');
+}
 
 /*
  * The stamped git format-patch text @text as Debian carries it, into
@@ -249,8 +303,8 @@ static int reshape(const char *text, const char *fields, struct strbuf *out,
 	strbuf_addf(out, "From: %s\n", from.buf);
 	if (date.len)
 		strbuf_addf(out, "Date: %s\n", date.buf);
-	strbuf_addf(out, "Subject: %s\n%s\n", plain_subject(subject.buf),
-		    fields);
+	fold_subject(plain_subject(subject.buf), out);
+	strbuf_addf(out, "%s\n", fields);
 	/* The message, the "---", the diff; not git's "-- " signature. */
 	sig = strstr(sep, signature);
 	while (sig && strstr(sig + 1, signature))
@@ -268,30 +322,171 @@ out:
 	return ret;
 }
 
-/* "0005-KVM-x86-...patch" without its number: Debian's names have none. */
-static const char *debian_name(const char *name)
-{
-	size_t n = strspn(name, DIGITS);
+/* One target's export, before anything is written. */
+struct export {
+	struct strvec names;	/* Debian names, series order */
+	struct strvec texts;	/* their text */
+	struct strvec entries;	/* the debian/changelog entries, for dch */
+	struct strbuf notes;	/* "# ..." lines of the series file */
+};
 
-	return n && name[n] == '-' && name[n + 1] ? name + n + 1 : name;
+#define EXPORT_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT }
+
+static void export_clear(struct export *e)
+{
+	strvec_clear(&e->names);
+	strvec_clear(&e->texts);
+	strvec_clear(&e->entries);
+	strbuf_release(&e->notes);
 }
 
-static int write_target(const struct target *t, const struct posting *p,
-			const struct ident *me, const char *dest,
-			const char *tmp)
+/* @path's text with the trailers collected for it, stamped, into @text. */
+static int stamped_text(const char *path, const char *name,
+			const struct ident *me, const char *tmp,
+			struct strbuf *text, int *trailers, struct strbuf *err)
 {
-	struct strbuf series = STRBUF_INIT, err = STRBUF_INIT;
-	char *dir = xstrfmt("%s/%s", dest, t->name);
-	char *where = xstrfmt("kernels.list:%d", t->line);
-	char *sub = xstrfmt("%s/" DEBIAN_DIR, dir), *repo = abspath(".");
-	struct series s = { 0 };
+	const char *file = patch_name(path);
+	char *raw = xstrfmt("%s/raw-%s", tmp, file);
+	char *stamped = xstrfmt("%s/%s", tmp, file);
+	int codev = ident_co_developed("series/co-developed", file, err);
+	int bad = codev < 0 || strbuf_read_file(text, path, 64 << 20) < 0;
+
+	if (!bad) {
+		*trailers = add_collected_trailers(text, name);
+		bad = write_file(raw, text->buf, text->len) ||
+		      ident_stamp(raw, stamped, me, STAMP_SIGNOFF |
+				  (codev > 0 ? STAMP_CODEV : 0), err);
+	}
+	strbuf_reset(text);
+	bad = bad || strbuf_read_file(text, stamped, 64 << 20) < 0;
+	unlink(raw);
+	unlink(stamped);
+	free(raw);
+	free(stamped);
+	return bad ? -1 : 0;
+}
+
+/* The patch @path of a series of @rel into @e; -1 with why in @err. */
+static int one_patch(const struct posting *p, const char *rel,
+		     const struct ident *me, const char *tmp,
+		     const char *path, struct export *e, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT,
+		      fields = STRBUF_INIT;
+	char *name = debian_name_of(path), *subject = NULL;
+	int bad = !name, trailers = 0;
+
+	if (bad)
+		strbuf_addstr(err, "no Subject: to name it by");
+	bad = bad || stamped_text(path, name, me, tmp, &text, &trailers, err);
+	if (!bad && selftest_only(text.buf)) {
+		strbuf_addf(&e->notes, "# not carried: %s (tools/testing/ only: Debian's linux builds no selftests)\n",
+			    patch_name(path));
+		goto out;
+	}
+	if (!bad && strvec_has(&e->names, name)) {
+		strbuf_addf(err, "its name %s is another patch's too: give one of them another subject",
+			    name);
+		bad = 1;
+	}
+	if (!bad && trailers)
+		strbuf_addf(&e->notes, "# %s: %d trailer%s collected into series/ (make trailers) added\n",
+			    name, trailers, trailers == 1 ? "" : "s");
+	dep3_fields(p, rel, patch_name(path), name, &fields);
+	bad = bad || reshape(text.buf, fields.buf, &out, err);
+	subject = bad ? NULL : mail_header(out.buf, "Subject");
+	if (subject) {
+		strvec_push(&e->names, name);
+		strvec_push(&e->texts, out.buf);
+		if (p->bug && !e->entries.nr)
+			strvec_pushf(&e->entries, "[x86] %s (Closes: #%s)",
+				     subject, p->bug);
+		else
+			strvec_pushf(&e->entries, "[x86] %s", subject);
+	}
+out:
+	free(name);
+	free(subject);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	strbuf_release(&fields);
+	return bad ? -1 : 0;
+}
+
+/* Which revision @rel of target @t is, and where its DEP-3 fields come from. */
+static void series_header(const struct posting *p, const struct target *t,
+			  const char *rel, struct strbuf *sb)
+{
+	const struct posted *po = &p->po;
+
+	strbuf_addf(sb, "# %s: %s", t->name, rel);
+	if (po->rev && !strcmp(rel, po->dir))
+		strbuf_addf(sb, ", v%d as posted, " LORE "%s", po->rev,
+			    po->msgid);
+	else
+		strbuf_addf(sb, ", made for v%d", p->working);
+	strbuf_addf(sb, " of change-id %s (kverify debian-patches)\n",
+		    p->change_id);
+	if (po->rev && strcmp(rel, po->dir))
+		strbuf_addf(sb, "# Origin:/Forwarded: from v%d as posted, " LORE "%s%s\n",
+			    po->rev, po->msgid, po->rev == p->working ? "" :
+			    "; series/ works on an unposted revision");
+	if (!po->rev && !p->merged.nr)
+		strbuf_addstr(sb, "# Not posted upstream yet (no series/message-id): Debian's kernel\n"
+			      "# carries what upstream took, or at least what is posted for review.\n");
+}
+
+/*
+ * @text as dch writes an entry: "  * ", then lines of at most 68
+ * characters after 4 columns, cut after the last blank or '-' that fits
+ * (debchange's format CHANGELOG, a ^<<< field of 68, and perl's default
+ * $: of blank, newline and hyphen), so that the entry is the one dch writes.
+ */
+static void changelog_lines(const char *text, struct strbuf *out)
+{
+	const char *prefix = "  * ";
+
+	while (*text) {
+		size_t len = strlen(text), cut = len, i, next;
+
+		if (len > 68) {
+			for (cut = 0, i = 0; i <= 68; i++) {
+				if (text[i] == ' ')
+					cut = i;
+				else if (text[i] == '-' && i < 68)
+					cut = i + 1;
+			}
+			if (!cut)
+				cut = 68;
+		}
+		next = cut + strspn(text + cut, " ");
+		while (cut && text[cut - 1] == ' ')
+			cut--;
+		strbuf_addf(out, "%s%.*s\n", prefix, (int)cut, text);
+		prefix = "    ";
+		text += next;
+	}
+}
+
+/* The lines to add to debian/patches/series, after @head's comments. */
+static void series_lines(const struct export *e, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < e->names.nr; i++)
+		strbuf_addf(sb, DEBIAN_DIR "/%s\n", e->names.v[i]);
+}
+
+/* DEST/<target>/: bugfix/x86/, series and changelog. */
+static int write_plain(const struct posting *p, const struct target *t,
+		       const struct export *e, struct strbuf *head)
+{
+	char *dir = xstrfmt("%s/%s", p->dest, t->name);
+	char *sub = xstrfmt("%s/" DEBIAN_DIR, dir), *path = NULL;
+	struct strbuf cl = STRBUF_INIT;
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	if (series_load(&s, repo, t->series, where, &err)) {
-		fputs(err.buf, stderr);
-		goto out;
-	}
 	if (is_dir(dir)) {
 		error("%s exists: remove it or pick another --dest", dir);
 		goto out;
@@ -301,76 +496,204 @@ static int write_target(const struct target *t, const struct posting *p,
 		error("cannot create %s", sub);
 		goto out;
 	}
-	strbuf_addf(&series, "# %s: %s, v%s of change-id %s (kverify debian-patches)\n",
-		    t->name, t->series, p->revision, p->change_id);
-	if (!p->msgid && !p->merged.nr)
-		strbuf_addstr(&series, "# Not posted upstream yet (no series/message-id): Debian's kernel\n"
-			      "# carries what upstream took, or at least what is posted for review.\n");
-	for (i = 0; i < s.patches.nr; i++) {
-		const char *name = patch_name(s.patches.v[i]);
-		struct strbuf text = STRBUF_INIT, out = STRBUF_INIT,
-			      fields = STRBUF_INIT;
-		char *stamped = xstrfmt("%s/%s", tmp, name), *path;
-		int codev = ident_co_developed("series/co-developed", name,
-					       &err);
-		int bad;
-
-		bad = codev < 0 ||
-		      ident_stamp(s.patches.v[i], stamped, me, STAMP_SIGNOFF |
-				  (codev > 0 ? STAMP_CODEV : 0), &err) ||
-		      strbuf_read_file(&text, stamped, 64 << 20) < 0;
-		unlink(stamped);
-		free(stamped);
-		if (!bad && selftest_only(text.buf)) {
-			strbuf_addf(&series, "# not carried: %s (tools/testing/ only: Debian's linux builds no selftests)\n",
-				    name);
-			strbuf_release(&text);
-			continue;
-		}
-		dep3_fields(p, t->series, name, &fields);
-		if (!bad && reshape(text.buf, fields.buf, &out, &err))
-			bad = 1;
-		path = xstrfmt("%s/%s", sub, debian_name(name));
-		if (!bad && write_file(path, out.buf, out.len)) {
-			strbuf_addf(&err, "cannot write %s", path);
-			bad = 1;
-		}
-		if (!bad)
-			strbuf_addf(&series, DEBIAN_DIR "/%s\n",
-				    debian_name(name));
+	for (i = 0; i < e->names.nr; i++) {
 		free(path);
-		strbuf_release(&text);
-		strbuf_release(&out);
-		strbuf_release(&fields);
-		if (bad) {
-			error("%s: %s", s.patches.v[i], err.buf);
+		path = xstrfmt("%s/%s", sub, e->names.v[i]);
+		if (write_file(path, e->texts.v[i], strlen(e->texts.v[i]))) {
+			error("cannot write %s", path);
 			goto out;
 		}
 	}
-	free(sub);
-	sub = xstrfmt("%s/series", dir);
-	if (write_file(sub, series.buf, series.len)) {
-		error("cannot write %s", sub);
+	strbuf_addstr(head, "# debian/patches/series: after its last bugfix/x86/ line (\"# Arch bug fixes\")\n");
+	series_lines(e, head);
+	for (i = 0; i < e->entries.nr; i++)
+		changelog_lines(e->entries.v[i], &cl);
+	free(path);
+	path = xstrfmt("%s/series", dir);
+	if (write_file(path, head->buf, head->len)) {
+		error("cannot write %s", path);
 		goto out;
 	}
-	printf("wrote %s/series and %s/" DEBIAN_DIR "/\n", dir, dir);
+	free(path);
+	path = xstrfmt("%s/changelog", dir);
+	if (write_file(path, cl.buf, cl.len)) {
+		error("cannot write %s", path);
+		goto out;
+	}
+	printf("wrote %s/series, %s/changelog and %s/" DEBIAN_DIR "/\n", dir,
+	       dir, dir);
 	ret = 0;
 out:
-	series_clear(&s);
-	strbuf_release(&series);
-	strbuf_release(&err);
-	free(repo);
+	strbuf_release(&cl);
+	free(path);
 	free(sub);
-	free(where);
 	free(dir);
 	return ret;
 }
 
+/*
+ * @lines into the series file @sb: after its last bugfix/x86/ line, else
+ * after the lines of its "# Arch bug fixes" section, else as that section
+ * at its end.
+ */
+static void series_insert(struct strbuf *sb, const char *lines)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *at = NULL, *sec = NULL, *p;
+	struct line l;
+
+	for_each_line(l, sb->buf) {
+		p = l.s + l.len + (l.s[l.len] == '\n');
+		if (starts_with(l.s, DEBIAN_DIR "/"))
+			at = p;
+		else if (l.len == 16 && starts_with(l.s, "# Arch bug fixes"))
+			sec = p;
+		else if (sec && !at && sec == l.s && l.len && *l.s != '#')
+			sec = p;
+	}
+	if (!at)
+		at = sec;
+	if (!at) {
+		strbuf_trim_trailing(sb);
+		strbuf_addf(sb, "\n\n# Arch bug fixes\n%s", lines);
+		return;
+	}
+	strbuf_add(&out, sb->buf, at - sb->buf);
+	if (out.len && out.buf[out.len - 1] != '\n')
+		strbuf_addch(&out, '\n');
+	strbuf_addstr(&out, lines);
+	strbuf_addstr(&out, at);
+	strbuf_reset(sb);
+	strbuf_add(sb, out.buf, out.len);
+	strbuf_release(&out);
+}
+
+/* dch --append each entry of @e into @changelog, as @me. */
+static int run_dch(const struct export *e, const char *changelog,
+		   const struct ident *me)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < e->entries.nr && !ret; i++) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "dch", "--changelog", changelog,
+			     "--append", "--nomultimaint", "--",
+			     e->entries.v[i], NULL);
+		strvec_pushf(&c.env, "DEBFULLNAME=%s", me->name);
+		strvec_pushf(&c.env, "DEBEMAIL=%s", me->email);
+		ret = run_child(&c);
+		if (ret) {
+			struct strbuf why = STRBUF_INIT;
+
+			child_describe_failure(&c, &why);
+			error("dch --append on %s: %s", changelog, why.buf);
+			strbuf_release(&why);
+		}
+		child_clear(&c);
+	}
+	return ret ? EXIT_TOOL : 0;
+}
+
+/* DEST, a checkout of the linux package: its debian/ tree, dch. */
+static int write_tree(const struct posting *p, const struct target *t,
+		      const struct export *e, struct strbuf *head,
+		      const struct ident *me)
+{
+	char *sub = xstrfmt("%s/debian/patches/" DEBIAN_DIR, p->dest);
+	char *series = xstrfmt("%s/debian/patches/series", p->dest);
+	char *cl = xstrfmt("%s/debian/changelog", p->dest), *path = NULL;
+	struct strbuf sb = STRBUF_INIT, lines = STRBUF_INIT;
+	size_t i;
+	int ret = EXIT_USAGE;
+
+	for (i = 0; i < e->names.nr; i++) {
+		free(path);
+		path = xstrfmt("%s/%s", sub, e->names.v[i]);
+		if (is_file(path)) {
+			error("%s exists: the package carries it already; nothing was written",
+			      path);
+			goto out;
+		}
+	}
+	ret = EXIT_TOOL;
+	if (mkdir_p(sub) || strbuf_read_file(&sb, series, 1 << 20) < 0) {
+		error("cannot create %s or read %s", sub, series);
+		goto out;
+	}
+	for (i = 0; i < e->names.nr; i++) {
+		free(path);
+		path = xstrfmt("%s/%s", sub, e->names.v[i]);
+		if (write_file(path, e->texts.v[i], strlen(e->texts.v[i]))) {
+			error("cannot write %s", path);
+			goto out;
+		}
+	}
+	series_lines(e, &lines);
+	series_insert(&sb, lines.buf);
+	if (write_file(series, sb.buf, sb.len)) {
+		error("cannot write %s", series);
+		goto out;
+	}
+	fputs(head->buf, stdout);
+	ret = run_dch(e, cl, me);
+	if (!ret)
+		printf("%s: %zu patches into %s/, their lines into %s, the entry into %s (dch)\n",
+		       t->name, e->names.nr, sub, series, cl);
+out:
+	strbuf_release(&sb);
+	strbuf_release(&lines);
+	free(path);
+	free(sub);
+	free(series);
+	free(cl);
+	return ret;
+}
+
+static int write_target(const struct target *t, const struct posting *p,
+			const struct ident *me, const char *tmp)
+{
+	struct strbuf head = STRBUF_INIT, err = STRBUF_INIT;
+	struct export e = EXPORT_INIT;
+	char *where = xstrfmt("kernels.list:%d", t->line), *repo = abspath(".");
+	const char *rel = t->series;
+	struct series s = { 0 };
+	size_t i;
+	int ret = EXIT_USAGE;
+
+	if (!strcmp(rel, "series") && p->po.rev && strcmp(p->po.dir, "series"))
+		rel = p->po.dir;	/* the posted revision, not the working one */
+	if (series_load(&s, repo, rel, where, &err)) {
+		fputs(err.buf, stderr);
+		goto out;
+	}
+	series_header(p, t, rel, &head);
+	for (i = 0; i < s.patches.nr; i++) {
+		if (one_patch(p, rel, me, tmp, s.patches.v[i], &e, &err)) {
+			error("%s: %s", s.patches.v[i], err.buf);
+			ret = EXIT_TOOL;
+			goto out;
+		}
+	}
+	strbuf_add(&head, e.notes.buf, e.notes.len);
+	ret = p->tree ? write_tree(p, t, &e, &head, me) :
+			write_plain(p, t, &e, &head);
+out:
+	series_clear(&s);
+	export_clear(&e);
+	strbuf_release(&head);
+	strbuf_release(&err);
+	free(repo);
+	free(where);
+	return ret;
+}
+
 int cmd_debian_patches(const struct target_list *l, const char *dest,
-		       const char *bug, const char *tmp,
+		       const char *bug, const char *tmp, const char *results,
 		       const char *const *names, int nr_names)
 {
-	struct posting p = { .merged = STRVEC_INIT };
+	struct posting p = { .merged = STRVEC_INIT, .dest = dest };
 	struct strbuf err = STRBUF_INIT;
 	struct ident me = { 0 };
 	int ret = EXIT_USAGE, i, wrote = 0;
@@ -389,8 +712,15 @@ int cmd_debian_patches(const struct target_list *l, const char *dest,
 		fprintf(stderr, "kverify: %s", err.buf);
 		goto out;
 	}
-	if (read_posting(&p, bug))
+	if (read_posting(&p, bug, results))
 		goto out;
+	p.tree = is_file_in(dest, "debian/changelog") &&
+		 is_file_in(dest, "debian/patches/series");
+	if (p.tree && nr_names != 1) {
+		error("%s is a checkout of the linux package: it takes one target's patches, name it (KERNEL=<name>)",
+		      dest);
+		goto out;
+	}
 	for (i = 0; i < nr_names; i++) {
 		strbuf_reset(&err);
 		if (!targets_find(l, names[i], &err)) {
@@ -413,12 +743,12 @@ int cmd_debian_patches(const struct target_list *l, const char *dest,
 				     "SERIES auto: verify it, then name its variant in kernels.list");
 			continue;
 		}
-		ret = write_target(t, &p, &me, dest, tmp);
+		ret = write_target(t, &p, &me, tmp);
 		if (ret)
 			goto out;
 		wrote++;
 	}
-	if (!p.msgid && !p.merged.nr && wrote)
+	if (!p.po.rev && !p.merged.nr && wrote)
 		note("debian-patches: not posted upstream yet: Forwarded: no, and no Origin: (the From: is the author)");
 	ret = 0;
 out:
