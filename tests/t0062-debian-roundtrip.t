@@ -10,11 +10,18 @@
 # gbp writes after Subject: (below, why), and the series file by its
 # comment lines only; lintian on the source package says nothing of the
 # patches, and its DEP-3 check is shown live on a patch it must flag.
-# Cost: measured in the commit that adds it (about 20 s on 2 shared cores).
+# Cost: 20 to 26 s wall, 10.5 to 12.7 CPU-s on 2 shared cores (sources cached).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 plan 8
+for tool in quilt gbp dch dpkg-source lintian; do
+	command -v $tool > /dev/null && continue
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "the round trip" "$tool is not installed (make deps: quilt, git-buildpackage, devscripts, dpkg-dev, lintian)"
+	done
+	done_testing
+done
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"

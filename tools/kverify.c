@@ -166,12 +166,15 @@ static const char usage_debian_patches[] =
 "                                      [BUG=<Debian bug>])\n"
 "\n"
 "Write each target's series as Debian's linux package carries patches:\n"
-"DIR/<target>/bugfix/x86/<name>.patch (From:, Date:, a plain Subject: and\n"
-"the DEP-3 fields Origin:, Forwarded:, Bug-Debian:, Last-Update: in one\n"
-"header; your identity stamped as make send does) and DIR/<target>/series,\n"
-"the lines for debian/patches/series.  Origin: is the upstream commit\n"
-"series/merged names, else the posting series/message-id records; before\n"
-"posting there is none, and Forwarded: no.\n";
+"DIR/<target>/bugfix/x86/<name>.patch (<name>: the subject's words in\n"
+"lower case; From:, Date:, a plain Subject: and the DEP-3 fields Origin:,\n"
+"Forwarded:, Applied-Upstream:, Bug-Debian:, Last-Update: in one header;\n"
+"your identity stamped as make send does), DIR/<target>/series (the lines\n"
+"for debian/patches/series) and DIR/<target>/changelog (the entry, as dch\n"
+"writes it).  A DIR that is a checkout of the linux package takes one\n"
+"target, into its debian/ tree, the entry through dch.  The DEP-3 fields\n"
+"are the newest posted revision's (series/message-id, else series/old/vN/):\n"
+"before a posting there is no Origin:, and Forwarded: no.\n";
 
 static const char usage_send[] =
 "usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"

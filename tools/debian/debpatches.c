@@ -618,6 +618,15 @@ static int write_tree(const struct posting *p, const struct target *t,
 		}
 	}
 	ret = EXIT_TOOL;
+	if (!path_has("dch")) {
+		struct strbuf why = STRBUF_INIT;
+
+		missing_tool(&why, "dch", NULL);
+		error("%s: the changelog entry goes in through dch; nothing was written",
+		      why.buf);
+		strbuf_release(&why);
+		goto out;
+	}
 	if (mkdir_p(sub) || strbuf_read_file(&sb, series, 1 << 20) < 0) {
 		error("cannot create %s or read %s", sub, series);
 		goto out;

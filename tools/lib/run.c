@@ -65,6 +65,7 @@ static const struct {
 	{ "objcopy", "binutils" },
 	{ "bwrap", "bubblewrap" },
 	{ "setpriv", "util-linux" },
+	{ "dch", "devscripts" },
 };
 
 /* "TOOL not found: install it with 'apt-get install PKG'"; NULL PKG: looked up */
