@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 15
+plan 16
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -165,6 +165,19 @@ test_expect_success 'a checkout of the linux package: the lines after its last b
 	[ -f "$k/debian/patches/bugfix/x86/$fix1" ] &&
 	sed -n 4,5p "$k/debian/changelog" | grep -q "(Closes: #1234567)" &&
 	dpkg-parsechangelog -l "$k/debian/changelog" -S Closes | grep -qx 1234567
+'
+test_expect_success 'two patches of one name, or a subject without a word, exit 2 naming the patch; nothing written' '
+	cp -a "$copy/series" "$TMP/series.keep2" &&
+	f2=$(ls "$copy"/series/0002-*.patch) && f3=$(ls "$copy"/series/0003-*.patch) &&
+	s2=$(sed -n "/^Subject: /{N;s/\n / /;s/\n.*//;p;q}" "$f2") &&
+	S2=$s2 perl -0pi -e "s/^Subject: .*?\n(?=\S)/\$ENV{S2}\n/ms" "$f3" && grep -qxF "$s2" "$f3" &&
+	dp --dest "$TMP/o-dup" 7.3 > "$TMP/dup.out" 2>&1; rc=$?; cat "$TMP/dup.out" && [ $rc = 2 ] &&
+	grep -q "0003-.*: its name kvm-x86-pmu-signal-emulated-overflow-before-bailing-from.patch is another patch.s too" "$TMP/dup.out" &&
+	[ ! -e "$TMP/o-dup/7.3" ] &&
+	perl -0pi -e "s/^Subject: .*?\n(?=\S)/Subject: [PATCH] ... --\n/ms" "$f3" &&
+	dp --dest "$TMP/o-dup" 7.3 > "$TMP/dup2.out" 2>&1; rc=$?; cat "$TMP/dup2.out" && [ $rc = 2 ] &&
+	grep -q "0003-.*: no Subject: with a word" "$TMP/dup2.out" && [ ! -e "$TMP/o-dup/7.3" ] &&
+	rm -rf "$copy/series" && mv "$TMP/series.keep2" "$copy/series"
 '
 test_expect_success 'bad input exits 2 and says where: series/merged, BUG=, an existing or no DEST' '
 	bad= &&

@@ -229,6 +229,8 @@ static const char signature[] = { '\n', '-', '-', ' ', '\n', '\0' };
  * "Subject: @s" folded at blanks into lines of at most 77 characters, as
  * gbp pq export writes it (scripts/common/pq.py, write_patch_file():
  * Compat32(max_line_length=77)), so that its round trip keeps the line.
+ * Python folds a subject with ';' or ',' there first: such a subject may
+ * come back folded elsewhere.
  */
 static void fold_subject(const char *s, struct strbuf *out)
 {
@@ -366,7 +368,11 @@ static int stamped_text(const char *path, const char *name,
 	return bad ? -1 : 0;
 }
 
-/* The patch @path of a series of @rel into @e; -1 with why in @err. */
+/*
+ * The patch @path of a series of @rel into @e: 0, or EXIT_USAGE (the
+ * patch cannot be named: no subject, or another patch's name) or
+ * EXIT_TOOL with why in @err.
+ */
 static int one_patch(const struct posting *p, const char *rel,
 		     const struct ident *me, const char *tmp,
 		     const char *path, struct export *e, struct strbuf *err)
@@ -374,43 +380,51 @@ static int one_patch(const struct posting *p, const char *rel,
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT,
 		      fields = STRBUF_INIT;
 	char *name = debian_name_of(path), *subject = NULL;
-	int bad = !name, trailers = 0;
+	int bad = 0, trailers = 0;
 
-	if (bad)
-		strbuf_addstr(err, "no Subject: to name it by");
-	bad = bad || stamped_text(path, name, me, tmp, &text, &trailers, err);
-	if (!bad && selftest_only(text.buf)) {
+	if (!name) {
+		strbuf_addstr(err, "no Subject: with a word (letters or digits) to name it by");
+		bad = EXIT_USAGE;
+		goto out;
+	}
+	if (stamped_text(path, name, me, tmp, &text, &trailers, err)) {
+		bad = EXIT_TOOL;
+		goto out;
+	}
+	if (selftest_only(text.buf)) {
 		strbuf_addf(&e->notes, "# not carried: %s (tools/testing/ only: Debian's linux builds no selftests)\n",
 			    patch_name(path));
 		goto out;
 	}
-	if (!bad && strvec_has(&e->names, name)) {
+	if (strvec_has(&e->names, name)) {
 		strbuf_addf(err, "its name %s is another patch's too: give one of them another subject",
 			    name);
-		bad = 1;
+		bad = EXIT_USAGE;
+		goto out;
 	}
-	if (!bad && trailers)
+	if (trailers)
 		strbuf_addf(&e->notes, "# %s: %d trailer%s collected into series/ (make trailers) added\n",
 			    name, trailers, trailers == 1 ? "" : "s");
 	dep3_fields(p, rel, patch_name(path), name, &fields);
-	bad = bad || reshape(text.buf, fields.buf, &out, err);
-	subject = bad ? NULL : mail_header(out.buf, "Subject");
-	if (subject) {
-		strvec_push(&e->names, name);
-		strvec_push(&e->texts, out.buf);
-		if (p->bug && !e->entries.nr)
-			strvec_pushf(&e->entries, "[x86] %s (Closes: #%s)",
-				     subject, p->bug);
-		else
-			strvec_pushf(&e->entries, "[x86] %s", subject);
+	if (reshape(text.buf, fields.buf, &out, err)) {
+		bad = EXIT_USAGE;
+		goto out;
 	}
+	subject = mail_header(out.buf, "Subject");
+	strvec_push(&e->names, name);
+	strvec_push(&e->texts, out.buf);
+	if (p->bug && !e->entries.nr)
+		strvec_pushf(&e->entries, "[x86] %s (Closes: #%s)", subject,
+			     p->bug);
+	else
+		strvec_pushf(&e->entries, "[x86] %s", subject);
 out:
 	free(name);
 	free(subject);
 	strbuf_release(&text);
 	strbuf_release(&out);
 	strbuf_release(&fields);
-	return bad ? -1 : 0;
+	return bad;
 }
 
 /* Which revision @rel of target @t is, and where its DEP-3 fields come from. */
@@ -679,9 +693,9 @@ static int write_target(const struct target *t, const struct posting *p,
 	}
 	series_header(p, t, rel, &head);
 	for (i = 0; i < s.patches.nr; i++) {
-		if (one_patch(p, rel, me, tmp, s.patches.v[i], &e, &err)) {
+		ret = one_patch(p, rel, me, tmp, s.patches.v[i], &e, &err);
+		if (ret) {
 			error("%s: %s", s.patches.v[i], err.buf);
-			ret = EXIT_TOOL;
 			goto out;
 		}
 	}

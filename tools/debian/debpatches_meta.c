@@ -72,7 +72,7 @@ const char *plain_subject(const char *s)
  * its words (letters and digits) in lower case, joined by '-', as many
  * whole words as fit in DEBIAN_NAME_MAX characters, then ".patch".  It
  * depends on the subject alone: not on the patch's number, nor on the
- * revision.
+ * revision.  NULL: the subject has no word.
  */
 char *debian_patch_name(const char *subject)
 {
@@ -97,8 +97,10 @@ char *debian_patch_name(const char *subject)
 				     p[i] - 'A' + 'a' : p[i]);
 		p += n;
 	}
-	if (!sb.len)
-		strbuf_addstr(&sb, "kvm");
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;	/* no word to name it by */
+	}
 	strbuf_addstr(&sb, ".patch");
 	return strbuf_detach(&sb, NULL);
 }
