@@ -438,9 +438,11 @@ static void series_header(const struct posting *p, const struct target *t,
 		strbuf_addf(sb, ", v%d as posted, " LORE "%s", po->rev,
 			    po->msgid);
 	else
-		strbuf_addf(sb, ", made for v%d", p->working);
-	strbuf_addf(sb, " of change-id %s (kverify debian-patches)\n",
-		    p->change_id);
+		strbuf_addf(sb, ", %sv%d", strcmp(rel, "series") ?
+			    "made for " : "", p->working);
+	strbuf_addf(sb, " of change-id %s (kverify debian-patches%s)\n",
+		    p->change_id, strcmp(rel, "series") ? "" :
+		    "; the revision series/ works on");
 	if (po->rev && strcmp(rel, po->dir))
 		strbuf_addf(sb, "# Origin:/Forwarded: from v%d as posted, " LORE "%s%s\n",
 			    po->rev, po->msgid, po->rev == p->working ? "" :
@@ -612,8 +614,7 @@ static int run_dch(const struct export *e, const char *changelog,
 
 /* DEST, a checkout of the linux package: its debian/ tree, dch. */
 static int write_tree(const struct posting *p, const struct target *t,
-		      const struct export *e, struct strbuf *head,
-		      const struct ident *me)
+		      const struct export *e, const struct ident *me)
 {
 	char *sub = xstrfmt("%s/debian/patches/" DEBIAN_DIR, p->dest);
 	char *series = xstrfmt("%s/debian/patches/series", p->dest);
@@ -659,7 +660,6 @@ static int write_tree(const struct posting *p, const struct target *t,
 		error("cannot write %s", series);
 		goto out;
 	}
-	fputs(head->buf, stdout);
 	ret = run_dch(e, cl, me);
 	if (!ret)
 		printf("%s: %zu patches into %s/, their lines into %s, the entry into %s (dch)\n",
@@ -700,7 +700,8 @@ static int write_target(const struct target *t, const struct posting *p,
 		}
 	}
 	strbuf_add(&head, e.notes.buf, e.notes.len);
-	ret = p->tree ? write_tree(p, t, &e, &head, me) :
+	fputs(head.buf, stdout);	/* which revision, from where, what not */
+	ret = p->tree ? write_tree(p, t, &e, me) :
 			write_plain(p, t, &e, &head);
 out:
 	series_clear(&s);
