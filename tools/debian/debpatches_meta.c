@@ -132,8 +132,8 @@ static char *clean_msgid(const char *id)
 
 	id += strspn(id, " \t<");
 	n = strcspn(id, ">");
-	if (!n || id[n + strspn(id + n, "> \t\r")] || memchr(id, ' ', n) ||
-	    memchr(id, '"', n) || !memchr(id, '@', n) || memchr(id, '/', n))
+	if (!n || id[n + strspn(id + n, "> \t\r")] || !memchr(id, '@', n) ||
+	    strcspn(id, " \t\"<") < n)
 		return NULL;
 	return xstrfmt("%.*s", (int)n, id);
 }
