@@ -11,6 +11,7 @@
 # comment lines only; lintian on the source package says nothing of the
 # patches, and its DEP-3 check is shown live on a patch it must flag.
 # Cost: 20 to 26 s wall, 10.5 to 12.7 CPU-s on 2 shared cores (sources cached).
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
