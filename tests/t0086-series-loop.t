@@ -274,8 +274,11 @@ only_patch5() {
 }
 make --no-print-directory regenerate > "$TMP/regen" 2>&1
 st=$?
-test_expect_success "make regenerate rewrites series/ and both backports from the semantic patch (exit $st)" '
-	[ $st = 0 ] && regenerated
+test_expect_success "make regenerate rewrites series/ and both backports from the semantic patch, and keeps backports/6.1, fixes only (exit $st)" '
+	[ $st = 0 ] && regenerated &&
+	grep -qx "6.1 (backports/6.1): kept: a series of fixes only (every patch has Fixes:), which the semantic patch does not write" "$TMP/regen" &&
+	diff <(grep -v "^Origin: \|^Forwarded: " "$TMP/backports/6.1/0001-"*.patch) \
+		<(grep -v "^Origin: \|^Forwarded: " backports/6.1/0001-*.patch)
 '
 [ $st = 0 ] || tail -n 20 "$TMP/regen" | diag
 test_expect_success 'regenerate rewrites patch 5 alone: its changed line and its index line, the message as it was (Origin: aside)' '

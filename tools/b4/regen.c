@@ -17,7 +17,9 @@
  *    its diffstat and diff are git format-patch's;
  *  - otherwise (lines of several patches, or of none, or a rebase that
  *    conflicts, or a semantic patch that says anything but APPLIED) the
- *    variant is left as it is and named: it needs a hand.
+ *    variant is left as it is and named: it needs a hand;
+ *  - a series of fixes only (every patch has Fixes:, backports/6.1) is
+ *    kept as it is: the semantic patch writes the knob, not the fixes.
  *
  * The Origin: and Forwarded: lines of every backports/ patch follow
  * series/revision and series/message-id (backport_origin()), as make
@@ -458,6 +460,10 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 			error("%s: fetch: %s (log: %s)", t->name, why.buf,
 			      r.log);
 			ret = -1;
+		} else if (series_fixes_only(&r.s)) {
+			/* the semantic patch writes the knob, n/a there */
+			printf("%s (%s): kept: a series of fixes only (every patch has Fixes:), which the semantic patch does not write\n",
+			       t->name, t->series);
 		} else {
 			ret = regen_one(&r);
 			hand += ret > 0;
