@@ -493,6 +493,24 @@ static void series_lines(const struct export *e, struct strbuf *sb)
 		strbuf_addf(sb, DEBIAN_DIR "/%s\n", e->names.v[i]);
 }
 
+/* Each exported patch into @sub; 0, or -1 having said which could not be. */
+static int write_patches(const struct export *e, const char *sub)
+{
+	size_t i;
+
+	for (i = 0; i < e->names.nr; i++) {
+		char *path = xstrfmt("%s/%s", sub, e->names.v[i]);
+		int bad = write_file(path, e->texts.v[i], strlen(e->texts.v[i]));
+
+		if (bad)
+			error("cannot write %s", path);
+		free(path);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
 /* DEST/<target>/: bugfix/x86/, series and changelog. */
 static int write_plain(const struct posting *p, const struct target *t,
 		       const struct export *e, struct strbuf *head)
@@ -512,14 +530,8 @@ static int write_plain(const struct posting *p, const struct target *t,
 		error("cannot create %s", sub);
 		goto out;
 	}
-	for (i = 0; i < e->names.nr; i++) {
-		free(path);
-		path = xstrfmt("%s/%s", sub, e->names.v[i]);
-		if (write_file(path, e->texts.v[i], strlen(e->texts.v[i]))) {
-			error("cannot write %s", path);
-			goto out;
-		}
-	}
+	if (write_patches(e, sub))
+		goto out;
 	strbuf_addstr(head, "# debian/patches/series: after its last bugfix/x86/ line (\"# Arch bug fixes\")\n");
 	series_lines(e, head);
 	for (i = 0; i < e->entries.nr; i++)
@@ -646,14 +658,8 @@ static int write_tree(const struct posting *p, const struct target *t,
 		error("cannot create %s or read %s", sub, series);
 		goto out;
 	}
-	for (i = 0; i < e->names.nr; i++) {
-		free(path);
-		path = xstrfmt("%s/%s", sub, e->names.v[i]);
-		if (write_file(path, e->texts.v[i], strlen(e->texts.v[i]))) {
-			error("cannot write %s", path);
-			goto out;
-		}
-	}
+	if (write_patches(e, sub))
+		goto out;
 	series_lines(e, &lines);
 	series_insert(&sb, lines.buf);
 	if (write_file(series, sb.buf, sb.len)) {
