@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef EXITCODE_H
-#define EXITCODE_H
+#ifndef KVERIFY_EXITCODE_H
+#define KVERIFY_EXITCODE_H
 
 /* The exit status of every kverify command (README, kverify --help). */
 enum exit_code {

@@ -50,8 +50,8 @@ struct child {
 	const char *stopped_at;	/* the string of @stop_at that stopped it */
 };
 
-#define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, NULL, NULL, \
-		     NULL, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL }
+/* What is not named is 0 or NULL. */
+#define CHILD_INIT { .args = STRVEC_INIT, .env = STRVEC_INIT }
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 int run_interrupted(void);

@@ -19,7 +19,7 @@ struct sandbox {
 	const char *dev;
 };
 
-#define SANDBOX_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL }
+#define SANDBOX_INIT { .ro = STRVEC_INIT, .rw = STRVEC_INIT }
 
 /* $HOME in the sandbox: an empty directory of its private /tmp. */
 #define SANDBOX_HOME "/tmp/home"
