@@ -97,7 +97,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2 + 2))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -402,7 +402,7 @@ done
 # v4 + the N1 fix and the pristine tree pass.  Review N6 as a trace
 # (n6-loop-8bit.trace): on an 8-bit counter a batch at the half-range cap
 # and the emulation loop's 130 instructions in one exit lose the wrap in
-# v4 + the N1 fix (ii-a, the review's open finding); pristine passes.
+# v4 + the N1 fix (ii-a; v5 caps the batch, below); pristine passes.
 P=$(src_of 7.3)
 for t in "legacy-sign-extend mutant-7.3-legacy-no-sign-extend i" "legacy-sign-extend null-7.3-to-wrap-plus-one -" "legacy-sign-extend pristine -" \
 	"n6-loop-8bit null-7.3-to-wrap-plus-one ii-a" "n6-loop-8bit null-7.3-half-range-div ii-a" "n6-loop-8bit pristine -"; do
@@ -415,6 +415,20 @@ for t in "legacy-sign-extend mutant-7.3-legacy-no-sign-extend i" "legacy-sign-ex
 	test_expect_success "$1.trace on the $2 tree: invariant ${got:-none} (want $want)" - <<-\EOT
 		sed -n '/^RESULT/p' "$TMP/out" &&
 		[ "${got:--}" = "$want" ]
+	EOT
+done
+# The series as it is (v5) on 7.3, the tree and baseline its sim step ran
+# above: the review's N1 and N6 traces both pass (its 0001 reprograms on a
+# refused period; its 0005 caps the batch at half the range less 130).
+P=$(src_of 7.3)
+for t in n1-rejected-period n6-loop-8bit; do
+	nice "$KVERIFY" sim --pristine "$P" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" \
+		--patched "$KVERIFY_CACHE/trees/7.3" --trace tests/sim/traces/$t.trace \
+		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	krc=$?
+	test_expect_success "$t.trace on the series' own 7.3 tree: PASS (exit $krc)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ $krc = 0 ] && grep -q '^RESULT PASS 1 traces' "$TMP/out"
 	EOT
 done
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
