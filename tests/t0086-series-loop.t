@@ -27,7 +27,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 27
+plan 29
 test_identity
 # The sim's verdict is t0200's to check; here it gates the loop, and 2000
 # traces a target (not 20000) do that for the eight sims of the two
@@ -103,7 +103,7 @@ sed -i "s|$old|$new|" series/0005-*.patch
 ./build/kverify --skip $quick verify 7.3 > "$TMP/v73" 2>&1
 test_expect_success 'a variant the semantic patch does not write is refused (exit 2): the cocci verdict' '
 	kv_send > "$TMP/o" 2>&1
-	[ $? = 2 ] && grep -q "send: 7.3: cocci FAIL: .*differ from the series" "$TMP/o" &&
+	[ $? = 2 ] && grep -q "send: 7.3: cocci FAIL: .*differ from the series: .* make the same change in cocci/emulated_counter_reprogram_tolerance.cocci, then make regenerate" "$TMP/o" &&
 	[ "$(mails)" = 0 ]
 '
 cp "$TMP/0005.orig" series/0005-*.patch
@@ -392,4 +392,30 @@ test_expect_success "make range-diff v$rev..v$next shows only the code change an
 test_expect_success "after the range-diff, series/ still holds v$next with its trailers" '
 	[ "$(cat series/revision)" = $next ] && grep -q "^Tested-by: $tester$" series/0001-*.patch
 '
+# The review's trailers reach every variant: make regenerate carries them
+# into backports/ (the fixes-only 6.1 series too), above the backport note.
+make --no-print-directory regenerate > "$TMP/regen2" 2>&1
+st=$?
+test_expect_success "make regenerate carries the Reviewed-by and Tested-by into backports/, above the [ backport ] note (exit $st)" '
+	[ $st = 0 ] &&
+	for f in backports/*/0001-*.patch; do
+		grep -qx "Reviewed-by: $reviewer" "$f" && grep -qx "Tested-by: $tester" "$f" &&
+		sed -n "/^Reviewed-by: /,/^---$/p" "$f" | grep -q "^\[ backport" || return 1
+	done &&
+	grep -qx "Reviewed-by: $reviewer" backports/7.2/0005-*.patch &&
+	! grep -q "^Tested-by:" backports/7.2/0005-*.patch
+'
+[ $st = 0 ] || tail -n 20 "$TMP/regen2" | diag
+
+# A revision whose patches only collected trailers: reroll names them on
+# one line and asks (EDITME) only why there is a new revision.
+make --no-print-directory reroll > "$TMP/reroll2" 2>&1
+st=$?
+test_expect_success "make reroll after the review: trailers collected on one line, no EDITME per patch (exit $st)" '
+	[ $st = 0 ] &&
+	grep -qx -- "- Collected trailers (patch $(seq -s ", " 1 $np))" series/cover-letter &&
+	grep -qx -- "- EDITME: no code changed: say why there is a new revision" series/cover-letter &&
+	[ "$(sed -n "/^Changes in v$((next + 1)):/,/^- Link to v$next:/p" series/cover-letter | grep -c EDITME)" = 1 ]
+'
+[ $st = 0 ] || tail -n 20 "$TMP/reroll2" | diag
 done_testing

@@ -142,6 +142,110 @@ static void mail_as_checked(void **state)
 	assert_non_null(differs("Subject: x\n\na\rb\n", "Subject: x\n\na\nb\n"));
 }
 
+/* A range-diff as git 2.39 prints it: trailers, a reworded message, code. */
+static const char range_diff_text[] =
+	"1:  7209175 ! 1:  0dc4c4f KVM: one\n"
+	"    @@ Commit message\n"
+	"     \n"
+	"         body\n"
+	"     \n"
+	"    +    Reviewed-by: A Reviewer <a@kernel.org>\n"
+	"    +    Tested-by: A Tester <t@kernel.org>\n"
+	"    +\n"
+	"      ## f ##\n"
+	"     @@\n"
+	"      a\n"
+	"2:  c45406d ! 2:  fefd633 KVM: two\n"
+	"    @@ Commit message\n"
+	"    -    the old word\n"
+	"    +    the new word\n"
+	"     \n"
+	"    +    Reviewed-by: A Reviewer <a@kernel.org>\n"
+	"3:  1111111 ! 3:  2222222 KVM: three\n"
+	"    @@ Commit message\n"
+	"    +    Reviewed-by: A Reviewer <a@kernel.org>\n"
+	"    @@ arch/x86/kvm/pmu.c: static void f(void)\n"
+	"    -+\tx = 1;\n"
+	"    ++\tx = 2;\n"
+	"4:  3333333 = 4:  4444444 KVM: four\n"
+	"5:  5555555 ! 5:  6666666 KVM: five\n"
+	"    @@ Commit message\n"
+	"    +    Link: https://lore.kernel.org/r/x@y\n";
+
+static void reroll_lines(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	reroll_changelog(range_diff_text, &sb);
+	assert_string_equal(sb.buf,
+		"- Patch 2, KVM: two: commit message reworded, no code change\n"
+		"- Patch 3, KVM: three: EDITME: say what changed (the range-diff shows it)\n"
+		"- Collected trailers (patch 1, 5)\n");
+	strbuf_reset(&sb);
+	reroll_changelog("1:  7209175 ! 1:  0dc4c4f KVM: one\n"
+			 "    @@ Commit message\n"
+			 "    +    Acked-by: A Reviewer <a@kernel.org>\n"
+			 "2:  c45406d < -:  ------- KVM: gone\n", &sb);
+	assert_string_equal(sb.buf,
+		"- Dropped KVM: gone: EDITME: say why\n"
+		"- Collected trailers (patch 1)\n");
+	strbuf_reset(&sb);
+	reroll_changelog("1:  7209175 ! 1:  0dc4c4f KVM: one\n"
+			 "    @@ Commit message\n"
+			 "    +    Reviewed-by: A Reviewer <a@kernel.org>\n", &sb);
+	assert_string_equal(sb.buf,
+		"- Collected trailers (patch 1)\n"
+		"- EDITME: no code changed: say why there is a new revision\n");
+	strbuf_release(&sb);
+}
+
+static void carry_trailers(void **state)
+{
+	static const char upstream[] =
+		"Subject: [PATCH 1/5] KVM: one\n\nWhy.\n\n"
+		"Fixes: 75189d1de1b3 (\"KVM: x86/pmu: x\")\n"
+		"Cc: stable@vger.kernel.org\n"
+		"Reviewed-by: A Reviewer <a@kernel.org>\n"
+		"Tested-by: A Tester <t@kernel.org>\n"
+		"---\n arch/x86/kvm/pmu.c | 1 +\n";
+	static const char backport[] =
+		"Subject: [PATCH] KVM: one\n\nWhy.\n\n"
+		"Fixes: 75189d1de1b3 (\"KVM: x86/pmu: x\")\n"
+		"Cc: stable@vger.kernel.org\n"
+		"Tested-by: A Tester <t@kernel.org>\n"
+		"[ backport to 6.1.y: the handlers\n  differ. ]\n"
+		"---\n arch/x86/kvm/pmu.h | 1 +\n";
+	struct strbuf sb = STRBUF_INIT, again = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(carry_review_trailers(upstream, backport, &sb), 1);
+	assert_string_equal(sb.buf,
+		"Subject: [PATCH] KVM: one\n\nWhy.\n\n"
+		"Fixes: 75189d1de1b3 (\"KVM: x86/pmu: x\")\n"
+		"Cc: stable@vger.kernel.org\n"
+		"Tested-by: A Tester <t@kernel.org>\n"
+		"Reviewed-by: A Reviewer <a@kernel.org>\n"
+		"[ backport to 6.1.y: the handlers\n  differ. ]\n"
+		"---\n arch/x86/kvm/pmu.h | 1 +\n");
+	/* once carried, nothing more to add */
+	assert_int_equal(carry_review_trailers(upstream, sb.buf, &again), 0);
+	assert_string_equal(again.buf, sb.buf);
+	strbuf_reset(&again);
+	/* no note: before "---" */
+	assert_int_equal(carry_review_trailers(upstream,
+		"Subject: x\n\nWhy.\n\nCc: stable@vger.kernel.org\n---\n d\n",
+		&again), 2);
+	assert_string_equal(again.buf,
+		"Subject: x\n\nWhy.\n\nCc: stable@vger.kernel.org\n"
+		"Reviewed-by: A Reviewer <a@kernel.org>\n"
+		"Tested-by: A Tester <t@kernel.org>\n---\n d\n");
+	strbuf_reset(&again);
+	assert_int_equal(carry_review_trailers(upstream, "no separator\n", &again), -1);
+	strbuf_release(&sb);
+	strbuf_release(&again);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +256,8 @@ int main(void)
 		cmocka_unit_test(changelog),
 		cmocka_unit_test(from_unfolded),
 		cmocka_unit_test(mail_as_checked),
+		cmocka_unit_test(reroll_lines),
+		cmocka_unit_test(carry_trailers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,6 +101,24 @@ int gate(struct b4 *b);
 int do_am(struct b4 *b);
 int do_trailers(struct b4 *b);
 
+/*
+ * The changelog lines of a range-diff (b4_text.c): one per patch that
+ * changed, was added or dropped, EDITME where the author has to put it
+ * into words (code changed, a patch added or dropped); collected trailers
+ * on one line.
+ */
+void reroll_changelog(const char *range_diff, struct strbuf *out);
+
+/*
+ * Patch text @to with the review trailers (Reviewed-by:, Acked-by:,
+ * Tested-by:) of patch text @from that it lacks, into @out: at the end of
+ * its trailer block, before a "[ backport ... ]" note, as stable's
+ * backports keep the upstream trailers above the note (b4_text.c).
+ * Return: how many were added, or -1 when @to has no "---" line.
+ */
+int carry_review_trailers(const char *from, const char *to,
+			  struct strbuf *out);
+
 /* b4_reroll.c: range-diff and reroll */
 int do_range_diff(struct b4 *b);
 int do_reroll(struct b4 *b);

@@ -190,47 +190,6 @@ out:
 }
 
 /*
- * The changelog lines of a range-diff: one per patch that changed, was
- * added or dropped, for the author to put into words (EDITME).
- */
-static void changelog_from(const char *range_diff, struct strbuf *out)
-{
-	struct line l;
-
-	for_each_line(l, range_diff) {
-		char *s = xstrfmt("%.*s", (int)l.len, l.s), *p = s;
-		char mark = 0;
-		int new_n = 0;
-
-		/* "N:  abc ! N:  def Subject" */
-		p += strspn(p, " ");
-		p += strcspn(p, " ");	/* "N:" or "-:" */
-		p += strspn(p, " ");
-		p += strcspn(p, " ");	/* the commit, or dashes */
-		if (p[0] == ' ' && strchr("=!<>", p[1]) && p[1] && p[2] == ' ') {
-			mark = p[1];
-			p += 3;
-			new_n = atoi(p);
-			p += strcspn(p, " ");
-			p += strspn(p, " ");
-			p += strcspn(p, " ");
-			p += strspn(p, " ");
-		}
-		if (mark == '!')
-			strbuf_addf(out, "- Patch %d, %s: EDITME: say what changed (the range-diff shows it)\n",
-				    new_n, p);
-		else if (mark == '>')
-			strbuf_addf(out, "- New patch %d, %s: EDITME: say why\n",
-				    new_n, p);
-		else if (mark == '<')
-			strbuf_addf(out, "- Dropped %s: EDITME: say why\n", p);
-		free(s);
-	}
-	if (!out->len)
-		strbuf_addstr(out, "- EDITME: no patch changed: say why there is a new revision\n");
-}
-
-/*
  * series/cover-letter with the section "Changes in v@rev:" (@changes, then
  * the link to the previous posting) before the first changelog section it
  * has, or at its end.
@@ -311,7 +270,7 @@ int do_reroll(struct b4 *b)
 	    show_range_diff(b, rev, next) ||
 	    strbuf_read_file(&diff, rd, 16 << 20) < 0)
 		goto out;
-	changelog_from(diff.buf, &changes);
+	reroll_changelog(diff.buf, &changes);
 	v = xstrfmt(LORE "%s", id);
 	ret = add_changelog(next, changes.buf, v);
 	free(v);

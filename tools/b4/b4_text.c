@@ -4,7 +4,7 @@
  * nothing (tests/unit/test_b4.c): the checks of a change-id, a message-id
  * and a revision; the revision of a posting's subject; a cover's changelog
  * section; a folded From: joined; a mail as sent compared with the one
- * checked.  What git reads in mail (headers, trailers, mailboxes) is
+ * checked; the next revision's changelog lines from a range-diff.  What git reads in mail (headers, trailers, mailboxes) is
  * b4_mail.c's, through git mailinfo, mailsplit and interpret-trailers.
  */
 #include <ctype.h>
@@ -357,4 +357,208 @@ int mail_compare(const char *checked, const char *sent, struct strbuf *why)
 	strbuf_release(&x);
 	strbuf_release(&y);
 	return bad;
+}
+
+/*
+ * What a range-diff says of one pair of patches: its mark ('!' changed,
+ * '>' new, '<' dropped), its number in the new revision and subject, and
+ * for a changed pair which of its sections changed: "@@ Metadata" and
+ * "@@ Commit message" are the message, any other "@@ <file>" the code.
+ */
+struct rd_pair {
+	char mark;
+	int n;
+	char *subject;
+	int code, message, trailers_only;
+};
+
+/* "Reviewed-by: ...", "Link: ...": a line of the trailer block. */
+static int is_trailer_line(const char *s, size_t len)
+{
+	static const char *const tokens[] = { "Link", "Cc", "Fixes", "Closes" };
+	size_t tok = 0, i;
+
+	while (tok < len && (isalnum((unsigned char)s[tok]) || s[tok] == '-'))
+		tok++;
+	if (!tok || tok + 1 >= len || s[tok] != ':' || s[tok + 1] != ' ')
+		return 0;
+	if (tok > 3 && !strncasecmp(s + tok - 3, "-by", 3))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(tokens); i++)
+		if (strlen(tokens[i]) == tok && !strncasecmp(s, tokens[i], tok))
+			return 1;
+	return 0;
+}
+
+/* A line of a changed pair's body ("    @@ ...", "    +    ..."). */
+static void rd_body_line(struct rd_pair *p, const char *s, size_t len,
+			 int *in_message)
+{
+	const char *t;
+
+	if (len < 5 || strncmp(s, "    ", 4))
+		return;
+	if (s[4] == '@' && len > 7 && s[5] == '@' && s[6] == ' ') {
+		t = s + 7;
+		*in_message = starts_with(t, "Metadata") ||
+			      starts_with(t, "Commit message");
+		if (!*in_message)
+			p->code = 1;
+		return;
+	}
+	if (!*in_message || (s[4] != '+' && s[4] != '-'))
+		return;
+	p->message = 1;
+	for (t = s + 5; t < s + len && *t == ' '; t++)
+		;
+	if (t < s + len && !is_trailer_line(t, s + len - t))
+		p->trailers_only = 0;
+}
+
+/* "N:  abc ! N:  def Subject": a pair's header line into @p; 0 if not one. */
+static int rd_header(struct rd_pair *p, const char *line)
+{
+	const char *s = line;
+
+	s += strspn(s, " ");
+	s += strcspn(s, " ");	/* "N:" or "-:" */
+	s += strspn(s, " ");
+	s += strcspn(s, " ");	/* the commit, or dashes */
+	if (s[0] != ' ' || !s[1] || !strchr("=!<>", s[1]) || s[2] != ' ')
+		return 0;
+	p->mark = s[1];
+	s += 3;
+	p->n = atoi(s);
+	s += strcspn(s, " ");
+	s += strspn(s, " ");
+	s += strcspn(s, " ");
+	s += strspn(s, " ");
+	p->subject = xstrdup(s);
+	p->code = p->message = 0;
+	p->trailers_only = 1;
+	return 1;
+}
+
+/*
+ * One changelog line for @p: EDITME for the author to put into words only
+ * where there is something to say, a patch whose code changed, a new or a
+ * dropped patch; a message-only change says so, and collected trailers
+ * are listed in @trailers for one line at the end.
+ */
+static void rd_pair_line(struct rd_pair *p, struct strbuf *out,
+			 struct strbuf *trailers, int *editme)
+{
+	if (p->mark == '!' && p->code) {
+		strbuf_addf(out, "- Patch %d, %s: EDITME: say what changed (the range-diff shows it)\n",
+			    p->n, p->subject);
+		*editme = 1;
+	} else if (p->mark == '!' && p->message && p->trailers_only) {
+		strbuf_addf(trailers, "%s%d", trailers->len ? ", " : "", p->n);
+	} else if (p->mark == '!' && p->message) {
+		strbuf_addf(out, "- Patch %d, %s: commit message reworded, no code change\n",
+			    p->n, p->subject);
+	} else if (p->mark == '>') {
+		strbuf_addf(out, "- New patch %d, %s: EDITME: say why\n",
+			    p->n, p->subject);
+		*editme = 1;
+	} else if (p->mark == '<') {
+		strbuf_addf(out, "- Dropped %s: EDITME: say why\n", p->subject);
+		*editme = 1;
+	}
+	free(p->subject);
+	p->subject = NULL;
+	p->mark = 0;
+}
+
+void reroll_changelog(const char *range_diff, struct strbuf *out)
+{
+	struct rd_pair p = { 0 };
+	struct strbuf trailers = STRBUF_INIT;
+	int in_message = 0, editme = 0;
+	struct line l;
+
+	for_each_line(l, range_diff) {
+		char *s;
+
+		if (l.len && l.s[0] == ' ' && l.len > 4 && !strncmp(l.s, "    ", 4)) {
+			if (p.mark == '!')
+				rd_body_line(&p, l.s, l.len, &in_message);
+			continue;
+		}
+		rd_pair_line(&p, out, &trailers, &editme);
+		s = xstrfmt("%.*s", (int)l.len, l.s);
+		if (!rd_header(&p, s))
+			p.mark = 0;
+		in_message = 0;
+		free(s);
+	}
+	rd_pair_line(&p, out, &trailers, &editme);
+	if (trailers.len)
+		strbuf_addf(out, "- Collected trailers (patch %s)\n", trailers.buf);
+	if (!editme)
+		strbuf_addstr(out, "- EDITME: no code changed: say why there is a new revision\n");
+	strbuf_release(&trailers);
+}
+
+static const char *const review_trailers[] = {
+	"Reviewed-by:", "Acked-by:", "Tested-by:",
+};
+
+/* The review trailers ("Reviewed-by: ...\n" each) of a patch's message. */
+static void patch_review_trailers(const char *patch, struct strbuf *out)
+{
+	const char *end = strstr(patch, "\n---\n");
+	struct line l;
+	size_t i;
+
+	for_each_line(l, patch) {
+		if (end && l.s > end)
+			break;
+		for (i = 0; i < ARRAY_SIZE(review_trailers); i++)
+			if (starts_with(l.s, review_trailers[i]))
+				strbuf_addf(out, "%.*s\n", (int)l.len, l.s);
+	}
+}
+
+int carry_review_trailers(const char *from, const char *to,
+			  struct strbuf *out)
+{
+	struct strbuf theirs = STRBUF_INIT, ours = STRBUF_INIT;
+	const char *end = strstr(to, "\n---\n"), *para, *at;
+	struct line l;
+	int n = 0;
+
+	if (!end)
+		return -1;
+	patch_review_trailers(from, &theirs);
+	patch_review_trailers(to, &ours);
+	/* the message's last paragraph, and in it the first "[ note" line */
+	para = to;
+	for (at = to; at < end; at++)
+		if (at[0] == '\n' && at[1] == '\n')
+			para = at + 2;
+	at = end + 1;
+	for_each_line(l, para) {
+		if (l.s > end)
+			break;
+		if (l.s[0] == '[') {
+			at = l.s;
+			break;
+		}
+	}
+	strbuf_add(out, to, at - to);
+	for_each_line(l, theirs.buf) {
+		char *one = xstrfmt("%.*s\n", (int)l.len, l.s);
+
+		if (!strstr(ours.buf, one)) {
+			strbuf_addstr(out, one);
+			strbuf_addstr(&ours, one);
+			n++;
+		}
+		free(one);
+	}
+	strbuf_addstr(out, at);
+	strbuf_release(&theirs);
+	strbuf_release(&ours);
+	return n;
 }

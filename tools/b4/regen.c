@@ -23,13 +23,16 @@
  *
  * The Origin: and Forwarded: lines of every backports/ patch follow
  * series/revision and series/message-id (backport_origin()), as make
- * backport writes them.  The pristine trees are read, never written.
+ * backport writes them, and its message gets the review trailers
+ * (Reviewed-by:, Acked-by:, Tested-by:) that series/'s patch of the same
+ * name has, the fixes-only series too.  The pristine trees are read, never written.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "b4/b4_int.h"
 #include "b4/ident.h"
 #include "b4/regen.h"
 #include "backport.h"
@@ -311,6 +314,45 @@ static int follow_origin(const char *path, const char *origin)
 }
 
 /*
+ * The review trailers of series/'s patch of the same name (its number
+ * aside) that the variant's patch @path lacks, added: 1 when it was
+ * rewritten, 0 when there was nothing to add, -1 on an error.
+ */
+static int follow_trailers(const char *path, const struct series *upstream)
+{
+	const char *name = patch_name(path), *dash = strchr(name, '-');
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT, out = STRBUF_INIT;
+	size_t i;
+	int ret = 0, n;
+
+	for (i = 0; dash && i < upstream->patches.nr; i++) {
+		const char *un = patch_name(upstream->patches.v[i]);
+		const char *ud = strchr(un, '-');
+
+		if (ud && !strcmp(ud, dash))
+			break;
+	}
+	if (!dash || i == upstream->patches.nr)
+		return 0;
+	if (strbuf_read_file(&from, upstream->patches.v[i], 16 << 20) < 0 ||
+	    strbuf_read_file(&to, path, 16 << 20) < 0) {
+		ret = -1;
+		goto out;
+	}
+	n = carry_review_trailers(from.buf, to.buf, &out);
+	if (n < 0)
+		error("%s: no '---' line after the message", path);
+	else if (n > 0)
+		ret = write_file(path, out.buf, out.len) ? -1 : 1;
+	ret = n < 0 ? -1 : ret;
+out:
+	strbuf_release(&from);
+	strbuf_release(&to);
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
  * One variant: 0 (rewritten or already what the semantic patch writes),
  * 1 (needs a hand: said why), -1 (an error).
  */
@@ -421,7 +463,8 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		   const char *results)
 {
 	struct strvec done = STRVEC_INIT;
-	struct strbuf origin = STRBUF_INIT;
+	struct strbuf origin = STRBUF_INIT, err = STRBUF_INIT;
+	struct series upstream = { 0 };
 	size_t i, j;
 	int ret = 0, hand = 0;
 
@@ -431,6 +474,12 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 	}
 	if (backport_origin(&origin))
 		return EXIT_USAGE;
+	if (series_load(&upstream, ".", "series", "series", &err)) {
+		fprintf(stderr, "kverify: %s", err.buf);
+		strbuf_release(&err);
+		strbuf_release(&origin);
+		return EXIT_USAGE;
+	}
 	for (i = 0; i < list->nr && ret >= 0; i++) {
 		const struct target *t = &list->v[i];
 		struct regen r = { .t = t, .opt = opt };
@@ -471,7 +520,9 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		if (ret >= 0 && strcmp(t->series, "series"))
 			for (j = 0; j < r.s.patches.nr && ret >= 0; j++)
 				if (follow_origin(r.s.patches.v[j],
-						  origin.buf) < 0)
+						  origin.buf) < 0 ||
+				    follow_trailers(r.s.patches.v[j],
+						    &upstream) < 0)
 					ret = -1;
 		if (ret > 0)
 			ret = 0;
@@ -486,6 +537,8 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 	}
 	strvec_clear(&done);
 	strbuf_release(&origin);
+	strbuf_release(&err);
+	series_clear(&upstream);
 	if (ret == -2)
 		return EXIT_USAGE;
 	if (ret < 0)
