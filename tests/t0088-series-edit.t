@@ -24,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 14
+plan 15
 test_identity
 src=$(cached_source 7.3) || exit 1
 copy=$TMP/repo
@@ -33,8 +33,16 @@ repo_fromless "$copy"
 cd "$copy" || exit 1
 # A git repository of the copy, for git diff of what make series writes.
 git init -q && git add -A && git commit -q -m copy || exit 1
-edit=$KVERIFY_CACHE/edit/${src##*/}
-rm -rf "$edit"	# this script's own, made again below
+# owned_edit DIR: the edit repositories of the cache that checkout DIR made.
+owned_edit() {
+	local f
+	for f in "$KVERIFY_CACHE/edit/${src##*/}"-*/.git/kverify-checkout; do
+		[ -f "$f" ] && grep -qxF "$1" "$f" && echo "${f%/.git/kverify-checkout}"
+	done
+}
+here=$(pwd -P)
+for d in $(owned_edit "$here"); do rm -rf "$d"; done	# this script's own, made again below
+edit=
 np=$(grep -c . series/series)
 pt=series/$(sed -n ${np}p series/series)
 test=tools/testing/selftests/kvm/x86/pmu_emulated_batching_test.c
@@ -48,10 +56,12 @@ test_expect_success 'make edit without a git identity exits 2 and makes nothing'
 		XDG_CONFIG_HOME="$TMP/home" GIT_CONFIG_NOSYSTEM=1 \
 		make --no-print-directory edit > "$TMP/o" 2>&1
 	[ $? = 2 ] && cat "$TMP/o" && grep -q "git config --global user.email" "$TMP/o" &&
-	[ ! -e "$edit" ]
+	[ -z "$(owned_edit "$here")" ]
 '
 test_expect_success 'make edit makes a b4 prep branch of series/ (b4 prep --show-info reads it)' '
 	kv edit && cat "$TMP/o" &&
+	edit=$(owned_edit "$here") && [ -n "$edit" ] && [ -d "$edit/.git" ] &&
+	grep -q "^$edit: branch b4/kvm-pmu-tolerance" "$TMP/o" &&
 	(cd "$edit" && b4 prep --show-info) > "$TMP/info" 2>&1 && cat "$TMP/info" &&
 	grep -qx "branch: b4/kvm-pmu-tolerance" "$TMP/info" &&
 	grep -qx "change-id: $(cat series/change-id)" "$TMP/info" &&
@@ -156,6 +166,16 @@ test_expect_success 'uncommitted work in the branch: make series refuses (exit 2
 	{ kv series; [ $? = 2 ]; } && cat "$TMP/o" &&
 	grep -q "has changes not committed" "$TMP/o" &&
 	git diff --exit-code -- series/
+'
+# A second clone sharing the cache: its make edit makes a repository of
+# its own and leaves the first checkout's branch as it is.
+repo_copy "$TMP/repo2"
+test_expect_success 'a second checkout edits its own branch; the first one'"'"'s is untouched' '
+	tip=$(in_edit rev-parse HEAD) &&
+	(cd "$TMP/repo2" && make --no-print-directory edit) > "$TMP/o2" 2>&1 && cat "$TMP/o2" &&
+	edit2=$(owned_edit "$(cd "$TMP/repo2" && pwd -P)") && [ -n "$edit2" ] &&
+	[ "$edit2" != "$edit" ] && [ "$(in_edit rev-parse HEAD)" = "$tip" ] &&
+	grep -qF "/* not committed */" "$edit/$test" && rm -rf "$edit2"
 '
 test_expect_success 'make series with no branch made: exit 2, make edit named' '
 	in_edit checkout -q -- . && rm -rf "$edit" &&

@@ -18,8 +18,11 @@
  * make edit, make series: series/ as a b4 prep branch (BRANCH, the cover
  * strategy "commit": an empty commit after the base holds the cover letter
  * and b4's tracking data, then one commit a patch) in a repository of the
- * cache, cache/edit/<source key>, for git commit --amend and git rebase -i;
- * make series writes series/ back from it, one way.
+ * cache, cache/edit/<source key>-<checkout>, for git commit --amend and
+ * git rebase -i; make series writes series/ back from it, one way.  It
+ * belongs to the checkout that made it (<checkout>: a hash of its absolute
+ * path, which EDIT_CHECKOUT in its .git names in full): two clones that
+ * share a cache each edit their own series/.
  *
  * The repository is a clone of the b4 repository (its objects hard linked,
  * which git never writes into), checked out sparse: the directories the
@@ -39,6 +42,19 @@
 #define EDIT_STATE "kverify-series"
 #define EDIT_TIP "kverify-tip"
 #define EDIT_BACKUP "refs/kverify/before-resync"
+#define EDIT_CHECKOUT "kverify-checkout"
+
+/* cache/edit/<source key>-<checkout>: this checkout's edit repository. */
+static char *edit_dir(struct b4 *b)
+{
+	char *here = getcwd(NULL, 0);
+	uint64_t h = hash_bytes(HASH_INIT, here ? here : "", here ? strlen(here) : 0);
+	char *dir = xstrfmt("%s/edit/%s-%012llx", b->a->cache, b->source.src_key,
+			    (unsigned long long)(h & 0xffffffffffffULL));
+
+	free(here);
+	return dir;
+}
 
 /* "name hash" for each file of series/ that make series writes. */
 static void series_state(struct strbuf *out)
@@ -204,7 +220,10 @@ static void touched_dirs(struct b4 *b, struct strvec *dirs)
 	}
 }
 
-/* cache/edit/<key>, cloned from the b4 repository @b4repo; 0 or -1. */
+/*
+ * cache/edit/<key>-<checkout>, cloned from the b4 repository @b4repo, with
+ * the checkout's path in EDIT_CHECKOUT; 0 or -1.
+ */
 static int edit_clone(struct b4 *b, const char *b4repo, const char *edit)
 {
 	char *tmp = xstrfmt("%s.tmp", edit);
@@ -238,6 +257,15 @@ static int edit_clone(struct b4 *b, const char *b4repo, const char *edit)
 			     "GIT_CONFIG_GLOBAL=/dev/null", NULL);
 		ret = run_logged(b, &c);
 	}
+	if (!ret) {
+		char *here = getcwd(NULL, 0), *path = edit_file(b, EDIT_CHECKOUT);
+		char *line = xstrfmt("%s\n", here ? here : "");
+
+		ret = !here || write_file(path, line, strlen(line));
+		free(here);
+		free(path);
+		free(line);
+	}
 	if (!ret && rename(tmp, edit) < 0)
 		ret = -1;
 	if (ret) {
@@ -254,7 +282,7 @@ static int edit_clone(struct b4 *b, const char *b4repo, const char *edit)
 int do_edit(struct b4 *b)
 {
 	char *b4repo = b->repo;
-	char *edit = xstrfmt("%s/edit/%s", b->a->cache, b->source.src_key);
+	char *edit = edit_dir(b);
 	char *git_dir = xstrfmt("%s/.git", edit);
 	struct strbuf changed = STRBUF_INIT;
 	int ret = 1, moved = 0, fresh = !is_dir(git_dir);
@@ -381,7 +409,7 @@ static int leftover_fixups(struct b4 *b, const char *edit, const char *range)
 int do_series(struct b4 *b)
 {
 	char *b4repo = b->repo;
-	char *edit = xstrfmt("%s/edit/%s", b->a->cache, b->source.src_key);
+	char *edit = edit_dir(b);
 	char *git_dir = xstrfmt("%s/.git", edit);
 	char *out = xstrfmt("%s/edit-patches", b->a->work), *range = NULL;
 	struct strbuf changed = STRBUF_INIT, cover = STRBUF_INIT, head = STRBUF_INIT;
