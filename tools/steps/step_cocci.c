@@ -94,8 +94,8 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 	}
 	strvec_clear(&files);
 	if (diffs) {
-		strbuf_addf(&r->reason, "%s, but %d file(s) differ from the series",
-			    outcome, diffs);
+		strbuf_addf(&r->reason, "%s, but %d file(s) differ from the series: the semantic patch writes every variant, so make the same change in %s, then make regenerate",
+			    outcome, diffs, COCCI_SMPL);
 		return STEP_FAIL;
 	}
 	strbuf_addf(&r->reason, "%s; %d files identical to the series",
