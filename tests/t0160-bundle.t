@@ -130,6 +130,8 @@ done
 test_expect_success 'make bundle ARTIFACTS= and --artifacts give the same message' '
 	! make --no-print-directory bundle KERNEL=$T SKIP=sim ARTIFACTS=ftp://host/x > "$TMP/out" 2>&1 &&
 	grep -qF "kverify: ARTIFACTS='"'"'ftp://host/x'"'"': not an http://, https:// or file:// URL" "$TMP/out" &&
-	{ build/kverify verify --bundle --artifacts ftp://host/x $T; [ $? = 2 ]; }
+	{ build/kverify verify --bundle --artifacts ftp://host/x $T; [ $? = 2 ]; } &&
+	{ build/kverify bundle --artifacts ftp://host/x $T > "$TMP/out2" 2>&1; [ $? = 2 ]; } &&
+	grep -qF "kverify: ARTIFACTS='"'"'ftp://host/x'"'"': not an http://, https:// or file:// URL" "$TMP/out2"
 '
 done_testing

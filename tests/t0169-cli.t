@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 33
+plan 34
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -21,7 +21,7 @@ test_expect_success '--version: kverify and the git description it was built fro
 	[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}"
 EOT
 
-for c in verify list matrix backport send sim; do
+for c in verify bundle list matrix backport send sim; do
 	test_expect_success "kverify $c --help: that command's usage alone" '
 		"$KVERIFY" $c --help > "$TMP/out" 2>&1
 		rc=$? && echo "exit $rc" &&

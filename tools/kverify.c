@@ -31,6 +31,7 @@ static const char usage[] =
 "usage: kverify [options] verify TARGET...\n"
 "       kverify [options] verify --env\n"
 "       kverify [options] list [--names]\n"
+"       kverify [options] bundle TARGET...   (verify --bundle; make bundle)\n"
 "       kverify backport --tree PATH --name X.Y\n"
 "       kverify debian-patches --dest DIR [TARGET...]\n"
 "       kverify sim --pristine DIR --patched DIR [--seed N] [--traces N] ...\n"
@@ -89,6 +90,19 @@ static const char usage[] =
 "the patch); 130 interrupted.\n";
 
 /* "kverify COMMAND --help": that command's usage alone. */
+static const char usage_bundle[] =
+"usage: kverify [options] bundle TARGET...\n"
+"       kverify [options] bundle --env\n"
+"\n"
+"kverify verify --bundle: run the pipeline for each TARGET and write\n"
+"results/<target>/bundle/ (our own kernel, the initramfs with the runner\n"
+"and the tests, LAVA jobs) for a lab with PMU hardware (docs/lab.md).\n"
+"Takes verify's options ('kverify verify --help'), and:\n"
+"\n"
+"  --artifacts URL      the bundle's LAVA jobs fetch its files from URL\n"
+"                       (http, https or file; default: the bundle's own\n"
+"                       directory as file://; also $KVERIFY_ARTIFACTS)\n";
+
 static const char usage_verify[] =
 "usage: kverify [options] verify TARGET...\n"
 "       kverify [options] verify --env\n"
@@ -968,6 +982,12 @@ static int run_verify(struct options *opt, int argc, char **argv)
 	return cmd_verify(opt, argc - 1, argv + 1);
 }
 
+static int run_bundle(struct options *opt, int argc, char **argv)
+{
+	opt->bundle = 1;
+	return run_verify(opt, argc, argv);
+}
+
 /*
  * The commands: what runs each, its --help, its own options (besides
  * common_options[]), and whether it runs tools, which then get a $TMPDIR
@@ -993,6 +1013,9 @@ static const struct command {
 	{ .name = "sim", .run = run_sim, .flags = RUNS_TOOLS | OWN_OPTIONS },
 	{ .name = "latency", .run = run_latency, .flags = OWN_OPTIONS },
 	{ .name = "verify", .run = run_verify, .usage = usage_verify,
+	  .options = verify_options, .check = check_verify_options,
+	  .env = &verify_args.env, .flags = RUNS_TOOLS | TAKES_ARGS },
+	{ .name = "bundle", .run = run_bundle, .usage = usage_bundle,
 	  .options = verify_options, .check = check_verify_options,
 	  .env = &verify_args.env, .flags = RUNS_TOOLS | TAKES_ARGS },
 	{ .name = "list", .run = run_list, .usage = usage_list,
