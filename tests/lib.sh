@@ -18,7 +18,24 @@ SOURCES=$KVERIFY_SOURCES
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/kverify-test.XXXXXX")
 # What the tools a script runs itself leave goes with $TMP.
 export TMPDIR=$TMP
-trap 'rm -rf "$TMP"' EXIT
+# $TMP goes when the script ends, unless a check failed or the script
+# ended with a status other than 0: then it stays, with the trash
+# directory and each check's output (expect.N), and a line on stderr
+# (which prove shows) says where, as git's test_done keeps its trash
+# directory.  A script with an EXIT trap of its own ends it with
+# "_tmp_end $status" (the status the trap found).
+_tmp_end() {
+	local rc=${1:-$?}
+
+	if [ "$_failed" = 0 ] && [ $rc = 0 ]; then
+		rm -rf "$TMP"
+		return
+	fi
+	echo "# ${0##*/}: $_failed failed (exit $rc); kept $TMP${_trash:+ (trash directory $_trash)}" >&2
+}
+_failed=0
+_trash=
+trap _tmp_end EXIT
 # Each script works in a trash directory of its own, as in git's t/: a
 # clone of the checkout with its files as they are (edits; untracked
 # files, known to the clone's git as new; build/ with its times, so make
@@ -39,7 +56,6 @@ if [ -e "$REPO/.git" ]; then
 fi
 cd "$REPO" || exit 1
 _n=0
-_failed=0
 
 plan() { echo "1..$1"; }
 

@@ -4,10 +4,11 @@
 # here-document with "-", skips on a missing prerequisite, and its
 # chain-lint names a body whose lines are not joined by && (a failed check
 # by default, a warning with KVERIFY_TEST_CHAIN_LINT=0), and passes the
-# joins git's test-lib accepts.  Fixture scripts, no kverify: under a second.
+# joins git's test-lib accepts; a script with a failed check keeps its
+# $TMP and says where, one whose checks pass leaves nothing.  Fixture scripts, no kverify: under a second.
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+plan 9
 # fixture NAME: a script of tests/ that sources lib.sh, its body on stdin
 fixture() {
 	mkdir -p "$TMP/t"
@@ -61,6 +62,11 @@ test_expect_success 'a whole one' '
 '
 done_testing
 EOF_T
+fixture pass.t <<'EOF_T'
+plan 1
+test_expect_success 'passes' 'touch "$TMP/mine"'
+done_testing
+EOF_T
 
 test_expect_success 'the good fixture: locals free, a body from stdin, return 1 fails its check, a skip' '
 	{ env -u KVERIFY_TEST_CHAIN_LINT bash "$TMP/t/good.t" > "$TMP/good.out" 2>&1; st=$?; } &&
@@ -88,6 +94,19 @@ test_expect_success 'KVERIFY_TEST_CHAIN_LINT=0: a warning line, and the check ru
 	cat "$TMP/warn.out" &&
 	grep -qx "# a broken chain: broken &&-chain: echo first" "$TMP/warn.out" &&
 	grep -qx "ok 1 - a broken chain" "$TMP/warn.out"
+'
+test_expect_success 'a script with a failed check keeps its $TMP and says where' '
+	kept=$(sed -n "s/^# good.t: 1 failed (exit 1); kept \\(.*\\)$/\\1/p" "$TMP/good.out") &&
+	echo "kept: $kept" &&
+	case $kept in "$TMP"/kverify-test.*) ;; *) false ;; esac &&
+	[ -d "$kept" ] && [ -e "$kept/expect.4" ]
+'
+test_expect_success 'a script whose checks pass leaves no directory behind' '
+	mkdir "$TMP/passtmp" &&
+	TMPDIR=$TMP/passtmp bash "$TMP/t/pass.t" > "$TMP/pass.out" 2>&1 &&
+	cat "$TMP/pass.out" && grep -qx "ok 1 - passes" "$TMP/pass.out" &&
+	! grep -q kept "$TMP/pass.out" &&
+	[ -z "$(ls -A "$TMP/passtmp")" ]
 '
 test_expect_success 'the chain-lint names the first broken line, past joined ones' '
 	[ "$(_chain_lint "$(printf "a &&\nb |\nc ||\nd\ne\n")")" = "broken &&-chain: d" ]

@@ -55,7 +55,7 @@ probe=$KVERIFY_CACHE/accel-probe
 restore_probe() {
 	if [ -e "$TMP/accel-probe" ]; then cp -p "$TMP/accel-probe" "$probe"; else rm -f "$probe"; fi
 }
-trap 'restore_probe; rm -rf "$TMP"' EXIT
+trap '_rc=$?; restore_probe; _tmp_end $_rc' EXIT
 
 verify() {
 	rm -f "$copy/results/$T/console.log"

@@ -11,7 +11,7 @@ if ! mount -t tmpfs -o size=200m,mode=0755 tmpfs "$small" 2> "$TMP/mount"; then
 	for i in 1 2 3 4 5 6; do skip "full disk" "cannot mount a tmpfs here: $(head -n 1 "$TMP/mount")"; done
 	exit 0
 fi
-trap 'umount "$small" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '_rc=$?; umount "$small" 2>/dev/null; _tmp_end $_rc' EXIT
 KVERIFY_CACHE=$small KVERIFY_SOURCES=$small "$KVERIFY" verify --results "$TMP/r" 5.10 > "$TMP/out" 2>&1
 frc=$?
 R=$TMP/r/5.10/report.json
@@ -35,7 +35,7 @@ test_expect_success "a second run does not trust what the first left: it fails t
 # is to blame.  A dir: fixture of three files, on a 2 MB tmpfs cache.
 tiny=$TMP/tiny
 mkdir -p "$tiny" && mount -t tmpfs -o size=2m,mode=0755 tmpfs "$tiny"
-trap 'umount "$small" "$tiny" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '_rc=$?; umount "$small" "$tiny" 2>/dev/null; _tmp_end $_rc' EXIT
 copy=$TMP/repo
 repo_copy "$copy"
 mkdir -p "$copy/backports/fix" "$TMP/d/linux/arch/x86/kvm"

@@ -53,7 +53,7 @@ EOT
 
 python3 -u -m http.server --bind 127.0.0.1 0 --directory "$TMP/mirror" > "$TMP/http" 2>&1 &
 http=$!
-trap 'kill $http 2> /dev/null; rm -rf "$TMP"' EXIT
+trap '_rc=$?; kill $http 2> /dev/null; _tmp_end $_rc' EXIT
 wait_for 10 grep -q 'port [0-9]' "$TMP/http"
 port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/http" | head -n 1)
 export KVERIFY_DEBIAN_MIRROR="[trusted=yes] http://127.0.0.1:$port/debian"
