@@ -15,15 +15,37 @@ struct jobserver {
 	int wfd;
 };
 
-/*
- * Open the jobserver @makeflags names (NULL: none): 0, or -1 when it
- * names none, or one that is not open to us (a recipe without "+").
+/**
+ * jobserver_open() - Open the jobserver $MAKEFLAGS names.
+ * @js: Set up; both descriptors -1 when it fails.
+ * @makeflags: $MAKEFLAGS, or NULL for none.  The last --jobserver-auth=
+ *	(or --jobserver-fds=) counts, as make reads its own flags.
+ *
+ * Return: 0, or -1 when @makeflags names no jobserver, or one that is
+ * not open to us (a recipe without "+").
  */
 int jobserver_open(struct jobserver *js, const char *makeflags);
-/* A token, if one is free now: 1 and *@token, else 0 (never waits). */
+
+/**
+ * jobserver_take() - Take a token if one is free now; never waits.
+ * @js: The jobserver (one that failed to open has no token to give).
+ * @token: Set to the token read, to be given back as it is.
+ *
+ * Return: 1 with *@token set, else 0.
+ */
 int jobserver_take(struct jobserver *js, char *token);
-/* Give back a token jobserver_take() returned. */
+
+/**
+ * jobserver_give() - Give back a token.
+ * @js: The jobserver.
+ * @token: A token jobserver_take() returned.
+ */
 void jobserver_give(struct jobserver *js, char token);
+
+/**
+ * jobserver_close() - Close our descriptors of the jobserver.
+ * @js: The jobserver; both descriptors are -1 afterwards.
+ */
 void jobserver_close(struct jobserver *js);
 
 #endif

@@ -87,41 +87,81 @@ struct option {
 	  .callback = (cb) }
 #define OPT_CALLBACK(s, l, v, a, h, cb)	OPT_CALLBACK_F(s, l, v, a, h, 0, cb)
 
-/*
- * Parse argv[1..argc) against @opts, setting each option's value in the
- * order given.  The arguments that are not options are moved to
- * argv[0..n), in their order, argv[n] is set to NULL and n is returned.
+/**
+ * parse_options() - Parse a command line against a table of options.
+ * @argc: The number of arguments, argv[0] (the command) included.
+ * @argv: The arguments; argv[1..argc) are parsed, and the ones that are
+ *	not options are moved to argv[0..n), in their order, with argv[n]
+ *	set to NULL.
+ * @opts: The table, ended by OPT_END(); each option's value is set in
+ *	the order the options are given.
+ * @usagestr: The usage, NULL-terminated; each string is printed as it is.
+ * @flags: enum parse_opt_flags.
+ *
  * An unknown or malformed option, or a value a callback refuses, is said
- * with error(), followed by the usage on stderr: -1.  -h or --help, when
- * @opts has neither: the usage on stdout, PARSE_OPT_HELP.  @usagestr is
- * NULL-terminated; each string is printed as it is.
+ * with error(), followed by the usage on stderr (not with
+ * PARSE_OPT_NO_USAGE).  -h or --help, when @opts has neither, prints the
+ * usage on stdout.
+ *
+ * Return: n, the number of arguments left in @argv; -1 on an error;
+ * PARSE_OPT_HELP after -h or --help.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr, int flags);
 
-/*
- * The index in argv[1..argc) of the first argument that is neither an
- * option of @opts nor an option's value; argc when there is none; -1 at an
- * option @opts does not know or a malformed one; -h and --help are
- * options of every table.  Nothing is set, called
- * or printed: for a command's name among options that come before it.
+/**
+ * parse_options_first_arg() - Find the first argument that is no option.
+ * @argc: The number of arguments, argv[0] included.
+ * @argv: The arguments; argv[1..argc) are looked at.
+ * @opts: The table; -h and --help are options of every table.
+ *
+ * Nothing is set, called or printed: this is for a command's name among
+ * options that come before it.
+ *
+ * Return: The index of the first argument that is neither an option of
+ * @opts nor an option's value; @argc when there is none; -1 at an option
+ * @opts does not know, or a malformed one.
  */
 int parse_options_first_arg(int argc, const char *const *argv,
 			    const struct option *opts);
 
-/* @usagestr, then a line for each option of @opts that has a help. */
+/**
+ * usage_with_options() - Print a usage and the options' help.
+ * @f: Where to: stdout for --help, stderr after an error.
+ * @usagestr: The usage, NULL-terminated; each string printed as it is.
+ * @opts: The table: a line for each option that has a help, with its
+ *	value's name (@argh, else "VALUE") when it takes one.
+ */
 void usage_with_options(FILE *f, const char *const *usagestr,
 			const struct option *opts);
 
-/* The options of @a then @b, allocated; free() it. */
+/**
+ * parse_options_concat() - Join two tables of options.
+ * @a: The first table.
+ * @b: The second, whose OPT_END() ends the result.
+ *
+ * Return: The options of @a then @b, allocated: the caller's to free().
+ */
 struct option *parse_options_concat(const struct option *a,
 				    const struct option *b);
 
-/* How many options @opts has, OPT_END() not counted. */
+/**
+ * parse_options_count() - Count a table's options.
+ * @opts: The table.
+ *
+ * Return: How many options @opts has, OPT_END() not counted.
+ */
 size_t parse_options_count(const struct option *opts);
 
-/* --name, or -c for an option with no long name, for messages. */
 #define OPTION_NAME_MAX 64
+
+/**
+ * option_name() - An option's name as a user writes it, for messages.
+ * @opt: The option.
+ * @buf: Where the name is written.
+ *
+ * Return: @buf, holding "--name", or "-c" for an option with no long name.
+ */
 const char *option_name(const struct option *opt, char buf[OPTION_NAME_MAX]);
 
 #endif
