@@ -191,14 +191,14 @@ test_expect_success 'every `make TARGET` of README.md and docs/ is in make help'
 	[ -z "$(comm -23 "$TMP/documented" "$TMP/helped")" ]
 EOT
 
-# README's layout table names every top-level entry of the repository and
+# docs/hacking.md's layout table names every top-level entry of the repository and
 # every file and folder of tools/ (x.c stands for its x.h, step_*.c for the
 # steps), and nothing that is not there.
-test_expect_success "README's layout table names every entry of the tree and only those" - <<\EOT
+test_expect_success "docs/hacking.md's layout table names every entry of the tree and only those" - <<\EOT
 python3 - > "$TMP/layout" <<'PY' &&
 import fnmatch, os, re, subprocess
-readme = open("README.md").read()
-table = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+page = open("docs/hacking.md").read()
+table = page.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
 named = set()
 for row in re.findall(r"^\| ([^|]*)\|", table, re.M):
     named.update(n for n in re.findall(r"`([^`]*)`", row))
