@@ -278,9 +278,9 @@ int do_am(struct b4 *b)
 	 * 0.12 crashes on a folded Subject with -m FILE; stdin works.
 	 */
 	mbox = b->a->mbox ? mbox_from(b, b->a->mbox) : NULL;
-	if (b->a->msgid ? b4(b, NULL, "am", "-t", "-o", dir, "--", b->a->msgid,
+	if (b->a->msgid ? b4_run(b, NULL, "am", "-t", "-o", dir, "--", b->a->msgid,
 			     NULL) :
-			  b4(b, mbox, "--offline-mode", "am", "-t", "-m", "-",
+			  b4_run(b, mbox, "--offline-mode", "am", "-t", "-m", "-",
 			     "-o", dir, NULL))
 		goto out;
 	list_dir(dir, ".mbx", &mbx);
@@ -351,7 +351,7 @@ int do_trailers(struct b4 *b)
 		goto out;
 	}
 	if (build_branch(b, 0) ||
-	    b4(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
+	    b4_run(b, b->a->mbox, "--offline-mode", "trailers", "-u", "-m", "-",
 	       NULL))
 		goto out;
 	trailers_of_series(b, &before);

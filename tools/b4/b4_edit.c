@@ -113,7 +113,7 @@ static char *branch_tip(struct b4 *b)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	if (git(b, &out, "rev-parse", "--verify", "-q", BRANCH "^{commit}",
+	if (b4_git(b, &out, "rev-parse", "--verify", "-q", BRANCH "^{commit}",
 		NULL)) {
 		strbuf_release(&out);
 		return NULL;
@@ -178,7 +178,7 @@ static int edit_clean(struct b4 *b, const char *what)
 		error("%s: a git rebase or git am is in progress there: finish it (git rebase --continue) or abort it (git rebase --abort), then %s",
 		      b->repo, what);
 		ret = -1;
-	} else if (git(b, &out, "status", "--porcelain", "--untracked-files=no",
+	} else if (b4_git(b, &out, "status", "--porcelain", "--untracked-files=no",
 		       NULL) || out.len) {
 		error("%s has changes not committed:\n%s  commit them (git commit -a --amend, or --fixup) or drop them (git checkout -- .), then %s",
 		      b->repo, out.buf, what);
@@ -237,15 +237,15 @@ static int edit_clone(struct b4 *b, const char *b4repo, const char *edit)
 	tmp[strlen(tmp)] = '/';
 	note("making %s, a sparse clone of %s (once)", edit, b4repo);
 	b->repo = (char *)b4repo;
-	ret = git(b, NULL, "clone", "-q", "--local", "--no-checkout", ".", tmp,
+	ret = b4_git(b, NULL, "clone", "-q", "--local", "--no-checkout", ".", tmp,
 		  NULL);
 	b->repo = tmp;
 	touched_dirs(b, &dirs);
 	strvec_pushl(&args, "sparse-checkout", "set", "--cone", NULL);
 	for (i = 0; i < dirs.nr; i++)
 		strvec_push(&args, dirs.v[i]);
-	ret = ret || git(b, NULL, "remote", "remove", "origin", NULL) ||
-	      git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
+	ret = ret || b4_git(b, NULL, "remote", "remove", "origin", NULL) ||
+	      b4_git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
 		  "commit", NULL);
 	if (!ret) {
 		struct child c = CHILD_INIT;
@@ -321,7 +321,7 @@ int do_edit(struct b4 *b)
 		if (moved) {
 			char *tip = branch_tip(b);
 
-			ret = !tip || git(b, NULL, "update-ref", EDIT_BACKUP,
+			ret = !tip || b4_git(b, NULL, "update-ref", EDIT_BACKUP,
 					  tip, NULL);
 			if (!ret)
 				note("the branch's tip %.12s is kept as %s", tip,
@@ -333,7 +333,7 @@ int do_edit(struct b4 *b)
 		     changed.buf, BRANCH);
 	}
 	am_abort(b);
-	if (git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG, NULL) ||
+	if (b4_git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG, NULL) ||
 	    cover_commit(b, 1) || am_series(b, 0) || edit_record(b))
 		goto out;
 	printf("%s: branch %s, a b4 prep branch (b4 prep --show-info there): the cover commit, then series/'s %zu patches on the target's tree\n"
@@ -379,7 +379,7 @@ static int leftover_fixups(struct b4 *b, const char *edit, const char *range)
 	size_t i;
 	int ret = 0;
 
-	if (git(b, &log, "log", "--reverse", "--format=%h %s", range, NULL)) {
+	if (b4_git(b, &log, "log", "--reverse", "--format=%h %s", range, NULL)) {
 		strbuf_release(&log);
 		return 1;
 	}
@@ -439,21 +439,21 @@ int do_series(struct b4 *b)
 	}
 	if (edit_clean(b, "make series"))
 		goto out;
-	if (git(b, &head, "symbolic-ref", "--short", "-q", "HEAD", NULL) ||
+	if (b4_git(b, &head, "symbolic-ref", "--short", "-q", "HEAD", NULL) ||
 	    strcmp(head.buf, BRANCH "\n")) {
 		error("%s: the branch checked out is not %s: git checkout %s, then make series",
 		      edit, BRANCH, BRANCH);
 		goto out;
 	}
 	/* b4's cover commit: the first after the base, with the tracking. */
-	if (git(b, &list, "rev-list", "--reverse", BASE_TAG ".." BRANCH, NULL) ||
+	if (b4_git(b, &list, "rev-list", "--reverse", BASE_TAG ".." BRANCH, NULL) ||
 	    !list.len) {
 		error("%s: branch %s has no commit after %s: make edit FORCE=1 makes it again",
 		      edit, BRANCH, BASE_TAG);
 		goto out;
 	}
 	first = xstrfmt("%.*s", (int)strcspn(list.buf, "\n"), list.buf);
-	ret = git(b, &cover, "log", "-1", "--format=%B", first, NULL);
+	ret = b4_git(b, &cover, "log", "-1", "--format=%B", first, NULL);
 	magic = ret ? NULL : strstr(cover.buf, "\n" MAGIC "\n");
 	if (!magic) {
 		error("%s: the first commit after %s, %.12s, is not b4's cover commit (no '%s'): keep it first (git rebase -i %s), or make edit FORCE=1",
@@ -464,7 +464,7 @@ int do_series(struct b4 *b)
 	}
 	/* A fixup squashed into it would leave series/ without its change. */
 	strbuf_reset(&head);
-	if (git(b, &head, "diff-tree", "--no-commit-id", "--name-only", "-r",
+	if (b4_git(b, &head, "diff-tree", "--no-commit-id", "--name-only", "-r",
 		first, NULL) || head.len) {
 		error("%s: b4's cover commit %.12s carries changes (%s): a fixup squashed into it? (its subject may be a patch's: git commit --fixup=<id> matches the cover first; write -m 'fixup! <id>').  Move them into their patch (git rebase -i %s), then make series",
 		      edit, first, head.len ? strtok(head.buf, "\n") : "?",
@@ -492,7 +492,7 @@ int do_series(struct b4 *b)
 		goto out;
 	ret = 1;
 	rm_rf(out);
-	if (git(b, NULL, "format-patch", "-q", "--zero-commit",
+	if (b4_git(b, NULL, "format-patch", "-q", "--zero-commit",
 		"--no-signature", "--abbrev=12", "-o", out, range, NULL) ||
 	    unstamp_dir(b, out))
 		goto out;

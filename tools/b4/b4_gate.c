@@ -156,7 +156,7 @@ out:
  * semantic patch and kernels.list, without a FAIL or ERROR, and with the
  * gate's steps run (PASS or N-A).  0, or EXIT_USAGE after what to do.
  */
-int gate(struct b4 *b)
+int b4_gate(struct b4 *b)
 {
 	size_t i;
 	int bad = 0;

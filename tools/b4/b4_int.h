@@ -63,7 +63,7 @@ int mail_compare(const char *checked, const char *sent, struct strbuf *why);
 char *read_trim(const char *path);
 int series_revision(const char *what);
 int list_dir(const char *dir, const char *suffix, struct strvec *out);
-char *posted(const char *out);
+char *b4_posted(const char *out);
 char *mail_subject(struct b4 *b, const char *path);
 int mail_message(struct b4 *b, const char *path, struct strbuf *msg);
 char *mail_msgid(struct b4 *b, const char *path);
@@ -74,7 +74,7 @@ int unstamp_dir(struct b4 *b, const char *dir);
 
 /* b4_repo.c: the cache repository, git and b4 */
 int run_logged(struct b4 *b, struct child *c);
-int git(struct b4 *b, struct strbuf *out, ...);
+int b4_git(struct b4 *b, struct strbuf *out, ...);
 int identities(struct b4 *b, int need);
 int import_tree(struct b4 *b);
 int cover_commit(struct b4 *b, int editme_ok);
@@ -83,8 +83,8 @@ void am_abort(struct b4 *b);
 int co_developed(const char *patch);
 int am_series(struct b4 *b, int signoff);
 int build_branch(struct b4 *b, int signoff);
-int b4v(struct b4 *b, const char *in, const struct strvec *args);
-int b4(struct b4 *b, const char *in, ...);
+int b4_runv(struct b4 *b, const char *in, const struct strvec *args);
+int b4_run(struct b4 *b, const char *in, ...);
 int branch_from(struct b4 *b, const char *name,
 		const struct strvec *patches, int stamp);
 int range_diff(struct b4 *b, const char *old, const char *new);
@@ -95,7 +95,7 @@ int show_range_diff(struct b4 *b, int old_rev, int new_rev);
 int do_send(struct b4 *b);
 
 /* b4_gate.c: the verification gate before a real send */
-int gate(struct b4 *b);
+int b4_gate(struct b4 *b);
 
 /* b4_am.c: am and trailers */
 int do_am(struct b4 *b);

@@ -67,7 +67,7 @@ int list_dir(const char *dir, const char *suffix, struct strvec *out)
 }
 
 /* "N" in @out/message-id: this revision was posted (a real send). */
-char *posted(const char *out)
+char *b4_posted(const char *out)
 {
 	char *path = xstrfmt("%s/message-id", out), *id = read_trim(path);
 
@@ -78,7 +78,7 @@ char *posted(const char *out)
 /*
  * A git that reads a mail goes by git's defaults alone: no trailer.* or
  * mailinfo.* of the operator's nor of a repository's changes what it
- * reads.  It runs as git() runs git in b4's repository (argv, no shell).
+ * reads.  It runs as b4_git() runs git in b4's repository (argv, no shell).
  */
 static void mail_env(struct child *c)
 {

@@ -76,7 +76,7 @@ static void ident_env(struct b4 *b, struct child *c)
 	strvec_pushf(&c->env, "GIT_COMMITTER_EMAIL=%s", b->id.email);
 }
 
-int git(struct b4 *b, struct strbuf *out, ...)
+int b4_git(struct b4 *b, struct strbuf *out, ...)
 {
 	struct child c = CHILD_INIT;
 	struct strvec cfg = STRVEC_INIT;
@@ -145,10 +145,10 @@ static const char *upstream_base(struct b4 *b)
 
 	if (b->t->kind != SRC_GIT || !obj || !want ||
 	    !starts_with(obj, "tree ") ||
-	    git(b, &tree, "rev-parse", "HEAD^{tree}", NULL) ||
+	    b4_git(b, &tree, "rev-parse", "HEAD^{tree}", NULL) ||
 	    strncmp(obj + 5, tree.buf, strcspn(obj + 5, "\n") + 1) ||
 	    write_file(path, obj, strlen(obj)) ||
-	    git(b, &id, "hash-object", "-t", "commit", "-w", path, NULL))
+	    b4_git(b, &id, "hash-object", "-t", "commit", "-w", path, NULL))
 		goto out;
 	strbuf_trim_trailing(&id);
 	if (strcmp(id.buf, want))
@@ -205,10 +205,10 @@ int import_tree(struct b4 *b)
 		child_clear(&copy);
 	}
 	b->repo = tmp;
-	ret = ret || git(b, NULL, "init", "-q", NULL) ||
-	      git(b, NULL, "add", "-A", "--force", NULL) ||
-	      git(b, NULL, "commit", "-q", "-m", "Debian kernel source, as packaged", NULL) ||
-	      git(b, NULL, "tag", BASE_TAG, upstream_base(b), NULL);
+	ret = ret || b4_git(b, NULL, "init", "-q", NULL) ||
+	      b4_git(b, NULL, "add", "-A", "--force", NULL) ||
+	      b4_git(b, NULL, "commit", "-q", "-m", "Debian kernel source, as packaged", NULL) ||
+	      b4_git(b, NULL, "tag", BASE_TAG, upstream_base(b), NULL);
 	b->repo = real;
 	if (!ret && rename(tmp, real) < 0)
 		ret = -1;
@@ -285,7 +285,7 @@ int cover_commit(struct b4 *b, int editme_ok)
 		    MAGIC, n, id, BASE_TAG);
 	if (write_file(msg_path, msg.buf, msg.len))
 		goto out;
-	ret = git(b, NULL, "commit", "-q", "--allow-empty", "-F", msg_path,
+	ret = b4_git(b, NULL, "commit", "-q", "--allow-empty", "-F", msg_path,
 		  NULL);
 out:
 	strbuf_release(&msg);
@@ -334,7 +334,7 @@ void am_abort(struct b4 *b)
 
 static int git_am(struct b4 *b, const char *file, const char *what)
 {
-	if (!git(b, NULL, "am", "-q", "--keep-cr", file, NULL))
+	if (!b4_git(b, NULL, "am", "-q", "--keep-cr", file, NULL))
 		return 0;
 	error("%s does not apply to the tree of %s (see the log); nothing was changed",
 	      what, b->t->name);
@@ -404,19 +404,19 @@ int build_branch(struct b4 *b, int signoff)
 	if (import_tree(b) || (!b->patches.nr && load_patches(b)))
 		return -1;
 	am_abort(b);
-	return git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG,
+	return b4_git(b, NULL, "checkout", "-q", "-f", "-B", BRANCH, BASE_TAG,
 		   NULL) ||
-	       git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
+	       b4_git(b, NULL, "config", "branch." BRANCH ".b4-prep-cover-strategy",
 		   "commit", NULL) ||
-	       git(b, NULL, "config", "user.name", b->id.name, NULL) ||
-	       git(b, NULL, "config", "user.email", b->id.email, NULL) ||
+	       b4_git(b, NULL, "config", "user.name", b->id.name, NULL) ||
+	       b4_git(b, NULL, "config", "user.email", b->id.email, NULL) ||
 	       cover_commit(b, 0) || am_series(b, signoff);
 }
 
 /*
  * b4's output goes to the user as b4 wrote it, and into the log; a Python
  * traceback only into the log: the user gets its last line, the
- * exception, as one kverify error (b4v()).
+ * exception, as one kverify error (b4_runv()).
  */
 static void show_b4_output(struct b4 *b)
 {
@@ -456,7 +456,7 @@ out:
 	strbuf_release(&sb);
 }
 
-int b4v(struct b4 *b, const char *in, const struct strvec *args)
+int b4_runv(struct b4 *b, const char *in, const struct strvec *args)
 {
 	struct child c = CHILD_INIT;
 	struct strvec cfg = STRVEC_INIT;
@@ -505,7 +505,7 @@ int b4v(struct b4 *b, const char *in, const struct strvec *args)
 	return ret;
 }
 
-int b4(struct b4 *b, const char *in, ...)
+int b4_run(struct b4 *b, const char *in, ...)
 {
 	struct strvec args = STRVEC_INIT;
 	const char *arg;
@@ -516,7 +516,7 @@ int b4(struct b4 *b, const char *in, ...)
 	while ((arg = va_arg(ap, const char *)))
 		strvec_push(&args, arg);
 	va_end(ap);
-	ret = b4v(b, in, &args);
+	ret = b4_runv(b, in, &args);
 	strvec_clear(&args);
 	return ret;
 }
@@ -530,7 +530,7 @@ int branch_from(struct b4 *b, const char *name,
 {
 	size_t i;
 
-	if (git(b, NULL, "checkout", "-q", "-f", "-B", name, BASE_TAG, NULL))
+	if (b4_git(b, NULL, "checkout", "-q", "-f", "-B", name, BASE_TAG, NULL))
 		return -1;
 	for (i = 0; i < patches->nr; i++) {
 		char *abs = stamp ? stamped_copy(b, patches->v[i], 0) :
@@ -548,7 +548,7 @@ int range_diff(struct b4 *b, const char *old, const char *new)
 {
 	struct strbuf out = STRBUF_INIT;
 	char *path = xstrfmt("%s/range-diff.txt", b->a->work);
-	int ret = git(b, &out, "range-diff", "--no-color", BASE_TAG, old, new,
+	int ret = b4_git(b, &out, "range-diff", "--no-color", BASE_TAG, old, new,
 		      NULL);
 
 	if (!ret) {
@@ -564,7 +564,7 @@ int range_diff(struct b4 *b, const char *old, const char *new)
 int format_patches(struct b4 *b, const char *range, const char *dir)
 {
 	rm_rf(dir);
-	return git(b, NULL, "format-patch", "-q", "--no-signature",
+	return b4_git(b, NULL, "format-patch", "-q", "--no-signature",
 		   "--abbrev=12", "-o", dir, range, NULL);
 }
 

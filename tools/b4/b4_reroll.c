@@ -244,13 +244,13 @@ int do_reroll(struct b4 *b)
 
 	if (!rev)
 		goto out;
-	id = posted(out);
+	id = b4_posted(out);
 	if (!id) {
 		error("v%d is not posted (no %s/message-id): 'make send SEND=1' posts it; nothing was changed",
 		      rev, rel);
 		goto out;
 	}
-	nid = posted(nout);
+	nid = b4_posted(nout);
 	if (nid && !b->a->resend) {
 		error("v%d was posted already as <%s> (%s/message-id); nothing was changed: series/revision says %d, set it to the revision you work on",
 		      next, nid, nrel, rev);

@@ -146,7 +146,7 @@ static char *local_base(struct b4 *b)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	if (git(b, &out, "rev-parse", BASE_TAG "^{commit}", NULL)) {
+	if (b4_git(b, &out, "rev-parse", BASE_TAG "^{commit}", NULL)) {
 		strbuf_release(&out);
 		return NULL;
 	}
@@ -454,7 +454,7 @@ static char *tracked_msgid(struct b4 *b, int rev)
 	char *want = xstrfmt("\"v%d\": [", rev), *id = NULL;
 	const char *p;
 
-	p = git(b, &out, "log", "--format=%B", BASE_TAG ".." BRANCH, NULL) ?
+	p = b4_git(b, &out, "log", "--format=%B", BASE_TAG ".." BRANCH, NULL) ?
 	    NULL : strstr(out.buf, want);
 	if (p) {
 		p += strlen(want);
@@ -477,7 +477,7 @@ static char *tracked_msgid(struct b4 *b, int rev)
  */
 static int keep_posted(struct b4 *b, const char *out, int rev, int move)
 {
-	char *id = posted(out), *to = NULL;
+	char *id = b4_posted(out), *to = NULL;
 	int k, ret = 0;
 
 	if (!id)
@@ -607,7 +607,7 @@ static int real_send(struct b4 *b, const char *out, int rev,
 	fflush(stdout);
 	b->real = 1;
 	b->smtp = rec;
-	ret = b4v(b, enter, &args);
+	ret = b4_runv(b, enter, &args);
 	b->real = 0;
 	b->smtp = NULL;
 	if (ret) {
@@ -706,7 +706,7 @@ int do_send(struct b4 *b)
 		goto out;
 	if (placeholder_recipients(&to, "TO") + placeholder_recipients(&cc, "CC"))
 		goto out;
-	if (gate(b)) {
+	if (b4_gate(b)) {
 		if (b->a->send)
 			goto out;
 		note("only writing the mails: SEND=1 would be refused until make verify-all passes (above)");
@@ -728,7 +728,7 @@ int do_send(struct b4 *b)
 		strvec_push(&c.args, "--cc");
 	for (i = 0; i < cc.nr; i++)
 		strvec_push(&c.args, cc.v[i]);
-	ret = b4v(b, NULL, &c.args);
+	ret = b4_runv(b, NULL, &c.args);
 	if (ret)
 		goto out;
 	list_dir(out, ".eml", &emls);
