@@ -134,7 +134,7 @@ endif
 .PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff reroll regenerate \
 	edit series \
 	check check-kernels check-all check-alone bench sweep list matrix-github matrix-gitlab help clean \
-	deps deps-build deps-verify deps-check FORCE
+	deps deps-build deps-verify deps-check unit FORCE
 
 all: $(KVERIFY)
 
@@ -165,7 +165,11 @@ build/version.c: FORCE | build/obj
 		"$${v:-unknown}" > $@.$$$$ && \
 	if cmp -s $@.$$$$ $@; then rm -f $@.$$$$; else mv -f $@.$$$$ $@; fi
 
-build/obj: | deps-build
+# Where the compiler (cc, or HOSTCC=) is, make builds without asking
+# Debian's package database; elsewhere tools/deps installs gcc, make and
+# libc6-dev or prints the apt-get line.
+build/obj:
+	@command -v "$$KV_HOSTCC" > /dev/null || tools/deps $(DEPS_BUILD)
 	@mkdir -p $@
 
 -include $(wildcard build/obj/*.d)
@@ -275,6 +279,10 @@ send am trailers range-diff reroll edit series: deps-verify $(KVERIFY)
 ##                            trees through fetch, sim, checkpatch and cocci): minutes once fetched
 check: deps-check $(KVERIFY)
 	@tests/run check
+
+## make unit                  the driver's unit tests (cmocka), plain and under ASan+UBSan: seconds
+unit: deps-check $(KVERIFY)
+	@KVERIFY_TESTS=tests/t0010-unit.t tests/run
 
 ## make check-kernels         the tests that build and boot kernels (own and Debian's)
 check-kernels: deps-check $(KVERIFY)

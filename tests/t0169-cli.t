@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 34
+plan 35
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -321,5 +321,17 @@ test_expect_success 'on a TTY the line is rewritten in place (CR, erase line)' -
 	script -qec "cd '$copy' && PATH='$TMP/bin:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
 	rc=$? && echo "exit $rc" &&
 	grep -q $'\r\033\\[Kkverify: esc: config: ' "$TMP/tty"
+EOT
+# make builds kverify where the compiler is, with no Debian tool on PATH
+# (no dpkg-query); without a compiler it prints the apt-get line, exit 2.
+mkdir -p "$TMP/mk/bin" && repo_copy "$TMP/mk/repo" && rm -rf "$TMP/mk/repo/build"
+for t in cc as ld make sh mv mkdir cmp rm printf tr git cat sed; do
+	ln -s "$(command -v $t)" "$TMP/mk/bin/$t"
+done
+test_expect_success 'make compiles where cc is, without dpkg-query; without cc it names the apt-get line (exit 2)' - <<\EOT
+	(cd "$TMP/mk/repo" && env -i PATH="$TMP/mk/bin" HOME="$TMP/mk" make -s build/obj/strbuf.o) &&
+	[ -f "$TMP/mk/repo/build/obj/strbuf.o" ] && rm -rf "$TMP/mk/repo/build" "$TMP/mk/bin/cc" &&
+	{ (cd "$TMP/mk/repo" && env -i PATH="$TMP/mk/bin" HOME="$TMP/mk" make -s build/obj/strbuf.o) > "$TMP/mk/o" 2>&1; [ $? = 2 ]; } &&
+	cat "$TMP/mk/o" && grep -q "apt-get install .*gcc make libc6-dev" "$TMP/mk/o"
 EOT
 done_testing
