@@ -97,7 +97,7 @@ NULLS="
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2 + 2))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2 + 2 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -437,6 +437,11 @@ krc=$?
 test_expect_success "a bad trace file exits 2 naming file:line and what (exit $krc)" - <<\EOT
 	cat "$TMP/out" &&
 	[ $krc = 2 ] && grep -q "bad.trace:2: 'sideways'" "$TMP/out"
+EOT
+test_expect_success 'without gcc the sim cannot run: exit 3, the tool named, not the patch blamed' - <<\EOT
+	{ env PATH=/nonexistent "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 5 \
+		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1; krc=$?; } &&
+	cat "$TMP/out" && [ $krc = 3 ] && grep -q "gcc not found" "$TMP/out"
 EOT
 nice "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 300 --coverage --work "$KVERIFY_CACHE/sim/t0200-cov" > "$TMP/out" 2>&1
 krc=$?

@@ -1038,6 +1038,7 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	qe = pe ? sim_detect_era(o->patched, &why) : pe;
 	if (!pe || !qe) {
 		strbuf_addstr(&r->reason, why.buf);
+		r->bad_input = 1;
 		goto out;
 	}
 	/*
@@ -1048,12 +1049,14 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	if (mkdir_p(o->work)) {
 		strbuf_addf(&r->reason, "cannot create %s: %s", o->work,
 			    strerror(errno));
+		r->cannot_run = 1;
 		goto out;
 	}
 	if (o->baseline && sim_detect_era(o->baseline, &why) != pe) {
 		strbuf_addf(&r->reason, "the baseline %s is not of the pristine tree's era (%s)%s%s",
 			    o->baseline, sim_era_name(pe), why.len ? ": " : "",
 			    why.buf);
+		r->bad_input = 1;
 		goto out;
 	}
 	store_init(o, &st);
@@ -1086,6 +1089,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 		strbuf_reset(&r->reason);
 		child_describe_failure(&c, &r->reason);
 		r->cannot_run |= !!c.spawn_errno;
+		/* the harness refuses a trace it cannot read with exit 2 */
+		r->bad_input = c.status == 2 && o->trace;
 		goto out;
 	}
 	r->passed = c.status == 0;
@@ -1112,7 +1117,9 @@ static const char sim_usage_text[] =
 static const char *const sim_usage_str[] = {
 	sim_usage_text,
 	"\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
-	"counterexample (exit 1); exit 2 on bad input.  --fixes-only: the\n"
+	"counterexample (exit 1, also when the patched code does not build or\n"
+	"run to its end); exit 2 on bad input; 3 when a tool, the sandbox or\n"
+	"the machine fails.  --fixes-only: the\n"
 	"patched tree is pristine plus fixes, no parameter; no tree excuses\n"
 	"a spurious overflow of it (invariant iv).  docs/sim.md.\n",
 	NULL
@@ -1239,7 +1246,7 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 	fputs(r.coverage.buf, stdout);
 	if (ret) {
 		fprintf(stderr, "kverify sim: %s\n", r.reason.buf);
-		ret = 2;
+		ret = r.bad_input ? EXIT_USAGE : r.cannot_run ? EXIT_TOOL : EXIT_FAIL;
 	} else {
 		printf("kverify sim: %s (%s era): %s\n",
 		       r.passed ? "PASS" : "FAIL", sim_era_name(r.era),

@@ -47,6 +47,7 @@ struct sim_opts {
 struct sim_result {
 	int passed;		/* 1 pass, 0 counterexample, -1 error */
 	int cannot_run;		/* the error: gcc or the sandbox is not here */
+	int bad_input;		/* the error: a tree, the baseline or the trace */
 	enum sim_era era;
 	long traces;		/* run, all passed */
 	double seconds;
