@@ -71,8 +71,14 @@ struct selftests_out {
 };
 
 /* boot: the guest's run of the tests. */
+enum accel {
+	ACCEL_TCG,		/* QEMU's emulation */
+	ACCEL_KVM,		/* the host's KVM, after a probe booted */
+};
+
 struct boot_out {
-	char *accel;		/* how the guest booted */
+	enum accel kind;	/* the accelerator the guest booted with */
+	char *accel;		/* it, and why: "tcg (no usable /dev/kvm)" */
 	char *kernel_release;	/* uname -r of the booted kernel, or NULL */
 	struct ktap_result tests;
 };

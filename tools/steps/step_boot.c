@@ -182,13 +182,13 @@ out:
 }
 
 static void qemu_args(const struct verify_ctx *ctx, struct child *c,
-		      const char *accel, const char *initrd,
+		      enum accel accel, const char *initrd,
 		      const char *append)
 {
 	strvec_pushl(&c->args, "qemu-system-x86_64", "-M", "q35", "-m", "2G",
 		     "-smp", "2", "-nographic", "-no-reboot", "-monitor",
 		     "none", "-nic", "none", NULL);
-	if (!strcmp(accel, "kvm"))
+	if (accel == ACCEL_KVM)
 		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
 	else if (ctx->config.kernel)
 		/*
@@ -264,7 +264,8 @@ static int append_log(const char *log, const struct strbuf *out)
  * nested or broken KVM hangs or aborts a guest.  Boot a probe once per
  * host boot and remember the answer.
  */
-static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
+static char *probe_accel(const struct verify_ctx *ctx, const char *initrd,
+			 enum accel *kind)
 {
 	char *boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
 	char *memo = cache_path(ctx, "accel-probe");
@@ -274,6 +275,7 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	struct child c = CHILD_INIT;
 	int lockfd = -1;
 
+	*kind = ACCEL_TCG;
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		answer = xstrdup("tcg (no usable /dev/kvm)");
 		goto out;
@@ -281,12 +283,15 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	/* Targets booting side by side (verify-all -jN) probe once. */
 	lock_in_cache(ctx->cache, 1, &lockfd, &err, "accel-probe");
 	had = read_first_line(memo);
+	/* "<boot_id> kvm (probe booted)": the first word is the accelerator */
 	if (had && boot_id && skip_prefix(had, boot_id, &rest) &&
-	    skip_prefix(rest, " ", &rest)) {
+	    skip_prefix(rest, " ", &rest) &&
+	    (starts_with(rest, "kvm ") || starts_with(rest, "tcg "))) {
+		*kind = starts_with(rest, "kvm ") ? ACCEL_KVM : ACCEL_TCG;
 		answer = xstrdup(rest);
 		goto out;
 	}
-	qemu_args(ctx, &c, "kvm", initrd,
+	qemu_args(ctx, &c, ACCEL_KVM, initrd,
 		  "console=ttyS0 panic=-1 rdinit=/init kverify.probe=1");
 	if (sandbox_qemu(ctx, &c, NULL, 1, &err)) {
 		answer = xstrfmt("tcg (no sandbox for a KVM probe: %s)", err.buf);
@@ -300,13 +305,15 @@ static char *probe_accel(const struct verify_ctx *ctx, const char *initrd)
 	c.log = ctx->log;
 	run_child(&c);
 	append_log(ctx->log, &out);
-	if (strstr(out.buf, "KVERIFY-PROBE-OK"))
+	if (strstr(out.buf, "KVERIFY-PROBE-OK")) {
 		answer = xstrdup("kvm (probe booted)");
-	else if (c.stopped_at)
+		*kind = ACCEL_KVM;
+	} else if (c.stopped_at) {
 		answer = xstrfmt("tcg (a KVM-accelerated probe failed: QEMU said \"%s\")",
 				 c.stopped_at);
-	else
+	} else {
 		answer = xstrdup("tcg (a KVM-accelerated probe did not boot)");
+	}
 	if (boot_id) {
 		char *line = xstrfmt("%s %s\n", boot_id, answer);
 
@@ -457,7 +464,7 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
 	int rt, refuses;
 	size_t i;
 
-	if (!starts_with(out->accel, "tcg") || !ctx->config.kernel)
+	if (out->kind != ACCEL_TCG || !ctx->config.kernel)
 		return 0;
 	hdr = headers_dir(&ctx->config);
 	config = xstrfmt("%s/.config", hdr);
@@ -488,10 +495,9 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
  * that the sandbox may write; kverify copies it into the results after.
  */
 static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
-		     const char *how, const char *initrd,
+		     enum accel accel, const char *initrd,
 		     const char *console_path, const char *runner_path)
 {
-	const char *accel = starts_with(how, "kvm") ? "kvm" : "tcg";
 	char *io = xstrfmt("%s/guest-io", build_dir(ctx));
 	char *port = xstrfmt("%s/runner.log", io);
 	struct child c = CHILD_INIT;
@@ -513,7 +519,7 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	unlink(runner_path);
 	rm_rf(io);
 	if (mkdir_p(io) ||
-	    sandbox_qemu(ctx, &c, io, !strcmp(accel, "kvm"), &r->reason)) {
+	    sandbox_qemu(ctx, &c, io, accel == ACCEL_KVM, &r->reason)) {
 		ret = blame_machine(r);
 		goto out;
 	}
@@ -570,8 +576,9 @@ static char *booted_release(const char *console)
  * --require.  The initramfs itself is not hashed: gen_init_cpio stamps its
  * directories with the time of the run.
  */
-static void boot_memo(const struct verify_ctx *ctx, const char *how,
-		      const char *initrd, const char *list, struct memo *m)
+static void boot_memo(const struct verify_ctx *ctx, enum accel accel,
+		      const char *how, const char *initrd, const char *list,
+		      struct memo *m)
 {
 	struct child c = CHILD_INIT;
 	struct line l;
@@ -605,8 +612,7 @@ static void boot_memo(const struct verify_ctx *ctx, const char *how,
 		free(bz);
 	}
 	memo_add_tool(m, "qemu-system-x86_64");
-	qemu_args(ctx, &c, starts_with(how, "kvm") ? "kvm" : "tcg", initrd,
-		  GUEST_APPEND);
+	qemu_args(ctx, &c, accel, initrd, GUEST_APPEND);
 	for (i = 0; i < c.args.nr; i++)
 		memo_add_string(m, c.args.v[i]);
 	child_clear(&c);
@@ -638,9 +644,9 @@ static enum step_status boot_and_test(const struct verify_ctx *ctx,
 	mkdir_p(dir);
 	if (make_initramfs(ctx, r, dir, initrd, &list))
 		goto out;
-	out->accel = probe_accel(ctx, initrd);
+	out->accel = probe_accel(ctx, initrd, &out->kind);
 	/* The kept PASS: the runner's port gives the tests as they were. */
-	boot_memo(ctx, out->accel, initrd, list.buf, &memo);
+	boot_memo(ctx, out->kind, out->accel, initrd, list.buf, &memo);
 	if (memo_reuse_data(&memo, r, &runner)) {
 		if (!write_file(runner_path, runner.buf, runner.len)) {
 			ktap_parse(runner.buf, runner.len, &out->tests);
@@ -652,7 +658,7 @@ static enum step_status boot_and_test(const struct verify_ctx *ctx,
 		strbuf_reset(&r->detail);
 		strbuf_reset(&runner);
 	}
-	if (run_guest(ctx, r, out->accel, initrd, console_path, runner_path))
+	if (run_guest(ctx, r, out->kind, initrd, console_path, runner_path))
 		goto out;
 	strbuf_read_file(&console, console_path, 64 << 20);
 	strbuf_read_file(&runner, runner_path, 64 << 20);
