@@ -134,8 +134,14 @@ test_expect_success() {
 		_tes_rc=117
 	else
 		[ -z "$_tes_broken" ] || echo "# $1: $_tes_broken"
+		_tes_cleanup=
 		_tes_eval "$_tes_body" > "$_tes_out" 2>&1
 		_tes_rc=$?
+		if [ -n "$_tes_cleanup" ]; then
+			_tes_eval "$_tes_cleanup" >> "$_tes_out" 2>&1 ||
+				[ $_tes_rc != 0 ] || _tes_rc=1
+			_tes_cleanup=
+		fi
 	fi
 	_expect_cmds=$_tes_body
 	ok $_tes_rc "$1"
@@ -263,6 +269,33 @@ test_have_prereq() {
 	[ "${!has}" = yes ]
 }
 test_lazy_prereq CCACHE 'command -v ccache'
+
+# git's helpers for a check's body.
+# test_expect_code N COMMAND...: COMMAND exits N.
+test_expect_code() {
+	local want=$1 got
+	shift
+	"$@"
+	got=$?
+	[ "$got" = "$want" ] && return 0
+	echo "test_expect_code: want exit $want, got $got: $*" >&2
+	return 1
+}
+# test_must_fail COMMAND...: COMMAND fails by its own exit status (1-125);
+# success, a signal or a command not found is a failure of the check.
+test_must_fail() {
+	local got
+	"$@"
+	got=$?
+	[ $got != 0 ] && [ $got -le 125 ] && return 0
+	echo "test_must_fail: $* exited $got" >&2
+	return 1
+}
+# test_cmp EXPECTED ACTUAL: the same bytes; the diff when not.
+test_cmp() { diff -u -- "$1" "$2"; }
+# test_when_finished COMMANDS: run after this check's body, pass or fail;
+# a failure of COMMANDS fails a check that passed.
+test_when_finished() { _tes_cleanup="$*${_tes_cleanup:+; $_tes_cleanup}"; }
 
 diag() { sed 's/^/# /'; }
 

@@ -8,7 +8,7 @@
 # $TMP and says where, one whose checks pass leaves nothing.  Fixture scripts, no kverify: under a second.
 . "$(dirname "$0")/lib.sh"
 
-plan 9
+plan 10
 # fixture NAME: a script of tests/ that sources lib.sh, its body on stdin
 fixture() {
 	mkdir -p "$TMP/t"
@@ -62,6 +62,26 @@ test_expect_success 'a whole one' '
 '
 done_testing
 EOF_T
+fixture helpers.t <<'EOF_T'
+plan 9
+test_expect_success 'test_expect_code: the code wanted' 'test_expect_code 3 sh -c "exit 3"'
+test_expect_success 'test_expect_code: another code' 'test_expect_code 3 sh -c "exit 1"'
+test_expect_success 'test_must_fail: a failure' 'test_must_fail false'
+test_expect_success 'test_must_fail: a success' 'test_must_fail true'
+test_expect_success 'test_must_fail: a command not found' 'test_must_fail no-such-command-here'
+test_expect_success 'test_cmp: a difference' '
+	echo a > "$TMP/a" && echo b > "$TMP/b" && test_cmp "$TMP/a" "$TMP/b"
+'
+test_expect_success 'test_when_finished runs after a failed body' '
+	test_when_finished "touch \"\$TMP/cleaned\"" &&
+	false
+'
+test_expect_success 'a failing test_when_finished fails a check that passed' '
+	test_when_finished false && true
+'
+test_expect_success 'the cleanup of the failed body ran' '[ -e "$TMP/cleaned" ]'
+done_testing
+EOF_T
 fixture pass.t <<'EOF_T'
 plan 1
 test_expect_success 'passes' 'touch "$TMP/mine"'
@@ -107,6 +127,14 @@ test_expect_success 'a script whose checks pass leaves no directory behind' '
 	cat "$TMP/pass.out" && grep -qx "ok 1 - passes" "$TMP/pass.out" &&
 	! grep -q kept "$TMP/pass.out" &&
 	[ -z "$(ls -A "$TMP/passtmp")" ]
+'
+test_expect_success 'test_expect_code, test_must_fail, test_cmp and test_when_finished pass and fail as git'"'"'s do' '
+	{ bash "$TMP/t/helpers.t" > "$TMP/helpers.out" 2>&1; st=$?; } &&
+	cat "$TMP/helpers.out" && [ $st = 1 ] &&
+	[ "$(grep "^ok [0-9]" "$TMP/helpers.out" | cut -d" " -f2 | tr "\n" " ")" = "1 3 9 " ] &&
+	[ "$(grep "^not ok [0-9]" "$TMP/helpers.out" | cut -d" " -f3 | tr "\n" " ")" = "2 4 5 6 7 8 " ] &&
+	grep -q "test_expect_code: want exit 3, got 1" "$TMP/helpers.out" &&
+	grep -q "^# -a$" "$TMP/helpers.out"
 '
 test_expect_success 'the chain-lint names the first broken line, past joined ones' '
 	[ "$(_chain_lint "$(printf "a &&\nb |\nc ||\nd\ne\n")")" = "broken &&-chain: d" ]
