@@ -319,41 +319,49 @@ krc=$?
 test_expect_success "the same trace passes on the pristine tree, with its calls op by op (exit $krc)" - <<\EOT
 	[ $krc = 0 ] && grep -q '^RESULT PASS 1 traces' "$TMP/replay" && grep -q "the patched tree's calls, op by op" "$TMP/replay"
 EOT
+# replay TRACE TREE TITLE [ARG...]: TRACE replayed on TREE against $P
+# (ARG: a baseline), one check: the invariant it fails is $want ("-":
+# none), and, where set, the exit status is $want_exit and the output
+# holds $want_grep.
+replay() {
+	local trace=$1 tree=$2 title=$3
+	shift 3
+	nice "$KVERIFY" sim --pristine "$P" "$@" --patched "$tree" --trace "$trace" \
+		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	krc=$?
+	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
+	test_expect_success "$title: exit $krc, invariant ${got:-none} (want ${want_exit:+exit $want_exit, }$want)" - <<-\EOT
+		sed -n '/^RESULT/p' "$TMP/out" &&
+		[ "${got:--}" = "$want" ] &&
+		{ [ -z "$want_exit" ] || [ $krc = "$want_exit" ]; } &&
+		{ [ -z "$want_grep" ] || grep -q "$want_grep" "$TMP/out"; }
+	EOT
+}
 # Review M3 as a trace: the v3 6.1 backport loses a pending joint wrap when
 # the tolerance is set to 0 at runtime; not without the change; pristine
 # never.
 P=$(src_of 6.1)
 M=$TMP/mutant-6.1-v3-backport
-for t in "$M m3-6.1.trace 1 ii-lost" "$M m3-no-param 0 -" "$P m3-6.1.trace 0 -"; do
+grep -v '^set-param' tests/sim/traces/m3-6.1.trace > "$TMP/m3-no-param"
+want_grep=
+for t in "$M tests/sim/traces/m3-6.1.trace 1 ii-lost" "$M $TMP/m3-no-param 0 -" \
+	"$P tests/sim/traces/m3-6.1.trace 0 -"; do
 	set -- $t
-	[ "$2" = m3-no-param ] &&
-		grep -v '^set-param' tests/sim/traces/m3-6.1.trace > "$TMP/m3-no-param" &&
-		f=$TMP/m3-no-param || f=tests/sim/traces/$2
-	nice "$KVERIFY" sim --pristine "$P" --patched "$1" --trace "$f" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-	krc=$?
-	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
-	wexit=$3 winv=$4
-	test_expect_success "M3: $(basename "$f") on the ${1##*/} tree: exit $krc, invariant ${got:-none} (want exit $3, $4)" - <<-\EOT
-		sed -n '/^RESULT/p' "$TMP/out" &&
-		[ $krc = "$wexit" ] && [ "${got:--}" = "$winv" ]
-	EOT
+	want_exit=$3 want=$4
+	replay "$2" "$1" "M3: ${2##*/} on the ${1##*/} tree"
 done
 # Review M1a and M2 as traces, on 7.3: a mutant fails them for the
 # invariant the finding breaks (M1a: v4 whose kvm_pmu_sync_to_userspace()
 # does not fold; M2: v2's batch, with the pristine period after a write),
 # v4 written differently passes.
 P=$(src_of 7.3)
+want_exit=
 for t in "m1a-v1-save save-unfolded ii-save" "m2-write-below-count v2-as-posted iv"; do
 	set -- $t
 	for tree in "$TMP/mutant-7.3-$2" "$TMP/null-7.3-to-wrap-plus-one"; do
 		want=$3
 		case $tree in *null-*) want=- ;; esac
-		nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$tree" --trace tests/sim/traces/$1.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-		got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
-		test_expect_success "$1.trace on the ${tree##*/} tree: invariant ${got:-none} (want $want)" - <<-\EOT
-			sed -n '/^RESULT/p' "$TMP/out" &&
-			[ "${got:--}" = "$want" ]
-		EOT
+		replay tests/sim/traces/$1.trace "$tree" "$1.trace on the ${tree##*/} tree" $(baseline_of 7.3 "$P")
 	done
 done
 # perf's limit_period has teeth: v4 as it is passes the sim whose perf takes
@@ -371,31 +379,21 @@ done
 # Review N1 as a trace (min-period 32): v4 as it is fails it at once (ii-a),
 # v4 + the N1 fix and the pristine tree pass it.
 P=$(src_of 7.3)
+want_grep='period(#[0-9]*,[0-9]*)=-EINVAL'
 for t in "mutant-7.3-refused-period-trusted 7.3-v4 ii-a" "null-7.3-to-wrap-plus-one 7.3 -" "pristine - -"; do
 	set -- $t
-	tree=$TMP/$1 base=$(baseline_of $2 "$P")
+	tree=$TMP/$1 want=$3
 	[ "$1" = pristine ] && tree=$P
-	nice "$KVERIFY" sim --pristine "$P" $base --patched "$tree" --trace tests/sim/traces/n1-rejected-period.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
-	want=$3
-	test_expect_success "n1-rejected-period.trace on the $1 tree: invariant ${got:-none} (want $want)" - <<-\EOT
-		sed -n '/^RESULT/p' "$TMP/out" &&
-		[ "${got:--}" = "$want" ] && grep -q "period(#[0-9]*,[0-9]*)=-EINVAL" "$TMP/out"
-	EOT
+	replay tests/sim/traces/n1-rejected-period.trace "$tree" "n1-rejected-period.trace on the $1 tree" $(baseline_of $2 "$P")
 done
 # Review M2 as a trace on a Fixes: patch: 0001 with the period bug back,
 # against a baseline with the same defect, is rejected for iv; v4 + the N1
 # fix against its baseline passes.
-P=$(src_of 7.3)
+want_grep=
 for t in "mutant-7.3-0001-defect 7.3-0001-defect iv" "null-7.3-to-wrap-plus-one 7.3 -"; do
 	set -- $t
-	nice "$KVERIFY" sim --pristine "$P" $(baseline_of $2 "$P") --patched "$TMP/$1" --trace tests/sim/traces/m2-write-below-count.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
 	want=$3
-	test_expect_success "m2-write-below-count.trace on the $1 tree, baseline $2: invariant ${got:-none} (want $want)" - <<-\EOT
-		sed -n '/^RESULT/p' "$TMP/out" &&
-		[ "${got:--}" = "$want" ]
-	EOT
+	replay tests/sim/traces/m2-write-below-count.trace "$TMP/$1" "m2-write-below-count.trace on the $1 tree, baseline $2" $(baseline_of $2 "$P")
 done
 # A guest's write through the legacy counter MSR is 32 bits, sign-extended
 # (legacy-sign-extend.trace): the mutant without the extension fails i,
@@ -403,33 +401,20 @@ done
 # (n6-loop-8bit.trace): on an 8-bit counter a batch at the half-range cap
 # and the emulation loop's 130 instructions in one exit lose the wrap in
 # v4 + the N1 fix (ii-a; v5 caps the batch, below); pristine passes.
-P=$(src_of 7.3)
 for t in "legacy-sign-extend mutant-7.3-legacy-no-sign-extend i" "legacy-sign-extend null-7.3-to-wrap-plus-one -" "legacy-sign-extend pristine -" \
 	"n6-loop-8bit null-7.3-to-wrap-plus-one ii-a" "n6-loop-8bit null-7.3-half-range-div ii-a" "n6-loop-8bit pristine -"; do
 	set -- $t
-	tree=$TMP/$2
+	tree=$TMP/$2 want=$3
 	[ "$2" = pristine ] && tree=$P
-	nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$tree" --trace tests/sim/traces/$1.trace --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
-	want=$3
-	test_expect_success "$1.trace on the $2 tree: invariant ${got:-none} (want $want)" - <<-\EOT
-		sed -n '/^RESULT/p' "$TMP/out" &&
-		[ "${got:--}" = "$want" ]
-	EOT
+	replay tests/sim/traces/$1.trace "$tree" "$1.trace on the $2 tree" $(baseline_of 7.3 "$P")
 done
 # The series as it is (v5) on 7.3, the tree and baseline its sim step ran
 # above: the review's N1 and N6 traces both pass (its 0001 reprograms on a
 # refused period; its 0005 caps the batch at half the range less 130).
-P=$(src_of 7.3)
+want=- want_exit=0 want_grep='^RESULT PASS 1 traces'
 for t in n1-rejected-period n6-loop-8bit; do
-	nice "$KVERIFY" sim --pristine "$P" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" \
-		--patched "$KVERIFY_CACHE/trees/7.3" --trace tests/sim/traces/$t.trace \
-		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
-	krc=$?
-	test_expect_success "$t.trace on the series' own 7.3 tree: PASS (exit $krc)" - <<-\EOT
-		sed -n '/^RESULT/p' "$TMP/out" &&
-		[ $krc = 0 ] && grep -q '^RESULT PASS 1 traces' "$TMP/out"
-	EOT
+	replay tests/sim/traces/$t.trace "$KVERIFY_CACHE/trees/7.3" "$t.trace on the series' own 7.3 tree" \
+		--baseline "$KVERIFY_CACHE/sim/7.3/baseline"
 done
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
