@@ -949,6 +949,7 @@ static int harness_args(const struct sim_opts *o, enum sim_era pe,
 	if (o->fixes_only && knob) {
 		strbuf_addf(&r->reason, "fixes only, but %s/arch/x86/kvm/pmu.c has emulated_counter_reprogram_tolerance",
 			    o->patched);
+		r->bad_input = 1;
 		return -1;
 	}
 	strvec_push(args, "--seed");
