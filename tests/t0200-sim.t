@@ -285,8 +285,9 @@ test_expect_success "a run on trees sims ran before compiles only the patched un
 	[ ! -e "$W/perf.o" ] && ls "$KVERIFY_CACHE/sim-objects" | cmp - "$TMP/store.before"
 EOT
 # A kept object that is no object (cut short, overwritten) fails the link:
-# the run compiles them all again, keeps the four new ones (pristine,
-# baseline, harness, perf), and passes.
+# the run compiles them all again, keeps the eight new ones (pristine,
+# baseline, and our six: harness, model, ops, trace, check, perf), and
+# passes.
 for f in "$KVERIFY_CACHE"/sim-objects/*.o; do echo x > "$f"; done
 touch "$TMP/corrupted"
 nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
@@ -296,7 +297,7 @@ test_expect_success "kept objects that are not objects are compiled again (exit 
 	[ $krc = 0 ] && grep -q '^RESULT PASS 100 traces' "$TMP/out" &&
 	[ -f "$W/sim_tree_pristine.o" ] && [ -f "$W/harness.o" ] &&
 	find "$KVERIFY_CACHE/sim-objects" -name "*.o" -newer "$TMP/corrupted" > "$TMP/kept" &&
-	cat "$TMP/kept" && [ "$(wc -l < "$TMP/kept")" = 4 ] &&
+	cat "$TMP/kept" && [ "$(wc -l < "$TMP/kept")" = 8 ] &&
 	while read -r f; do
 		[ "$(head -c 4 "$f" | od -An -c | tr -d " ")" = 177ELF ] || return 1
 	done < "$TMP/kept"

@@ -4,8 +4,9 @@
  * simulated perf PMU.  The functions the emulated-count path goes through
  * are cut out of each tree's arch/x86/kvm/ at run time (extract.c), written
  * into a generated unit after our stub headers (tools/sim/kernel.h), and
- * linked with the harness (tools/sim/harness.c, perf.c): seeded traces,
- * a reference model, invariants, a shrinker.  No kernel code is kept here.
+ * linked with the harness (tools/sim/: harness.c, model.c, ops.c, trace.c,
+ * check.c, perf.c): seeded traces, a reference model, invariants, a
+ * shrinker.  No kernel code is kept here.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -687,7 +688,7 @@ static void unit_flags(const struct sim_opts *o, const char *src,
 		strvec_push(flags, "--coverage");
 }
 
-/* How our harness and perf.c are compiled, and the program linked. */
+/* How our sources (sim_ours[]) are compiled, and the program linked. */
 static void our_flags(const struct sim_opts *o, const char *src,
 		      struct strvec *flags)
 {
@@ -734,7 +735,16 @@ out:
 	return ret;
 }
 
-/* harness.c or perf.c of our sources, through the store. */
+/*
+ * Our sources of the program, each a .c of tools/sim/: the harness
+ * (harness.h: its command line, the reference model, the ops, the traces,
+ * the judging) and the simulated perf PMU.
+ */
+static const char *const sim_ours[] = {
+	"harness", "model", "ops", "trace", "check", "perf",
+};
+
+/* One of sim_ours[], through the store. */
 static int build_ours(const struct sim_opts *o, const struct sim_store *st,
 		      const struct strvec *flags, const char *src,
 		      const char *name, char **linked, struct sim_result *r)
@@ -904,7 +914,7 @@ static int build_program(const struct sim_opts *o, const struct sim_store *st,
 			 enum sim_era era, const char *src, const char *prog,
 			 int *forgot, struct sim_result *r)
 {
-	char *objs[5] = { NULL };	/* pristine, patched, baseline, ours */
+	char *objs[3 + ARRAY_SIZE(sim_ours)] = { NULL };	/* the units, ours */
 	struct strvec flags = STRVEC_INIT;
 	size_t i;
 	int ret = -1;
@@ -919,9 +929,10 @@ static int build_program(const struct sim_opts *o, const struct sim_store *st,
 			&objs[2], r)))
 		goto out;
 	our_flags(o, src, &flags);
-	if (build_ours(o, st, &flags, src, "harness", &objs[3], r) ||
-	    build_ours(o, st, &flags, src, "perf", &objs[4], r))
-		goto out;
+	for (i = 0; i < ARRAY_SIZE(sim_ours); i++)
+		if (build_ours(o, st, &flags, src, sim_ours[i], &objs[3 + i],
+			       r))
+			goto out;
 	strvec_pushl(&flags, "-o", prog, NULL);
 	for (i = 0; i < ARRAY_SIZE(objs); i++)
 		if (objs[i])

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The interface between the harness (harness.c, perf.c) and one tree's vPMU
- * code (a generated unit: the tree's functions, then glue.c).  The harness
- * never sees the tree's structs; a unit never sees the reference model.
+ * The interface between the harness (harness.c and the files harness.h
+ * joins, perf.c) and one tree's vPMU code (a generated unit: the tree's
+ * functions, then glue.c).  The harness never sees the tree's structs; a
+ * unit never sees the reference model.
  */
 #ifndef SIM_H
 #define SIM_H

@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running a trace's ops on one tree: each op is the tree's call (an MSR
+ * access, an emulated instruction, a VM-entry, an ioctl) and its effect on
+ * the reference model, after which the invariants the op can break are
+ * checked: exact reads (i), owed wraps delivered in time (ii-*), signals
+ * no wrap explains noted for check.c (iv).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+void fail(struct run *run, int op, const char *inv, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->f.failed)
+		return;
+	run->f.failed = 1;
+	run->f.op = op;
+	snprintf(run->f.inv, sizeof(run->f.inv), "%s", inv);
+	va_start(ap, fmt);
+	vsnprintf(run->f.what, sizeof(run->f.what), fmt, ap);
+	va_end(ap);
+}
+
+const char *ctr_name(int i)
+{
+	static char buf[4][16];
+	static int k;
+
+	k = (k + 1) % 4;
+	if (i >= FIXED)
+		snprintf(buf[k], sizeof(buf[k]), "fixed%d", i - FIXED);
+	else
+		snprintf(buf[k], sizeof(buf[k]), "gp%d", i);
+	return buf[k];
+}
+
+uint32_t ctr_msr(const struct sim_cfg *cfg, int i)
+{
+	if (i >= FIXED)
+		return MSR_FIXED_CTR0 + i - FIXED;
+	if (cfg->amd)
+		return MSR_F15H_CTL0 + 2 * i + 1;
+	return MSR_PMC0 + i;
+}
+
+/*
+ * Counter @i's MSR for an op with flags @c: with CTR_LEGACY, Intel's
+ * MSR_IA32_PERFCTRn (writes are 32 bits, sign-extended for the guest) or
+ * AMD's MSR_K7_PERFCTRn (counters 0-3), else the full-width one.
+ */
+static uint32_t op_ctr_msr(const struct sim_cfg *cfg, int i, uint32_t c)
+{
+	if (!(c & CTR_LEGACY) || i >= FIXED)
+		return ctr_msr(cfg, i);
+	return cfg->amd ? MSR_K7_PERFCTR0 + i : MSR_PERFCTR0 + i;
+}
+
+/*
+ * What a write of @data to counter @i's MSR (flags @c) puts in the
+ * counter: intel_pmu_set_msr() sign-extends a guest's legacy write from
+ * bit 31 (7.3 arch/x86/kvm/vmx/pmu_intel.c:430-432), and
+ * pmc_write_counter() keeps the counter's width.
+ */
+static uint64_t written_value(const struct ref *r, int i, uint64_t data,
+			      uint32_t c, int host)
+{
+	if ((c & CTR_LEGACY) && i < FIXED && !r->cfg.amd && !host)
+		data = (uint64_t)(int64_t)(int32_t)data;
+	return data & r->c[i].mask;
+}
+
+static uint32_t evsel_msr(const struct sim_cfg *cfg, int i)
+{
+	return cfg->amd ? MSR_F15H_CTL0 + 2 * i : MSR_EVNTSEL0 + i;
+}
+
+static uint32_t status_msr(const struct sim_cfg *cfg)
+{
+	return cfg->amd ? MSR_AMD_GLOBAL_STATUS : MSR_GLOBAL_STATUS;
+}
+
+static uint32_t gctrl_msr(const struct sim_cfg *cfg)
+{
+	return cfg->amd ? MSR_AMD_GLOBAL_CTL : MSR_GLOBAL_CTRL;
+}
+
+static void check_read(struct run *run, int op, int i, uint64_t got,
+		       const char *how)
+{
+	uint64_t want = run->r.c[i].value;
+
+	if (got != want)
+		fail(run, op, "i", "%s of %s: expected %#" PRIx64 ", observed %#" PRIx64,
+		     how, ctr_name(i), want, got);
+}
+
+static void note_spurious(struct run *run, int ctr, int pmi)
+{
+	struct spurious *sp;
+
+	if (run->nsp == MAX_SPURIOUS)
+		return;
+	sp = &run->sp[run->nsp++];
+	sp->op = run->cur_op;
+	sp->ctr = ctr;
+	sp->pmi = pmi;
+}
+
+/*
+ * After every op: owed wraps the tree now shows (its bit set and, with
+ * INT, a PMI requested for that counter since the wrap), and signals no
+ * wrap of the reference explains (invariant iv, judged against the
+ * baseline tree in check_trace()).
+ */
+static void check_status(struct run *run)
+{
+	struct ref *r = &run->r;
+	struct world *w = &run->w;
+	struct ref_ctr *c;
+	int i, m;
+
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		for (; c->seen_sig < w->nr_sig[i]; c->seen_sig++) {
+			if (c->credit_sig)
+				c->credit_sig--;
+			else
+				note_spurious(run, i, 0);
+		}
+		for (; c->seen_pmi < w->nr_pmi[i]; c->seen_pmi++) {
+			if (c->credit_pmi)
+				c->credit_pmi--;
+			else
+				note_spurious(run, i, 1);
+		}
+		if (c->owed && w->nr_sig[i] > c->sig_at &&
+		    (!c->pmi || w->nr_pmi[i] > c->pmi_at)) {
+			c->owed = 0;
+			r->nr_owed--;
+			if (c->late > r->max_late)
+				r->max_late = c->late;
+		}
+	}
+	for (; run->seen_pmi_other < w->nr_pmi_other; run->seen_pmi_other++)
+		note_spurious(run, -1, 1);
+}
+
+static const char *kind_what(const struct ref_ctr *c)
+{
+	return c->kind == 'a' ? "emulated instructions alone" :
+	       "a joint wrap: emulated events, and native ones or an earlier wrap, since the last fold";
+}
+
+static const char *owed_what(const struct ref_ctr *c)
+{
+	return c->pmi ? " and a PMI requested for it" : "";
+}
+
+/* Whether perf refused counter @i's event (its period) and none came since. */
+static int ref_refused(const struct run *run, int i)
+{
+	int k;
+
+	for (k = 0; k < SIM_MAX_EVENTS; k++)
+		if (run->w.refused_ctx[k] &&
+		    run->w.t->pmc_idx(run->w.refused_ctx[k]) == i)
+			return 1;
+	return 0;
+}
+
+/* Whether a counter counting native events @code has no event: refused. */
+static int native_refused(const struct run *run, uint64_t code)
+{
+	int j;
+
+	for (j = 0; j < MAX_CTR; j++)
+		if (ref_counting(&run->r, j) && ref_code(&run->r, j) == code &&
+		    ref_refused(run, j))
+			return 1;
+	return 0;
+}
+
+/* At a VM-entry, after KVM_REQ_PMU was drained: what must be delivered. */
+static void check_entry(struct run *run, int op)
+{
+	struct ref *r = &run->r;
+	struct ref_ctr *c;
+	uint64_t st;
+	int i, m;
+
+	check_status(run);
+	if (r->nr_owed) {
+		st = run->w.t->global_status(run->w.vcpu);
+		for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+			if (!c->owed)
+				continue;
+			if (c->must)
+				fail(run, op, "ii-lost",
+				     "the wrap of %s at op %d (%s) is lost: KVM folded the counter at op %d, and the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, kind_what(c),
+				     c->fold_op, st,
+				     c->pmi && (st >> i & 1) ? " but no PMI for it" : "",
+				     i, owed_what(c));
+			else if (c->kind == 'a')
+				fail(run, op, "ii-a",
+				     "the wrap of %s by emulated instructions alone at op %d is not signalled at once: the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, st,
+				     c->pmi && (st >> i & 1) ? " but no PMI for it" : "",
+				     i, owed_what(c));
+			else if (c->late >= c->owed_t)
+				fail(run, op, "ii-b",
+				     "the wrap of %s at op %d (%s) is not signalled by the VM-entry %" PRIu64 " emulated instructions later (at most %" PRIu64 " may pass: the tolerance, at most half the range): GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, kind_what(c),
+				     c->late, c->owed_t, st,
+				     c->pmi && (st >> i & 1) ? " but no PMI for it" : "",
+				     i, owed_what(c));
+		}
+	}
+	/* the entry folded what had to be folded: new bases */
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++)
+		if (c->refold) {
+			c->refold = 0;
+			c->base = c->value;
+			c->emul_since = 0;
+			c->wrapped_since = 0;
+			c->tol_max = r->tolerance;
+		}
+}
+
+/*
+ * The perf event's period leaves out the batched emulated events, so
+ * native events may take a counter past its wrap before the PMI, by at
+ * most the batch (the commit message's promise): ii-b in native events.
+ */
+static void check_native_late(struct run *run, int op)
+{
+	struct ref *r = &run->r;
+	struct ref_ctr *c;
+	int i, m;
+
+	check_status(run);
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		/* the batch: at most the largest tolerance since the fold */
+		uint64_t t = cap_t(c, c->tol_max > r->tolerance ? c->tol_max :
+					r->tolerance);
+
+		if (c->owed && c->kind == 'b' && c->late_native > t)
+			fail(run, op, "ii-b",
+			     "the wrap of %s at op %d (%s) is not signalled after %" PRIu64 " native events took the counter past it (at most %" PRIu64 ": the batch, at most the tolerance and half the range): GLOBAL_STATUS=%#" PRIx64 "; expected bit %d set%s",
+			     ctr_name(i), c->wrap_op, kind_what(c),
+			     c->late_native, t,
+			     run->w.t->global_status(run->w.vcpu), i,
+			     owed_what(c));
+	}
+}
+
+/*
+ * The INT KVM takes for a counter's PMIs is the one of its event's
+ * creation: pmc_reprogram_counter() sets pmc->intr only after perf made
+ * the event (7.3 pmu.c:318-327), with the EVENTSEL or FIXED_CTR_CTRL of
+ * then, which the reference holds once the op that made it is done.
+ */
+static void note_created(struct run *run)
+{
+	struct world *w = &run->w;
+	int k, i;
+
+	for (k = 0; k < w->nr_created; k++) {
+		i = w->t->pmc_idx(w->created_ctx[k]);
+		if (i >= 0 && i < MAX_CTR && run->r.c[i].valid)
+			run->r.c[i].kvm_int = ref_int(&run->r, i);
+	}
+	w->nr_created = 0;
+}
+
+void do_entry(struct run *run, int op)
+{
+	sim_log(" [entry]");
+	run->w.t->entry(run->w.vcpu);
+	run->in_guest = 1;
+	run->dirty = run->msr_dirty = 0;
+	check_entry(run, op);
+	note_created(run);
+}
+
+static void guest_enter(struct run *run, int op)
+{
+	if (!run->in_guest)
+		do_entry(run, op);
+}
+
+/* The guest runs an instruction that exits to KVM: RDPMC, WRMSR. */
+static void guest_exit(struct run *run, int op, int msr_write)
+{
+	guest_enter(run, op);
+	run->in_guest = 0;
+	run->dirty = 1;
+	if (msr_write)
+		run->msr_dirty = 1;
+}
+
+/* The guest's WRMSR @msr=@val, named @what: a fault breaks invariant i. */
+static void guest_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+			const char *what)
+{
+	if (run->w.t->set_msr(run->w.vcpu, msr, val, 0))
+		fail(run, op, "i", "WRMSR %s=%#" PRIx64 " faulted", what, val);
+}
+
+/* Userspace's KVM_SET_MSRS of @msr=@val. */
+static void host_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+		       const char *what)
+{
+	if (run->w.t->set_msr(run->w.vcpu, msr, val, 1))
+		fail(run, op, "i", "userspace's write of %s=%#" PRIx64 " failed",
+		     what, val);
+}
+
+/*
+ * KVM_RUN returns to userspace.  The vCPU has re-entered the guest since
+ * anything happened (the trace model keeps pristine honest at tolerance
+ * 0), then the tree's kvm_pmu_sync_to_userspace() runs, if it has one.
+ */
+static void userspace_point(struct run *run, int op)
+{
+	if (run->dirty)
+		do_entry(run, op);
+	run->in_guest = 0;
+	sim_log(" [to-userspace]");
+	run->w.t->to_userspace(run->w.vcpu);
+	check_status(run);
+}
+
+/*
+ * Userspace saves the vCPU (KVM_GET_MSRS, KVM_GET_LAPIC): every owed wrap
+ * must be signalled already, its bit in GLOBAL_STATUS (PMU v2: @status,
+ * what was saved) and its PMI in the LAPIC, not in vcpu->requests, which
+ * no ioctl saves.
+ */
+static void check_save(struct run *run, int op, uint64_t status, int v2)
+{
+	struct ref *r = &run->r;
+	struct ref_ctr *c;
+	int i, m;
+
+	check_status(run);
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		if (!c->owed)
+			continue;
+		if (v2 && !(status >> i & 1))
+			fail(run, op, "ii-save",
+			     "userspace saved GLOBAL_STATUS=%#" PRIx64 " without the wrap of %s at op %d (expected bit %d set): the restored vCPU never sees it",
+			     status, ctr_name(i), c->wrap_op, i);
+		else
+			fail(run, op, "ii-save",
+			     "userspace saved the vCPU while the wrap of %s at op %d is not signalled (%s%s): the restored vCPU never sees it",
+			     ctr_name(i), c->wrap_op,
+			     v2 ? "its bit is set, " : "PMU v1: ",
+			     c->pmi ? "no PMI requested for it" : "KVM's status does not have it");
+	}
+	if (run->w.t->requests(run->w.vcpu) & REQ_PMI_BIT)
+		fail(run, op, "ii-save",
+		     "userspace saved the vCPU with a PMI only in vcpu->requests (KVM_REQ_PMI), not delivered into the LAPIC: the restored vCPU never takes it");
+}
+
+/* A read that traps: the guest's own (after an entry), or userspace's. */
+static void read_point(struct run *run, int op, int by_guest)
+{
+	if (by_guest) {
+		guest_enter(run, op);
+		run->dirty = 1;
+	} else {
+		userspace_point(run, op);
+	}
+	run->in_guest = 0;
+}
+
+/*
+ * Userspace saves the vCPU's PMU state (QEMU's kvm_get_msrs()), the source
+ * is dropped, and a fresh vCPU of the same configuration is restored from
+ * it with host-initiated writes (kvm_put_msrs()'s order: stop the counters,
+ * the counters, the controls, GLOBAL_STATUS, then GLOBAL_CTRL); the filter
+ * is set again on the new VM.  The trace goes on there.
+ */
+static void save_restore(struct run *run, int k)
+{
+	struct world *w = &run->w;
+	struct ref *r = &run->r;
+	const struct sim_cfg *cfg = &r->cfg;
+	uint64_t ctr[MAX_CTR] = { 0 }, evsel[MAX_CTR] = { 0 };
+	uint64_t status = 0, gctrl = 0, fctrl = 0;
+	struct ref_ctr *c;
+	int i, m, v2 = cfg->version > 1;
+
+	userspace_point(run, k);
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		if (w->t->get_msr(w->vcpu, ctr_msr(cfg, i), &ctr[i], 1))
+			fail(run, k, "i", "saving %s failed", ctr_name(i));
+		check_read(run, k, i, ctr[i], "userspace RDMSR (save)");
+		if (i < FIXED &&
+		    w->t->get_msr(w->vcpu, evsel_msr(cfg, i), &evsel[i], 1))
+			fail(run, k, "i", "saving EVENTSEL%d failed", i);
+	}
+	if (cfg->nr_fixed &&
+	    w->t->get_msr(w->vcpu, MSR_FIXED_CTR_CTRL, &fctrl, 1))
+		fail(run, k, "i", "saving FIXED_CTR_CTRL failed");
+	if (v2 && (w->t->get_msr(w->vcpu, gctrl_msr(cfg), &gctrl, 1) ||
+		   w->t->get_msr(w->vcpu, status_msr(cfg), &status, 1)))
+		fail(run, k, "i", "saving GLOBAL_CTRL/GLOBAL_STATUS failed");
+	sim_log(" saved status=%#" PRIx64, status);
+	check_save(run, k, status, v2);
+	if (run->f.failed)
+		return;
+
+	note_created(run);
+	w->t->destroy(w->vcpu);
+	memset(w->events, 0, sizeof(w->events));
+	sim_refused_clear(w);
+	w->vcpu = w->t->create(cfg);
+	sim_log(" [new vcpu]");
+	if (r->filter_on && w->t->set_filter(w->vcpu, r->filter_action,
+					     r->filter_events, r->filter_n,
+					     r->filter_fixed))
+		fail(run, k, "i", "setting the filter again failed");
+	if (v2)
+		host_wrmsr(run, k, gctrl_msr(cfg), 0, "GLOBAL_CTRL");
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
+		host_wrmsr(run, k, ctr_msr(cfg, i), ctr[i], ctr_name(i));
+		ref_set_value(r, i, ctr[i]);
+		c->kvm_int = 0;		/* a fresh vCPU: no perf event yet */
+		c->refold = 1;
+		if (i < FIXED)
+			host_wrmsr(run, k, evsel_msr(cfg, i), evsel[i],
+				   "EVENTSEL");
+	}
+	if (cfg->nr_fixed)
+		host_wrmsr(run, k, MSR_FIXED_CTR_CTRL, fctrl, "FIXED_CTR_CTRL");
+	if (v2) {
+		host_wrmsr(run, k, status_msr(cfg), status, "GLOBAL_STATUS");
+		host_wrmsr(run, k, gctrl_msr(cfg), gctrl, "GLOBAL_CTRL");
+	}
+	run->dirty = run->msr_dirty = 1;
+	check_status(run);
+}
+
+/*
+ * The parameter becomes @tol: the next emulated instruction sees it.  A
+ * joint wrap owed may wait the new tolerance from its next emulated
+ * instruction on, if lowered, or the old one, if raised.
+ */
+static void set_param(struct run *run, unsigned int tol)
+{
+	struct ref *r = &run->r;
+	int m;
+
+	r->tolerance = tol;
+	run->w.t->set_tolerance(tol);
+	for (m = 0; m < r->nr; m++) {
+		struct ref_ctr *c = &r->c[r->list[m]];
+		uint64_t t = cap_t(c, r->tolerance);
+
+		if (r->tolerance > c->tol_max)
+			c->tol_max = r->tolerance;
+		if (!c->owed || c->kind != 'b')
+			continue;
+		/* raised: the batch may grow; lowered: it folds soon */
+		if (t > c->owed_t)
+			c->owed_t = t;
+		else if (c->late + t + 1 < c->owed_t)
+			c->owed_t = c->late + t + 1;
+	}
+}
+
+/*
+ * @o->a native events of event select @o->b in the guest: the reference
+ * and the simulated PMU count them; a PMI kicks the vCPU.
+ */
+static void do_native(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	int j;
+
+	guest_enter(run, k);
+	/*
+	 * A counter of these events has no perf event: perf refused its
+	 * period.  Every tree, pristine too, loses its native events until
+	 * the next reprogram (docs/sim.md): not driven.
+	 */
+	if (native_refused(run, o->b)) {
+		sim_log(" (not driven: perf refused a counter of %#" PRIx64 ")",
+			o->b);
+		return;
+	}
+	for (j = 0; j < MAX_CTR; j++)
+		if (ref_counting(&run->r, j) && ref_code(&run->r, j) == o->b)
+			ref_count(run, j, o->a, k, 0);
+	sim_native(w, o->b, o->a);
+	if (w->t->requests(w->vcpu))
+		do_entry(run, k);	/* the PMI kicks the vCPU */
+	check_native_late(run, k);
+}
+
+/*
+ * One op of each type: the tree's call and the reference's change.  An
+ * entry of op_exec[] per enum op_type, as the kernel's ops tables are.
+ */
+static void op_entry(struct run *run, const struct op *o, int k)
+{
+	(void)o;
+	do_entry(run, k);
+}
+
+/* One emulated instruction of @o: the reference first, then the tree. */
+static void emulate_one(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	struct ref *r = &run->r;
+	uint64_t code = o->b ? ev_branch(&r->cfg) : EV_INSN;
+	int j, m;
+
+	run->in_guest = 0;
+	run->dirty = 1;
+	/* the reference first: the tree may signal at once */
+	for (m = 0; m < r->nr; m++) {
+		j = r->list[m];
+		if (ref_counting_emul(r, j) && ref_code(r, j) == code)
+			ref_count(run, j, 1, k, 1);
+	}
+	w->t->emulate(w->vcpu, o->b ? SIM_EMUL_BRANCH : SIM_EMUL_INSN);
+	run->emulated++;
+}
+
+static void op_emul(struct run *run, const struct op *o, int k)
+{
+	uint64_t n;
+
+	/*
+	 * after a WRMSR: in its exit (it retires), or after an entry;
+	 * 6.2-6.7: after an entry if anything happened since
+	 */
+	if (!(o->c & EMUL_AFTER_WRMSR) &&
+	    (run->msr_dirty || (era_prev && run->dirty)))
+		do_entry(run, k);
+	run->in_guest = 0;
+	run->dirty = 1;
+	for (n = 0; n < o->a && !run->f.failed; n++) {
+		/* each its own exit, or back to back in one exit */
+		if (n && !(o->c & EMUL_B2B))
+			do_entry(run, k);
+		emulate_one(run, o, k);
+	}
+}
+
+static void op_rdpmc(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	int i = o->ctr, ret;
+	uint64_t v = 0;
+
+	guest_exit(run, k, 0);
+	ret = w->t->rdpmc(w->vcpu, i >= FIXED && !run->r.cfg.amd ?
+			  (1U << 30) | (i - FIXED) : (uint32_t)i, &v);
+	sim_log(" =%#" PRIx64, v);
+	if (ret)
+		fail(run, k, "i", "RDPMC of %s faulted", ctr_name(i));
+	else
+		check_read(run, k, i, v, "RDPMC");
+}
+
+/* OP_RDMSR_CTR, the guest's, and OP_HOST_RD_CTR, userspace's. */
+static void op_rd_ctr(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	int i = o->ctr, ret;
+	uint64_t v = 0;
+
+	read_point(run, k, o->type == OP_RDMSR_CTR);
+	ret = w->t->get_msr(w->vcpu, op_ctr_msr(&run->r.cfg, i, o->c), &v,
+			    o->type == OP_HOST_RD_CTR);
+	sim_log(" =%#" PRIx64, v);
+	if (ret)
+		fail(run, k, "i", "RDMSR of %s faulted", ctr_name(i));
+	else
+		check_read(run, k, i, v, o->type == OP_RDMSR_CTR ?
+			   "RDMSR" : "userspace RDMSR");
+}
+
+/* OP_RDMSR_STATUS and OP_HOST_RD_STATUS: a save checks what it saved. */
+static void op_rd_status(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	uint64_t v = 0;
+
+	read_point(run, k, o->type == OP_RDMSR_STATUS);
+	w->t->get_msr(w->vcpu, status_msr(&run->r.cfg), &v,
+		      o->type == OP_HOST_RD_STATUS);
+	sim_log(" =%#" PRIx64, v);
+	if (o->type == OP_HOST_RD_STATUS)
+		check_save(run, k, v, 1);
+}
+
+/* Before a write: the guest's exits, userspace's comes back first. */
+static void write_point(struct run *run, int k, int by_guest)
+{
+	if (by_guest) {
+		guest_exit(run, k, 1);
+	} else {
+		userspace_point(run, k);
+		run->dirty = run->msr_dirty = 1;
+	}
+}
+
+/* OP_WR_CTR and OP_HOST_WR_CTR. */
+static void op_wr_ctr(struct run *run, const struct op *o, int k)
+{
+	struct ref *r = &run->r;
+	int i = o->ctr;
+	uint64_t v;
+
+	write_point(run, k, o->type == OP_WR_CTR);
+	ref_fold_point(r, i, k);
+	/* the full-width MSRs take the counter's width only */
+	v = o->c & CTR_LEGACY ? o->a : o->a & r->c[i].mask;
+	if (o->type == OP_WR_CTR)
+		guest_wrmsr(run, k, op_ctr_msr(&r->cfg, i, o->c), v,
+			    ctr_name(i));
+	else
+		host_wrmsr(run, k, op_ctr_msr(&r->cfg, i, o->c), v,
+			   ctr_name(i));
+	ref_set_value(r, i, written_value(r, i, v, o->c,
+					  o->type == OP_HOST_WR_CTR));
+}
+
+/* OP_WR_EVSEL and OP_HOST_WR_EVSEL. */
+static void op_wr_evsel(struct run *run, const struct op *o, int k)
+{
+	struct ref *r = &run->r;
+	int i = o->ctr;
+	char what[16];
+
+	write_point(run, k, o->type == OP_WR_EVSEL);
+	if (o->a != r->c[i].evsel)	/* a change, not a rewrite */
+		ref_fold_point(r, i, k);
+	snprintf(what, sizeof(what), "EVENTSEL%d", i);
+	if (o->type == OP_WR_EVSEL)
+		guest_wrmsr(run, k, evsel_msr(&r->cfg, i), o->a, what);
+	else
+		host_wrmsr(run, k, evsel_msr(&r->cfg, i), o->a, what);
+	r->c[i].evsel = o->a;
+}
+
+static void op_wr_fixed_ctrl(struct run *run, const struct op *o, int k)
+{
+	struct ref *r = &run->r;
+	uint64_t old = r->fixed_ctrl;
+	int j;
+
+	guest_exit(run, k, 1);
+	for (j = FIXED; j < FIXED + r->cfg.nr_fixed; j++)
+		if (((old ^ o->a) >> (4 * (j - FIXED))) & 0xf)
+			ref_fold_point(r, j, k);
+	guest_wrmsr(run, k, MSR_FIXED_CTR_CTRL, o->a, "FIXED_CTR_CTRL");
+	r->fixed_ctrl = o->a;
+}
+
+static void op_wr_global_ctrl(struct run *run, const struct op *o, int k)
+{
+	struct ref *r = &run->r;
+	int j;
+
+	guest_exit(run, k, 1);
+	for (j = 0; j < MAX_CTR; j++)
+		if ((r->global_ctrl ^ o->a) >> j & 1)
+			ref_fold_point(r, j, k);
+	guest_wrmsr(run, k, gctrl_msr(&r->cfg), o->a, "GLOBAL_CTRL");
+	r->global_ctrl = o->a;
+}
+
+static void op_clr_status(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+	int ret;
+
+	guest_exit(run, k, 0);
+	ret = w->t->set_msr(w->vcpu, run->r.cfg.amd ? MSR_AMD_GLOBAL_STATUS_CLR :
+			    MSR_GLOBAL_OVF_CTRL, o->a, 0);
+	if (ret)
+		fail(run, k, "i", "clearing GLOBAL_STATUS %#" PRIx64 " faulted",
+		     o->a);
+	run->r.status &= ~o->a;
+}
+
+static void op_host_wr_status(struct run *run, const struct op *o, int k)
+{
+	userspace_point(run, k);
+	run->dirty = run->msr_dirty = 1;
+	host_wrmsr(run, k, status_msr(&run->r.cfg), o->a, "GLOBAL_STATUS");
+	run->r.status = o->a;
+}
+
+static void op_save_restore(struct run *run, const struct op *o, int k)
+{
+	(void)o;
+	save_restore(run, k);
+}
+
+/* the vCPU thread was scheduled out and back in */
+static void op_sched_in(struct run *run, const struct op *o, int k)
+{
+	(void)o;
+	(void)k;
+	run->in_guest = 0;
+	run->dirty = 1;
+	run->w.t->sched_in(run->w.vcpu);
+}
+
+static void op_filter(struct run *run, const struct op *o, int k)
+{
+	static const uint64_t codes[] = { EV_INSN, 0, EV_CYCLES };
+	struct world *w = &run->w;
+	struct ref *r = &run->r;
+	int j, ret;
+
+	userspace_point(run, k);
+	run->dirty = run->msr_dirty = 1;
+	for (j = 0; j < MAX_CTR; j++)
+		ref_fold_point(r, j, k);
+	r->filter_on = 1;
+	r->filter_action = (int)o->a;
+	r->filter_n = 0;
+	for (j = 0; j < 3; j++)
+		if (o->b >> j & 1)
+			r->filter_events[r->filter_n++] =
+				j == 1 ? ev_branch(&r->cfg) : codes[j];
+	r->filter_fixed = o->c;
+	ret = w->t->set_filter(w->vcpu, (int)o->a, r->filter_events,
+			       r->filter_n, o->c);
+	if (ret)
+		fail(run, k, "i", "KVM_SET_PMU_EVENT_FILTER failed: %d", ret);
+}
+
+static void op_param(struct run *run, const struct op *o, int k)
+{
+	userspace_point(run, k);
+	set_param(run, (unsigned int)o->a);
+}
+
+/*
+ * a sysfs write on another CPU: between any two guest operations,
+ * batches pending, the vCPU in the guest or not
+ */
+static void op_param_async(struct run *run, const struct op *o, int k)
+{
+	(void)k;
+	sim_log(" [host sets the parameter]");
+	set_param(run, (unsigned int)o->a);
+}
+
+static void (*const op_exec[NR_OPS])(struct run *run, const struct op *o,
+				     int k) = {
+	[OP_ENTRY] = op_entry,
+	[OP_EMUL] = op_emul,
+	[OP_NATIVE] = do_native,
+	[OP_RDPMC] = op_rdpmc,
+	[OP_RDMSR_CTR] = op_rd_ctr,
+	[OP_HOST_RD_CTR] = op_rd_ctr,
+	[OP_RDMSR_STATUS] = op_rd_status,
+	[OP_HOST_RD_STATUS] = op_rd_status,
+	[OP_WR_CTR] = op_wr_ctr,
+	[OP_HOST_WR_CTR] = op_wr_ctr,
+	[OP_WR_EVSEL] = op_wr_evsel,
+	[OP_HOST_WR_EVSEL] = op_wr_evsel,
+	[OP_WR_FIXED_CTRL] = op_wr_fixed_ctrl,
+	[OP_WR_GLOBAL_CTRL] = op_wr_global_ctrl,
+	[OP_CLR_STATUS] = op_clr_status,
+	[OP_HOST_WR_STATUS] = op_host_wr_status,
+	[OP_SAVE_RESTORE] = op_save_restore,
+	[OP_SCHED_IN] = op_sched_in,
+	[OP_FILTER] = op_filter,
+	[OP_PARAM] = op_param,
+	[OP_PARAM_ASYNC] = op_param_async,
+};
+
+void exec_op(struct run *run, const struct op *o, int k)
+{
+	struct world *w = &run->w;
+
+	run->cur_op = k;
+	if (o->type < NR_OPS && op_exec[o->type])
+		op_exec[o->type](run, o, k);
+	check_status(run);
+	note_created(run);
+	sim_log(" status=%#" PRIx64 "\n", w->t->global_status(w->vcpu));
+	sim_log_flush();
+}
+
+void run_init(struct run *run, const struct sim_tree *t,
+	      const struct trace *tr, int logging)
+{
+	memset(run, 0, sizeof(*run));
+	run->w.t = t;
+	run->w.logging = logging;
+	sim_cur = &run->w;
+	run->w.min_period = tr->min_period;
+	t->set_tolerance(tr->tolerance);
+	run->w.vcpu = t->create(&tr->cfg);
+	ref_init(&run->r, &tr->cfg, tr->tolerance);
+}
+
+void run_fini(struct run *run)
+{
+	sim_cur = &run->w;
+	run->w.t->destroy(run->w.vcpu);
+	free(run->w.log);
+	free(run->op_log);
+	sim_cur = NULL;
+}
+
+/* One trace on one tree, to the end or the first failure. */
+void run_trace(struct run *run, const struct sim_tree *t,
+	       const struct trace *tr, int logging)
+{
+	int k;
+
+	run_init(run, t, tr, logging);
+	if (logging)
+		run->op_log = calloc(tr->n + 1, sizeof(*run->op_log));
+	for (k = 0; k < tr->n && !run->f.failed; k++) {
+		sim_cur = &run->w;
+		exec_op(run, &tr->ops[k], k);
+		if (logging)
+			run->op_log[k] = run->w.log_len;
+	}
+	if (!run->f.failed) {
+		sim_cur = &run->w;
+		do_entry(run, tr->n);
+		sim_log(" (end)\n");
+		if (logging)
+			run->op_log[tr->n] = run->w.log_len;
+	}
+	if (!run->f.failed && run->w.warned)
+		fail(run, tr->n, "warn", "the tree's code warned: %s",
+		     run->w.warned);
+}
+

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sim's traces: generated from a seed (a stream of splitmix64 per
+ * trace, so that trace N of a seed is the same whatever ran before it),
+ * printed in the trace file format (docs/sim.md, "Trace files"), and read
+ * back from such a file, a counterexample's printout included.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+const char *const op_names[NR_OPS] = {
+	"vm-entry", "emulate", "native", "rdpmc", "rdmsr-ctr",
+	"rdmsr-status", "wrmsr-ctr", "wrmsr-evtsel", "wrmsr-fixed-ctrl",
+	"wrmsr-global-ctrl", "clear-status", "host-rdmsr-ctr",
+	"host-rdmsr-status", "set-filter", "set-param", "save-restore",
+	"host-wrmsr-ctr", "host-wrmsr-evtsel", "host-wrmsr-status",
+	"sched-in", "set-param-async",
+};
+
+uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* splitmix64 */
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rn(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* The traces' tolerances, one per trace in turn: small ones more often. */
+const unsigned int trace_tolerances[10] = {
+	0, 1, 3, 17, 1000, 0, 1, 100000, 10000000, 4294967295U,
+};
+
+/*
+ * The host's minimum sample period of trace @idx of @seed (perf's
+ * limit_period: none, Haswell's 32, Broadwell's 128), drawn from a stream
+ * of its own so that the traces' ops stay those of the seed.
+ */
+uint64_t trace_min_period(uint64_t seed, long idx)
+{
+	static const uint64_t min_periods[] = { 0, 32, 128 };
+	uint64_t z = (seed * 0x100000001b3ULL + idx) ^ 0x6c696d6974ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return min_periods[(z ^ (z >> 31)) % ARRAY_SIZE(min_periods)];
+}
+
+static void push(struct trace *tr, int *alloc, struct op o)
+{
+	if (tr->n == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 64;
+		tr->ops = realloc(tr->ops, *alloc * sizeof(*tr->ops));
+	}
+	tr->ops[tr->n++] = o;
+}
+
+static int pick_ctr(const struct sim_cfg *cfg)
+{
+	int n = cfg->nr_gp + cfg->nr_fixed, k = rn(n);
+
+	return k < cfg->nr_gp ? k : FIXED + k - cfg->nr_gp;
+}
+
+static uint64_t near_wrap(uint64_t mask, unsigned int tol)
+{
+	static const uint64_t dist[] = { 1, 2, 3, 5, 17, 100 };
+	uint64_t d;
+
+	switch (rn(4)) {
+	case 0:
+		d = 1 + rn(tol < 1000 ? tol + 2 : 1000);
+		break;
+	case 1:
+		d = rn(1ULL << 20);
+		break;
+	default:
+		d = dist[rn(ARRAY_SIZE(dist))];
+	}
+	if (d > mask)
+		d = mask;
+	return (mask + 1 - d) & mask;
+}
+
+static uint64_t rand_evsel(const struct sim_cfg *cfg)
+{
+	static const int w[] = { 6, 3, 1 };
+	uint64_t code, ev = EVSEL_OS | EVSEL_USR | EVSEL_EN;
+	int k = rn(w[0] + w[1] + w[2]);
+
+	code = k < w[0] ? EV_INSN : k < w[0] + w[1] ? ev_branch(cfg) :
+							  EV_CYCLES;
+	if (rn(3))
+		ev |= EVSEL_INT;
+	return ev | code;
+}
+
+static void gen_cfg(struct sim_cfg *cfg, const struct gen_opts *g)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->amd = g->vendor < 0 ? (int)rn(2) : g->vendor;
+	if (cfg->amd) {
+		cfg->version = g->era_sync ? 1 : 1 + rn(2);
+		cfg->nr_gp = cfg->version > 1 ? 6 : 4 + 2 * rn(2);
+		cfg->width_gp = 48;
+	} else {
+		cfg->version = 2;
+		cfg->nr_gp = 1 + rn(8);
+		cfg->nr_fixed = rn(4);
+		/* widths come from the VMM's CPUID: 32 to 48, or 8 to 31 */
+		cfg->width_gp = rn(4) ? 32 + (int)rn(17) : 8 + (int)rn(24);
+		cfg->width_fixed = rn(4) ? 32 + (int)rn(17) : 8 + (int)rn(24);
+	}
+}
+
+/*
+ * A counter read or write through the legacy MSR, 1 in 4, by bits of the
+ * stream's state (no draw: the seeds' ops stay those they were).
+ */
+static uint32_t legacy_flag(const struct sim_cfg *cfg, const struct op *o)
+{
+	if (o->type != OP_WR_CTR && o->type != OP_HOST_WR_CTR &&
+	    o->type != OP_RDMSR_CTR && o->type != OP_HOST_RD_CTR)
+		return 0;
+	if (o->ctr >= FIXED || (cfg->amd && o->ctr >= 4))
+		return 0;
+	return (rng_state >> 31 & 3) ? 0 : CTR_LEGACY;
+}
+
+/*
+ * An emulate op (@o->ctr's counter of @mask, after an op of type @prev):
+ * one instruction, a few, a batch's worth, a narrow counter's width, or
+ * the emulation_required loop's run of up to 130 in one exit, on every
+ * width (on 8 bits a batch at the half-range cap and such a run pass the
+ * range before a fold: review N6).
+ */
+static void gen_emul(struct op *o, const struct gen_opts *g, unsigned int tol,
+		     uint64_t mask, enum op_type prev)
+{
+	o->type = OP_EMUL;
+	o->a = rn(4) ? 1 : 1 + rn(4);
+	/* back to back, one exit */
+	o->c = o->a > 1 && rn(2) ? EMUL_B2B : 0;
+	/* a batch's worth, or a narrow counter's width */
+	if (!rn(40))
+		o->a = 1 + rn(tol < (1U << 12) ? tol + 2 : (1U << 12));
+	if (!rn(60))
+		o->a = mask + 1 <= (1ULL << 12) ? mask + 1 + rn(3) : 1;
+	if (o->a > 4)
+		o->c = 0;
+	/* the emulation_required loop: up to 130 in one exit */
+	if (!rn(25)) {
+		o->a = 1 + rn(130);
+		o->c = EMUL_B2B;
+	}
+	/* the instruction after a WRMSR, in its exit */
+	if ((prev == OP_WR_CTR || prev == OP_WR_EVSEL ||
+	     prev == OP_WR_FIXED_CTRL || prev == OP_WR_GLOBAL_CTRL) &&
+	    rn(3) == 0)
+		o->c |= EMUL_AFTER_WRMSR;
+	/*
+	 * 6.2-6.7 snapshot pmc->prev_counter at every emulated instruction
+	 * and compare at the next VM-entry: a second one in the same exit
+	 * overwrites the snapshot of a wrap (upstream fd89499a5151, 6.8,
+	 * fixed it).  The pristine tree loses such wraps: no back-to-back
+	 * runs there, and a VM-entry before every emulated instruction.
+	 */
+	if (g->era_prev)
+		o->c &= ~EMUL_B2B;
+	o->b = rn(4) == 0;
+}
+
+/* What each of gen_trace()'s draws needs to make its op. */
+struct gen_ctx {
+	const struct gen_opts *g;
+	const struct sim_cfg *cfg;
+	unsigned int tol;
+	uint64_t mask;		/* the op's counter's */
+	uint64_t all;		/* every counter's bit */
+	enum op_type prev;	/* the op before it */
+	struct trace *tr;
+	int *alloc;
+};
+
+/*
+ * The draws of gen_trace(), each its op type's share of rn(100) (up to
+ * @below): make the op in @o, 0 to make none.  Each draws from the stream
+ * as it always did, so that a seed's traces stay what they were.
+ */
+static int draw_emul(struct gen_ctx *c, struct op *o)
+{
+	gen_emul(o, c->g, c->tol, c->mask, c->prev);
+	/*
+	 * Emulate ops in a row would share an exit: an entry between them
+	 * keeps a run within 130.
+	 */
+	if (c->prev == OP_EMUL && !(c->g->without & 1U << OP_ENTRY))
+		push(c->tr, c->alloc, (struct op){ OP_ENTRY, 0, 0, 0, 0 });
+	return 1;
+}
+
+static int draw_entry(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = OP_ENTRY;
+	return 1;
+}
+
+static int draw_native(struct gen_ctx *c, struct op *o)
+{
+	static const uint64_t codes[] = { EV_INSN, 0, EV_CYCLES, EV_REF };
+
+	o->type = OP_NATIVE;
+	o->b = codes[rn(4)];
+	if (!o->b)
+		o->b = ev_branch(c->cfg);
+	o->a = rn(3) ? 1 + rn(8) : 1 + rn(200);
+	return 1;
+}
+
+static int draw_read_ctr(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = rn(2) ? OP_RDPMC : OP_RDMSR_CTR;
+	return 1;
+}
+
+static int draw_read_status(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = OP_RDMSR_STATUS;
+	return 1;
+}
+
+static int draw_write_ctr(struct gen_ctx *c, struct op *o)
+{
+	o->type = OP_WR_CTR;
+	o->a = rn(3) ? near_wrap(c->mask, c->tol) : rnd() & c->mask;
+	return 1;
+}
+
+/* A fixed counter's FIXED_CTR_CTRL field, or a gp counter's EVENTSEL. */
+static int draw_write_ctrl(struct gen_ctx *c, struct op *o)
+{
+	int i;
+
+	if (o->ctr >= FIXED) {
+		uint64_t f = rn(3) ? (rn(2) ? 0xb : 0x3) : 0;
+
+		o->type = OP_WR_FIXED_CTRL;
+		o->a = 0;
+		for (i = 0; i < c->cfg->nr_fixed; i++)
+			o->a |= (uint64_t)(i == o->ctr - FIXED ?
+				f : (rn(4) ? 0xb : 0)) << (4 * i);
+	} else {
+		o->type = OP_WR_EVSEL;
+		o->a = rand_evsel(c->cfg);
+		if (!rn(3))
+			o->a &= ~EVSEL_EN;
+	}
+	return 1;
+}
+
+static int draw_global_ctrl(struct gen_ctx *c, struct op *o)
+{
+	if (c->cfg->version < 2)
+		return 0;
+	o->type = OP_WR_GLOBAL_CTRL;
+	o->a = rn(3) ? c->all : rn(2) ? 0 : c->all & rnd();
+	return 1;
+}
+
+static int draw_clr_status(struct gen_ctx *c, struct op *o)
+{
+	if (c->cfg->version < 2)
+		return 0;
+	o->type = OP_CLR_STATUS;
+	o->a = rn(2) ? c->all : 1ULL << o->ctr;
+	return 1;
+}
+
+static int draw_host_rd_ctr(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = OP_HOST_RD_CTR;
+	return 1;
+}
+
+static int draw_host_rd_status(struct gen_ctx *c, struct op *o)
+{
+	if (c->cfg->version < 2)
+		return 0;
+	o->type = OP_HOST_RD_STATUS;
+	return 1;
+}
+
+/*
+ * The sync era counts emulated instructions on a filtered counter through
+ * the stale current_config of its last reprogram: no model of that, no
+ * filter ops.
+ */
+static int draw_filter(struct gen_ctx *c, struct op *o)
+{
+	if (c->g->era_sync)
+		return 0;
+	o->type = OP_FILTER;
+	o->a = rn(2);
+	o->b = rn(8);
+	o->c = rn(8);
+	return 1;
+}
+
+/*
+ * At a userspace point, or (a bit of the stream's state, no draw: the
+ * seeds' ops stay) while the vCPU runs, batches pending.
+ */
+static int draw_param(struct gen_ctx *c, struct op *o)
+{
+	o->type = rng_state >> 29 & 1 ? OP_PARAM_ASYNC : OP_PARAM;
+	if (c->g->without & (1U << OP_PARAM))
+		return 0;
+	o->a = c->g->tolerance >= 0 ? (unsigned int)c->g->tolerance :
+		trace_tolerances[rn(ARRAY_SIZE(trace_tolerances))];
+	return 1;
+}
+
+static int draw_save_restore(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = OP_SAVE_RESTORE;
+	return 1;
+}
+
+/* Userspace writes a counter, an EVENTSEL or GLOBAL_STATUS. */
+static int draw_host_write(struct gen_ctx *c, struct op *o)
+{
+	int h = rn(3);
+
+	if (h == 2 && c->cfg->version < 2)
+		return 0;
+	if (h == 1 && o->ctr >= FIXED)
+		h = 0;
+	o->type = h == 0 ? OP_HOST_WR_CTR : h == 1 ?
+		  OP_HOST_WR_EVSEL : OP_HOST_WR_STATUS;
+	o->a = h == 0 ? (rn(2) ? near_wrap(c->mask, c->tol) :
+			 rnd() & c->mask) :
+	       h == 1 ? rand_evsel(c->cfg) :
+	       (rn(2) ? 0 : c->all & rnd());
+	return 1;
+}
+
+static int draw_sched_in(struct gen_ctx *c, struct op *o)
+{
+	(void)c;
+	o->type = OP_SCHED_IN;
+	return 1;
+}
+
+static const struct {
+	int below;
+	int (*draw)(struct gen_ctx *c, struct op *o);
+} gen_draws[] = {
+	{ 33, draw_emul }, { 41, draw_entry }, { 50, draw_native },
+	{ 55, draw_read_ctr }, { 57, draw_read_status },
+	{ 63, draw_write_ctr }, { 70, draw_write_ctrl },
+	{ 76, draw_global_ctrl }, { 80, draw_clr_status },
+	{ 82, draw_host_rd_ctr }, { 84, draw_host_rd_status },
+	{ 88, draw_filter }, { 90, draw_param }, { 93, draw_save_restore },
+	{ 96, draw_host_write }, { 97, draw_sched_in }, { 100, draw_entry },
+};
+
+/* The counters programmed near their wrap, with their events: @all. */
+static uint64_t gen_setup(struct trace *tr, int *alloc, unsigned int tol)
+{
+	struct sim_cfg *cfg = &tr->cfg;
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < MAX_CTR; i++) {
+		uint64_t mask;
+
+		if (!nr_ctr_idx(cfg, i))
+			continue;
+		all |= 1ULL << i;
+		mask = i < FIXED ? (1ULL << cfg->width_gp) - 1 :
+				   (1ULL << cfg->width_fixed) - 1;
+		push(tr, alloc, (struct op){ OP_WR_CTR, i,
+			near_wrap(mask, tol), 0, 0 });
+		if (i < FIXED)
+			push(tr, alloc, (struct op){ OP_WR_EVSEL, i,
+				rand_evsel(cfg), 0, 0 });
+	}
+	if (cfg->nr_fixed) {
+		uint64_t ctrl = 0;
+
+		for (i = 0; i < cfg->nr_fixed; i++)
+			ctrl |= (uint64_t)(rn(2) ? 0xb : 0x3) << (4 * i);
+		push(tr, alloc, (struct op){ OP_WR_FIXED_CTRL, 0, ctrl, 0, 0 });
+	}
+	if (cfg->version > 1)
+		push(tr, alloc, (struct op){ OP_WR_GLOBAL_CTRL, 0, all, 0, 0 });
+	return all;
+}
+
+/* One random op (or none) at the end of @c->tr. */
+static void gen_op(struct gen_ctx *c)
+{
+	const struct sim_cfg *cfg = c->cfg;
+	struct trace *tr = c->tr;
+	const struct gen_opts *g = c->g;
+	struct op o = { OP_ENTRY, pick_ctr(cfg), 0, 0, 0 };
+	int r = rn(100);
+	size_t d;
+
+	c->mask = o.ctr < FIXED ? (1ULL << cfg->width_gp) - 1 :
+				  (1ULL << cfg->width_fixed) - 1;
+	c->prev = tr->n ? tr->ops[tr->n - 1].type : OP_ENTRY;
+	for (d = 0; r >= gen_draws[d].below; d++)
+		;
+	if (!gen_draws[d].draw(c, &o))
+		return;
+	if (g->without & (1U << o.type))
+		return;
+	o.c |= legacy_flag(cfg, &o);
+	push(tr, c->alloc, o);
+	/* a write of the counter right after a wrap may have come */
+	if (o.type == OP_EMUL && !rn(8) &&
+	    !(g->without & (1U << OP_WR_CTR)))
+		push(tr, c->alloc, (struct op){ OP_WR_CTR, o.ctr,
+			rn(2) ? near_wrap(c->mask, c->tol) : rnd() & c->mask,
+			0, 0 });
+}
+
+void gen_trace(struct trace *tr, const struct gen_opts *g, unsigned int tol)
+{
+	struct gen_ctx c = { .g = g, .cfg = &tr->cfg, .tol = tol, .tr = tr };
+	int alloc = 0, len, k;
+
+	memset(tr, 0, sizeof(*tr));
+	gen_cfg(&tr->cfg, g);
+	tr->tolerance = tol;
+	c.alloc = &alloc;
+	/* program the counters near their wrap */
+	c.all = gen_setup(tr, &alloc, tol);
+	len = 20 + rn(80);
+	for (k = 0; k < len; k++)
+		gen_op(&c);
+}
+
+/*
+ * The trace file format (docs/sim.md, "Trace files"): one line per op, as
+ * the parser reads it back; a counterexample is printed this way.
+ */
+static void print_op(FILE *f, const struct op *o, int k)
+{
+	char line[160];
+	int n = snprintf(line, sizeof(line), "%s", op_names[o->type]);
+
+	switch (o->type) {
+	case OP_EMUL:
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %s%s%s",
+			      o->a, o->b ? "branch" : "instruction",
+			      o->c & EMUL_B2B ? " b2b" : "",
+			      o->c & EMUL_AFTER_WRMSR ? " after-wrmsr" : "");
+		break;
+	case OP_NATIVE:
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64 " %#" PRIx64,
+			      o->a, o->b);
+		break;
+	case OP_RDPMC:
+	case OP_RDMSR_CTR:
+	case OP_HOST_RD_CTR:
+		n += snprintf(line + n, sizeof(line) - n, " %s%s",
+			      ctr_name(o->ctr),
+			      o->c & CTR_LEGACY ? " legacy" : "");
+		break;
+	case OP_WR_CTR:
+	case OP_WR_EVSEL:
+	case OP_HOST_WR_CTR:
+	case OP_HOST_WR_EVSEL:
+		n += snprintf(line + n, sizeof(line) - n, " %s %#" PRIx64 "%s",
+			      ctr_name(o->ctr), o->a,
+			      o->c & CTR_LEGACY ? " legacy" : "");
+		break;
+	case OP_WR_FIXED_CTRL:
+	case OP_WR_GLOBAL_CTRL:
+	case OP_CLR_STATUS:
+	case OP_HOST_WR_STATUS:
+		n += snprintf(line + n, sizeof(line) - n, " %#" PRIx64, o->a);
+		break;
+	case OP_FILTER:
+		n += snprintf(line + n, sizeof(line) - n,
+			      " %s events=%#" PRIx64 " fixed=%#x",
+			      o->a ? "deny" : "allow", o->b, o->c);
+		break;
+	case OP_PARAM:
+	case OP_PARAM_ASYNC:
+		n += snprintf(line + n, sizeof(line) - n, " %" PRIu64, o->a);
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "  %-44s # op %d\n", line, k);
+}
+
+static void print_cfg(FILE *f, const struct trace *tr)
+{
+	const struct sim_cfg *c = &tr->cfg;
+
+	fprintf(f, "  vendor %s\n  version %d\n  gp %d %d\n",
+		c->amd ? "amd" : "intel", c->version, c->nr_gp, c->width_gp);
+	if (c->nr_fixed)
+		fprintf(f, "  fixed %d %d\n", c->nr_fixed, c->width_fixed);
+	fprintf(f, "  tolerance %u\n", tr->tolerance);
+	if (tr->min_period)
+		fprintf(f, "  min-period %" PRIu64 "\n", tr->min_period);
+}
+
+void print_trace(FILE *f, const struct trace *tr)
+{
+	int k;
+
+	fprintf(f, "  # a trace file: sim --trace FILE (kverify sim --trace FILE) replays it\n");
+	print_cfg(f, tr);
+	for (k = 0; k < tr->n; k++)
+		print_op(f, &tr->ops[k], k);
+	fprintf(f, "  end\n");
+}
+
+/* ---- reading a trace file ---- */
+
+struct parse {
+	const char *file;
+	int line;
+};
+
+static void __printf(2, 3) parse_die(const struct parse *p,
+				     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sim: %s:%d: ", p->file, p->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (docs/sim.md, \"Trace files\", gives the format)\n");
+	exit(2);
+}
+
+static uint64_t parse_u64(const struct parse *p, const char *tok,
+			  const char *what)
+{
+	char *end;
+	uint64_t v;
+
+	if (!tok)
+		parse_die(p, "%s missing", what);
+	errno = 0;
+	v = strtoull(tok, &end, 0);
+	if (errno || end == tok || *end || *tok == '-')
+		parse_die(p, "%s: '%s' is not a number", what, tok);
+	return v;
+}
+
+static int parse_ctr(const struct parse *p, const struct sim_cfg *cfg,
+		     const char *tok)
+{
+	unsigned int n;
+	char c;
+
+	if (!tok)
+		parse_die(p, "a counter (gpN or fixedN) missing");
+	if (sscanf(tok, "gp%u%c", &n, &c) == 1 && (int)n < cfg->nr_gp)
+		return n;
+	if (sscanf(tok, "fixed%u%c", &n, &c) == 1 && (int)n < cfg->nr_fixed)
+		return FIXED + n;
+	parse_die(p, "'%s' is no counter of this configuration (gp0-gp%d%s)",
+		  tok, cfg->nr_gp - 1, cfg->nr_fixed ? ", fixed0-..." : "");
+	return -1;
+}
+
+static uint64_t parse_event(const struct parse *p, const struct sim_cfg *cfg,
+			    const char *tok)
+{
+	if (tok && !strcmp(tok, "instructions"))
+		return EV_INSN;
+	if (tok && !strcmp(tok, "branches"))
+		return ev_branch(cfg);
+	if (tok && !strcmp(tok, "cycles"))
+		return EV_CYCLES;
+	if (tok && !strcmp(tok, "ref-cycles"))
+		return EV_REF;
+	return parse_u64(p, tok, "the event (instructions, branches, cycles, ref-cycles or an event select)");
+}
+
+/* "vendor", "version", "gp", "fixed", "tolerance" come before the first op. */
+/*
+ * A configuration line of a trace file ("vendor", "version", "gp", "fixed",
+ * "tolerance", "min-period"): 1 if @name is one, read into @tr.
+ */
+static int parse_cfg_line(const struct parse *p, struct trace *tr,
+			  const char *name, char **save, int *have_vendor)
+{
+	struct sim_cfg *cfg = &tr->cfg;
+	const char *tok;
+	uint64_t a, b;
+	int gp = !strcmp(name, "gp");
+
+	if (strcmp(name, "vendor") && strcmp(name, "version") && !gp &&
+	    strcmp(name, "fixed") && strcmp(name, "tolerance") &&
+	    strcmp(name, "min-period"))
+		return 0;
+	tok = strtok_r(NULL, " \t\r\n", save);
+	if (!strcmp(name, "vendor")) {
+		if (!tok || (strcmp(tok, "intel") && strcmp(tok, "amd")))
+			parse_die(p, "vendor is intel or amd");
+		cfg->amd = !strcmp(tok, "amd");
+		*have_vendor = 1;
+		if (cfg->amd)
+			cfg->nr_fixed = 0;
+	} else if (!strcmp(name, "version")) {
+		a = parse_u64(p, tok, "the PMU version");
+		if (a < 1 || a > 2)
+			parse_die(p, "PMU version 1 or 2, not %" PRIu64, a);
+		cfg->version = a;
+	} else if (!strcmp(name, "tolerance")) {
+		a = parse_u64(p, tok, "the tolerance");
+		if (a > 4294967295ULL)
+			parse_die(p, "the tolerance is at most 4294967295");
+		tr->tolerance = a;
+	} else if (!strcmp(name, "min-period")) {
+		a = parse_u64(p, tok, "the host's minimum period");
+		if (a > 4096)
+			parse_die(p, "the host's minimum period is at most 4096");
+		tr->min_period = a;
+	} else {
+		a = parse_u64(p, tok, "the number of counters");
+		b = parse_u64(p, strtok_r(NULL, " \t\r\n", save),
+			      "the counters' width in bits");
+		if (a > (gp ? 8U : 3U) || (gp && !a) || b < 8 || b > 48)
+			parse_die(p, "%s: 1-8 gp or 0-3 fixed counters, 8-48 bits wide",
+				  name);
+		*(gp ? &cfg->nr_gp : &cfg->nr_fixed) = a;
+		*(gp ? &cfg->width_gp : &cfg->width_fixed) = b;
+	}
+	tok = strtok_r(NULL, " \t\r\n", save);
+	if (tok)
+		parse_die(p, "'%s' after %s's values", tok, name);
+	return 1;
+}
+
+/* "legacy" after a counter op: its legacy MSR (op_ctr_msr()). */
+static void parse_legacy(const struct parse *p, const struct sim_cfg *cfg,
+			 struct op *o)
+{
+	if (o->type != OP_WR_CTR && o->type != OP_HOST_WR_CTR &&
+	    o->type != OP_RDMSR_CTR && o->type != OP_HOST_RD_CTR)
+		parse_die(p, "'legacy' follows only a counter's read or write");
+	if (o->ctr >= FIXED || (cfg->amd && o->ctr >= 4))
+		parse_die(p, "a legacy MSR is Intel's PERFCTR0-7 or AMD's K7 PERFCTR0-3");
+	o->c |= CTR_LEGACY;
+}
+
+/* The next word of the line, NULL at its end. */
+static char *next_tok(char **save)
+{
+	return strtok_r(NULL, " \t\r\n", save);
+}
+
+/*
+ * Each op's arguments (docs/sim.md, "Trace files"), read into @o: an entry
+ * of parse_args[] per enum op_type that has any.
+ */
+static void parse_emul(const struct parse *p, const struct sim_cfg *cfg,
+		       struct op *o, char **save)
+{
+	const char *tok;
+
+	(void)cfg;
+	o->a = parse_u64(p, next_tok(save),
+			 "the number of emulated instructions");
+	if (!o->a || o->a > 1000000)
+		parse_die(p, "1 to 1000000 emulated instructions");
+	tok = next_tok(save);
+	if (!tok || (strcmp(tok, "instruction") && strcmp(tok, "branch")))
+		parse_die(p, "emulate N instruction|branch [b2b] [after-wrmsr]");
+	o->b = !strcmp(tok, "branch");
+	while ((tok = next_tok(save))) {
+		if (!strcmp(tok, "b2b"))
+			o->c |= EMUL_B2B;
+		else if (!strcmp(tok, "after-wrmsr"))
+			o->c |= EMUL_AFTER_WRMSR;
+		else
+			parse_die(p, "'%s': emulate takes b2b and after-wrmsr",
+				  tok);
+	}
+}
+
+static void parse_native(const struct parse *p, const struct sim_cfg *cfg,
+			 struct op *o, char **save)
+{
+	o->a = parse_u64(p, next_tok(save), "the number of native events");
+	o->b = parse_event(p, cfg, next_tok(save));
+}
+
+/* rdpmc, rdmsr-ctr, host-rdmsr-ctr: a counter. */
+static void parse_read(const struct parse *p, const struct sim_cfg *cfg,
+		       struct op *o, char **save)
+{
+	o->ctr = parse_ctr(p, cfg, next_tok(save));
+}
+
+/* A counter's or an EVENTSEL's write: a counter and the value. */
+static void parse_write(const struct parse *p, const struct sim_cfg *cfg,
+			struct op *o, char **save)
+{
+	o->ctr = parse_ctr(p, cfg, next_tok(save));
+	if ((o->type == OP_WR_EVSEL || o->type == OP_HOST_WR_EVSEL) &&
+	    o->ctr >= FIXED)
+		parse_die(p, "fixed counters have no EVENTSEL: wrmsr-fixed-ctrl");
+	o->a = parse_u64(p, next_tok(save), "the value");
+}
+
+/* A control or status MSR's write: the value. */
+static void parse_value(const struct parse *p, const struct sim_cfg *cfg,
+			struct op *o, char **save)
+{
+	o->a = parse_u64(p, next_tok(save), "the value");
+	if (o->type != OP_WR_FIXED_CTRL && cfg->version < 2)
+		parse_die(p, "%s needs PMU version 2", op_names[o->type]);
+	if (o->type == OP_WR_FIXED_CTRL && !cfg->nr_fixed)
+		parse_die(p, "no fixed counters");
+}
+
+static void parse_filter(const struct parse *p, const struct sim_cfg *cfg,
+			 struct op *o, char **save)
+{
+	uint64_t ev = 0, fx = 0;
+	const char *tok = next_tok(save);
+
+	(void)cfg;
+	if (!tok || (strcmp(tok, "allow") && strcmp(tok, "deny")))
+		parse_die(p, "set-filter allow|deny events=MASK fixed=MASK");
+	o->a = !strcmp(tok, "deny");
+	while ((tok = next_tok(save))) {
+		if (!strncmp(tok, "events=", 7))
+			ev = parse_u64(p, tok + 7, "events=");
+		else if (!strncmp(tok, "fixed=", 6))
+			fx = parse_u64(p, tok + 6, "fixed=");
+		else
+			parse_die(p, "'%s': set-filter takes events=MASK (bit 0 instructions, 1 branches, 2 cycles) and fixed=MASK",
+				  tok);
+	}
+	if (ev > 7 || fx > 7)
+		parse_die(p, "events= and fixed= are masks of 3 bits");
+	o->b = ev;
+	o->c = fx;
+}
+
+static void parse_param(const struct parse *p, const struct sim_cfg *cfg,
+			struct op *o, char **save)
+{
+	(void)cfg;
+	o->a = parse_u64(p, next_tok(save), "the tolerance");
+	if (o->a > 4294967295ULL)
+		parse_die(p, "the tolerance is at most 4294967295");
+}
+
+static void (*const parse_args[NR_OPS])(const struct parse *p,
+					const struct sim_cfg *cfg,
+					struct op *o, char **save) = {
+	[OP_EMUL] = parse_emul,
+	[OP_NATIVE] = parse_native,
+	[OP_RDPMC] = parse_read,
+	[OP_RDMSR_CTR] = parse_read,
+	[OP_HOST_RD_CTR] = parse_read,
+	[OP_WR_CTR] = parse_write,
+	[OP_WR_EVSEL] = parse_write,
+	[OP_HOST_WR_CTR] = parse_write,
+	[OP_HOST_WR_EVSEL] = parse_write,
+	[OP_WR_FIXED_CTRL] = parse_value,
+	[OP_WR_GLOBAL_CTRL] = parse_value,
+	[OP_CLR_STATUS] = parse_value,
+	[OP_HOST_WR_STATUS] = parse_value,
+	[OP_FILTER] = parse_filter,
+	[OP_PARAM] = parse_param,
+	[OP_PARAM_ASYNC] = parse_param,
+};
+
+/* Before the first op: the configuration is one the sim runs. */
+static void parse_check_cfg(const struct parse *p, const struct sim_cfg *cfg,
+			    int have_vendor)
+{
+	if (!have_vendor)
+		parse_die(p, "no 'vendor intel' or 'vendor amd' before the first op");
+	if (cfg->amd && cfg->nr_fixed)
+		parse_die(p, "AMD has no fixed counters");
+	if (cfg->amd && cfg->width_gp != 48)
+		parse_die(p, "AMD counters are 48 bits wide");
+	if (cfg->amd && cfg->nr_gp != 4 && cfg->nr_gp != 6)
+		parse_die(p, "AMD has 4 or 6 gp counters");
+	if (!cfg->amd && cfg->version != 2)
+		parse_die(p, "Intel is PMU version 2 here");
+	if (era_sync && cfg->amd && cfg->version > 1)
+		parse_die(p, "the sync era has no AMD PerfMonV2: version 1");
+}
+
+/* The op @name, its arguments and an optional "legacy", into @o. */
+static void parse_op(const struct parse *p, const struct sim_cfg *cfg,
+		     const char *name, char **save, struct op *o)
+{
+	const char *tok;
+	int i;
+
+	for (i = 0; i < NR_OPS; i++)
+		if (!strcmp(name, op_names[i]))
+			break;
+	if (i == NR_OPS)
+		parse_die(p, "no op '%s'", name);
+	o->type = i;
+	if (parse_args[o->type])
+		parse_args[o->type](p, cfg, o, save);
+	tok = o->type != OP_EMUL && o->type != OP_FILTER ? next_tok(save) :
+							   NULL;
+	if (tok && !strcmp(tok, "legacy")) {
+		parse_legacy(p, cfg, o);
+		tok = next_tok(save);
+	}
+	if (tok)
+		parse_die(p, "'%s' after %s's arguments", tok, name);
+}
+
+/* Where parse_trace() is in its file. */
+struct parse_state {
+	struct parse p;
+	struct trace *tr;
+	int alloc, seen_op, have_vendor;
+};
+
+/* One line of the file, in @buf: 1 at "end", else 0. */
+static int parse_line(struct parse_state *s, char *buf)
+{
+	struct op o = { OP_ENTRY, 0, 0, 0, 0 };
+	const struct parse *p = &s->p;
+	char *save, *hash;
+	const char *name;
+
+	if (!strncmp(buf, "COUNTEREXAMPLE", 14))
+		return 0;
+	hash = strchr(buf, '#');
+	if (hash)
+		*hash = '\0';
+	name = strtok_r(buf, " \t\r\n", &save);
+	if (!name)
+		return 0;
+	if (!strcmp(name, "end"))
+		return 1;
+	if (parse_cfg_line(p, s->tr, name, &save, &s->have_vendor)) {
+		if (s->seen_op)
+			parse_die(p, "'%s' after the first op: the configuration comes first",
+				  name);
+		return 0;
+	}
+	if (!s->seen_op) {
+		s->seen_op = 1;
+		parse_check_cfg(p, &s->tr->cfg, s->have_vendor);
+	}
+	parse_op(p, &s->tr->cfg, name, &save, &o);
+	push(s->tr, &s->alloc, o);
+	return 0;
+}
+
+static void cannot_read(const char *file)
+{
+	fprintf(stderr, "sim: cannot read %s: %s\n", file, strerror(errno));
+	exit(2);
+}
+
+void parse_trace(const char *file, struct trace *tr)
+{
+	struct parse_state s = { .p = { file, 0 }, .tr = tr };
+	struct sim_cfg *cfg = &tr->cfg;
+	char buf[1024];
+	FILE *f = fopen(file, "r");
+
+	memset(tr, 0, sizeof(*tr));
+	cfg->version = 2;
+	cfg->nr_gp = 1;
+	cfg->width_gp = 48;
+	cfg->width_fixed = 48;
+	if (!f)
+		cannot_read(file);
+	while (fgets(buf, sizeof(buf), f)) {
+		s.p.line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			parse_die(&s.p, "line longer than %zu characters",
+				  sizeof(buf) - 2);
+		if (parse_line(&s, buf))
+			break;
+	}
+	if (ferror(f))
+		cannot_read(file);
+	fclose(f);
+	if (!s.have_vendor) {
+		s.p.line++;
+		parse_die(&s.p, "no 'vendor intel' or 'vendor amd': not a trace");
+	}
+}
