@@ -10,10 +10,12 @@
  * backports/, cocci/ and checkpatch.allow is not checked again: its
  * recorded row is reused, and the table says so.
  *
- * Output: a headline (the first failing version, or the count), a
- * version x step table on stdout and in docs/sweep.md (between markers),
- * and results/sweep/sweep.json.  Exit 1 when a version fails, 2 on bad
- * input; a suite the mirror lacks is reported, not fatal.
+ * The versions come from the archive (sources/archive.c); this file runs
+ * them and keeps their rows.  Output (sweep_report.c): a headline (the
+ * first failing version, or the count), a version x step table on stdout
+ * and in docs/sweep.md (between markers), and results/sweep/sweep.json.
+ * Exit 1 when a version fails, 2 on bad input; a suite the mirror lacks is
+ * reported, not fatal.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -38,28 +40,20 @@
 #include "lib/usage.h"
 #include "matrix.h"
 #include "sim.h"
-#include "sources/apt.h"
+#include "sources/archive.h"
 #include "sources/targets.h"
 #include "steps/step.h"
 #include "sweep.h"
+#include "sweep_report.h"
 #include "test-hooks.h"
 #include "verify.h"
 
-/* The suites the sweep asks, unless the test hook names others. */
-static const char *const default_suites[] = {
-	"bullseye-security", "bookworm", "bookworm-security",
-	"bookworm-backports", "trixie", "trixie-security", "trixie-backports",
-	"sid", "experimental",
-};
-
 /*
- * The steps a sweep runs: those of the engine's table that read only the
- * source and the series (verify_step_source_only()), in its order; the
- * others are skipped (sweep_skip).  Filled by find_sweep_steps().
+ * The steps a sweep runs (sweep_steps[], kept with the rows in
+ * sweep_report.c): those of the engine's table that read only the source
+ * and the series (verify_step_source_only()), in its order; the others are
+ * skipped (sweep_skip).  Filled by find_sweep_steps().
  */
-#define MAX_SWEEP_STEPS 32
-static const char *sweep_steps[MAX_SWEEP_STEPS];
-static size_t nr_sweep_steps;
 static struct strbuf sweep_skip = STRBUF_INIT;
 
 static void find_sweep_steps(void)
@@ -80,14 +74,6 @@ static void find_sweep_steps(void)
 }
 
 /*
- * Test hook: KVERIFY_TEST_SWEEP_LIST names a file that stands for the
- * archive (tests/README).  Each line is "SUITE PACKAGE=VERSION SOURCE"
- * (SOURCE as in kernels.list, a tar: fixture say) or "SUITE -" for a suite
- * the mirror lacks.
- */
-#define TEST_LIST_ENV "KVERIFY_TEST_SWEEP_LIST"
-
-/*
  * What checkpatch reads besides the patches: scripts/ (checkpatch.pl,
  * spelling.txt, const_structs.checkpatch, get_maintainer.pl), and the
  * entries of its top_of_kernel_tree() test, a small file standing for each
@@ -101,35 +87,7 @@ static const char *const checkpatch_reads[] = {
 	"lib/Makefile", "include/linux/kvm_host.h",
 };
 
-struct sweep_version {
-	char *package;		/* linux-source-X.Y */
-	char *version;
-	struct strvec suites;
-	char *source;		/* the test hook's SOURCE, else NULL */
-	/* the row: checked now, or recorded before */
-	int have_row, reused, passed, failed;
-	int gone;		/* listed, but the mirror has no .deb (404) */
-	char *hash, *checked, *variant, *na_reason, *src_key;
-	long long kept;		/* bytes of the partial source kept */
-	char *status[MAX_SWEEP_STEPS], *reason[MAX_SWEEP_STEPS];
-	double seconds[MAX_SWEEP_STEPS];
-};
-
-struct sweep {
-	const struct options *opt;
-	const struct sweep_args *a;
-	char *repo, *results;
-	const char *cache;	/* opt->cache */
-	char *hash;		/* series/, backports/, cocci/, checkpatch.allow */
-	struct strvec members;
-	struct strvec suites, missing;	/* missing: "suite: why" */
-	struct sweep_version *v;
-	size_t nr;
-	int checked, reused;
-};
-
 /* --- the paths a sweep unpacks --- */
-
 
 /*
  * The directory of a file the steps read or a variant touches, at most
@@ -325,7 +283,7 @@ static int by_version(const void *x, const void *y)
 	return c ? c : debversion_cmp(a->version, b->version);
 }
 
-/* --- the versions the archive offers --- */
+/* --- the versions the archive offers (sources/archive.c lists them) --- */
 
 static struct sweep_version *find_version(struct sweep *sw, const char *pkg,
 					  const char *version)
@@ -357,9 +315,11 @@ static int wanted(const struct sweep *sw, const char *pkg,
 	return !only[n] || !strcmp(only + n + 1, suite);
 }
 
-static void add_version(struct sweep *sw, const char *suite, const char *pkg,
+/* archive_list()'s callback: a version of a suite, into the rows. */
+static void add_version(void *data, const char *suite, const char *pkg,
 			const char *version, const char *source)
 {
+	struct sweep *sw = data;
 	struct sweep_version *v;
 
 	if (!wanted(sw, pkg, version, suite))
@@ -382,185 +342,22 @@ static void add_version(struct sweep *sw, const char *suite, const char *pkg,
 		strvec_push(&v->suites, suite);
 }
 
-static int valid_package(const char *s)
-{
-	if (!skip_prefix(s, "linux-source-", &s) || !isdigit(*s))
-		return 0;
-	for (; *s; s++)
-		if (!isdigit(*s) && *s != '.')
-			return 0;
-	return 1;
-}
-
-/* " PKG | VERSION | URI SUITE/main amd64 Packages" lines of madison. */
-static void parse_madison(struct sweep *sw, const char *suite,
-			  const char *out)
-{
-	char *copy = xstrdup(out), *line, *save = NULL;
-
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[3], *s = line;
-		int i;
-
-		for (i = 0; i < 3 && s; i++) {
-			f[i] = s;
-			s = strchr(s, '|');
-			if (s)
-				*s++ = '\0';
-		}
-		if (i < 3 || !strstr(f[2], " Packages"))
-			continue;
-		for (i = 0; i < 2; i++) {
-			while (isspace(*f[i]))
-				f[i]++;
-			f[i][strcspn(f[i], " \t")] = '\0';
-		}
-		if (valid_package(f[0]) && *f[1])
-			add_version(sw, suite, f[0], f[1], NULL);
-	}
-	free(copy);
-}
-
-static int apt_tool(struct apt_suite *as, const char *tool,
-		    const char *log, struct strvec *args, struct strbuf *out,
-		    struct strbuf *why)
-{
-	struct child c = CHILD_INIT;
-	size_t i;
-	int ret;
-
-	apt_suite_args(as, &c, tool);
-	for (i = 0; i < args->nr; i++)
-		strvec_push(&c.args, args->v[i]);
-	c.log = log;
-	c.out = out;
-	c.timeout = 900;
-	ret = run_child(&c);
-	if (ret)
-		child_describe_failure(&c, why);
-	child_clear(&c);
-	return ret;
-}
-
-/* One suite's linux-source-X.Y versions, through its private apt state. */
-static int list_suite(struct sweep *sw, const char *suite, struct strbuf *why)
-{
-	char *log = xstrfmt("%s/apt-%s.log", sw->results, suite);
-	struct strbuf out = STRBUF_INIT;
-	struct strvec args = STRVEC_INIT;
-	struct apt_suite as;
-	int ret = -1;
-	char *line, *save = NULL;
-
-	unlink(log);
-	if (apt_suite_init(&as, sw->opt, suite, why) ||
-	    apt_suite_lock(&as, why))
-		goto out;
-	if (!apt_lists_fresh(&as)) {
-		strvec_push(&args, "update");
-		if (apt_tool(&as, "apt-get", log, &args, NULL, why)) {
-			strbuf_addf(why, " (apt-get update; %s)", log);
-			goto out;
-		}
-		apt_lists_touch(&as);
-		strvec_clear(&args);
-	}
-	strvec_pushl(&args, "pkgnames", "linux-source-", NULL);
-	if (apt_tool(&as, "apt-cache", log, &args, &out, why))
-		goto out;
-	strvec_clear(&args);
-	strvec_push(&args, "madison");
-	for (line = strtok_r(out.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (valid_package(line))
-			strvec_push(&args, line);
-	ret = 0;
-	if (args.nr == 1)
-		goto out;	/* no linux-source-X.Y in this suite */
-	strbuf_reset(&out);
-	ret = apt_tool(&as, "apt-cache", log, &args, &out, why);
-	if (!ret)
-		parse_madison(sw, suite, out.buf);
-out:
-	apt_suite_clear(&as);
-	strvec_clear(&args);
-	strbuf_release(&out);
-	free(log);
-	return ret;
-}
-
-/* The test hook's list instead of the archive; 0, or 2 on bad input. */
-static int list_from_file(struct sweep *sw, const char *file)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
-	int n = 0, ret = 0;
-
-	if (strbuf_read_file(&sb, file, 1 << 20) < 0) {
-		error("%s=%s: cannot read it: %s", TEST_LIST_ENV, file, strerror(errno));
-		return 2;
-	}
-	for (line = sb.buf; line && *line && !ret; line = save) {
-		char *f[3] = { NULL, NULL, NULL }, *eq, *tok, *s2 = NULL;
-		int i;
-
-		save = strchr(line, '\n');
-		if (save)
-			*save++ = '\0';
-		n++;
-		if (!*line || *line == '#')
-			continue;
-		for (i = 0, tok = strtok_r(line, " \t", &s2); tok && i < 3;
-		     tok = strtok_r(NULL, " \t", &s2))
-			f[i++] = tok;
-		if (f[1] && !strcmp(f[1], "-")) {
-			strvec_push(&sw->suites, f[0]);
-			strvec_pushf(&sw->missing, "%s: the mirror has no such suite (%s)",
-				     f[0], TEST_LIST_ENV);
-			continue;
-		}
-		eq = f[1] ? strchr(f[1], '=') : NULL;
-		if (eq)
-			*eq = '\0';
-		if (!f[2] || tok || !eq || !valid_package(f[1])) {
-			error("%s:%d: expected \"SUITE linux-source-X.Y=VERSION SOURCE\" or \"SUITE -\"",
-			      file, n);
-			ret = 2;
-			break;
-		}
-		if (!strvec_has(&sw->suites, f[0]))
-			strvec_push(&sw->suites, f[0]);
-		add_version(sw, f[0], f[1], eq + 1, f[2]);
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 static int list_versions(struct sweep *sw)
 {
-	const char *file = sw->opt->test ? sw->opt->test->sweep_list : NULL;
 	const char *only_suite = sw->a->only ? strchr(sw->a->only, '@') : NULL;
-	size_t i;
+	struct archive_query q = {
+		.opt = sw->opt,
+		.suite = only_suite ? only_suite + 1 : NULL,
+		.log_dir = sw->results,
+		.list_file = sw->opt->test ? sw->opt->test->sweep_list : NULL,
+		.add = add_version,
+		.data = sw,
+		.suites = &sw->suites,
+		.missing = &sw->missing,
+	};
 
-	if (file && *file) {
-		if (list_from_file(sw, file))
-			return 2;
-	} else {
-		for (i = 0; i < ARRAY_SIZE(default_suites); i++) {
-			struct strbuf why = STRBUF_INIT;
-			const char *s = default_suites[i];
-
-			if (only_suite && strcmp(only_suite + 1, s))
-				continue;
-			strvec_push(&sw->suites, s);
-			note("sweep: listing %s ...", s);
-			if (list_suite(sw, s, &why))
-				strvec_pushf(&sw->missing, "%s: %s", s,
-					     why.buf);
-			strbuf_release(&why);
-		}
-	}
+	if (archive_list(&q))
+		return 2;
 	qsort(sw->v, sw->nr, sizeof(*sw->v), by_version);
 	return 0;
 }
@@ -823,11 +620,6 @@ out:
 }
 
 /* FAIL, or any status that is not a pass, a skip or n/a (an ERROR, say). */
-static int bad_status(const char *status)
-{
-	return status && strcmp(status, "PASS") && strcmp(status, "SKIP") &&
-	       strcmp(status, "N-A");
-}
 
 static void judge(struct sweep_version *v)
 {
@@ -835,7 +627,7 @@ static void judge(struct sweep_version *v)
 
 	v->failed = 0;
 	for (i = 0; i < nr_sweep_steps && !v->gone; i++)
-		if (bad_status(v->status[i]))
+		if (sweep_bad_status(v->status[i]))
 			v->failed = 1;
 	v->passed = !v->failed && !v->gone;
 }
@@ -1029,282 +821,6 @@ static void run_versions(struct sweep *sw)
 	free(jobs);
 }
 
-/* --- output --- */
-
-static const struct sweep_version *first_failure(const struct sweep *sw,
-						 int *nr_failed)
-{
-	const struct sweep_version *first = NULL;
-	size_t i;
-
-	*nr_failed = 0;
-	for (i = 0; i < sw->nr; i++)
-		if (!sw->v[i].have_row || sw->v[i].failed) {
-			if (!first)
-				first = &sw->v[i];
-			(*nr_failed)++;
-		}
-	return first;
-}
-
-static const char *failed_step(const struct sweep_version *v, size_t *i)
-{
-	for (*i = 0; *i < nr_sweep_steps; (*i)++)
-		if (bad_status(v->status[*i]))
-			return sweep_steps[*i];
-	return NULL;
-}
-
-static void headline(const struct sweep *sw, struct strbuf *sb)
-{
-	int nr_failed, na = 0, gone = 0;
-	const struct sweep_version *f = first_failure(sw, &nr_failed);
-	size_t i;
-
-	if (f) {
-		const char *step = failed_step(f, &i);
-
-		strbuf_addf(sb, "FAIL: %s %s (%s): ", f->package, f->version,
-			    f->suites.v[0]);
-		if (step)
-			strbuf_addf(sb, "%s: %s", step, f->reason[i]);
-		else
-			strbuf_addstr(sb, "not checked (interrupted, or the pipeline could not start)");
-		if (nr_failed > 1)
-			strbuf_addf(sb, "; %d more versions fail", nr_failed - 1);
-		return;
-	}
-	for (i = 0; i < sw->nr; i++) {
-		na += !sw->v[i].gone && !strcmp(sw->v[i].variant, "n/a");
-		gone += sw->v[i].gone;
-	}
-	strbuf_addf(sb, "PASS: %zu versions (%zu pass, %d n/a",
-		    sw->nr, sw->nr - na - gone, na);
-	if (gone)
-		strbuf_addf(sb, ", %d listed but not on the mirror", gone);
-	strbuf_addf(sb, "); %d checked, %d unchanged and reused",
-		    sw->checked - gone, sw->reused);
-	if (!sw->nr)
-		strbuf_addstr(sb, "; the archive offered no linux-source version");
-}
-
-static void human_size(struct strbuf *sb, long long bytes)
-{
-	if (bytes < 0)
-		strbuf_addstr(sb, "?");
-	else
-		strbuf_addf(sb, "%.1f MB", bytes / 1e6);
-}
-
-/* The table: Markdown, for stdout and docs/sweep.md alike. */
-static void table(const struct sweep *sw, struct strbuf *sb)
-{
-	size_t i, j;
-	int any_note = 0, na_said = 0;
-
-	strbuf_addf(sb, "%zu versions of linux-source in %zu suites; series/, backports/, cocci/ and checkpatch.allow hash %s.\n\n",
-		    sw->nr, sw->suites.nr, sw->hash);
-	strbuf_addstr(sb, "| version | suites | variant |");
-	for (j = 0; j < nr_sweep_steps; j++)
-		strbuf_addf(sb, " %s |", sweep_steps[j]);
-	strbuf_addstr(sb, " kept | row |\n|---|---|---|");
-	for (j = 0; j < nr_sweep_steps; j++)
-		strbuf_addstr(sb, "---|");
-	strbuf_addstr(sb, "---|---|\n");
-	for (i = 0; i < sw->nr; i++) {
-		const struct sweep_version *v = &sw->v[i];
-
-		strbuf_addf(sb, "| %s %s | ", v->package + 13, v->version);
-		for (j = 0; j < v->suites.nr; j++)
-			strbuf_addf(sb, "%s%s", j ? ", " : "", v->suites.v[j]);
-		if (!v->have_row) {
-			strbuf_addstr(sb, " | - |");
-			for (j = 0; j < nr_sweep_steps; j++)
-				strbuf_addstr(sb, " - |");
-			strbuf_addstr(sb, " - | not checked |\n");
-			continue;
-		}
-		if (v->gone) {
-			strbuf_addstr(sb, " | - | 404 |");
-			for (j = 1; j < nr_sweep_steps; j++)
-				strbuf_addstr(sb, " - |");
-			strbuf_addstr(sb, " - | not on the mirror |\n");
-			continue;
-		}
-		strbuf_addf(sb, " | %s |", v->variant);
-		for (j = 0; j < nr_sweep_steps; j++)
-			strbuf_addf(sb, " %s |", v->status[j] ? v->status[j] : "-");
-		strbuf_addch(sb, ' ');
-		human_size(sb, v->kept);
-		strbuf_addf(sb, " | %s %s |\n", v->reused ? "reused, checked" :
-			    "checked", v->checked);
-	}
-	for (i = 0; i < sw->nr; i++) {
-		const struct sweep_version *v = &sw->v[i];
-		const char *step = v->have_row ? failed_step(v, &j) : NULL;
-
-		if (v->gone || (!step && (!v->na_reason || na_said)))
-			continue;
-		if (!any_note++)
-			strbuf_addch(sb, '\n');
-		if (step) {
-			strbuf_addf(sb, "- %s %s: %s %s: %s\n", v->package,
-				    v->version, step, v->status[j], v->reason[j]);
-		} else {
-			strbuf_addf(sb, "- n/a: %s\n", v->na_reason);
-			na_said = 1;
-		}
-	}
-	if (sw->missing.nr)
-		strbuf_addch(sb, '\n');
-	for (i = 0; i < sw->nr; i++)
-		if (sw->v[i].gone)
-			strbuf_addf(sb, "%s- %s %s: %s's index lists it, the mirror has no .deb (404): not checked\n",
-				    any_note++ ? "" : "\n", sw->v[i].package,
-				    sw->v[i].version, sw->v[i].suites.v[0]);
-	for (i = 0; i < sw->missing.nr; i++)
-		strbuf_addf(sb, "- suite %s\n", sw->missing.v[i]);
-}
-
-static void json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, '"');
-}
-
-static void json_version(struct strbuf *sb, const struct sweep_version *v)
-{
-	size_t j;
-
-	strbuf_addstr(sb, "{\"package\": ");
-	json_str(sb, v->package);
-	strbuf_addstr(sb, ", \"version\": ");
-	json_str(sb, v->version);
-	strbuf_addstr(sb, ", \"suites\": [");
-	for (j = 0; j < v->suites.nr; j++) {
-		strbuf_addstr(sb, j ? ", " : "");
-		json_str(sb, v->suites.v[j]);
-	}
-	strbuf_addf(sb, "], \"on_mirror\": %s, \"checked\": %s",
-		    v->gone ? "false" : "true",
-		    v->have_row && !v->gone ? "true" : "false");
-	if (!v->have_row) {
-		strbuf_addstr(sb, ", \"passed\": false}");
-		return;
-	}
-	strbuf_addf(sb, ", \"passed\": %s, \"reused\": %s, \"checked_at\": ",
-		    v->passed ? "true" : "false", v->reused ? "true" : "false");
-	json_str(sb, v->checked);
-	strbuf_addstr(sb, ", \"hash\": ");
-	json_str(sb, v->hash);
-	strbuf_addstr(sb, ", \"variant\": ");
-	if (strcmp(v->variant, "n/a"))
-		json_str(sb, v->variant);
-	else
-		strbuf_addstr(sb, "null");
-	strbuf_addstr(sb, ", \"na_reason\": ");
-	if (v->na_reason)
-		json_str(sb, v->na_reason);
-	else
-		strbuf_addstr(sb, "null");
-	strbuf_addstr(sb, ", \"source_key\": ");
-	json_str(sb, v->src_key);
-	strbuf_addf(sb, ", \"kept_bytes\": %lld, \"steps\": [", v->kept);
-	for (j = 0; j < nr_sweep_steps; j++) {
-		strbuf_addstr(sb, j ? ",\n      {\"name\": " :
-				  "\n      {\"name\": ");
-		json_str(sb, sweep_steps[j]);
-		strbuf_addstr(sb, ", \"status\": ");
-		json_str(sb, v->status[j] ? v->status[j] : "SKIP");
-		strbuf_addf(sb, ", \"seconds\": %.1f, \"reason\": ",
-			    v->seconds[j]);
-		json_str(sb, v->reason[j]);
-		strbuf_addch(sb, '}');
-	}
-	strbuf_addstr(sb, "]}");
-}
-
-static int write_json(const struct sweep *sw, const char *head, double secs)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int nr_failed, ret;
-	size_t i;
-
-	first_failure(sw, &nr_failed);
-	strbuf_addstr(&sb, "{\n  \"headline\": ");
-	json_str(&sb, head);
-	strbuf_addf(&sb, ",\n  \"passed\": %s,\n  \"hash\": ",
-		    nr_failed ? "false" : "true");
-	json_str(&sb, sw->hash);
-	strbuf_addf(&sb, ",\n  \"seconds\": %.1f,\n  \"checked\": %d,\n  \"reused\": %d,\n  \"suites\": [",
-		    secs, sw->checked, sw->reused);
-	for (i = 0; i < sw->suites.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->suites.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"missing_suites\": [");
-	for (i = 0; i < sw->missing.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->missing.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"unpacked\": [");
-	for (i = 0; i < sw->members.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->members.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"versions\": [");
-	for (i = 0; i < sw->nr; i++) {
-		strbuf_addstr(&sb, i ? ",\n    " : "\n    ");
-		json_version(&sb, &sw->v[i]);
-	}
-	strbuf_addstr(&sb, "\n  ]\n}\n");
-	ret = write_file_atomic(sw->a->json, sb.buf, sb.len);
-	if (ret)
-		error("cannot write %s: %s", sw->a->json, strerror(errno));
-	strbuf_release(&sb);
-	return ret;
-}
-
-#define MD_BEGIN "<!-- sweep table: written by make sweep, do not edit -->\n"
-#define MD_END "<!-- end of sweep table -->\n"
-
-/* The table between the markers of docs/sweep.md; the rest is kept. */
-static int write_md(const struct sweep *sw, const char *head,
-		    const char *body)
-{
-	struct strbuf old = STRBUF_INIT, sb = STRBUF_INIT;
-	const char *b = NULL, *e = NULL;
-	int ret;
-
-	if (strbuf_read_file(&old, sw->a->md, 1 << 20) >= 0) {
-		b = strstr(old.buf, MD_BEGIN);
-		e = b ? strstr(b, MD_END) : NULL;
-	}
-	if (b && e)
-		strbuf_add(&sb, old.buf, b - old.buf);
-	else
-		strbuf_addstr(&sb, "# make sweep\n\n");
-	strbuf_addf(&sb, "%s\n**%s**\n\n%s\n%s", MD_BEGIN, head, body, MD_END);
-	if (b && e)
-		strbuf_addstr(&sb, e + strlen(MD_END));
-	ret = write_file_atomic(sw->a->md, sb.buf, sb.len);
-	if (ret)
-		error("cannot write %s: %s", sw->a->md, strerror(errno));
-	strbuf_release(&old);
-	strbuf_release(&sb);
-	return ret;
-}
-
 static void sweep_clear(struct sweep *sw)
 {
 	size_t i;
@@ -1355,7 +871,7 @@ static int check_only(const char *only)
 	if (!eq || !eq[1] || eq[1] == '@')
 		goto bad;
 	pkg = xstrfmt("%.*s", (int)(eq - only), only);
-	ok = valid_package(pkg);
+	ok = archive_valid_package(pkg);
 	free(pkg);
 	if (ok)
 		return 0;
@@ -1410,17 +926,17 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	}
 	run_versions(&sw);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	headline(&sw, &head);
-	table(&sw, &body);
+	sweep_headline(&sw, &head);
+	sweep_table(&sw, &body);
 	printf("sweep: %s\n\n%s", head.buf, body.buf);
 	fflush(stdout);
-	ret = write_json(&sw, head.buf, t1.tv_sec - t0.tv_sec +
+	ret = sweep_write_json(&sw, head.buf, t1.tv_sec - t0.tv_sec +
 			 (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	/* one CI job's version, or an interrupted run, is not the table */
 	if (!a->only && !run_interrupted())
-		ret |= write_md(&sw, head.buf, body.buf);
+		ret |= sweep_write_md(&sw, head.buf, body.buf);
 	ret = ret ? EXIT_TOOL :
-	      first_failure(&sw, &nr_failed) ? EXIT_FAIL : EXIT_PASS;
+	      sweep_first_failure(&sw, &nr_failed) ? EXIT_FAIL : EXIT_PASS;
 	if (run_interrupted())
 		ret = EXIT_INTERRUPTED;
 out:
