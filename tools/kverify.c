@@ -17,6 +17,7 @@
 #include "latency.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/lock.h"
 #include "lib/parse-options.h"
 #include "lib/run.h"
 #include "lib/usage.h"

@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "lib/exitcode.h"
-#include "lib/fsutil.h"
 #include "lib/usage.h"
 #include "matrix.h"
 #include "report_read.h"

@@ -20,9 +20,11 @@
 
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "lib/parse-options.h"
 #include "lib/run.h"
 #include "lib/sandbox.h"
+#include "lib/tree.h"
 #include "lib/usage.h"
 #include "sim.h"
 #include "sources/extract.h"

@@ -24,6 +24,7 @@
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
+#include "lib/lock.h"
 #include "lib/usage.h"
 #include "progress.h"
 #include "report.h"

@@ -19,6 +19,7 @@
 
 #include "../../tools/lib/fsutil.h"
 #include "../../tools/lib/run.h"
+#include "../../tools/lib/tree.h"
 
 struct fixture {
 	char *top, *src, *tree;

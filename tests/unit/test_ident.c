@@ -27,8 +27,8 @@
 #include <sys/utsname.h>
 #include <cmocka.h>
 
-#include "../../tools/lib/fsutil.h"
 #include "../../tools/b4/ident.h"
+#include "../../tools/lib/fsutil.h"
 
 /* This account at this machine, as git would guess it, made now. */
 static void run_time_operator(struct ident *id)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "../../tools/lib/fsutil.h"
+#include "../../tools/lib/tree.h"
 
 static void under(void **state)
 {

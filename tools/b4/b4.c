@@ -40,6 +40,7 @@
 #include "b4/b4_int.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/lock.h"
 #include "lib/usage.h"
 #include "series.h"
 #include "sim.h"

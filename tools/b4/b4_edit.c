@@ -12,6 +12,7 @@
 #include "b4/b4_int.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "lib/usage.h"
 
 /*

@@ -26,6 +26,7 @@
 #include "debian/modinfo.h"
 #include "debian/symvers.h"
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "series.h"
 #include "steps/steps.h"
 

@@ -29,6 +29,7 @@
 #include "debian/debian.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
+#include "lib/lock.h"
 #include "series.h"
 #include "sources/apt.h"
 #include "sources/toolchain.h"

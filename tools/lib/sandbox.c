@@ -21,6 +21,7 @@
 #include "lib/fsutil.h"
 #include "lib/guard.h"
 #include "lib/sandbox.h"
+#include "lib/tree.h"
 
 /* @dir under @top: "--perms 0755 --dir" each directory between them. */
 static void make_parents(struct strvec *a, struct strvec *made,

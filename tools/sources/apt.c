@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "lib/fsutil.h"
+#include "lib/lock.h"
 #include "sources/apt.h"
 #include "test-hooks.h"
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "sources/manifest.h"
 
 #define MANIFEST_HEAD "kverify-manifest 1\n"

@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
+#include "lib/lock.h"
 #include "lib/sandbox.h"
+#include "lib/tree.h"
 #include "lib/usage.h"
 #include "result.h"
 #include "sources/apt.h"

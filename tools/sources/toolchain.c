@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/lock.h"
 #include "lib/run.h"
 #include "sources/apt.h"
 #include "sources/toolchain.h"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "lib/run.h"
 #include "series.h"
 #include "steps/memo.h"

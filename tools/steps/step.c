@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "lib/sandbox.h"
+#include "lib/tree.h"
 #include "series.h"
 #include "steps/step.h"
 

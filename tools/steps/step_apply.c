@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "series.h"
 #include "steps/steps.h"
 #include "toolout.h"

@@ -16,6 +16,7 @@
 
 #include "debian/debian.h"
 #include "lib/fsutil.h"
+#include "lib/lock.h"
 #include "lib/sandbox.h"
 #include "series.h"
 #include "steps/kernel.h"

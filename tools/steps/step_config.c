@@ -18,6 +18,7 @@
 
 #include "debian/debian.h"
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "series.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"

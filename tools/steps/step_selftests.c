@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "series.h"
 #include "steps/steps.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/fsutil.h"
+#include "lib/hash.h"
 #include "lib/run.h"
 #include "series.h"
 #include "sim.h"

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "lib/fsutil.h"
+#include "lib/tree.h"
 #include "series.h"
 #include "sources/manifest.h"
 #include "steps/steps.h"
