@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/escape.h"
 #include "lib/fsutil.h"
+#include "lib/json.h"
 #include "report.h"
 #include "series.h"
 #include "steps/kernel.h"
@@ -108,19 +108,6 @@ void report_text(const struct verify_ctx *ctx,
 	strbuf_release(&sb);
 }
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	json_escape(sb, s);
-}
-
-/* ,@sep"@key": "@value" (a NULL value is ""); @sep is "\n  " or " " */
-static void json_field(struct strbuf *sb, const char *sep, const char *key,
-		       const char *value)
-{
-	strbuf_addf(sb, ",%s\"%s\": ", sep, key);
-	json_escape(sb, value ? value : "");
-}
-
 /*
  * "T=0:1000000 T=1:500000": one of the sim step's figures (@p), one
  * callback each, with @key ("reprograms", "reads").
@@ -158,7 +145,7 @@ static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
 	if (!ctx->sim.era)
 		return;
 	strbuf_addstr(sb, ",\n  \"sim\": {\"era\": ");
-	json_str(sb, ctx->sim.era);
+	json_escape(sb, ctx->sim.era);
 	strbuf_addf(sb, ", \"traces\": %ld, \"traces_asked\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
 		    ctx->sim.traces, ctx->sim.traces_asked, ctx->sim.seed);
 	sim_figures(ctx->sim.figures.buf, "reprograms", json_figure, sb);
@@ -174,11 +161,11 @@ static void json_tests(struct strbuf *sb, const struct ktap_result *k)
 	strbuf_addstr(sb, ",\n  \"tests\": [");
 	for (i = 0; i < k->nr; i++) {
 		strbuf_addstr(sb, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-		json_str(sb, k->v[i].name);
+		json_escape(sb, k->v[i].name);
 		json_field(sb, " ", "status", test_status_names[k->v[i].status]);
 		strbuf_addf(sb, ", \"seconds\": %.2f, \"reason\": ",
 			    k->v[i].seconds);
-		json_str(sb, k->v[i].reason ? k->v[i].reason : "");
+		json_escape(sb, k->v[i].reason ? k->v[i].reason : "");
 		strbuf_addstr(sb, "}");
 	}
 	strbuf_addstr(sb, k->nr ? "\n  ]" : "]");
@@ -230,7 +217,7 @@ static void json_tool(struct strbuf *sb, const char *key, const char *tool,
 
 	strbuf_addf(sb, "%s\"%s\": ", first ? "" : ", ", key);
 	if (v)
-		json_str(sb, v);
+		json_escape(sb, v);
 	else
 		strbuf_addstr(sb, "null");
 	free(v);
@@ -245,7 +232,7 @@ static void json_package(struct strbuf *sb, const struct verify_ctx *ctx)
 		return;
 	}
 	strbuf_addstr(sb, "{\"name\": ");
-	json_str(sb, ctx->t->deb_package);
+	json_escape(sb, ctx->t->deb_package);
 	json_field(sb, " ", "version", ctx->fetch.source.deb_version);
 	strbuf_addstr(sb, "}");
 }
@@ -257,7 +244,7 @@ static void json_rel(struct strbuf *sb, const char *dir, const char *path)
 
 	if (path && !strncmp(path, dir, n) && path[n] == '/')
 		path += n + 1;
-	json_str(sb, path);
+	json_escape(sb, path);
 }
 
 /* Write SB to PATH whole or not at all, and release it. */
@@ -383,7 +370,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	iso_time(t0, sizeof(t0), ctx->started);
 	iso_time(t1, sizeof(t1), ctx->finished);
 	strbuf_addf(&sb, "{\n  \"schema\": %d,\n  \"target\": ", REPORT_SCHEMA);
-	json_str(&sb, ctx->t->name);
+	json_escape(&sb, ctx->t->name);
 	json_field(&sb, "\n  ", "source", ctx->t->source);
 	json_package(&sb, ctx);
 	json_field(&sb, "\n  ", "series", series_of(ctx)->rel);
@@ -398,7 +385,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		    cold_seconds(ctx, res, n));
 	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
 	if (ctx->boot.kernel_release)
-		json_str(&sb, ctx->boot.kernel_release);
+		json_escape(&sb, ctx->boot.kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
 	json_field(&sb, "\n  ", "boot", kernel_of(ctx)->boot);
@@ -412,15 +399,15 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_field(&sb, "\n  ", "accel", ctx->boot.accel);
 	strbuf_addstr(&sb, ",\n  \"console\": ");
 	if (is_file(console))
-		json_str(&sb, "console.log");
+		json_escape(&sb, "console.log");
 	else
 		strbuf_addstr(&sb, "null");
 	strbuf_addstr(&sb, ",\n  \"tools\": {\"kverify\": ");
-	json_str(&sb, kverify_version);
+	json_escape(&sb, kverify_version);
 	strbuf_addstr(&sb, ", ");
 	strbuf_addstr(&sb, "\"compiler\": ");
 	if (cc)
-		json_str(&sb, cc);
+		json_escape(&sb, cc);
 	else
 		strbuf_addstr(&sb, "null");
 	json_tool(&sb, "make", "make", "--version", 0);
@@ -436,11 +423,11 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, ",\n  \"steps\": [");
 	for (s = 0; s < n; s++) {
 		strbuf_addstr(&sb, s ? ",\n    {\"name\": " : "\n    {\"name\": ");
-		json_str(&sb, res[s].name);
+		json_escape(&sb, res[s].name);
 		json_field(&sb, " ", "status", step_status_name(res[s].status));
 		strbuf_addf(&sb, ", \"seconds\": %.3f, \"cpu_seconds\": %.3f, \"reason\": ",
 			    res[s].seconds, res[s].cpu_seconds);
-		json_str(&sb, res[s].reason.buf);
+		json_escape(&sb, res[s].reason.buf);
 		strbuf_addstr(&sb, ", \"log\": ");
 		json_rel(&sb, ctx->results, res[s].log);
 		json_field(&sb, " ", "detail", res[s].detail.buf);
@@ -643,7 +630,7 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 		kcidb_excerpt(sb, detail);
 	if (ctx->boot.accel && *ctx->boot.accel) {
 		strbuf_addstr(sb, ", \"environment\": {\"comment\": ");
-		json_str(sb, ctx->boot.accel);
+		json_escape(sb, ctx->boot.accel);
 		strbuf_addstr(sb, "}");
 	}
 	strbuf_addstr(sb, "}");
@@ -733,9 +720,9 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	cfg = config_name(ctx);
 
 	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [\n    {\"id\": ");
-	json_str(&sb, id.buf);
+	json_escape(&sb, id.buf);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
-	json_str(&sb, ctx->t->name);
+	json_escape(&sb, ctx->t->name);
 	json_field(&sb, " ", "comment", ctx->t->source);
 	if (psh)
 		json_field(&sb, " ", "patchset_hash", psh);
@@ -744,17 +731,17 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 		strbuf_addf(&sb, ", \"valid\": %s",
 			    res[a].status == STEP_PASS ? "true" : "false");
 	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
-	json_str(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
+	json_escape(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
 	json_field(&sb, " ", "source_key", ctx->fetch.source.src_key);
 	if (ctx->fetch.source.deb_version)
 		json_field(&sb, " ", "source_version",
 			   ctx->fetch.source.deb_version);
 	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
-	json_str(&sb, build_id);
+	json_escape(&sb, build_id);
 	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
-	json_str(&sb, id.buf);
+	json_escape(&sb, id.buf);
 	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
-	json_str(&sb, cfg);
+	json_escape(&sb, cfg);
 	if (cc)
 		json_field(&sb, " ", "compiler", cc);
 	kcidb_time(&sb, "start_time", ctx->started);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/fsutil.h"
+#include "lib/json.h"
 #include "lib/usage.h"
 #include "sweep_report.h"
 
@@ -158,36 +159,17 @@ void sweep_table(const struct sweep *sw, struct strbuf *sb)
 		strbuf_addf(sb, "- suite %s\n", sw->missing.v[i]);
 }
 
-static void json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '"');
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void json_version(struct strbuf *sb, const struct sweep_version *v)
 {
 	size_t j;
 
 	strbuf_addstr(sb, "{\"package\": ");
-	json_str(sb, v->package);
+	json_escape(sb, v->package);
 	strbuf_addstr(sb, ", \"version\": ");
-	json_str(sb, v->version);
-	strbuf_addstr(sb, ", \"suites\": [");
-	for (j = 0; j < v->suites.nr; j++) {
-		strbuf_addstr(sb, j ? ", " : "");
-		json_str(sb, v->suites.v[j]);
-	}
-	strbuf_addf(sb, "], \"on_mirror\": %s, \"checked\": %s",
+	json_escape(sb, v->version);
+	strbuf_addstr(sb, ", \"suites\": ");
+	json_strings(sb, &v->suites);
+	strbuf_addf(sb, ", \"on_mirror\": %s, \"checked\": %s",
 		    v->gone ? "false" : "true",
 		    v->have_row && !v->gone ? "true" : "false");
 	if (!v->have_row) {
@@ -196,31 +178,31 @@ static void json_version(struct strbuf *sb, const struct sweep_version *v)
 	}
 	strbuf_addf(sb, ", \"passed\": %s, \"reused\": %s, \"checked_at\": ",
 		    v->passed ? "true" : "false", v->reused ? "true" : "false");
-	json_str(sb, v->checked);
+	json_escape(sb, v->checked);
 	strbuf_addstr(sb, ", \"hash\": ");
-	json_str(sb, v->hash);
+	json_escape(sb, v->hash);
 	strbuf_addstr(sb, ", \"variant\": ");
 	if (strcmp(v->variant, "n/a"))
-		json_str(sb, v->variant);
+		json_escape(sb, v->variant);
 	else
 		strbuf_addstr(sb, "null");
 	strbuf_addstr(sb, ", \"na_reason\": ");
 	if (v->na_reason)
-		json_str(sb, v->na_reason);
+		json_escape(sb, v->na_reason);
 	else
 		strbuf_addstr(sb, "null");
 	strbuf_addstr(sb, ", \"source_key\": ");
-	json_str(sb, v->src_key);
+	json_escape(sb, v->src_key);
 	strbuf_addf(sb, ", \"kept_bytes\": %lld, \"steps\": [", v->kept);
 	for (j = 0; j < nr_sweep_steps; j++) {
 		strbuf_addstr(sb, j ? ",\n      {\"name\": " :
 				  "\n      {\"name\": ");
-		json_str(sb, sweep_steps[j]);
+		json_escape(sb, sweep_steps[j]);
 		strbuf_addstr(sb, ", \"status\": ");
-		json_str(sb, v->status[j] ? v->status[j] : "SKIP");
+		json_escape(sb, v->status[j] ? v->status[j] : "SKIP");
 		strbuf_addf(sb, ", \"seconds\": %.1f, \"reason\": ",
 			    v->seconds[j]);
-		json_str(sb, v->reason[j]);
+		json_escape(sb, v->reason[j]);
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addstr(sb, "]}");
@@ -234,27 +216,18 @@ int sweep_write_json(const struct sweep *sw, const char *head, double secs)
 
 	sweep_first_failure(sw, &nr_failed);
 	strbuf_addstr(&sb, "{\n  \"headline\": ");
-	json_str(&sb, head);
+	json_escape(&sb, head);
 	strbuf_addf(&sb, ",\n  \"passed\": %s,\n  \"hash\": ",
 		    nr_failed ? "false" : "true");
-	json_str(&sb, sw->hash);
-	strbuf_addf(&sb, ",\n  \"seconds\": %.1f,\n  \"checked\": %d,\n  \"reused\": %d,\n  \"suites\": [",
+	json_escape(&sb, sw->hash);
+	strbuf_addf(&sb, ",\n  \"seconds\": %.1f,\n  \"checked\": %d,\n  \"reused\": %d,\n  \"suites\": ",
 		    secs, sw->checked, sw->reused);
-	for (i = 0; i < sw->suites.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->suites.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"missing_suites\": [");
-	for (i = 0; i < sw->missing.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->missing.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"unpacked\": [");
-	for (i = 0; i < sw->members.nr; i++) {
-		strbuf_addstr(&sb, i ? ", " : "");
-		json_str(&sb, sw->members.v[i]);
-	}
-	strbuf_addstr(&sb, "],\n  \"versions\": [");
+	json_strings(&sb, &sw->suites);
+	strbuf_addstr(&sb, ",\n  \"missing_suites\": ");
+	json_strings(&sb, &sw->missing);
+	strbuf_addstr(&sb, ",\n  \"unpacked\": ");
+	json_strings(&sb, &sw->members);
+	strbuf_addstr(&sb, ",\n  \"versions\": [");
 	for (i = 0; i < sw->nr; i++) {
 		strbuf_addstr(&sb, i ? ",\n    " : "\n    ");
 		json_version(&sb, &sw->v[i]);

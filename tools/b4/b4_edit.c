@@ -13,6 +13,7 @@
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
+#include "lib/json.h"
 #include "lib/usage.h"
 
 /*
@@ -349,21 +350,66 @@ out:
 	return ret;
 }
 
-/* @key's value in b4's tracking JSON @json: a number or a string. */
-static char *tracking_value(const char *json, const char *key)
-{
-	char *pat = xstrfmt("\"%s\": ", key);
-	const char *p = strstr(json, pat);
-	size_t n;
+/* The revision and change-id of b4's tracking data, as text. */
+struct tracking {
+	char *rev, *id;
+};
 
-	free(pat);
-	if (!p)
-		return NULL;
-	p = strchr(p, ':') + 2;
-	if (*p == '"')
-		return xstrfmt("%.*s", (int)strcspn(p + 1, "\""), p + 1);
-	n = strspn(p, "0123456789");
-	return n ? xstrfmt("%.*s", (int)n, p) : NULL;
+/* A revision: a whole number (as b4 writes it) or a string, as text. */
+static int tracking_rev(struct json_parser *ps, char **rev)
+{
+	double d;
+
+	if (*ps->p == '"')
+		return json_string(ps, rev);
+	if (json_number(ps, &d))
+		return -1;
+	free(*rev);
+	*rev = d >= 0 && d < 1e9 && d == (long)d ? xstrfmt("%ld", (long)d) :
+						   NULL;
+	return 0;
+}
+
+static int tracking_series(struct json_parser *ps, const char *key,
+			   void *data)
+{
+	struct tracking *t = data;
+
+	if (!strcmp(key, "revision"))
+		return tracking_rev(ps, &t->rev);
+	if (!strcmp(key, "change-id"))
+		return json_string(ps, &t->id);
+	return json_skip(ps);
+}
+
+static int tracking_top(struct json_parser *ps, const char *key, void *data)
+{
+	if (!strcmp(key, "series"))
+		return json_object(ps, tracking_series, data);
+	return json_skip(ps);
+}
+
+/*
+ * The revision and change-id in b4's tracking data, the JSON object after
+ * the line @magic of the cover commit: 0, or -1 with *@rev or *@id NULL
+ * (the JSON broken, or either missing).
+ */
+static int tracking_read(const char *magic, char **rev, char **id)
+{
+	struct tracking t = { NULL, NULL };
+	struct strbuf err = STRBUF_INIT;
+	const char *json = strchr(magic, '{');
+	struct json_parser ps = JSON_PARSER_INIT(json, &err);
+
+	if (!json || json_object(&ps, tracking_top, &t)) {
+		free(t.rev);
+		free(t.id);
+		t.rev = t.id = NULL;
+	}
+	strbuf_release(&err);
+	*rev = t.rev;
+	*id = t.id;
+	return t.rev && t.id ? 0 : -1;
 }
 
 /*
@@ -474,8 +520,7 @@ int do_series(struct b4 *b)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	rev = tracking_value(magic, "revision");
-	id = tracking_value(magic, "change-id");
+	tracking_read(magic, &rev, &id);
 	if (!rev || !parse_revision(rev) || !id || !valid_change_id(id)) {
 		error("%s: the cover commit's tracking data has no revision or change-id b4 could have written",
 		      edit);

@@ -12,6 +12,7 @@
 
 #include "b4/b4_int.h"
 #include "lib/fsutil.h"
+#include "lib/json.h"
 #include "lib/usage.h"
 
 /* Run @c with the b4 log; say why it failed on stderr. */
@@ -281,8 +282,11 @@ int cover_commit(struct b4 *b, int editme_ok)
 		goto out;
 	}
 	strbuf_addstr(&msg, cover);
-	strbuf_addf(&msg, "\n\n%s\n# This section is used internally by b4 prep for tracking purposes.\n{\n  \"series\": {\n    \"revision\": %d,\n    \"change-id\": \"%s\",\n    \"base-branch\": \"%s\",\n    \"prefixes\": []\n  }\n}\n",
-		    MAGIC, n, id, BASE_TAG);
+	strbuf_addf(&msg, "\n\n%s\n# This section is used internally by b4 prep for tracking purposes.\n{\n  \"series\": {\n    \"revision\": %d",
+		    MAGIC, n);
+	json_field(&msg, "\n    ", "change-id", id);
+	json_field(&msg, "\n    ", "base-branch", BASE_TAG);
+	strbuf_addstr(&msg, ",\n    \"prefixes\": []\n  }\n}\n");
 	if (write_file(msg_path, msg.buf, msg.len))
 		goto out;
 	ret = b4_git(b, NULL, "commit", "-q", "--allow-empty", "-F", msg_path,
