@@ -52,7 +52,7 @@ override DEPS_BUILD := gcc make libc6-dev
 override DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison flex \
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
-override DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml rsync git-buildpackage lintian \
+override DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml python3-jsonschema rsync git-buildpackage lintian \
 	lava-common lava-dispatcher b4 git-filter-repo strace
 
 # Command-line values are data, whatever their names.  make would expand
@@ -98,10 +98,11 @@ KV_FORCE := $(value FORCE)
 KV_ONLY := $(value ONLY)
 KV_REQUIRE := $(value REQUIRE)
 KV_FLAVOURS := $(value FLAVOURS)
+KV_FORMAT := $(value FORMAT)
 KV_ARTIFACTS := $(value ARTIFACTS)
 KV_DEST := $(value DEST)
 unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST FLAVOURS
+	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST FLAVOURS FORMAT
 export KVERIFY_TARGETS := $(KV_TARGETS)
 export KVERIFY_BUILD := $(KV_BUILD)
 export KVERIFY_SKIP := $(KV_SKIP)
@@ -128,6 +129,7 @@ export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
 export KVERIFY_DEST := $(KV_DEST)
 export KVERIFY_REQUIRE := $(KV_REQUIRE)
 export KVERIFY_FLAVOURS := $(KV_FLAVOURS)
+export KVERIFY_FORMAT := $(KV_FORMAT)
 export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
 endif
 
@@ -201,6 +203,8 @@ deps-check:
 ##     REQUIRE=pmu            a guest PMU test that SKIPs (no PMU here) FAILs: for labs with one
 ##     FLAVOURS=amd64,rt-amd64  also Debian's cloud-amd64/rt-amd64: the modules built against each
 ##                            flavour's headers, kABI-checked and booted, rows config:<flavour>...
+##     FORMAT=kcidb           also results/<name>/kcidb.json: the run as KernelCI KCIDB data
+##                            (docs/report.md), for kcidb-submit
 verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \

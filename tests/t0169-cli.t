@@ -98,7 +98,7 @@ test_expect_success 'options: = or a separate value alike; unknown, valueless an
 '
 # A bad value of a make variable is one line that names the variable as
 # it was written and the values it takes: exit 2, no usage after it.
-test_expect_success 'make verify with a bad SKIP=, BOOT=, BUILD=, REQUIRE=, FLAVOURS=, CONFIG=, CCACHE=: one line each, exit 2' - <<\EOT
+test_expect_success 'make verify with a bad SKIP=, BOOT=, BUILD=, REQUIRE=, FLAVOURS=, FORMAT=, CONFIG=, CCACHE=: one line each, exit 2' - <<\EOT
 	bad= &&
 	for a in "SKIP=bot|SKIP=bot: no step named .bot.; the steps are fetch, tree, apply, sim, checkpatch, cocci, config, build, kabi, selftests, boot" \
 		"SKIP=boot,bot|SKIP=boot,bot: no step named .bot.; the steps are fetch, tree, " \
@@ -107,6 +107,7 @@ test_expect_success 'make verify with a bad SKIP=, BOOT=, BUILD=, REQUIRE=, FLAV
 		"REQUIRE=gpu|REQUIRE=gpu: the one thing a run can require is pmu " \
 		"FLAVOURS=arm64|FLAVOURS=arm64: .arm64. is not a flavour Debian builds for amd64: amd64, cloud-amd64 or rt-amd64" \
 		"FLAVOURS=rt-amd64|FLAVOURS=rt-amd64: the list must start with amd64, " \
+		"FORMAT=json|FORMAT=json: the one format besides report.json and junit.xml is kcidb " \
 		"CONFIG=../x|CONFIG=../x: .*: give configs/<name>.config, or distro" \
 		"CCACHE=2|CCACHE=2: CCACHE is 0 or 1" \
 		"KEEP_GOING=yes|KEEP_GOING=yes: KEEP_GOING is 0 or 1" \

@@ -73,6 +73,7 @@ static const char usage[] =
 "                       (http, https or file; default: the bundle's own\n"
 "                       directory as file://; also $KVERIFY_ARTIFACTS)\n"
 "  --format kcidb       verify: also write results/<target>/kcidb.json\n"
+"                       (also $KVERIFY_FORMAT=kcidb, make's FORMAT=kcidb)\n"
 "  --require pmu        a guest PMU test that SKIPs (no PMU, no forced\n"
 "                       emulation) FAILs the boot step: for a lab with PMU\n"
 "                       hardware (also $KVERIFY_REQUIRE=pmu)\n"
@@ -126,7 +127,7 @@ static const char usage_verify[] =
 "  --env                targets from $KVERIFY_TARGETS, options from\n"
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG,\n"
 "                       $KVERIFY_BOOT, $KVERIFY_REQUIRE,\n"
-"                       $KVERIFY_FLAVOURS\n";
+"                       $KVERIFY_FLAVOURS, $KVERIFY_FORMAT\n";
 
 static const char usage_list[] =
 "usage: kverify [--list FILE] list [--names]\n"
@@ -679,6 +680,9 @@ static int check_verify_options(struct options *opt)
 		return EXIT_USAGE;
 	if (a->flavours && check_flavours(opt, a->flavours))
 		return EXIT_USAGE;
+	if (a->format && strcmp(a->format, "kcidb"))
+		return bad_value("--format", a->format,
+				 "the one format besides report.json and junit.xml is kcidb (KernelCI's KCIDB I/O data)");
 	return opt->skip ? check_skip(opt->skip) : 0;
 }
 
@@ -973,9 +977,6 @@ static int run_sim(struct options *opt, int argc, char **argv)
 
 static int run_verify(struct options *opt, int argc, char **argv)
 {
-	if (verify_args.format && strcmp(verify_args.format, "kcidb"))
-		return usage_error("verify --format is kcidb, not '%s'",
-				   verify_args.format);
 	opt->kcidb = !!verify_args.format;
 	if (opt->require_pmu && (opt->mode == BUILD_OBJECTS ||
 				 (opt->skip && skips_a_test_step(opt->skip))))
@@ -1198,6 +1199,7 @@ static const struct make_option {
 	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts", "ARTIFACTS" },
 	{ "verify", "KVERIFY_REQUIRE", "--require", "REQUIRE" },
 	{ "verify", "KVERIFY_FLAVOURS", "--flavours", "FLAVOURS" },
+	{ "verify", "KVERIFY_FORMAT", "--format", "FORMAT" },
 	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree", "TREE" },
 	{ "backport", "KVERIFY_BACKPORT_NAME", "--name", "NAME" },
 	{ "debian-patches", "KVERIFY_DEST", "--dest", "DEST" },

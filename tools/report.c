@@ -356,6 +356,82 @@ static double cold_seconds(const struct verify_ctx *ctx,
 	return sum;
 }
 
+/*
+ * KCIDB's patchset_hash: the sha256 over the newline-terminated sha256s of
+ * each patch, in order ("sha256sum *.patch | cut -c-64 | sha256sum"); ""
+ * without patches, NULL when sha256sum failed.
+ */
+static char *patchset_hash(const struct strvec *patches)
+{
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *hash = NULL;
+	size_t i;
+
+	if (!patches->nr)
+		return xstrdup("");
+	strvec_pushl(&c.args, "sh", "-c",
+		     "sha256sum -- \"$@\" | cut -c-64 | sha256sum | cut -c-64",
+		     "sh", NULL);
+	for (i = 0; i < patches->nr; i++)
+		strvec_push(&c.args, patches->v[i]);
+	c.out = &out;
+	c.log = "/dev/null";
+	if (!run_child(&c) && out.len >= 64 &&
+	    strspn(out.buf, "0123456789abcdef") == 64)
+		hash = xstrfmt("%.64s", out.buf);
+	child_clear(&c);
+	strbuf_release(&out);
+	return hash;
+}
+
+/* "tools": kverify's version, the compiler @cc, make, quilt, spatch, qemu. */
+static void json_tools(struct strbuf *sb, const char *cc)
+{
+	strbuf_addstr(sb, ",\n  \"tools\": {\"kverify\": ");
+	json_escape(sb, kverify_version);
+	strbuf_addstr(sb, ", \"compiler\": ");
+	if (cc)
+		json_escape(sb, cc);
+	else
+		strbuf_addstr(sb, "null");
+	json_tool(sb, "make", "make", "--version", 0);
+	json_tool(sb, "quilt", "quilt", "--version", 0);
+	json_tool(sb, "spatch", "spatch", "--version", 0);
+	json_tool(sb, "qemu", "qemu-system-x86_64", "--version", 0);
+	strbuf_addstr(sb, "}");
+}
+
+/* ",\n  "@key": @value", null for NULL. */
+static void json_field_or_null(struct strbuf *sb, const char *key,
+			       const char *value)
+{
+	if (value)
+		json_field(sb, "\n  ", key, value);
+	else
+		strbuf_addf(sb, ",\n  \"%s\": null", key);
+}
+
+/*
+ * What names the series as posted (struct series): "series_revision",
+ * "change_id", "message_id" (null when absent) and KCIDB's
+ * "patchset_hash".
+ */
+static void json_posting(struct strbuf *sb, const struct series *ser)
+{
+	char *psh = ser->dir ? patchset_hash(&ser->patches) : NULL;
+
+	strbuf_addstr(sb, ",\n  \"series_revision\": ");
+	if (ser->revision)
+		strbuf_addf(sb, "%d", ser->revision);
+	else
+		strbuf_addstr(sb, "null");
+	json_field_or_null(sb, "change_id", ser->change_id);
+	json_field_or_null(sb, "message_id", ser->message_id);
+	json_field_or_null(sb, "patchset_hash", psh);
+	free(psh);
+}
+
 int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		int n, struct strbuf *err)
 {
@@ -374,6 +450,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_field(&sb, "\n  ", "source", ctx->t->source);
 	json_package(&sb, ctx);
 	json_field(&sb, "\n  ", "series", series_of(ctx)->rel);
+	json_posting(&sb, series_of(ctx));
 	json_field(&sb, "\n  ", "na_reason", series_of(ctx)->na_reason);
 	json_field(&sb, "\n  ", "source_key", ctx->fetch.source.src_key);
 	json_field(&sb, "\n  ", "started", t0);
@@ -402,19 +479,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_escape(&sb, "console.log");
 	else
 		strbuf_addstr(&sb, "null");
-	strbuf_addstr(&sb, ",\n  \"tools\": {\"kverify\": ");
-	json_escape(&sb, kverify_version);
-	strbuf_addstr(&sb, ", ");
-	strbuf_addstr(&sb, "\"compiler\": ");
-	if (cc)
-		json_escape(&sb, cc);
-	else
-		strbuf_addstr(&sb, "null");
-	json_tool(&sb, "make", "make", "--version", 0);
-	json_tool(&sb, "quilt", "quilt", "--version", 0);
-	json_tool(&sb, "spatch", "spatch", "--version", 0);
-	json_tool(&sb, "qemu", "qemu-system-x86_64", "--version", 0);
-	strbuf_addstr(&sb, "}");
+	json_tools(&sb, cc);
 	strbuf_addf(&sb, ",\n  \"ccache\": {\"hits\": %ld, \"misses\": %ld}",
 		    ctx->built.ccache_hits, ctx->built.ccache_misses);
 	strbuf_addf(&sb, ",\n  \"interrupted\": %s,\n  \"passed\": %s",
@@ -610,6 +675,18 @@ static const char *kcidb_status(int status)
 	       status == STEP_ERROR ? "ERROR" : "SKIP";
 }
 
+/*
+ * A step that found its work done before ("up to date: ..."): it ran
+ * nothing, so its seconds are no build's or check's duration.  KCIDB has
+ * no status for it: it keeps its PASS (what the kept result says), and
+ * reports no duration (KCIDB: an omitted property is "data is missing"),
+ * the reason as its comment and misc.up_to_date.
+ */
+static int up_to_date(const char *reason)
+{
+	return reason && starts_with(reason, "up to date");
+}
+
 /* One test: path "kverify.<step>" or "kverify.guest.<name>". */
 static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 		       const char *prefix, const char *name, int status,
@@ -621,8 +698,9 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 		    i ? "," : "", build_id, i, build_id);
 	strbuf_addstr(sb, prefix);
 	kcidb_path(sb, name);
-	strbuf_addf(sb, "\", \"status\": \"%s\", \"duration\": %.3f",
-		    kcidb_status(status), secs);
+	strbuf_addf(sb, "\", \"status\": \"%s\"", kcidb_status(status));
+	if (!up_to_date(reason))
+		strbuf_addf(sb, ", \"duration\": %.3f", secs);
 	kcidb_time(sb, "start_time", ctx->started);
 	if (reason && *reason)
 		json_field(sb, " ", "comment", reason);
@@ -633,36 +711,9 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 		json_escape(sb, ctx->boot.accel);
 		strbuf_addstr(sb, "}");
 	}
+	if (up_to_date(reason))
+		strbuf_addstr(sb, ", \"misc\": {\"up_to_date\": true}");
 	strbuf_addstr(sb, "}");
-}
-
-/*
- * KCIDB's patchset_hash: the sha256 over the newline-terminated sha256s of
- * each patch, in order ("sha256sum *.patch | cut -c-64 | sha256sum"); ""
- * without patches, NULL when sha256sum failed.
- */
-static char *patchset_hash(const struct strvec *patches)
-{
-	struct child c = CHILD_INIT;
-	struct strbuf out = STRBUF_INIT;
-	char *hash = NULL;
-	size_t i;
-
-	if (!patches->nr)
-		return xstrdup("");
-	strvec_pushl(&c.args, "sh", "-c",
-		     "sha256sum -- \"$@\" | cut -c-64 | sha256sum | cut -c-64",
-		     "sh", NULL);
-	for (i = 0; i < patches->nr; i++)
-		strvec_push(&c.args, patches->v[i]);
-	c.out = &out;
-	c.log = "/dev/null";
-	if (!run_child(&c) && out.len >= 64 &&
-	    strspn(out.buf, "0123456789abcdef") == 64)
-		hash = xstrfmt("%.64s", out.buf);
-	child_clear(&c);
-	strbuf_release(&out);
-	return hash;
 }
 
 /* The config the build used, by name: Debian's own, or the fragment. */
@@ -679,6 +730,92 @@ static char *config_name(const struct verify_ctx *ctx)
 		       "configs/kvm-guest.config");
 }
 
+/* The checkout: the source at its version with the series (@id). */
+static void kcidb_checkout(struct strbuf *sb, const struct verify_ctx *ctx,
+			   const char *id, const char *psh,
+			   const struct step_result *apply)
+{
+	const struct series *ser = series_of(ctx);
+
+	strbuf_addstr(sb, "\n    {\"id\": ");
+	json_escape(sb, id);
+	strbuf_addstr(sb, ", \"origin\": \"kverify\", \"tree_name\": ");
+	json_escape(sb, ctx->t->name);
+	json_field(sb, " ", "comment", ctx->t->source);
+	if (psh)
+		json_field(sb, " ", "patchset_hash", psh);
+	if (ser->message_id)
+		json_field(sb, " ", "message_id", ser->message_id);
+	kcidb_time(sb, "start_time", ctx->started);
+	if (apply && (apply->status == STEP_PASS || apply->status == STEP_FAIL))
+		strbuf_addf(sb, ", \"valid\": %s",
+			    apply->status == STEP_PASS ? "true" : "false");
+	strbuf_addstr(sb, ", \"misc\": {\"series\": ");
+	json_escape(sb, ser->rel ? ser->rel : "");
+	if (ser->revision)
+		strbuf_addf(sb, ", \"series_revision\": %d", ser->revision);
+	if (ser->change_id)
+		json_field(sb, " ", "change_id", ser->change_id);
+	json_field(sb, " ", "source_key", ctx->fetch.source.src_key);
+	if (ctx->fetch.source.deb_version)
+		json_field(sb, " ", "source_version",
+			   ctx->fetch.source.deb_version);
+	strbuf_addstr(sb, "}}");
+}
+
+/*
+ * This run's build (@build_id): a build step that found its build up to
+ * date ran no compiler, so it has no duration here, only "valid" (the kept
+ * build's), the reason and misc.up_to_date.
+ */
+static void kcidb_build(struct strbuf *sb, const struct verify_ctx *ctx,
+			const char *id, const char *build_id,
+			const struct step_result *b, const char *cc)
+{
+	char *cfg = config_name(ctx);
+	int kept = b && up_to_date(b->reason.buf);
+
+	strbuf_addstr(sb, "\n    {\"id\": ");
+	json_escape(sb, build_id);
+	strbuf_addstr(sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
+	json_escape(sb, id);
+	strbuf_addstr(sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
+	json_escape(sb, cfg);
+	if (cc)
+		json_field(sb, " ", "compiler", cc);
+	kcidb_time(sb, "start_time", ctx->started);
+	if (b && (b->status == STEP_PASS || b->status == STEP_FAIL)) {
+		if (!kept)
+			strbuf_addf(sb, ", \"duration\": %.3f", b->seconds);
+		strbuf_addf(sb, ", \"valid\": %s",
+			    b->status == STEP_PASS ? "true" : "false");
+		if (kept)
+			json_field(sb, " ", "comment", b->reason.buf);
+		kcidb_excerpt(sb, b->detail.buf);
+	}
+	strbuf_addstr(sb, ", \"misc\": {\"kverify_version\": ");
+	json_escape(sb, kverify_version);
+	if (kept)
+		strbuf_addstr(sb, ", \"up_to_date\": true");
+	strbuf_addstr(sb, "}}");
+	free(cfg);
+}
+
+/* The checkout's id: the same for every run of the same source and series. */
+static void kcidb_checkout_id(struct strbuf *id, const struct verify_ctx *ctx,
+			      const char *psh)
+{
+	strbuf_addstr(id, "kverify:");
+	if (ctx->t->kind == SRC_DEB && ctx->fetch.source.deb_version)
+		strbuf_addf(id, "%s=%s", ctx->t->deb_package,
+			    ctx->fetch.source.deb_version);
+	else
+		strbuf_addstr(id, ctx->fetch.source.src_key ?
+			      ctx->fetch.source.src_key : ctx->t->name);
+	if (psh && *psh)
+		strbuf_addf(id, "+%.16s", psh);
+}
+
 /*
  * results/<target>/kcidb.json: the run as KCIDB I/O schema v4.3 data
  * (KernelCI's common database): one checkout (the source with the series),
@@ -691,7 +828,7 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	struct strbuf sb = STRBUF_INIT, id = STRBUF_INIT;
 	char *path = xstrfmt("%s/kcidb%s.json", ctx->results,
 			     interrupted_infix(ctx));
-	char *build_id, *cc = compiler(ctx, res, n), *psh, *cfg;
+	char *build_id, *cc = compiler(ctx, res, n), *psh;
 	int s, b = -1, a = -1, ret, i = 0;
 	size_t t;
 
@@ -706,52 +843,14 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	 * same id for every run of the same pair.  A build is a run's.
 	 */
 	psh = patchset_hash(&series_of(ctx)->patches);
-	strbuf_addstr(&id, "kverify:");
-	if (ctx->t->kind == SRC_DEB && ctx->fetch.source.deb_version)
-		strbuf_addf(&id, "%s=%s", ctx->t->deb_package,
-			    ctx->fetch.source.deb_version);
-	else
-		strbuf_addstr(&id, ctx->fetch.source.src_key ?
-			      ctx->fetch.source.src_key : ctx->t->name);
-	if (psh && *psh)
-		strbuf_addf(&id, "+%.16s", psh);
+	kcidb_checkout_id(&id, ctx, psh);
 	build_id = xstrfmt("%s:build:%s-%lld", id.buf, ctx->t->name,
 			   (long long)ctx->started);
-	cfg = config_name(ctx);
-
-	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [\n    {\"id\": ");
-	json_escape(&sb, id.buf);
-	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"tree_name\": ");
-	json_escape(&sb, ctx->t->name);
-	json_field(&sb, " ", "comment", ctx->t->source);
-	if (psh)
-		json_field(&sb, " ", "patchset_hash", psh);
-	kcidb_time(&sb, "start_time", ctx->started);
-	if (a >= 0 && (res[a].status == STEP_PASS || res[a].status == STEP_FAIL))
-		strbuf_addf(&sb, ", \"valid\": %s",
-			    res[a].status == STEP_PASS ? "true" : "false");
-	strbuf_addstr(&sb, ", \"misc\": {\"series\": ");
-	json_escape(&sb, series_of(ctx)->rel ? series_of(ctx)->rel : "");
-	json_field(&sb, " ", "source_key", ctx->fetch.source.src_key);
-	if (ctx->fetch.source.deb_version)
-		json_field(&sb, " ", "source_version",
-			   ctx->fetch.source.deb_version);
-	strbuf_addstr(&sb, "}}\n ],\n \"builds\": [\n    {\"id\": ");
-	json_escape(&sb, build_id);
-	strbuf_addstr(&sb, ", \"origin\": \"kverify\", \"checkout_id\": ");
-	json_escape(&sb, id.buf);
-	strbuf_addstr(&sb, ", \"architecture\": \"x86_64\", \"config_name\": ");
-	json_escape(&sb, cfg);
-	if (cc)
-		json_field(&sb, " ", "compiler", cc);
-	kcidb_time(&sb, "start_time", ctx->started);
-	if (b >= 0 && (res[b].status == STEP_PASS || res[b].status == STEP_FAIL)) {
-		strbuf_addf(&sb, ", \"duration\": %.3f, \"valid\": %s",
-			    res[b].seconds,
-			    res[b].status == STEP_PASS ? "true" : "false");
-		kcidb_excerpt(&sb, res[b].detail.buf);
-	}
-	strbuf_addstr(&sb, "}\n ],\n \"tests\": [");
+	strbuf_addstr(&sb, "{\"version\": {\"major\": 4, \"minor\": 3},\n \"checkouts\": [");
+	kcidb_checkout(&sb, ctx, id.buf, psh, a >= 0 ? &res[a] : NULL);
+	strbuf_addstr(&sb, "\n ],\n \"builds\": [");
+	kcidb_build(&sb, ctx, id.buf, build_id, b >= 0 ? &res[b] : NULL, cc);
+	strbuf_addstr(&sb, "\n ],\n \"tests\": [");
 	for (s = 0; s < n; s++)
 		kcidb_test(&sb, build_id, i++, "kverify.", res[s].name,
 			   res[s].status, res[s].seconds,
@@ -769,7 +868,6 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_release(&id);
 	free(build_id);
 	free(psh);
-	free(cfg);
 	free(cc);
 	free(path);
 	return ret;

@@ -9,6 +9,7 @@
 #include "lib/fsutil.h"
 #include "series.h"
 #include "sources/manifest.h"
+#include "sources/targets.h"
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
@@ -452,6 +453,100 @@ static int series_line(const char *file, int nr, char *line,
  * a line is more than a patch name or a patch names a file outside the
  * tree.  @where: the kernels.list line that names it, for the message.
  */
+/*
+ * The first line of @dir/@name into *@v (NULL when there is no such file),
+ * checked by @ok: -2 after an error naming @dir/@name:1.
+ */
+static int posting_file(const char *dir, const char *name,
+			int (*ok)(const char *), const char *want, char **v,
+			struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/%s", dir, name);
+	int ret = 0;
+
+	*v = NULL;
+	if (strbuf_read_file(&sb, path, 4096) >= 0) {
+		strbuf_trim_trailing(&sb);
+		if (!ok(sb.buf) || strchr(sb.buf, '\n')) {
+			strbuf_addf(err, "%s:1: not %s: '%.80s'\n", path, want,
+				    sb.buf);
+			ret = -2;
+		} else {
+			*v = strbuf_detach(&sb, NULL);
+		}
+	} else if (errno != ENOENT) {
+		strbuf_addf(err, "%s: %s\n", path, strerror(errno));
+		ret = -2;
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+static int revision_ok(const char *s)
+{
+	return strspn(s, "0123456789") == strlen(s) && *s && *s != '0' &&
+	       strlen(s) <= 3;
+}
+
+static int change_id_ok(const char *s)
+{
+	return plain_name(s) && strlen(s) <= 128;
+}
+
+/* user@host or <user@host>: one @, no blank or control character. */
+static int message_id_ok(const char *s)
+{
+	size_t n = strlen(s);
+	const char *p;
+
+	if (*s == '<') {
+		if (n < 3 || s[n - 1] != '>')
+			return 0;
+		s++;
+		n -= 2;
+	}
+	for (p = s; p < s + n; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '<' ||
+		    *p == '>')
+			return 0;
+	p = memchr(s, '@', n);
+	return p && p > s && p < s + n - 1 && !memchr(p + 1, '@', s + n - p - 1);
+}
+
+/* s->revision, change_id and message_id (struct series). */
+static int series_posting(struct series *s, const char *repo,
+			  struct strbuf *err)
+{
+	char *rev = NULL, *top = xstrfmt("%s/series", repo), *id;
+	const char *from = s->dir;
+	int ret;
+
+	ret = posting_file(s->dir, "revision", revision_ok,
+			   "a revision (1 to 999)", &rev, err);
+	if (!ret && !rev && strcmp(s->dir, top)) {
+		from = top;
+		ret = posting_file(top, "revision", revision_ok,
+				   "a revision (1 to 999)", &rev, err);
+	}
+	ret = ret ? ret : posting_file(from, "change-id", change_id_ok,
+				       "a change-id (letters, digits, ._-)",
+				       &s->change_id, err);
+	ret = ret ? ret : posting_file(s->dir, "message-id", message_id_ok,
+				       "a Message-Id (id@host)",
+				       &s->message_id, err);
+	s->revision = rev ? atoi(rev) : 0;
+	id = s->message_id;
+	if (id && *id == '<') {
+		memmove(id, id + 1, strlen(id));
+		id[strlen(id) - 1] = '\0';
+	}
+	free(rev);
+	free(top);
+	return ret;
+}
+
 int series_load(struct series *s, const char *repo, const char *rel,
 		const char *where, struct strbuf *err)
 {
@@ -509,6 +604,8 @@ int series_load(struct series *s, const char *repo, const char *rel,
 		}
 	}
 	ret = kabi_ignore_check(s->dir, err);
+	if (!ret)
+		ret = series_posting(s, repo, err);
 out:
 	free(top);
 	free(file);
@@ -521,6 +618,8 @@ void series_clear(struct series *s)
 	free(s->dir);
 	free(s->rel);
 	free(s->na_reason);
+	free(s->change_id);
+	free(s->message_id);
 	strvec_clear(&s->patches);
 	memset(s, 0, sizeof(*s));
 }

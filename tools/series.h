@@ -10,6 +10,16 @@ struct series {
 	char *rel;		/* as kernels.list names it, or as probed */
 	char *na_reason;	/* why the series does not apply, or NULL */
 	struct strvec patches;	/* absolute patch paths, series order */
+	/*
+	 * What names the series where it was posted (b4's tracking data):
+	 * the revision and change-id of its directory, else of the
+	 * repository's series/ (a backport is of that revision); the cover's
+	 * Message-Id, without <>, only where this directory was posted
+	 * (make send SEND=1 writes message-id).  0 and NULL: none.
+	 */
+	int revision;
+	char *change_id;
+	char *message_id;
 };
 
 int series_load(struct series *s, const char *repo, const char *rel,
