@@ -3,7 +3,8 @@
 # README, SHA256SUMS and LAVA jobs a lab submits as they are: lava-common's
 # schema accepts them, no template word is left, the URLs are ARTIFACTS=
 # (default the bundle's directory as file://), each artifact's sha256sum is
-# the file's, the metadata and the device tags are set, the kernel command
+# the file's, the metadata (with the series' revision, change-id, patchset
+# hash and Message-Id, as report.json has them) and the device tags are set, the kernel command
 # line carries the tolerance and what the tests need; a bad ARTIFACTS=
 # exits 2.  Cost: one make bundle of the cached 6.12 build (50 s with the
 # boot memoized, 2 min when the runner changed), two more with other
@@ -91,6 +92,12 @@ for name in jobs:
             bad.append("%s: metadata %s=%r, not %r" % (name, key, m.get(key), v))
     if not m.get("kverify.version") or m["kverify.version"] == "unknown":
         bad.append("%s: no kverify.version" % name)
+    rep = json.load(open("%s/../report.json" % b))
+    none = lambda v: "none" if v is None else str(v)
+    for key, v in (("revision", rep["series_revision"]), ("change_id", rep["change_id"]),
+                   ("patchset_hash", rep["patchset_hash"]), ("message_id", rep["message_id"])):
+        if m.get("kverify.series." + key) != none(v):
+            bad.append("%s: metadata kverify.series.%s=%r, report.json %r" % (name, key, m.get("kverify.series." + key), v))
     cmdline = k.get("image_arg", "") + " " + j.get("context", {}).get("extra_kernel_args", "")
     for arg in ("kvm.force_emulation_prefix=1", "kvm.emulated_counter_reprogram_tolerance=1000"):
         if arg not in cmdline.split():

@@ -5,7 +5,8 @@
  * lab can submit as they are, in results/<target>/bundle/.  The jobs are
  * tools/lava/'s templates with every @NAME@ filled in: the artifacts' URLs
  * (ARTIFACTS=, default the bundle's own directory as a file:// URL) and
- * sha256sum, the metadata (kverify version, target, package version) and
+ * sha256sum, the metadata (kverify version, target, package version, the
+ * series' revision, change-id, KCIDB patchset hash and posted Message-Id) and
  * the vendor of the device tags (docs/lab.md).
  */
 #include <errno.h>
@@ -155,6 +156,9 @@ static int write_jobs(const struct verify_ctx *ctx, const char *dir,
 		{ "qemu-tcg.yaml", "lava-qemu-tcg.yaml", "" },
 	};
 	const char *pkg_version = ctx->fetch.source.deb_version;
+	const struct series *ser = series_of(ctx);
+	char *rev = ser->revision ? xstrfmt("%d", ser->revision) : NULL;
+	char *psh = series_patchset_hash(ser);
 	struct subst s[] = {
 		{ "@ARTIFACTS@", url },
 		{ "@SHA256_BZIMAGE@", sum_kernel },
@@ -165,6 +169,10 @@ static int write_jobs(const struct verify_ctx *ctx, const char *dir,
 			ctx->t->source },
 		{ "@PACKAGE_VERSION@", pkg_version ? pkg_version : "none" },
 		{ "@TOLERANCE@", BUNDLE_TOLERANCE },
+		{ "@SERIES_REVISION@", rev ? rev : "none" },
+		{ "@CHANGE_ID@", ser->change_id ? ser->change_id : "none" },
+		{ "@PATCHSET_HASH@", psh ? psh : "none" },
+		{ "@MESSAGE_ID@", ser->message_id ? ser->message_id : "none" },
 		{ "@VENDOR@", NULL },
 	};
 	size_t i;
@@ -180,6 +188,8 @@ static int write_jobs(const struct verify_ctx *ctx, const char *dir,
 		free(tmpl);
 		free(out);
 	}
+	free(rev);
+	free(psh);
 	return ret;
 }
 

@@ -356,35 +356,6 @@ static double cold_seconds(const struct verify_ctx *ctx,
 	return sum;
 }
 
-/*
- * KCIDB's patchset_hash: the sha256 over the newline-terminated sha256s of
- * each patch, in order ("sha256sum *.patch | cut -c-64 | sha256sum"); ""
- * without patches, NULL when sha256sum failed.
- */
-static char *patchset_hash(const struct strvec *patches)
-{
-	struct child c = CHILD_INIT;
-	struct strbuf out = STRBUF_INIT;
-	char *hash = NULL;
-	size_t i;
-
-	if (!patches->nr)
-		return xstrdup("");
-	strvec_pushl(&c.args, "sh", "-c",
-		     "sha256sum -- \"$@\" | cut -c-64 | sha256sum | cut -c-64",
-		     "sh", NULL);
-	for (i = 0; i < patches->nr; i++)
-		strvec_push(&c.args, patches->v[i]);
-	c.out = &out;
-	c.log = "/dev/null";
-	if (!run_child(&c) && out.len >= 64 &&
-	    strspn(out.buf, "0123456789abcdef") == 64)
-		hash = xstrfmt("%.64s", out.buf);
-	child_clear(&c);
-	strbuf_release(&out);
-	return hash;
-}
-
 /* "tools": kverify's version, the compiler @cc, make, quilt, spatch, qemu. */
 static void json_tools(struct strbuf *sb, const char *cc)
 {
@@ -419,7 +390,7 @@ static void json_field_or_null(struct strbuf *sb, const char *key,
  */
 static void json_posting(struct strbuf *sb, const struct series *ser)
 {
-	char *psh = ser->dir ? patchset_hash(&ser->patches) : NULL;
+	char *psh = ser->dir ? series_patchset_hash(ser) : NULL;
 
 	strbuf_addstr(sb, ",\n  \"series_revision\": ");
 	if (ser->revision)
@@ -842,7 +813,7 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 	 * The checkout is the source at its version and the patches: the
 	 * same id for every run of the same pair.  A build is a run's.
 	 */
-	psh = patchset_hash(&series_of(ctx)->patches);
+	psh = series_patchset_hash(series_of(ctx));
 	kcidb_checkout_id(&id, ctx, psh);
 	build_id = xstrfmt("%s:build:%s-%lld", id.buf, ctx->t->name,
 			   (long long)ctx->started);

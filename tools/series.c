@@ -7,6 +7,7 @@
 
 #include "debian/symvers.h"
 #include "lib/fsutil.h"
+#include "lib/run.h"
 #include "series.h"
 #include "sources/manifest.h"
 #include "sources/targets.h"
@@ -495,7 +496,10 @@ static int change_id_ok(const char *s)
 	return plain_name(s) && strlen(s) <= 128;
 }
 
-/* user@host or <user@host>: one @, no blank or control character. */
+/*
+ * user@host or <user@host>: one @, no blank, control character, quote or
+ * backslash (a LAVA job carries it in a YAML quoted string).
+ */
 static int message_id_ok(const char *s)
 {
 	size_t n = strlen(s);
@@ -508,8 +512,8 @@ static int message_id_ok(const char *s)
 		n -= 2;
 	}
 	for (p = s; p < s + n; p++)
-		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '<' ||
-		    *p == '>')
+		if ((unsigned char)*p <= ' ' || *p == 0x7f ||
+		    strchr("<>'\"\\", *p))
 			return 0;
 	p = memchr(s, '@', n);
 	return p && p > s && p < s + n - 1 && !memchr(p + 1, '@', s + n - p - 1);
@@ -622,4 +626,34 @@ void series_clear(struct series *s)
 	free(s->message_id);
 	strvec_clear(&s->patches);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * KCIDB's patchset_hash: the sha256 over the newline-terminated sha256s of
+ * each patch, in order ("sha256sum *.patch | cut -c-64 | sha256sum"); ""
+ * without patches, NULL when sha256sum failed.
+ */
+char *series_patchset_hash(const struct series *s)
+{
+	const struct strvec *patches = &s->patches;
+	struct child c = CHILD_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *hash = NULL;
+	size_t i;
+
+	if (!patches->nr)
+		return xstrdup("");
+	strvec_pushl(&c.args, "sh", "-c",
+		     "sha256sum -- \"$@\" | cut -c-64 | sha256sum | cut -c-64",
+		     "sh", NULL);
+	for (i = 0; i < patches->nr; i++)
+		strvec_push(&c.args, patches->v[i]);
+	c.out = &out;
+	c.log = "/dev/null";
+	if (!run_child(&c) && out.len >= 64 &&
+	    strspn(out.buf, "0123456789abcdef") == 64)
+		hash = xstrfmt("%.64s", out.buf);
+	child_clear(&c);
+	strbuf_release(&out);
+	return hash;
 }

@@ -29,6 +29,7 @@ void series_files(const struct series *s, struct strvec *files, int new_only);
 void series_names(const struct series *s, struct strvec *names);
 int series_patch_has_fixes(const char *patch);
 int series_fixes_only(const struct series *s);
+char *series_patchset_hash(const struct series *s);
 const char *patch_name(const char *path);
 int series_check_names(const char *patch, struct strbuf *err);
 int series_check_tree(const struct series *s, const char *root,
