@@ -1,10 +1,13 @@
 #!/bin/bash
 # kverify matrix: the GitHub and GitLab outputs parse and name every
 # applicable target once; shards partition the targets, balanced by the
-# cost with a cold cache (else the last run's time), never empty; bad --shard values are refused.
+# cost with a cold cache from the committed table .ci/cold-seconds, which
+# also sets each job's timeout (margin x cost); never empty; bad --shard
+# values and bad table lines are refused; a local verify changes nothing
+# in what matrix generates.
 . "$(dirname "$0")/lib.sh"
 
-plan 12
+plan 16
 want=$("$KVERIFY" list --names | while read -r t; do
 	[ -n "$(grep -E "^$t[[:space:]]" kernels.list | grep -v 'n/a:')" ] && echo "$t"
 done | sort | tr '\n' ' ')
@@ -46,20 +49,12 @@ test_expect_success "--shard I/$nr over $nr targets: one target each ($counts)" 
 	[ "$counts" = "1 " ]
 '
 
-# With durations: the longest alone, the short ones together.
+# With costs (the committed table's format, --costs): the longest alone,
+# the short ones together.
 set -- $want
-mkdir -p "$TMP/r/$1" "$TMP/r/$2" "$TMP/r/$3"
-printf '{\n  "schema": 2,\n  "seconds": 3000,\n  "steps": [\n    {"name": "build", "status": "PASS", "seconds": 2900.000}]}\n' > "$TMP/r/$1/report.json"
-printf '{\n  "schema": 2,\n  "seconds": 100,\n  "steps": []}\n' > "$TMP/r/$2/report.json"
-printf '{\n  "steps": [\n    {"name": "fetch", "status": "PASS", "seconds": 60.0}, {"name": "build", "status": "PASS", "seconds": 40.5}]}\n' > "$TMP/r/$3/report.json"
-# any further target (kernels.list has 4 applicable since 6.1 carries its
-# fixes): as short as the second
-for t in $(echo $want | cut -d' ' -f4-); do
-	mkdir -p "$TMP/r/$t"
-	cp "$TMP/r/$2/report.json" "$TMP/r/$t/report.json"
-done
-s1=$("$KVERIFY" --results "$TMP/r" matrix --shard 1/2 | tr '\n' ' ')
-s2=$("$KVERIFY" --results "$TMP/r" matrix --shard 2/2 | tr '\n' ' ')
+{ echo "margin 3"; echo "$1 3000"; for t in $(echo $want | cut -d' ' -f2-); do echo "$t 100"; done; } > "$TMP/costs"
+s1=$("$KVERIFY" matrix --costs "$TMP/costs" --shard 1/2 | tr '\n' ' ')
+s2=$("$KVERIFY" matrix --costs "$TMP/costs" --shard 2/2 | tr '\n' ' ')
 longest=$1
 test_expect_success "--shard I/2 with a 3000 s target: it alone in shard 1 ($s1| $s2)" '
 	[ "$s1" = "$longest " ] && [ "$(echo $s2 | wc -w)" = $((nr - 1)) ]
@@ -69,15 +64,57 @@ test_expect_success 'balanced shards still partition the targets' '
 	[ "$all" = "$want" ]
 '
 
-# Cold cost: after a warm run (3 s) the cold cost (cold_seconds) counts,
-# not the run's seconds; and a job's timeout is 3x it.
-printf '{\n  "schema": 2,\n  "seconds": 3,\n  "cold_seconds": 5000,\n  "steps": []}\n' > "$TMP/r/$3/report.json"
+# A job's timeout is the table's margin times the target's cold cost (at
+# least 30 minutes); a target the table lacks gets 180.
 warm=$3
-test_expect_success "a target warm in 3 s but 5000 s cold is balanced on 5000 s: alone in shard 1" '
-	s1=$("$KVERIFY" --results "$TMP/r" matrix --shard 1/2 | tr "\n" " ") &&
+# the others short; the last (not $warm) not in the table: the mean
+lacking=$(echo $want | tr ' ' '\n' | grep -vx "$warm" | tail -n 1)
+{ echo "margin 3"; echo "$warm 5000"; for t in $want; do
+	[ $t = $warm ] || [ $t = $lacking ] || echo "$t 100"; done; } > "$TMP/costs"
+test_expect_success "a target of 5000 s cold: alone in shard 1, timeout 3 x 5000 s = 251 min; one not in the table 180" '
+	s1=$("$KVERIFY" matrix --costs "$TMP/costs" --shard 1/2 | tr "\n" " ") &&
 	echo "shard 1: $s1" && [ "$s1" = "$warm " ] &&
-	"$KVERIFY" --results "$TMP/r" matrix --format github --shard 1/2 |
-		python3 -c "import json,sys; m=json.load(sys.stdin)[\"include\"]; print(m); assert m[0][\"timeout_minutes\"] == 251"
+	"$KVERIFY" matrix --costs "$TMP/costs" --format github --shard 1/2 |
+		python3 -c "import json,sys; m=json.load(sys.stdin)[\"include\"]; print(m); assert m[0][\"timeout_minutes\"] == 251" &&
+	"$KVERIFY" matrix --costs "$TMP/costs" --format github |
+		python3 -c "import json,sys; m={j[\"kernel\"]: j[\"timeout_minutes\"] for j in json.load(sys.stdin)[\"include\"]}; print(m); assert m[sys.argv[1]] == 180 and set(m.values()) == {251, 30, 180}" $lacking
+'
+sed -i 's/^margin 3$/margin 2/' "$TMP/costs"
+test_expect_success 'margin 2: timeout 2 x 5000 s = 167 min' '
+	"$KVERIFY" matrix --costs "$TMP/costs" --format gitlab | grep -A4 "^\"verify $warm\":" | grep -qx "  timeout: 167 minutes"
+'
+bad=
+for l in "margin 0" "margin x" "$warm" "$warm -5" "$warm 5 6" "../x 5" "$warm 1e9"; do
+	printf 'margin 3\n# a comment\n%s\n' "$l" > "$TMP/costs"
+	"$KVERIFY" matrix --costs "$TMP/costs" --format github > "$TMP/out" 2>&1
+	mrc=$?
+	{ [ $mrc = 2 ] && grep -q "$TMP/costs:3: " "$TMP/out"; } || bad="$bad [$l: exit $mrc]"
+done
+printf '%s 5\n' "$warm" > "$TMP/costs"
+"$KVERIFY" matrix --costs "$TMP/costs" > "$TMP/out" 2>&1 && bad="$bad [no margin]"
+"$KVERIFY" matrix --costs "$TMP/none.costs" > "$TMP/out" 2>&1 && bad="$bad [no table]"
+test_expect_success "a bad table line exits 2 naming file:line; no margin, no table: refused${bad:+; taken:$bad}" '
+	[ -z "$bad" ]
+'
+
+# The same commit gives the same CI: a verify that writes a report (its
+# durations, its cold cost) changes nothing in what matrix generates.
+# The committed table names every applicable target.
+gen() { for f in github gitlab; do "$KVERIFY" --results "$TMP/res" matrix --format $f; done; }
+gen > "$TMP/ci.before" 2>&1
+first=$1
+"$KVERIFY" --results "$TMP/res" verify --skip tree,apply,sim,checkpatch,cocci,config,build,kabi,selftests,boot $first > "$TMP/verify.out" 2>&1
+gen > "$TMP/ci.after" 2>&1
+test_expect_success "generate, verify $first (a report.json), generate again: byte-identical" '
+	test -s "$TMP/res/$first/report.json" && cat "$TMP/verify.out" &&
+	cmp "$TMP/ci.before" "$TMP/ci.after" && grep -q "timeout_minutes" "$TMP/ci.before"
+'
+missing=
+for t in $want; do
+	awk -v t="$t" '$1 == t' .ci/cold-seconds | grep -q . || missing="$missing $t"
+done
+test_expect_success "the committed table .ci/cold-seconds has every applicable target${missing:+; missing:$missing}" '
+	[ -z "$missing" ] && "$KVERIFY" matrix --format github > /dev/null
 '
 
 # Never empty: fewer shards than asked, with a note; a shard beyond is refused.

@@ -136,8 +136,8 @@ static const char usage_list[] =
 "reason); with --names only the names, one a line.\n";
 
 static const char usage_matrix[] =
-"usage: kverify [--list FILE] [--results DIR] matrix [--format github|gitlab]\n"
-"                                                     [--shard I/N]\n"
+"usage: kverify [--list FILE] matrix [--format github|gitlab] [--shard I/N]\n"
+"                                    [--costs FILE]\n"
 "\n"
 "Fan the applicable targets out over CI: --format github prints JSON for\n"
 "strategy.matrix (kernel, image, timeout_minutes, cache_key), --format\n"
@@ -145,13 +145,14 @@ static const char usage_matrix[] =
 "exit status kept: 1 FAIL, 3 ERROR, retried), with image, tags, timeout,\n"
 "a cache of $KVERIFY_CACHE per target and its JUnit report; no --format\n"
 "the names, one a line.  --shard I/N keeps the I-th of N shards, balanced\n"
-"on each target's cold cost (cold_seconds of results/<target>/report.json,\n"
-"else its last duration, else by name).  No shard is ever empty: with\n"
+"on each target's cold cost from the committed table .ci/cold-seconds\n"
+"(--costs FILE; never a local run's results: the same commit gives the\n"
+"same CI), else by name.  No shard is ever empty: with\n"
 "fewer targets than N, there are as many shards as targets (a note says so\n"
 "on stderr) and a shard I beyond them is refused with exit 2.\n"
 "$KVERIFY_CI_IMAGE (default debian:bookworm), $KVERIFY_CI_TAGS (runner tags\n"
-"a,b; default kvm), $KVERIFY_CI_TIMEOUT (minutes; default 3x the cold\n"
-"cost, at least 30, 180 when unknown) shape the jobs.\n"
+"a,b; default kvm), $KVERIFY_CI_TIMEOUT (minutes; default the table's\n"
+"margin times the cold cost, at least 30, 180 when unknown) shape the jobs.\n"
 "  --sweep              one job per Debian linux-source version instead\n"
 "                       (see 'kverify sweep --help'); no --shard\n";
 
@@ -402,7 +403,7 @@ static struct { int env; const char *dest; } deb_args;
 static struct { int env; struct sweep_args a; } sweep_args = {
 	.a = { .md = "docs/sweep.md", .json = "results/sweep/sweep.json" },
 };
-static struct { const char *format, *shard; int sweep; } matrix_args;
+static struct { const char *format, *shard, *costs; int sweep; } matrix_args;
 
 /* The options whose value is one of a few names, in their enum's order. */
 enum { MODE_BUILD, MODE_BOOT };
@@ -632,6 +633,7 @@ static const struct option list_options[] = {
 static const struct option matrix_options[] = {
 	OPT_PATH("format", &matrix_args.format, "github|gitlab"),
 	OPT_PATH("shard", &matrix_args.shard, "I/N"),
+	OPT_PATH("costs", &matrix_args.costs, "FILE"),
 	OPT_BOOL(0, "sweep", &matrix_args.sweep, NULL),
 	OPT_END()
 };
@@ -888,8 +890,8 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 	ci.tags = opt->ci_tags;
 	ci.timeout = opt->ci_timeout;
 	ci.list = strcmp(opt->list, "kernels.list") ? opt->list : NULL;
-	ret = cmd_matrix(&list, matrix_args.format, matrix_args.shard,
-			 opt->results, &ci);
+	ci.costs = matrix_args.costs;
+	ret = cmd_matrix(&list, matrix_args.format, matrix_args.shard, &ci);
 	targets_clear(&list);
 	return ret;
 }

@@ -13,11 +13,12 @@
  * GitLab job also names its image, runner tags and timeout, and keeps
  * $KVERIFY_CACHE in a cache of its own target.
  *
- * Shards are balanced on what a job pays with a cold cache: the
- * "cold_seconds" of results/<target>/report.json (the longest each step
- * took on that run's cache, tools/report.c), else the last run's
- * "seconds"; the mean for a target without either, by name when none has
- * one.  The targets, costliest first, each go to the shard with the least
+ * Shards are balanced, and each job's timeout set, on what a job pays
+ * with a cold cache: the committed table .ci/cold-seconds (measured cold
+ * times, and the margin a timeout gives them), never a local run's
+ * results, so that the same commit gives the same CI; the mean for a
+ * target the table lacks (its timeout then CI_TIMEOUT_UNKNOWN), by name
+ * when it has none.  The targets, costliest first, each go to the shard with the least
  * work so far.  No shard is ever empty: with fewer targets than shards
  * asked, there are as many shards as targets, a note says so, and a shard
  * beyond them is refused.
@@ -30,13 +31,14 @@
 #include "lib/exitcode.h"
 #include "lib/usage.h"
 #include "matrix.h"
-#include "report_read.h"
+#include "sources/targets.h"
 
 #define SHARDS_MAX 1000
 #define CI_IMAGE "debian:bookworm"
 #define CI_TAGS "kvm"
 #define CI_TIMEOUT_MIN 30		/* minutes */
 #define CI_TIMEOUT_UNKNOWN 180		/* no cost known: a cold kernel build */
+#define CI_COSTS ".ci/cold-seconds"	/* the committed table of cold costs */
 
 struct job {
 	const char *name;
@@ -51,33 +53,80 @@ static int applicable(const struct target *t)
 }
 
 /*
- * What a run of @name costs with a cold cache, from its last report.json:
- * "cold_seconds", else the run's "seconds" (an older report), else the
- * sum of the steps' (schema 1), or -1.
+ * The committed table of cold costs (CI_COSTS, --costs): "margin M" once
+ * (a job's timeout is M times its target's cost), then "NAME SECONDS" a
+ * line, each measured with a cold cache (the file names its source);
+ * '#' starts a comment.  The generated CI is the same for the same commit:
+ * nothing of a local run (results/, the cache) goes into it.
  */
-static double last_seconds(const char *results, const char *name)
+struct costs {
+	struct strvec names;
+	double *secs;
+	double margin;
+};
+
+static int costs_line(struct costs *c, const char *path, int nr, char *line)
 {
-	struct report_view v = REPORT_VIEW_INIT;
-	struct strbuf err = STRBUF_INIT;
-	char *path = xstrfmt("%s/%s/report.json", results, name);
-	double secs = -1;
+	char name[128], extra;
+	double v;
+
+	line[strcspn(line, "#")] = '\0';
+	if (!line[strspn(line, " \t")])
+		return 0;
+	if (sscanf(line, " margin %lf %c", &v, &extra) == 1) {
+		if (c->margin || !(v >= 1 && v <= 100))
+			return error("%s:%d: margin: once, a number from 1 to 100",
+				     path, nr);
+		c->margin = v;
+		return 0;
+	}
+	if (sscanf(line, " %127s %lf %c", name, &v, &extra) != 2 ||
+	    !plain_name(name) || !(v > 0 && v <= 7 * 86400))
+		return error("%s:%d: not 'NAME SECONDS' (a kernels.list name, 0 < seconds <= 604800) nor 'margin M': '%s'",
+			     path, nr, line);
+	if (strvec_has(&c->names, name))
+		return error("%s:%d: %s named twice", path, nr, name);
+	c->secs = realloc(c->secs, (c->names.nr + 1) * sizeof(*c->secs));
+	if (!c->secs)
+		abort();
+	c->secs[c->names.nr] = v;
+	strvec_push(&c->names, name);
+	return 0;
+}
+
+static int costs_load(struct costs *c, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *next;
+	int nr = 0, ret = 0;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0) {
+		error("%s: %s: the CI's table of cold costs (docs/ci.md)",
+		      path, strerror(errno));
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (line = sb.buf; !ret && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ret = costs_line(c, path, ++nr, line);
+	}
+	if (!ret && !c->margin)
+		ret = error("%s: no 'margin M' line", path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* @name's cold cost from the table, or -1. */
+static double table_seconds(const struct costs *c, const char *name)
+{
 	size_t i;
 
-	if (report_read(&v, path, &err))
-		goto out;
-	if (v.cold_seconds > 0)
-		secs = v.cold_seconds;
-	else if (v.seconds >= 0)
-		secs = v.seconds;
-	else	/* Schema 1: the steps' times. */
-		for (i = 0; i < v.nr; i++)
-			if (v.steps[i].seconds >= 0)
-				secs = (secs < 0 ? 0 : secs) + v.steps[i].seconds;
-out:
-	report_view_clear(&v);
-	strbuf_release(&err);
-	free(path);
-	return secs;
+	for (i = 0; i < c->names.nr; i++)
+		if (!strcmp(c->names.v[i], name))
+			return c->secs[i];
+	return -1;
 }
 
 static int by_weight(const void *a, const void *b)
@@ -138,7 +187,10 @@ static int parse_shard(const char *spec, int *shard, int *n)
 	return 0;
 }
 
-/* A job's timeout in minutes: 3x its cold cost, at least 30; or as set. */
+/*
+ * A job's timeout in minutes: the table's margin times its cold cost, at
+ * least 30; or as set.
+ */
 static long timeout_minutes(const struct job *j, const struct ci_jobs *ci)
 {
 	long m;
@@ -147,7 +199,7 @@ static long timeout_minutes(const struct job *j, const struct ci_jobs *ci)
 		return ci->timeout;
 	if (!j->known)
 		return CI_TIMEOUT_UNKNOWN;
-	m = (long)(3 * j->secs / 60) + 1;
+	m = (long)(ci->margin * j->secs / 60) + 1;
 	return m < CI_TIMEOUT_MIN ? CI_TIMEOUT_MIN : m;
 }
 
@@ -240,10 +292,11 @@ static void gitlab_pipeline(const struct job *jobs, size_t nr, int shard,
 }
 
 int cmd_matrix(const struct target_list *l, const char *format,
-	       const char *shard_spec, const char *results,
-	       const struct ci_jobs *ci)
+	       const char *shard_spec, const struct ci_jobs *given)
 {
 	struct job *jobs = calloc(l->nr + 1, sizeof(*jobs));
+	struct costs costs = { .names = STRVEC_INIT };
+	struct ci_jobs ci_copy = *given, *ci = &ci_copy;
 	int shard = 1, n = 1, ret = EXIT_USAGE;
 	size_t i, nr = 0;
 
@@ -257,11 +310,14 @@ int cmd_matrix(const struct target_list *l, const char *format,
 		error("--shard wants I/N with 1 <= I <= N <= %d, not '%s'", SHARDS_MAX, shard_spec);
 		goto out;
 	}
+	if (costs_load(&costs, ci->costs ? ci->costs : CI_COSTS))
+		goto out;
+	ci->margin = costs.margin;
 	for (i = 0; i < l->nr; i++) {
 		if (!applicable(&l->v[i]))
 			continue;
 		jobs[nr].name = l->v[i].name;
-		jobs[nr].secs = last_seconds(results, l->v[i].name);
+		jobs[nr].secs = table_seconds(&costs, l->v[i].name);
 		nr++;
 	}
 	if (!nr) {
@@ -291,6 +347,8 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	}
 	ret = 0;
 out:
+	strvec_clear(&costs.names);
+	free(costs.secs);
 	free(jobs);
 	return ret;
 }
