@@ -3,7 +3,7 @@
 # "skipped with --skip" even after another step failed, and a step that
 # does not read what failed says the run stopped there (and that
 # --keep-going runs it), not that it needs the failed step; and the cold
-# cost a warm run reports (kverify matrix balances on it).  A tiny dir:
+# cost a warm run reports (what .ci/cold-seconds is measured from).  A tiny dir:
 # tree whose checkpatch has a finding and whose make fails: seconds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"

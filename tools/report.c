@@ -309,8 +309,9 @@ static char *compiler(const struct verify_ctx *ctx,
  * has taken here, summed.  $cache/costs/<target> keeps that maximum, a
  * "STEP SECONDS" line per step, raised by every run: a warm run's build is
  * "up to date" in a second and its fetch "cached", so its own seconds say
- * nothing of what a CI job with a cold cache pays.  kverify matrix
- * balances shards on it.  A step that never ran on this cache counts 0.
+ * nothing of what a CI job with a cold cache pays.  A cold run's is what
+ * .ci/cold-seconds, kverify matrix's committed table, is measured from.
+ * A step that never ran on this cache counts 0.
  */
 static double cold_seconds(const struct verify_ctx *ctx,
 			   const struct step_result *res, int n)
