@@ -41,8 +41,9 @@
 ///     kvm_pmu_sync_to_userspace() folds every pending batch;
 ///     pmc_defer_emulated_reprogram() before kvm_pmu_incr_counter(), which
 ///     requests the reprogram only when it says the batch cannot wait.
-///  prev_counter (6.2-6.7: no curated variant, `make backport` generates one):
-///   see the comment above the prev_counter rules.
+///  prev_counter (6.2-6.7: the fixes only, patches 1, 2 and 4 adapted, which
+///   `make backport` writes as three patches; no knob): see the comment
+///   above the prev_counter rules.
 /// The driver's cocci step checks the output byte for byte on 7.3, 7.2 and
 /// 6.12 only.  On another kernel of a shape, APPLIED means that every hunk
 /// the shape requires found its anchor, not that the result builds.
@@ -75,8 +76,8 @@ REQUIRED = {
 	"emulated_counter": ["include", "param", "stop", "period",
 			     "write_period", "pending", "write", "reprogram",
 			     "sync", "sync_decl", "x86.c", "defer", "incr"],
-	"prev_counter": ["include", "param", "overflow", "reprogram", "write",
-			 "pmu.h", "incr", "sync", "sync_decl", "x86.c"],
+	"prev_counter": ["request", "period", "reprogram", "sync", "sync_decl",
+			 "x86.c"],
 }
 
 def done(hunk):
@@ -183,116 +184,39 @@ DEFER_CALL = """
 			kvm_pmu_request_counter_reprogram(pmc);
 """
 
-# 6.2-6.7 (prev_counter): what tests/sim/prev-counter-variant.patch writes.
-# That era has no count of the batched increments: pmc->prev_counter keeps
-# the batch's base (flagged PMC_PREV_BATCHED) or the guest-visible value of
-# an increment that could not start a batch (PMC_PREV_VALUE); '%(request)s'
-# is the tree's spelling of the request helper.
+# 6.2-6.7 (prev_counter): the fixes only, patches 1, 2 and 4 adapted (no
+# knob: its fold needs pmc->emulated_counter, see the rules below).
+PREV_PERIOD_CALL = """
+	/*
+	 * The value the guest wrote: pmc_write_counter() has just offset
+	 * pmc->counter by the event's count.  perf keeps the old period if it
+	 * rejects this one, e.g. below the host's limit_period: the reprogram
+	 * re-creates the event, or ends with none, so that no stale period is
+	 * left.
+	 */
+	if (perf_event_period(pmc->perf_event,
+			      get_sample_period(pmc, pmc_read_counter(pmc))))
+		%(request)s(pmc);
+"""
+
 PREV_REPROGRAM_CHECK = """
 	pmc_pause_counter(pmc);
 
 	/*
-	 * The emulated increments were counted while the counter was enabled
-	 * and allowed: signal their overflow even if it no longer is, and drop
-	 * the snapshot, which a failed pmc_reprogram_counter() below would
-	 * leave for its retry to compare against again.
+	 * The emulated events were counted while the counter was enabled and
+	 * allowed, signal their overflow even if it no longer is.  Once: a
+	 * failed pmc_reprogram_counter() below keeps the snapshot for a retry.
 	 */
-	if (pmc->prev_counter &&
-	    pmc_emulated_overflow(pmc, before, pmc->counter))
+	if (pmc->counter < pmc->prev_counter)
 		__kvm_perf_overflow(pmc, false);
 	pmc->prev_counter = 0;
-"""
-
-PREV_OVERFLOW_BODY = """
-	u64 mask = pmc_bitmask(pmc), base = pmc->prev_counter;
-	u64 counted = (after - before) & mask;
-
-	if (!(base & PMC_PREV_FLAGS))
-		return after < base;
-	if (base & PMC_PREV_VALUE)
-		return after < (base & ~PMC_PREV_FLAGS);
-
-	base &= ~PMC_PREV_FLAGS;
-	if (base + counted > mask)
-		return false;
-
-	return before < base || before + counted > mask;
-"""
-
-PREV_WRITE_BODY = """
-	if (pmc->prev_counter &&
-	    pmc_emulated_overflow(pmc, pmc->counter, pmc_read_counter(pmc)))
-		__kvm_perf_overflow(pmc, false);
-	pmc->prev_counter = 0;
-
-	if (READ_ONCE(emulated_counter_reprogram_tolerance) &&
-	    pmc->perf_event && !pmc->is_paused)
-		%(request)s(pmc);
 """
 
 PREV_SYNC_BODY = """
-	struct kvm_pmu *pmu = vcpu_to_pmu(vcpu);
-	int i;
-
-	for (i = 0; i < pmu->nr_arch_gp_counters; i++)
-		if (pmu->gp_counters[i].prev_counter)
-			%(request)s(&pmu->gp_counters[i]);
-	for (i = 0; i < pmu->nr_arch_fixed_counters; i++)
-		if (pmu->fixed_counters[i].prev_counter)
-			%(request)s(&pmu->fixed_counters[i]);
-
 	if (kvm_check_request(KVM_REQ_PMU, vcpu))
 		kvm_pmu_handle_event(vcpu);
 	if (kvm_check_request(KVM_REQ_PMI, vcpu))
 		kvm_pmu_deliver_pmi(vcpu);
-"""
-
-PREV_INCR_BODY = """
-	unsigned int tolerance = READ_ONCE(emulated_counter_reprogram_tolerance);
-	u64 mask = pmc_bitmask(pmc), prev_counter = pmc->counter;
-
-	pmc->counter = (pmc->counter + 1) & mask;
-
-	/* Without batching, as before; a batch still waiting keeps its base. */
-	if (!tolerance) {
-		if (!(pmc->prev_counter & PMC_PREV_FLAGS))
-			pmc->prev_counter = prev_counter;
-		%(request)s(pmc);
-		return;
-	}
-
-	/*
-	 * A batch starts at the first increment after a fold, from a counter
-	 * whose pmc->counter is its value: the event has counted nothing since
-	 * (a counter write leaves pmc->counter offset by the event's count).
-	 * Otherwise fold first, as without batching.
-	 */
-	if (!(pmc->prev_counter & PMC_PREV_BATCHED)) {
-		u64 value = pmc->counter;
-
-		if (pmc->perf_event && !pmc->is_paused)
-			value = pmc_read_counter(pmc);
-		if (pmc->prev_counter || value != pmc->counter) {
-			if (!pmc->prev_counter)
-				pmc->prev_counter = ((value - 1) & mask) |
-						    PMC_PREV_VALUE;
-			%(request)s(pmc);
-			return;
-		}
-		pmc->prev_counter = prev_counter | PMC_PREV_BATCHED;
-	}
-
-	/*
-	 * Reprogram once the batch exceeds the tolerance or half the counter's
-	 * range, and at once when the increments wrap the counter.
-	 */
-	if (pmc->counter &&
-	    pmc->counter > (pmc->prev_counter & ~PMC_PREV_FLAGS) &&
-	    pmc->counter - (pmc->prev_counter & ~PMC_PREV_FLAGS) <=
-	    min_t(u64, tolerance, mask >> 1))
-		return;
-
-	%(request)s(pmc);
 """
 
 @already@
@@ -373,6 +297,18 @@ identifier request = {kvm_pmu_request_counter_reprogram,
 @@
 SHAPE = "prev_counter"
 
+// 6.2-6.7 gets the fixes only (below): a tree that has them is done.
+@prev_fixed depends on prev_counter@
+@@
+ void kvm_pmu_sync_to_userspace(...)
+ {
+ 	...
+ }
+
+@script:python depends on prev_fixed@
+@@
+ALREADY = True
+
 // Recognized to say why it is not applicable; nothing is changed.
 @sync depends on !already && !already_param && !mediated &&
 	       !emulated_counter && !prev_counter@
@@ -410,7 +346,7 @@ declarer name module_param;
 @@
 done("param")
 
-@include_pre depends on emulated_counter || prev_counter@
+@include_pre depends on emulated_counter@
 @@
  #include <linux/sort.h>
 +#include <linux/moduleparam.h>
@@ -445,42 +381,7 @@ declarer name EXPORT_SYMBOL_GPL;
 +static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
 +module_param(emulated_counter_reprogram_tolerance, uint, 0644);
 
-// 6.2-6.7: the parameter, and the flags that say what pmc->prev_counter
-// holds (each #define one identifier, whose tabs spatch keeps).
-@script:python pv_defines depends on prev_counter@
-batched; value; flags;
-@@
-coccinelle.batched = cocci.make_ident("PMC_PREV_BATCHED\tBIT_ULL(63)")
-coccinelle.value = cocci.make_ident("PMC_PREV_VALUE\t\tBIT_ULL(62)")
-coccinelle.flags = cocci.make_ident(
-	"PMC_PREV_FLAGS\t\t(PMC_PREV_BATCHED | PMC_PREV_VALUE)")
-
-@param_prev depends on prev_counter@
-declarer name EXPORT_SYMBOL_GPL;
-identifier pv_defines.batched, pv_defines.value, pv_defines.flags;
-@@
- EXPORT_SYMBOL_GPL(kvm_pmu_cap);
-+
-+/*
-+ * How many emulated instructions may accumulate on a counter of the
-+ * perf-based vPMU before KVM reprograms it; 0 reprograms on every one.
-+ */
-+static unsigned int __read_mostly emulated_counter_reprogram_tolerance;
-+module_param(emulated_counter_reprogram_tolerance, uint, 0644);
-+
-+/*
-+ * pmc->prev_counter with PMC_PREV_BATCHED: the counter's value before the
-+ * first emulated increment whose reprogram was batched, i.e. the value the
-+ * perf event's sample period was last computed from.  With PMC_PREV_VALUE:
-+ * the value the guest saw before an emulated increment that could not start
-+ * a batch.  Without either: pmc->counter before the last emulated increment,
-+ * as without batching.
-+ */
-+#define batched
-+#define value
-+#define flags
-
-@script:python depends on param_eventsel || param_cap || param_prev@
+@script:python depends on param_eventsel || param_cap@
 @@
 done("param")
 
@@ -653,7 +554,8 @@ identifier em_text.sync_body;
 done("sync")
 
 // Removed and added back: spatch adds nothing after a context prototype.
-@sync_decl depends on mediated || emulated_counter || prev_counter@
+@sync_decl depends on mediated || emulated_counter ||
+		   (prev_counter && !prev_fixed)@
 @@
 -void kvm_pmu_handle_event(struct kvm_vcpu *vcpu);
 +void kvm_pmu_handle_event(struct kvm_vcpu *vcpu);
@@ -663,7 +565,8 @@ done("sync")
 @@
 done("sync_decl")
 
-@sync_call depends on mediated || emulated_counter || prev_counter@
+@sync_call depends on mediated || emulated_counter ||
+		   (prev_counter && !prev_fixed)@
 identifier vcpu, out;
 @@
  int kvm_arch_vcpu_ioctl_run(struct kvm_vcpu *vcpu)
@@ -737,99 +640,79 @@ identifier em_text.defer_call;
 @@
 done("incr")
 
-// pmu.h: 6.6.y's and 6.7's pmc_write_counter() is an inline there.
-@h_site@
-position p;
-@@
- static inline void pmc_write_counter@p(...)
- {
- 	...
- }
-
 // ----------------------------------------------- prev_counter (6.2-6.7)
 //
-// No curated variant and no Debian tree of that era: `make backport`
-// generates the variant from these rules.  They write, in pmu.c, pmu.h,
-// kvm_host.h and x86.c, exactly what tests/sim/prev-counter-variant.patch
-// writes on the sim's tree of that era's shape made from Debian's 6.1
-// (tests/t0201-sim-prev.t compares them and runs the sim on the result);
-// tests/cocci/prev_counter (our fixture, written after 6.6) checks them too.
-// That era keeps no count of the batched increments, so pmc->prev_counter
-// holds what the fold needs (docs/backports.md, "6.2 - 6.7"):
-//  - the parameter after EXPORT_SYMBOL_GPL(kvm_pmu_cap), moduleparam include,
-//    and the PMC_PREV_* flags of pmc->prev_counter;
-//  - kvm_pmu_incr_counter(): at tolerance 0 as before.  Otherwise a batch
-//    starts at the first increment after a fold, and only from a counter
-//    whose pmc->counter is its value (the perf event counted nothing since;
-//    else the increment folds at once, its snapshot the value the guest saw
-//    before it, PMC_PREV_VALUE); pmc->prev_counter keeps the batch's base,
-//    the value the sample period was computed from (PMC_PREV_BATCHED).  A
-//    request once the batch exceeds the tolerance or half the counter's
-//    range, and at the counter's wrap;
-//  - pmc_emulated_overflow(), before reprogram_counter(): from the counter's
-//    value before and after the pause, whether it passed its wrap since the
-//    base and perf has not signalled it (its period ran out only if the
-//    counted events alone passed the wrap);
-//  - reprogram_counter() asks it right after pmc_pause_counter(), before the
-//    early return (goto reprogram_complete) for a disabled or filtered
-//    counter, and drops the snapshot there: that era's reprogram_counter()
-//    returns without clearing prev_counter when pmc_reprogram_counter()
-//    fails, and the retry would compare a stale snapshot;
-//  - kvm_pmu_write_pending_overflow(), exported, called first by pmu.h's
-//    inline pmc_write_counter() (6.6.y, 6.7; required): signals the overflow
-//    a pending snapshot holds, drops it, and while batching requests a fold,
-//    which re-periods the event from the written value;
-//  - kvm_pmu_sync_to_userspace() after kvm_pmu_handle_event(), called at the
-//    out: label of kvm_arch_vcpu_ioctl_run(): folds every counter with a
-//    snapshot, then services KVM_REQ_PMU and KVM_REQ_PMI.
+// The fixes only: what patches 1, 2 and 4 of the series become in that era
+// (`make backport` writes them as three patches named as in series/;
+// docs/backports.md, "6.2 - 6.7").  No knob: v5's batching counts the
+// batch in pmc->emulated_counter, which 6.8 added (fd89499a5151); in this
+// era an emulated increment goes straight into pmc->counter and overwrites
+// pmc->prev_counter, the only snapshot the fold compares with.  Patch 3's
+// bug is fd89499a5151's (a write zeroes the emulated count): not here.
+//  1 pmu.h: pmc_update_sample_period(), which the vendors' set_msr
+//    handlers call right after the inline pmc_write_counter(), takes the
+//    period from pmc_read_counter(), the value the guest wrote, and
+//    requests a reprogram when perf rejects it; the request helper moves
+//    above it;
+//  2 reprogram_counter() signals the emulated overflow right after
+//    pmc_pause_counter(), before the early return (goto
+//    reprogram_complete), and drops the snapshot, which a failed
+//    pmc_reprogram_counter() would otherwise leave for its retry;
+//  4 kvm_pmu_sync_to_userspace() after kvm_pmu_handle_event(), its
+//    prototype, and its call at the out: label of kvm_arch_vcpu_ioctl_run().
 
-@script:python pv_text depends on prev_counter@
+@script:python pv_text depends on prev_counter && !prev_fixed@
 request << prev_counter.request;
-check; overflow_body; write_body; incr_body; sync_body;
+period_call; check; sync_body;
 @@
 R = {"request": str(request)}
+coccinelle.period_call = cocci.make_ident(text(PREV_PERIOD_CALL % R))
 coccinelle.check = cocci.make_ident(text(PREV_REPROGRAM_CHECK))
-coccinelle.overflow_body = cocci.make_ident(text(PREV_OVERFLOW_BODY))
-coccinelle.write_body = cocci.make_ident(text(PREV_WRITE_BODY % R))
-coccinelle.incr_body = cocci.make_ident(text(PREV_INCR_BODY % R))
-coccinelle.sync_body = cocci.make_ident(text(PREV_SYNC_BODY % R))
+coccinelle.sync_body = cocci.make_ident(text(PREV_SYNC_BODY))
 
-@prev_overflow depends on prev_counter@
-identifier pv_text.overflow_body;
-typedef bool;
-typedef u64;
+// 1: the request helper, an inline of pmu.h after pmc_update_sample_period()
+// in that era, moves above it.
+@prev_request depends on prev_counter && !prev_fixed@
+identifier prev_counter.request;
 @@
-+/*
-+ * Whether the counter passed its wrap since the last fold with emulated
-+ * increments in it, @before and @after being its value without and with what
-+ * the perf event counted since then.  A batch leaves the increments out of
-+ * the sample period, so perf cannot see a wrap that they and counted events
-+ * make together; it has signalled one that counted events made on their own
-+ * (its period ran out), which is not signalled again.
-+ */
-+static bool pmc_emulated_overflow(struct kvm_pmc *pmc, u64 before, u64 after)
+-static inline void request(struct kvm_pmc *pmc)
+-{
+-	set_bit(pmc->idx, pmc_to_pmu(pmc)->reprogram_pmi);
+-	kvm_make_request(KVM_REQ_PMU, pmc->vcpu);
+-}
+
+@script:python depends on prev_request@
+@@
+done("request")
+
+@prev_period depends on prev_request@
+identifier prev_counter.request;
+identifier pv_text.period_call;
+@@
++static inline void request(struct kvm_pmc *pmc)
 +{
-+	overflow_body;
++	set_bit(pmc->idx, pmc_to_pmu(pmc)->reprogram_pmi);
++	kvm_make_request(KVM_REQ_PMU, pmc->vcpu);
 +}
 +
- static void reprogram_counter(...)
+ static inline void pmc_update_sample_period(struct kvm_pmc *pmc)
  {
  	...
+-	perf_event_period(pmc->perf_event,
+-			  get_sample_period(pmc, pmc->counter));
++	period_call;
  }
 
-@script:python depends on prev_overflow@
+@script:python depends on prev_period@
 @@
-done("overflow")
+done("period")
 
-@prev_reprogram depends on prev_overflow@
+// 2
+@prev_reprogram depends on prev_counter && !prev_fixed@
 identifier pv_text.check;
-typedef u8;
 @@
  reprogram_counter(...)
  {
- 	...
-+	u64 before = pmc->counter;
- 	u8 fixed_ctr_ctrl;
  	...
 -	pmc_pause_counter(pmc);
 +	check;
@@ -843,7 +726,8 @@ typedef u8;
 @@
 done("reprogram")
 
-@prev_sync depends on prev_counter@
+// 4
+@prev_sync depends on prev_counter && !prev_fixed@
 identifier pv_text.sync_body;
 @@
  void kvm_pmu_handle_event(...)
@@ -851,8 +735,9 @@ identifier pv_text.sync_body;
  	...
  }
 +/*
-+ * Before KVM_RUN returns: fold every counter with emulated increments waiting
-+ * and deliver what is owed, as vcpu->requests is not state userspace saves.
++ * Service pending PMU requests before KVM_RUN returns: vcpu->requests is not
++ * part of the state userspace saves, and userspace may change the filter or
++ * the PMU MSRs before the next VM-entry.
 + */
 +void kvm_pmu_sync_to_userspace(struct kvm_vcpu *vcpu)
 +{
@@ -862,71 +747,6 @@ identifier pv_text.sync_body;
 @script:python depends on prev_sync@
 @@
 done("sync")
-
-@prev_write depends on prev_counter && h_site@
-declarer name EXPORT_SYMBOL_GPL;
-identifier pv_text.write_body;
-@@
-+/*
-+ * Before a write of the counter: signal the overflow that emulated increments
-+ * waiting for a reprogram caused, which the write would drop.  While batching,
-+ * fold the counter at the next VM-entry too: the write re-periods the event
-+ * from a value offset by its count, not from the one the guest wrote.
-+ */
-+void kvm_pmu_write_pending_overflow(struct kvm_pmc *pmc)
-+{
-+	write_body;
-+}
-+EXPORT_SYMBOL_GPL(kvm_pmu_write_pending_overflow);
-+
- void kvm_pmu_handle_event(...)
- {
- 	...
- }
-
-@script:python depends on prev_write@
-@@
-done("write")
-
-@prev_incr depends on prev_counter@
-identifier pv_text.incr_body;
-identifier prev_counter.request;
-@@
- static void kvm_pmu_incr_counter(struct kvm_pmc *pmc)
- {
--	pmc->prev_counter = pmc->counter;
--	pmc->counter = (pmc->counter + 1) & pmc_bitmask(pmc);
--	request(pmc);
-+	incr_body;
- }
-
-@script:python depends on prev_incr@
-@@
-done("incr")
-
-@script:python h_gate@
-p << h_site.p;
-fn;
-@@
-if SHAPE == "prev_counter" and "write" in DONE:
-	coccinelle.fn = cocci.make_ident("kvm_pmu_write_pending_overflow")
-else:
-	cocci.include_match(False)
-
-@h_write@
-identifier h_gate.fn;
-@@
-+void fn(struct kvm_pmc *pmc);
-+
- static inline void pmc_write_counter(...)
- {
-+	fn(pmc);
- 	...
- }
-
-@script:python depends on h_write@
-@@
-done("pmu.h")
 
 @finalize:python@
 @@

@@ -2,14 +2,14 @@
 # The semantic patch on fixtures of every shape: the expected files, the
 # outcome line, idempotency (ALREADY, nothing changed), and UNKNOWN failing
 # without writing anything, for an unknown shape or for a known one whose
-# surroundings a required hunk does not find (partial).
+# surroundings a required hunk does not find (partial, prev_partial).
 # spatch's exit code does not say whether a rule matched, so the outputs and
 # the outcome line are compared here.
 . "$(dirname "$0")/lib.sh"
 
 SMPL=$REPO/cocci/emulated_counter_reprogram_tolerance.cocci
-SHAPES="mediated emulated_counter prev_counter sync absent unknown partial"
-plan 17
+SHAPES="mediated emulated_counter prev_counter sync absent unknown partial prev_partial"
+plan 19
 
 # spatch_on DIR: the semantic patch in place on DIR's copies; prints stdout
 spatch_on() {

@@ -62,14 +62,18 @@ test_expect_success 'GIT_COMMITTER_EMAIL in .test: refused, naming the variable'
 	grep -q 'GIT_COMMITTER_EMAIL=me@lab.test in the environment' "$TMP/out"
 EOT
 
-mkdir -p "$TMP/linux-6.6/arch/x86/kvm"
-fixture_files prev_counter input "$TMP/linux-6.6/arch/x86/kvm"
-printf '# fixture\nVERSION = 6\nPATCHLEVEL = 6\nSUBLEVEL = 0\n' > "$TMP/linux-6.6/Makefile"
+mkdir -p "$TMP/linux-6.10/arch/x86/kvm"
+# A tree of the emulated_counter shape (6.8-6.18): the knob's patch is
+# generated there (6.2-6.7 gets the fixes only).
+fixture_files emulated_counter input "$TMP/linux-6.10/arch/x86/kvm"
+mkdir -p "$TMP/linux-6.10/arch/x86/include/asm"
+mv "$TMP/linux-6.10/arch/x86/kvm/kvm_host.h" "$TMP/linux-6.10/arch/x86/include/asm/"
+printf '# fixture\nVERSION = 6\nPATCHLEVEL = 10\nSUBLEVEL = 0\n' > "$TMP/linux-6.10/Makefile"
 test_expect_success 'make backport with it: exit 2, the message, nothing written' - <<\EOT
-	placeholder make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6 > "$TMP/out" 2>&1
+	placeholder make --no-print-directory backport TREE="$TMP/linux-6.10" NAME=6.10 > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc" && cat "$TMP/out" &&
 	[ $rc = 2 ] && grep -q 'is an address in the reserved top-level domain .example' "$TMP/out" &&
-	grep -q 'git config --global user.email you@your-domain' "$TMP/out" && [ ! -e backports/6.6 ]
+	grep -q 'git config --global user.email you@your-domain' "$TMP/out" && [ ! -e backports/6.10 ]
 EOT
 
 # make send with a valid operator, patch $knob co-developed.
@@ -117,11 +121,11 @@ rm -rf series && cp -r "$TMP/series.before" series
 
 # make backport: a From-less upstream patch, then the co-developed one.
 cp "series/$knob" "$TMP/knob"
-v=backports/6.6/$knob
+v=backports/6.10/$knob
 test_expect_success "make backport of a From-less patch: From: and the one sign-off, after the note, the operator's" - <<\EOT
 	perl -0pi -e 's/^From: [^\n]*\n//m; s/^Signed-off-by: [^\n]*\n//mg' "series/$knob" &&
 	echo > series/co-developed &&
-	make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6 > "$TMP/out" 2>&1
+	make --no-print-directory backport TREE="$TMP/linux-6.10" NAME=6.10 > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc" && cat "$TMP/out" &&
 	[ $rc = 0 ] && head -n 4 "$v" && tail_of "$v" 4 &&
 	grep -q "^From: $sender$" "$v" &&
@@ -129,24 +133,24 @@ test_expect_success "make backport of a From-less patch: From: and the one sign-
 	[ "$(tail_of "$v" 1)" = "Signed-off-by: $sender" ] &&
 	tail_of "$v" 2 | head -n 1 | grep -q ' this variant\. \]$'
 EOT
-rm -rf backports/6.6
+rm -rf backports/6.10
 cp "$TMP/knob" "series/$knob"
 test_expect_success "make backport of the co-developed patch: Luka's sign-off, the note, the operator's pair last" - <<\EOT
 	echo "$knob" > series/co-developed &&
-	make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6 > "$TMP/out" 2>&1
+	make --no-print-directory backport TREE="$TMP/linux-6.10" NAME=6.10 > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc" && tail_of "$v" 6 &&
 	printf 'Co-developed-by: %s\nSigned-off-by: %s\n' "$sender" "$sender" > "$TMP/want" &&
 	[ $rc = 0 ] && grep -q '^From: Luka Absandze <absandze@amazon.de>$' "$v" &&
 	tail_of "$v" 2 | cmp -s - "$TMP/want" &&
-	sed -n '/^Signed-off-by: Luka/,/^---$/p' "$v" | grep -q '^\[ backport to 6.6.y'
+	sed -n '/^Signed-off-by: Luka/,/^---$/p' "$v" | grep -q '^\[ backport to 6.10.y'
 EOT
-rm -rf backports/6.6
+rm -rf backports/6.10
 test_expect_success 'make backport refuses an upstream patch whose author is a placeholder, naming the line' - <<\EOT
 	sed -i 's/^From: .*/From: Patch Author <patch.author@example.invalid>/' "series/$knob" &&
-	make --no-print-directory backport TREE="$TMP/linux-6.6" NAME=6.6 > "$TMP/out" 2>&1
+	make --no-print-directory backport TREE="$TMP/linux-6.10" NAME=6.10 > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc" && cat "$TMP/out" &&
 	[ $rc = 2 ] && grep -q "^series/$knob:2: From: Patch Author <patch.author@example.invalid>: " "$TMP/out" &&
-	[ ! -e backports/6.6 ]
+	[ ! -e backports/6.10 ]
 EOT
 cp "$TMP/knob" "series/$knob"
 

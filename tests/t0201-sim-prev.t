@@ -3,25 +3,23 @@
 # release ships that era, so tests/sim/prev-counter-fixture makes a tree of
 # its shape from Debian's 6.1 source at run time (6.1's code reshaped to
 # v6.6's deferred reprogram with pmc->prev_counter; not a real 6.6).  On it:
-# the pristine tree passes against itself; `kverify backport` generates the
-# prev_counter variant, whose C files are byte for byte those of the variant
-# written for the era (tests/sim/prev-counter-variant.patch), and the sim
-# passes it: 20000 traces, also at tolerance 0 against the pristine fixture
-# (iii, no baseline: nothing differs at 0) and with every folding op left
-# out (ii-b: joint wraps that only perf's period or the batch's end can
-# signal); the mutants under tests/sim/mutants/prev_counter/ are rejected
-# for their invariant; the fixture script refuses bad input.
+# the pristine tree passes against itself; `kverify backport` writes the
+# fixes only, series/'s 0001, 0002 and 0004 adapted under their names there
+# (the knob needs 6.8's pmc->emulated_counter, docs/backports.md), which
+# apply in turn with --fuzz=0 and pass `kverify sim --fixes-only`; the same
+# series without 0001 is rejected (iv, at a native op: the period bug 0001
+# fixes), and so is the knob variant the semantic patch wrote for the era
+# before (iii against the fixes, mutants/prev_counter/flagged-knob); the
+# knob mutants under tests/sim/mutants/prev_counter/ are rejected for their
+# invariant against the pristine fixture; the fixture script refuses bad
+# input.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-# mutant and the invariant it must fail
+# mutant and the invariant it must fail (against the pristine fixture)
 MUTANTS="v2-style=ii-a naive-port=iv"
-# the ops that make KVM fold a counter (or save its status)
-FOLDS='host-rdmsr-status,wrmsr-ctr,set-filter,wrmsr-global-ctrl,wrmsr-evtsel'
-FOLDS=$FOLDS,wrmsr-fixed-ctrl,save-restore,host-wrmsr-ctr,host-wrmsr-evtsel
-FOLDS=$FOLDS,host-wrmsr-status
-plan $((10 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
+plan $((9 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
 
 src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
 F=$TMP/linux-6.6
@@ -43,6 +41,14 @@ sim() {	# sim NAME PATCHED [ARGS...]: the sim, fixture against PATCHED
 invariant() {	# the invariant a FAIL names
 	sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/$1.out"
 }
+tree_with() {	# tree_with DIR PATCH...: the fixture with PATCHes, --fuzz=0
+	local d=$1 p
+	shift
+	mkdir -p "$d/arch" && cp -al "$F/arch/x86" "$d/arch/x86" || return 1
+	for p; do
+		patch -p1 -d "$d" --fuzz=0 --no-backup-if-mismatch < "$p" || return 1
+	done
+}
 
 sim self "$F"
 frc=$?
@@ -61,70 +67,66 @@ test_identity
 (cd "$copy" && KVERIFY_BACKPORT_TREE=$F KVERIFY_BACKPORT_NAME=6.6 ./build/kverify backport --env) \
 	> "$TMP/bp" 2>&1
 frc=$?
-bp=$copy/backports/6.6/$(head -n 1 "$copy/backports/6.6/series" 2>/dev/null)
-test_expect_success "kverify backport on the fixture finds the prev_counter shape and writes a variant (exit $frc)" - <<\EOT
+B=$copy/backports/6.6
+test_expect_success "kverify backport on the fixture finds the prev_counter shape and writes the fixes only (exit $frc)" - <<\EOT
 	cat "$TMP/bp" &&
-	[ $frc = 0 ] && grep -q '^semantic patch: APPLIED prev_counter$' "$TMP/bp" && [ -f "$bp" ]
+	[ $frc = 0 ] && grep -q '^semantic patch: APPLIED prev_counter$' "$TMP/bp" &&
+	grep -q '^wrote backports/6.6/series and 3 patches of fixes only' "$TMP/bp"
+EOT
+test_expect_success "they are series/'s 0001, 0002 and 0004 by name, each with series/'s Fixes:, none with the parameter" - <<\EOT
+	grep '^000[124]-' series/series | cmp - "$B/series" &&
+	for p in $(cat "$B/series"); do
+		grep '^Fixes: ' "series/$p" | cmp -s - <(grep '^Fixes: ' "$B/$p") &&
+		grep -q '^Fixes: ' "$B/$p" || exit 1
+	done &&
+	! grep -q '^+.*emulated_counter_reprogram_tolerance' "$B"/*.patch
 EOT
 G=$TMP/generated
-test_expect_success 'the variant applies to the fixture with --fuzz=0, every hunk of the shape there' - <<\EOT
-	mkdir -p "$G/arch" && cp -al "$F/arch/x86" "$G/arch/x86" &&
-	patch -s -p1 -d "$G" --fuzz=0 --no-backup-if-mismatch < "$bp" &&
-	grep -q 'kvm_pmu_write_pending_overflow(pmc);' "$G/arch/x86/kvm/pmu.h" &&
-	grep -q 'kvm_pmu_handle_event(vcpu);' "$G/arch/x86/kvm/pmu.c"
+test_expect_success 'they apply to the fixture in turn with --fuzz=0, at their line numbers' - <<\EOT
+	tree_with "$G" $(sed "s|^|$B/|" "$B/series") > "$TMP/apply" 2>&1
+	rc=$? && cat "$TMP/apply" && [ $rc = 0 ] && ! grep -q 'offset\|fuzz' "$TMP/apply" &&
+	grep -q 'kvm_pmu_sync_to_userspace(vcpu);' "$G/arch/x86/kvm/x86.c"
 EOT
 
-# the variant written for the era, on the same tree: the generated one is it
-V=$TMP/variant
-test_expect_success "the generated variant's pmu.c, pmu.h, kvm_host.h and x86.c are byte for byte those of tests/sim/prev-counter-variant.patch, and it changes only pmu.c, pmu.h and x86.c" - <<\EOT
-	mkdir -p "$V/arch" && cp -al "$F/arch/x86" "$V/arch/x86" &&
-	patch -s -p1 -d "$V" --fuzz=0 --no-backup-if-mismatch \
-		< tests/sim/prev-counter-variant.patch &&
-	(for f in arch/x86/kvm/pmu.c arch/x86/kvm/pmu.h \
-		  arch/x86/include/asm/kvm_host.h arch/x86/kvm/x86.c; do
-		diff -u "$V/$f" "$G/$f" || exit 1
-	done) &&
-	[ "$(grep -c '^diff --git a/' "$bp")" = 3 ]
+# The series is its own baseline (--fixes-only): seed 1; what seeds 1-16
+# say is in docs/backports.md.
+sim fixes "$G" --fixes-only --baseline "$G"
+frc=$?
+test_expect_success "kverify sim --fixes-only passes them, seed 1, 20000 traces (exit $frc)" - <<\EOT
+	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/fixes.out" &&
+	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/fixes.out"
+EOT
+# Without 0001 the period bug stays, as in the knob variant of before: a
+# write re-periods the event from pmc->counter, which the event's count
+# offsets.  Against the fixes (iii, tolerance 0, every period accepted)
+# the first write after counted events re-periods it differently.
+N=$TMP/no-0001
+tree_with "$N" $(sed -n "2,\$s|^|$B/|p" "$B/series") > "$TMP/no1-apply" 2>&1
+sim no1 "$N" --baseline "$G" --min-period 0 --shrink-seconds 3
+frc=$?
+test_expect_success "without 0001 they fail iii against the fixes: a write re-periods the event from the offset counter (exit $frc)" - <<\EOT
+	sed -n '/^  wrmsr-ctr\|^  baseline:\|^  patched:\|^RESULT/p' "$TMP/no1.out" &&
+	[ $frc = 1 ] && [ "$(invariant no1)" = iii ] &&
+	grep -q '^  baseline: period(' "$TMP/no1.out" &&
+	grep -q '^  patched:  period(' "$TMP/no1.out"
 EOT
 
-# With perf's limit_period (per-trace minimum periods) a creation perf
-# refuses leaves the fixture's prev_counter snapshot for the retry, which
-# then signals an overflow with no wrap; the variant drops the snapshot
-# (its comment says why), so at tolerance 0 the two differ (iii) where a
-# creation was refused, and nowhere else.  Its identity runs take every
-# period (--min-period 0); with refused periods it passes every invariant
-# at a non-zero tolerance, and at tolerance 0 fails iii alone.
-sim gen "$G" --min-period 0
+# The knob variant generated for the era before: rejected against the fixes.
+K=$TMP/flagged-knob
+tree_with "$K" tests/sim/mutants/prev_counter/flagged-knob.patch > "$TMP/knob-apply" 2>&1
+sim knob "$K" --baseline "$G" --min-period 0 --shrink-seconds 3
 frc=$?
-test_expect_success "the sim passes the generated variant, seed 1, 20000 traces, 1008 reprograms per million at tolerance 1000, bound 1199 (exit $frc)" - <<\EOT
-	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen.out" &&
-	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen.out" &&
-	grep -q '^FIGURE tolerance=1000 reprograms_per_million=1008.0 .* bound=1199.0 read_bound=[0-9.]*$' "$TMP/gen.out"
+test_expect_success "the flagged-prev_counter knob variant of before fails iii against the fixes, at a write's period too (exit $frc)" - <<\EOT
+	cat "$TMP/knob-apply" && sed -n '/^  baseline:\|^  patched:\|^RESULT/p' "$TMP/knob.out" &&
+	[ $frc = 1 ] && [ "$(invariant knob)" = iii ] &&
+	grep -q '^  baseline: period(' "$TMP/knob.out"
 EOT
-sim gen0 "$G" --tolerance 0 --traces 5000 --min-period 0
+"$KVERIFY" sim --fixes-only --pristine "$F" --patched "$K" \
+	--work "$KVERIFY_CACHE/sim/t0201-knobfx" > "$TMP/knobfx.out" 2>&1
 frc=$?
-test_expect_success "at tolerance 0 it does what the fixture does, event for event, 5000 traces, with no baseline (iii; exit $frc)" - <<\EOT
-	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen0.out" &&
-	[ $frc = 0 ] && grep -q '^RESULT PASS 5000 traces' "$TMP/gen0.out"
-EOT
-sim gen-limit "$G" --tolerance 17
-frc=$?
-test_expect_success "with perf refusing periods below 32 or 128, at tolerance 17 it passes, 20000 traces (exit $frc)" - <<\EOT
-	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen-limit.out" &&
-	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen-limit.out"
-EOT
-sim gen-limit0 "$G" --tolerance 0 --shrink-seconds 3
-frc=$?
-test_expect_success "and at tolerance 0 it differs from the fixture only where perf refused a period: iii, the fixture's stale snapshot signalling (exit $frc)" - <<\EOT
-	sed -n '/^  pristine:\|^  patched:\|^RESULT/p' "$TMP/gen-limit0.out" &&
-	[ $frc = 1 ] && [ "$(invariant gen-limit0)" = iii ] &&
-	grep -q '^  min-period [1-9]' "$TMP/gen-limit0.out"
-EOT
-sim gen-nofold "$G" --without $FOLDS
-frc=$?
-test_expect_success "and with every folding op left out, joint wraps included (ii-b), 20000 traces (exit $frc)" - <<\EOT
-	sed -n '/^COUNTEREXAMPLE\|^RESULT/,+30p' "$TMP/gen-nofold.out" &&
-	[ $frc = 0 ] && grep -q '^RESULT PASS 20000 traces' "$TMP/gen-nofold.out"
+test_expect_success "and --fixes-only refuses it: it has the parameter (exit $frc)" - <<\EOT
+	cat "$TMP/knobfx.out" && [ $frc = 2 ] &&
+	grep -q 'fixes only, but .*has emulated_counter_reprogram_tolerance' "$TMP/knobfx.out"
 EOT
 
 for m in $MUTANTS; do
@@ -132,9 +134,7 @@ for m in $MUTANTS; do
 	want=${m#*=}
 	M=$TMP/mutant-$name
 	test_expect_success "mutant prev_counter/$name applies to the fixture" '
-		mkdir -p "$M/arch" && cp -al "$F/arch/x86" "$M/arch/x86" &&
-		patch -s -p1 -d "$M" --fuzz=0 --no-backup-if-mismatch \
-			< "tests/sim/mutants/prev_counter/$name.patch"
+		tree_with "$M" "tests/sim/mutants/prev_counter/$name.patch"
 	'
 	sim "$name" "$M" --shrink-seconds 3
 	frc=$?

@@ -106,15 +106,24 @@ static enum step_status compare_series(const struct verify_ctx *ctx,
 /*
  * A series of fixes only (every patch has Fixes:, backports/6.1): the
  * semantic patch adds the knob, so it must say that the knob does not
- * apply here; the step is n/a for the knob, with its reason.
+ * apply here; the step is n/a for the knob, with its reason.  On the
+ * prev_counter shape (6.2-6.7) it writes the fixes only, which are then
+ * compared with the series as for a knob.
  */
 static enum step_status fixes_only(const struct verify_ctx *ctx,
-				   struct step_result *r, const char *outcome)
+				   struct step_result *r, const char *work,
+				   const char *outcome)
 {
 	const char *rest;
 	const char *rel = series_of(ctx)->rel;
+	enum cocci_outcome kind = cocci_outcome(outcome, &rest);
 
-	if (cocci_outcome(outcome, &rest) == COCCI_NOT_APPLICABLE) {
+	if (kind == COCCI_APPLIED && !strcmp(rest, "prev_counter")) {
+		strbuf_addf(&r->reason, "the knob: n/a, %s carries fixes only (every patch has Fixes:), as the semantic patch writes for this shape: ",
+			    rel);
+		return compare_series(ctx, r, work, outcome);
+	}
+	if (kind == COCCI_NOT_APPLICABLE) {
 		strbuf_addf(&r->reason, "the knob: n/a, %s carries fixes only (every patch has Fixes:); semantic patch agrees: %s",
 			    rel, outcome);
 		return STEP_NA;
@@ -143,7 +152,7 @@ static enum step_status check_cocci(const struct verify_ctx *ctx, struct step_re
 	if (run_spatch(ctx, r, work, &outcome))
 		goto out;
 	if (series_fixes_only(series_of(ctx))) {
-		st = fixes_only(ctx, r, outcome);
+		st = fixes_only(ctx, r, work, outcome);
 		goto out;
 	}
 	if (!series_of(ctx)->dir) {
