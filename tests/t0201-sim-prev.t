@@ -6,11 +6,13 @@
 # the pristine tree passes against itself; `kverify backport` writes the
 # fixes only, series/'s 0001, 0002 and 0004 adapted under their names there
 # (the knob needs 6.8's pmc->emulated_counter, docs/backports.md), which
-# apply in turn with --fuzz=0 and pass `kverify sim --fixes-only`; the same
-# series without 0001 is rejected (iv, at a native op: the period bug 0001
-# fixes), and so is the knob variant the semantic patch wrote for the era
-# before (iii against the fixes, mutants/prev_counter/flagged-knob); the
-# knob mutants under tests/sim/mutants/prev_counter/ are rejected for their
+# apply in turn with --fuzz=0, which make verify's cocci step finds to be
+# what the semantic patch writes (n/a for the knob), and which pass
+# `kverify sim --fixes-only` (seed 1); the same series without 0001, and
+# the knob variant the semantic patch wrote for the era before
+# (mutants/prev_counter/flagged-knob), fail iii against the fixes as the
+# baseline: a write re-periods the event from the offset counter; the knob
+# mutants under tests/sim/mutants/prev_counter/ are rejected for their
 # invariant against the pristine fixture; the fixture script refuses bad
 # input.
 # lane: 2
@@ -19,7 +21,7 @@
 
 # mutant and the invariant it must fail (against the pristine fixture)
 MUTANTS="v2-style=ii-a naive-port=iv"
-plan $((9 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
+plan $((10 + 2 * $(echo "$MUTANTS" | wc -w) + 1))
 
 src=$(cached_source 6.1) || { echo "Bail out! no Debian 6.1 source"; exit 1; }
 F=$TMP/linux-6.6
@@ -86,6 +88,22 @@ test_expect_success 'they apply to the fixture in turn with --fuzz=0, at their l
 	tree_with "$G" $(sed "s|^|$B/|" "$B/series") > "$TMP/apply" 2>&1
 	rc=$? && cat "$TMP/apply" && [ $rc = 0 ] && ! grep -q 'offset\|fuzz' "$TMP/apply" &&
 	grep -q 'kvm_pmu_sync_to_userspace(vcpu);' "$G/arch/x86/kvm/x86.c"
+EOT
+
+# make verify on a kernels.list line for the fixture and the series: the
+# cocci step compares what the semantic patch writes with the series and
+# says n/a for the knob.
+printf '6.6fx\tdir:%s\tbackports/6.6\n' "$F" > "$copy/k.list"
+(cd "$copy" && ./build/kverify --list k.list verify --skip sim,checkpatch,config,build,kabi,selftests,boot 6.6fx) \
+	> "$TMP/verify" 2>&1
+vrc=$?
+R=$copy/results/6.6fx/report.json
+reason() { json "$R" "[s['reason'] for s in r['steps'] if s['name'] == '$1'][0]"; }
+test_expect_success "verify: the 3 patches apply, and the cocci step finds the series' files, n/a for the knob (exit $vrc)" - <<\EOT
+	tail -n 14 "$TMP/verify" && [ $vrc = 0 ] &&
+	[ "$(step_status "$R" apply)" = PASS ] && reason apply | grep -q '^3 patches applied' &&
+	[ "$(step_status "$R" cocci)" = PASS ] &&
+	reason cocci | grep -q '^the knob: n/a, backports/6.6 carries fixes only (every patch has Fixes:), as the semantic patch writes for this shape: APPLIED prev_counter; 4 files identical to the series$'
 EOT
 
 # The series is its own baseline (--fixes-only): seed 1; what seeds 1-16
