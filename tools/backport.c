@@ -442,6 +442,17 @@ static int write_fixes(const struct backport_args *a, const char *branch,
 	return ret;
 }
 
+/* The knob's variant, or for the prev_counter shape the fixes only. */
+static int write_shape(const struct backport_args *a, const char *branch,
+		       const struct ident *me, const char *dep3,
+		       const char *shape, const char *diff)
+{
+	if (!strcmp(shape, prev_counter_fixes.shape))
+		return write_fixes(a, branch, me, dep3, &prev_counter_fixes,
+				   diff);
+	return write_variant(a, branch, me, dep3, shape, diff);
+}
+
 int cmd_backport(const struct backport_args *a)
 {
 	struct strbuf diff = STRBUF_INIT;
@@ -498,10 +509,7 @@ int cmd_backport(const struct backport_args *a)
 		error("%s: nothing to generate (%s)", tree, outcome);
 		ret = 1;
 	} else if (make_diff(work, &diff) ||
-		   (strcmp(rest, prev_counter_fixes.shape) ?
-		    write_variant(a, branch, &me, dep3.buf, rest, diff.buf) :
-		    write_fixes(a, branch, &me, dep3.buf, &prev_counter_fixes,
-				diff.buf))) {
+		   write_shape(a, branch, &me, dep3.buf, rest, diff.buf)) {
 		error("could not write %s", dir);
 		ret = 1;
 	} else {
