@@ -76,7 +76,7 @@ test_expect_success 'b4 calling a step helper is named' '
 '
 
 test_expect_success 'a b4 workflow file calling a step helper is named' '
-	mutant b4sendstep b4/b4_send.c "s/(\tif \(gate\(b\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
+	mutant b4sendstep b4/b4_send.c "s/(\tif \(b4_gate\(b\)\) \{\n)/\t{\n\t\tchar *cache_path(const void *ctx, const char *fmt, ...);\n\n\t\tfree(cache_path(NULL, \"x\"));\n\t}\n\$1/" &&
 	rejects b4sendstep shared "^b4_send.o calls step (cache_path): b4 reaches a step"
 '
 
