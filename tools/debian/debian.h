@@ -14,6 +14,11 @@ extern const char *const kvm_modules[NR_KVM_MODULES];
  * kabi step compares ("module DIR" or "vmlinux FILE" a line).
  */
 #define KABI_DIRS ".kverify-kabi-dirs"
+/*
+ * In each such module dir of the flavour's tree: its modules' exports as
+ * Module.symvers lines, "CRC<tab>symbol<tab>module path" (debian_kabi.c).
+ */
+#define KABI_SYMVERS ".kverify-kabi.symvers"
 
 /* Its packages (debian_packages.c), for the config step. */
 char *headers_dir(const struct config_out *cfg);
@@ -21,6 +26,11 @@ char *debian_symvers(const struct config_out *cfg);
 
 /* Its modules (debian_modules.c), for the build and kabi steps. */
 void kabi_module_dirs(const char *list, struct strvec *dirs);
+/* The CRCs of a module dir without compiling it (debian_kabi.c). */
+int kabi_genksyms(const struct verify_ctx *ctx, struct step_result *r,
+		  const struct child *kvm, const char *dir, const char *config);
+/* @sym's value in a .config's text led by "\n": 'y', 'm' or 0. */
+int config_value(const char *config, const char *sym);
 /* The rebuilt module @name ("kvm-amd") of the flavour's tree. */
 char *kvm_module_path(const struct verify_ctx *ctx, const char *name);
 

@@ -8,10 +8,10 @@
  *	builds in a copy of the tree's arch/x86/kvm and virt/kvm sources
  *	(trees/<target>@<flavour>), the srctree still the patched tree, so
  *	that each flavour keeps its own objects.
- * kabi: the other modules that include KVM's headers, built the same
- *	way, so that the kabi step compares the CRCs of every symbol the
- *	rebuilt modules export against Debian's Module.symvers for that
- *	version.
+ * kabi: the CRCs of the other modules that include KVM's headers, from
+ *	genksyms as kbuild runs it but with no compile (debian_kabi.c), so
+ *	that the kabi step compares the CRCs of every symbol the patched
+ *	modules export against Debian's Module.symvers for that version.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -100,10 +100,11 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
  * tree, not a list: each .c under drivers/ and arch/x86/ (bar KVM's own)
  * that includes it, whose object its directory's Makefile builds in
  * Debian's .config, in a directory where Debian's Module.symvers has a
- * module: that directory is rebuilt (M=) and compared.  One whose
- * directory has none is in vmlinux, which this mode does not rebuild: it
- * is named in the kabi step's reason.  The list is written beside the
- * objtree at build time, "module DIR" or "vmlinux FILE" a line.
+ * module: that directory's CRCs are computed (debian_kabi.c) and
+ * compared.  One whose directory has none is in vmlinux, which this mode
+ * does not rebuild: it is named in the kabi step's reason.  The list is
+ * written beside the objtree at build time, "module DIR" or "vmlinux
+ * FILE" a line.
  */
 
 /*
@@ -543,54 +544,85 @@ static int run_module_build(const struct verify_ctx *ctx,
 }
 
 /*
+ * With CONFIG_GENDWARFKSYMS the CRCs come from the objects' DWARF: @dir
+ * built as the kvm modules are, in the sandbox, writing only that
+ * directory, and its Module.symvers kept as KABI_SYMVERS.
+ */
+static int compile_kabi_dir(const struct verify_ctx *ctx, struct step_result *r,
+			    const struct child *kvm, const char *dir)
+{
+	struct child c = CHILD_INIT;
+	char *rw[3] = { NULL, NULL, NULL }, *from, *to;
+	size_t j;
+	int ret;
+
+	for (j = 0; j < kvm->args.nr; j++)
+		if (starts_with(kvm->args.v[j], "M="))
+			strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree, dir);
+		else
+			strvec_push(&c.args, kvm->args.v[j]);
+	for (j = 0; j < kvm->env.nr; j++)
+		strvec_push(&c.env, kvm->env.v[j]);
+	c.root = kvm->root;
+	c.bind = kvm->bind;
+	rw[0] = xstrfmt("%s/%s", ctx->kvm_tree, dir);
+	rw[1] = ccache_dir(&c) ? xstrdup(ccache_dir(&c)) : NULL;
+	ret = step_run_sandboxed(ctx, r, &c, (const char *const *)rw);
+	from = xstrfmt("%s/Module.symvers", rw[0]);
+	to = xstrfmt("%s/%s", rw[0], KABI_SYMVERS);
+	if (!ret && copy_file(from, to)) {
+		strbuf_addf(&r->reason, "cannot copy %s to %s: %s", from, to,
+			    strerror(errno));
+		ret = -1;
+	}
+	free(from);
+	free(to);
+	free(rw[0]);
+	free(rw[1]);
+	child_clear(&c);
+	return ret;
+}
+
+/*
  * The modules outside arch/x86/kvm that include KVM's headers (above):
- * each directory built as the kvm modules are, in the sandbox, writing
- * only that directory; for another flavour, in its copy.
+ * each directory's CRCs from genksyms, as kbuild computes them, without
+ * compiling it (debian_kabi.c), or built when the CRCs need the objects;
+ * for another flavour, in its copy.
  */
 static int build_kabi_dirs(const struct verify_ctx *ctx, struct step_result *r,
 			   const struct child *kvm)
 {
-	struct strbuf list = STRBUF_INIT;
+	struct strbuf list = STRBUF_INIT, config = STRBUF_INIT;
 	struct strvec dirs = STRVEC_INIT, files = STRVEC_INIT;
 	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
-	size_t i, j;
-	int ret;
+	char *hdr = headers_dir(&ctx->config), *cfg = xstrfmt("%s/.config", hdr);
+	size_t i;
+	int ret, dwarf;
 
 	unlink(path);
+	strbuf_addch(&config, '\n');
+	strbuf_read_file(&config, cfg, 16 << 20);
+	dwarf = config_value(config.buf, "CONFIG_GENDWARFKSYMS") == 'y';
 	ret = find_kabi_dirs(ctx, r, &list);
 	kabi_module_dirs(list.buf, &dirs);
 	series_files(series_of(ctx), &files, 0);
 	for (i = 0; i < dirs.nr && !ret; i++) {
-		struct child c = CHILD_INIT;
-		char *rw[3] = { NULL, NULL, NULL };
-
 		if (!default_flavour(ctx))
 			ret = sync_sources(ctx, dirs.v[i], &files, r);
-		for (j = 0; j < kvm->args.nr && !ret; j++)
-			if (starts_with(kvm->args.v[j], "M="))
-				strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree,
-					     dirs.v[i]);
-			else
-				strvec_push(&c.args, kvm->args.v[j]);
-		for (j = 0; j < kvm->env.nr; j++)
-			strvec_push(&c.env, kvm->env.v[j]);
-		c.root = kvm->root;
-		c.bind = kvm->bind;
-		rw[0] = xstrfmt("%s/%s", ctx->kvm_tree, dirs.v[i]);
-		rw[1] = ccache_dir(&c) ? xstrdup(ccache_dir(&c)) : NULL;
-		if (!ret)
-			ret = step_run_sandboxed(ctx, r, &c,
-						 (const char *const *)rw);
-		free(rw[0]);
-		free(rw[1]);
-		child_clear(&c);
+		if (!ret && dwarf)
+			ret = compile_kabi_dir(ctx, r, kvm, dirs.v[i]);
+		else if (!ret)
+			ret = kabi_genksyms(ctx, r, kvm, dirs.v[i], config.buf);
 	}
 	if (!ret)
 		ret = write_file_atomic(path, list.buf, list.len);
 	strbuf_release(&list);
+	strbuf_release(&config);
 	strvec_clear(&dirs);
 	strvec_clear(&files);
 	free(path);
+	free(cfg);
+	free(hdr);
 	return ret;
 }
 
@@ -608,6 +640,8 @@ static char *kabi_stamp(const struct verify_ctx *ctx, const struct child *kvm)
 	struct strvec files = STRVEC_INIT;
 	size_t i;
 
+	/* how: genksyms (debian_kabi.c), not the modules kbuild compiled */
+	h = hash_bytes(h, KABI_SYMVERS, strlen(KABI_SYMVERS));
 	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
 	if (ctx->config.toolchain)
 		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
@@ -640,8 +674,8 @@ static char *kabi_stamp_path(const struct verify_ctx *ctx)
 }
 
 /*
- * Were the module dirs beyond arch/x86/kvm built (and kept) from what
- * @stamp says, their Module.symvers in the tree?  Their names in @dirs.
+ * Were the CRCs of the module dirs beyond arch/x86/kvm computed (and kept)
+ * from what @stamp says, their KABI_SYMVERS in the tree?  Their names in @dirs.
  */
 static int kabi_dirs_current(const struct verify_ctx *ctx, const char *stamp,
 			     struct strvec *dirs)
@@ -655,8 +689,8 @@ static int kabi_dirs_current(const struct verify_ctx *ctx, const char *stamp,
 
 	kabi_module_dirs(list.buf, dirs);
 	for (i = 0; current && i < dirs->nr; i++) {
-		char *symvers = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree,
-					dirs->v[i]);
+		char *symvers = xstrfmt("%s/%s/%s", ctx->kvm_tree, dirs->v[i],
+					KABI_SYMVERS);
 
 		current = is_file(symvers);
 		free(symvers);

@@ -151,9 +151,11 @@ static void changed_structs(const struct verify_ctx *ctx, struct strvec *out)
 }
 
 /*
- * An M=@dir build's Module.symvers, appended to @out with each module path
- * as Debian's names it, "drivers/vfio/pci/vfio-pci-core": 6.12's modpost
- * writes the absolute path, 7.x's the path below M= ("pci/vfio-pci-core").
+ * A module dir's KABI_SYMVERS (genksyms', or an M=@dir build's
+ * Module.symvers), appended to @out with each module path as Debian's
+ * names it, "drivers/vfio/pci/vfio-pci-core": genksyms' lines have it
+ * already, 6.12's modpost writes the absolute path, 7.x's the path below
+ * M= ("pci/vfio-pci-core").
  */
 static int read_dir_symvers(struct strbuf *out, const char *path,
 			    const char *dir)
@@ -287,8 +289,8 @@ static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_res
 		goto out;
 	}
 	for (i = 0; i < dirs.nr; i++) {
-		path = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree,
-			       dirs.v[i]);
+		path = xstrfmt("%s/%s/%s", ctx->kvm_tree, dirs.v[i],
+			       KABI_SYMVERS);
 		if (read_dir_symvers(&ours.text, path, dirs.v[i]))
 			strbuf_addf(&r->reason, "cannot read %s; ", path);
 		free(path);
