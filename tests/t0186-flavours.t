@@ -9,8 +9,8 @@
 #
 # Cost: the amd64 rows as t0185 (shared cache: warm after it, the fixture
 # is t0185's own); rt-amd64 cold: its image and headers (about 110 MB)
-# downloaded and unpacked once, the modules and drivers/vfio built twice
-# (the series, the fixture), one TCG boot.  Measured on 2 loaded cores:
+# downloaded and unpacked once, the modules built and drivers/vfio's CRCs
+# computed twice (the series, the fixture), one TCG boot.  Measured on 2 loaded cores:
 # 355 s with rt-amd64 cold and amd64 warm, 37 s warm.
 # tier: kernels
 . "$(dirname "$0")/lib.sh"

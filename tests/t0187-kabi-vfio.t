@@ -2,8 +2,10 @@
 # The kabi step beyond arch/x86/kvm: the modules whose sources include
 # <linux/kvm_host.h> are found from the tree (drivers/vfio on amd64; the
 # s390 and arm sources that include it are not built; arch/x86/events is
-# in vmlinux, named as not rebuilt), rebuilt against Debian's headers in
-# the sandbox, and their CRCs compared.  A header mutant adding a field to
+# in vmlinux, named as not rebuilt), their CRCs computed against Debian's
+# headers by genksyms as kbuild runs it, with no compile (no drivers/vfio
+# object is made; arch/x86/kvm is compiled), and compared, every one of
+# Debian's for drivers/vfio.  A header mutant adding a field to
 # struct kvm_arch (inside struct kvm, which vfio_file_set_kvm() takes)
 # FAILS naming vfio_file_set_kvm, the structure and what to do; the same
 # field at the end of the structure inside #ifndef __GENKSYMS__ passes.
@@ -12,7 +14,8 @@
 #
 # Cost: in lane 2, after t0100 and t0185 built the series' 6.12 modules
 # in the same cache, the series is up to date; the two header variants
-# are a module build of arch/x86/kvm and drivers/vfio each.
+# are a module build of arch/x86/kvm and a genksyms pass over
+# drivers/vfio each.
 # tier: kernels
 # lane: 2
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +31,9 @@ test_expect_success "the series: kabi compares kvm's and drivers/vfio's CRCs, fo
 	"$KVERIFY" --boot distro verify --skip $QUICK $T > "$TMP/out" 2>&1 &&
 	reason $R kabi &&
 	reason $R kabi | grep "^[0-9][0-9]* exported symbols of arch/x86/kvm.s modules: CRCs equal Debian.s [^ ]* Module.symvers, and [1-9][0-9]* of drivers/vfio.s, which include linux/kvm_host.h; arch/x86/events/intel/core.c includes linux/kvm_host.h too, in vmlinux, which is not rebuilt$" &&
-	! reason $R kabi | grep -e s390 -e arm_sdei -e vfio_pci_zdev
+	! reason $R kabi | grep -e s390 -e arm_sdei -e vfio_pci_zdev &&
+	n=$(reason $R kabi | sed -n "s/.*, and \([0-9]*\) of drivers\/vfio.s, .*/\1/p") &&
+	[ "$(wc -l < "$KVERIFY_CACHE/trees/$T/drivers/vfio/.kverify-kabi.symvers")" = "$n" ]
 '
 
 src=$(cached_source $T) || exit 1
@@ -69,11 +74,16 @@ variant guarded $end "$(printf '#ifndef __GENKSYMS__\n\tu64 kverify_kabi_vfio;\n
 F=$copy/results/$T-field/report.json
 G=$copy/results/$T-guarded/report.json
 
-test_expect_success "a field in struct kvm_arch: kabi FAILS, the build passes (exit 1)" '
+test_expect_success "a field in struct kvm_arch: kabi FAILS, the build passes (exit 1); kvm compiled, no drivers/vfio object" '
+	touch "$TMP/mark" &&
 	(cd "$copy" && ./build/kverify --boot distro verify --skip $QUICK $T-field) > "$TMP/field.out" 2>&1
 	rc=$?
 	tail -n 5 "$TMP/field.out" | cut -c1-400 &&
-	[ $rc = 1 ] && [ "$(step_status $F build)" = PASS ] && [ "$(step_status $F kabi)" = FAIL ]
+	[ $rc = 1 ] && [ "$(step_status $F build)" = PASS ] && [ "$(step_status $F kabi)" = FAIL ] &&
+	tree=$KVERIFY_CACHE/trees/$T-field &&
+	[ "$tree/drivers/vfio/.kverify-kabi.symvers" -nt "$TMP/mark" ] &&
+	[ -n "$(find "$tree/arch/x86/kvm" -name "*.o" -newer "$TMP/mark")" ] &&
+	[ -z "$(find "$tree/drivers/vfio" -name "*.o" -newer "$TMP/mark")" ]
 '
 
 test_expect_success "the FAIL names vfio_file_set_kvm outside arch/x86/kvm, the structure, and the __GENKSYMS__ guard" '
