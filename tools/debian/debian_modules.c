@@ -777,13 +777,72 @@ static int mark_building(const char *marker, struct step_result *r)
 	return -1;
 }
 
-static int has_kabi_dirs(const struct verify_ctx *ctx)
+/*
+ * Modules up to date: their objects kept, and the CRCs of the module dirs
+ * beyond arch/x86/kvm computed unless current (a kverify that computed
+ * none, or compiled those dirs: kabi_stamp() differs), then kept too.
+ */
+static int up_to_date_modules(const struct verify_ctx *ctx,
+			      struct step_result *r, const struct child *c,
+			      const char *marker)
 {
-	char *path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
-	int has = is_file(path);
+	char *kept = kept_objects_dir(ctx), *kabi = kabi_stamp(ctx, c);
+	char *kabi_path = kabi_stamp_path(ctx);
+	struct strvec dirs = STRVEC_INIT;
+	int ret = 0;
 
-	free(path);
-	return has;
+	if (!is_dir(kept))	/* built by a kverify that kept none */
+		keep_objects(ctx);
+	if (!kabi_dirs_current(ctx, kabi, &dirs)) {
+		unlink(kabi_path);
+		ret = mark_building(marker, r) || build_kabi_dirs(ctx, r, c);
+		if (!ret) {
+			keep_objects(ctx);
+			write_file_atomic(kabi_path, kabi, strlen(kabi));
+		}
+	}
+	if (!ret)
+		unlink(marker);
+	strvec_clear(&dirs);
+	free(kabi_path);
+	free(kabi);
+	free(kept);
+	return ret;
+}
+
+/* "; drivers/vfio up to date: ..." for the module dirs @dirs kept. */
+static void note_kabi_dirs_kept(struct strbuf *reason, const struct strvec *dirs)
+{
+	size_t i;
+
+	if (!dirs->nr)
+		return;
+	strbuf_addstr(reason, "; ");
+	for (i = 0; i < dirs->nr; i++)
+		strbuf_addf(reason, "%s%s", i ? ", " : "", dirs->v[i]);
+	strbuf_addstr(reason, " up to date: no header the series touches, and none of their files, changed since their build");
+}
+
+/* The make of the kvm modules, against Debian's headers. */
+static void kvm_make_command(const struct verify_ctx *ctx, struct child *c)
+{
+	strvec_pushl(&c->args, "make", "-C", ctx->config.kbuild, NULL);
+	strvec_pushf(&c->args, "M=%s/%s", ctx->kvm_tree, KVM_DIR);
+	c->root = ctx->config.toolchain;
+	c->bind = ctx->cache;
+	make_jobs(ctx, c);
+	/*
+	 * No debug information, which no step reads: about a quarter of the
+	 * compile with Debian's configuration.  Debian's packages ship their
+	 * modules stripped, and neither the CRCs (genksyms reads the
+	 * preprocessed code) nor the vermagic depend on it; without DWARF
+	 * there is no BTF to make for the modules either.
+	 */
+	strvec_pushl(&c->args, "CONFIG_DEBUG_INFO=",
+		     "CONFIG_DEBUG_INFO_BTF_MODULES=", NULL);
+	strvec_push(&c->args, "modules");
+	/* reproducible: Makefile.btf then gives pahole no -j alone (6.12+) */
+	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 }
 
 enum step_status build_debian_modules(const struct verify_ctx *ctx,
@@ -791,7 +850,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				      struct step_result *r)
 {
 	char *stamp_path = NULL, *stamp = NULL, *had = NULL, *marker = NULL;
-	char *kept = kept_objects_dir(ctx), *kabi = NULL, *kabi_path = NULL;
+	char *kabi = NULL, *kabi_path = NULL;
 	enum step_status st = STEP_FAIL;
 	struct strvec kabi_dirs = STRVEC_INIT;
 	struct child c = CHILD_INIT;
@@ -803,23 +862,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
 		goto out;
 	}
-	strvec_pushl(&c.args, "make", "-C", ctx->config.kbuild, NULL);
-	strvec_pushf(&c.args, "M=%s/%s", ctx->kvm_tree, KVM_DIR);
-	c.root = ctx->config.toolchain;
-	c.bind = ctx->cache;
-	make_jobs(ctx, &c);
-	/*
-	 * No debug information, which no step reads: about a quarter of the
-	 * compile with Debian's configuration.  Debian's packages ship their
-	 * modules stripped, and neither the CRCs (genksyms reads the
-	 * preprocessed code) nor the vermagic depend on it; without DWARF
-	 * there is no BTF to make for the modules either.
-	 */
-	strvec_pushl(&c.args, "CONFIG_DEBUG_INFO=",
-		     "CONFIG_DEBUG_INFO_BTF_MODULES=", NULL);
-	strvec_push(&c.args, "modules");
-	/* reproducible: Makefile.btf then gives pahole no -j alone (6.12+) */
-	strvec_push(&c.env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
+	kvm_make_command(ctx, &c);
 	ccache = debian_ccache(ctx, &c) && !ccache_counts(ctx, &h0, &m0);
 	stamp_path = xstrfmt("%s/.kverify-modules", ctx->config.kbuild);
 	marker = xstrfmt("%s/%s", ctx->config.kbuild, MODULES_BUILDING);
@@ -828,13 +871,8 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	build = drop_unfinished_build(ctx, marker) || !had || strcmp(had, stamp);
 	if (!build) {
 		strbuf_addstr(&r->reason, "up to date: tree, Debian's headers and make command unchanged since the last build");
-		if (!is_dir(kept))	/* built by a kverify that kept none */
-			keep_objects(ctx);
-		/* ... or did not build what includes KVM's headers */
-		if (!has_kabi_dirs(ctx) &&
-		    (mark_building(marker, r) || build_kabi_dirs(ctx, r, &c)))
+		if (up_to_date_modules(ctx, r, &c, marker))
 			goto out;
-		unlink(marker);
 	} else {
 		unlink(stamp_path);
 		if (mark_building(marker, r))
@@ -854,15 +892,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 		}
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
 			    KVM_DIR, ctx->config.deb_release);
-		if (kabi_dirs.nr) {
-			size_t i;
-
-			strbuf_addstr(&r->reason, "; ");
-			for (i = 0; i < kabi_dirs.nr; i++)
-				strbuf_addf(&r->reason, "%s%s", i ? ", " : "",
-					    kabi_dirs.v[i]);
-			strbuf_addstr(&r->reason, " up to date: no header the series touches, and none of their files, changed since their build");
-		}
+		note_kabi_dirs_kept(&r->reason, &kabi_dirs);
 		if (ccache && !ccache_counts(ctx, &h1, &m1)) {
 			out->ccache_hits = h1 - h0;
 			out->ccache_misses = m1 - m0;
@@ -890,6 +920,5 @@ out:
 	free(stamp_path);
 	free(stamp);
 	free(had);
-	free(kept);
 	return st;
 }
