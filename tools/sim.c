@@ -1042,6 +1042,21 @@ static void forget_coverage(const struct sim_opts *o)
 }
 
 /* Build the trees' units and the harness under o->work, then run it. */
+/* The harness ended other than with its verdict (0 or 1): why, into @r. */
+static int harness_failed(const struct sim_opts *o, const struct child *c,
+			  struct sim_result *r)
+{
+	if (!c->spawn_errno && !c->timed_out && !c->interrupted &&
+	    (c->status == 0 || c->status == 1))
+		return 0;
+	strbuf_reset(&r->reason);
+	child_describe_failure(c, &r->reason);
+	r->cannot_run |= !!c->spawn_errno;
+	/* the harness refuses a trace it cannot read with exit 2 */
+	r->bad_input = c->status == 2 && o->trace;
+	return 1;
+}
+
 int sim_run(const struct sim_opts *o, struct sim_result *r)
 {
 	double t0 = mono();
@@ -1103,15 +1118,8 @@ int sim_run(const struct sim_opts *o, struct sim_result *r)
 	parse_output(r);
 	if (o->coverage)
 		coverage_table(o, r);
-	if (c.spawn_errno || c.timed_out || c.interrupted ||
-	    (c.status != 0 && c.status != 1)) {
-		strbuf_reset(&r->reason);
-		child_describe_failure(&c, &r->reason);
-		r->cannot_run |= !!c.spawn_errno;
-		/* the harness refuses a trace it cannot read with exit 2 */
-		r->bad_input = c.status == 2 && o->trace;
+	if (harness_failed(o, &c, r))
 		goto out;
-	}
 	r->passed = c.status == 0;
 	if (!r->reason.len)
 		strbuf_addstr(&r->reason, "the harness printed no RESULT line");

@@ -459,13 +459,67 @@ out:
 	return ret;
 }
 
+/*
+ * One target's variant: regenerated (or kept, fixes only), then its
+ * Origin:/Forwarded: and review trailers follow series/.  0, 1 (needs a
+ * hand), -1 (an error) or -2 (bad input).
+ */
+static int regen_target(const struct target *t, const struct options *opt,
+			const char *results, const struct series *upstream,
+			const char *origin)
+{
+	struct regen r = { .t = t, .opt = opt };
+	char *where = xstrfmt("%s:%d", opt->list, t->line);
+	struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
+	struct source_req req = {
+		.t = t, .opt = opt, .cache = sources_dir(opt),
+		.timeout = SOURCE_TIMEOUT,
+	};
+	size_t j;
+	int ret = 0;
+
+	r.work = xstrfmt("%s/regen/%s", results, t->name);
+	r.repo = xstrfmt("%s/git", r.work);
+	r.log = xstrfmt("%s/regen.log", r.work);
+	rm_rf(r.work);
+	mkdir_p(r.work);
+	req.log = r.log;
+	if (series_load(&r.s, ".", t->series, where, &why)) {
+		fprintf(stderr, "kverify: %s", why.buf);
+		ret = -2;
+	} else if (source_get(&req, &r.source, &why, &detail)) {
+		error("%s: fetch: %s (log: %s)", t->name, why.buf, r.log);
+		ret = -1;
+	} else if (series_fixes_only(&r.s)) {
+		/* the semantic patch writes the knob, n/a there */
+		printf("%s (%s): kept: a series of fixes only (every patch has Fixes:), which the semantic patch does not write\n",
+		       t->name, t->series);
+	} else {
+		ret = regen_one(&r);
+	}
+	if (ret >= 0 && strcmp(t->series, "series"))
+		for (j = 0; j < r.s.patches.nr && ret >= 0; j++)
+			if (follow_origin(r.s.patches.v[j], origin) < 0 ||
+			    follow_trailers(r.s.patches.v[j], upstream) < 0)
+				ret = -1;
+	strbuf_release(&why);
+	strbuf_release(&detail);
+	series_clear(&r.s);
+	source_clear(&r.source);
+	free(r.work);
+	free(r.repo);
+	free(r.log);
+	free(where);
+	return ret;
+}
+
 int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		   const char *results)
 {
 	struct strvec done = STRVEC_INIT;
 	struct strbuf origin = STRBUF_INIT, err = STRBUF_INIT;
 	struct series upstream = { 0 };
-	size_t i, j;
+	size_t i;
 	int ret = 0, hand = 0;
 
 	if (!path_has("spatch") || !path_has("git")) {
@@ -482,58 +536,15 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 	}
 	for (i = 0; i < list->nr && ret >= 0; i++) {
 		const struct target *t = &list->v[i];
-		struct regen r = { .t = t, .opt = opt };
-		char *where = xstrfmt("%s:%d", opt->list, t->line);
-		struct strbuf why = STRBUF_INIT, detail = STRBUF_INIT;
-		struct source_req req = {
-			.t = t, .opt = opt, .cache = sources_dir(opt),
-			.timeout = SOURCE_TIMEOUT,
-		};
 
 		if (!t->series || t->auto_series ||
-		    strvec_has(&done, t->series)) {
-			free(where);
+		    strvec_has(&done, t->series))
 			continue;
-		}
 		strvec_push(&done, t->series);
-		r.work = xstrfmt("%s/regen/%s", results, t->name);
-		r.repo = xstrfmt("%s/git", r.work);
-		r.log = xstrfmt("%s/regen.log", r.work);
-		rm_rf(r.work);
-		mkdir_p(r.work);
-		req.log = r.log;
-		if (series_load(&r.s, ".", t->series, where, &why)) {
-			fprintf(stderr, "kverify: %s", why.buf);
-			ret = -2;
-		} else if (source_get(&req, &r.source, &why, &detail)) {
-			error("%s: fetch: %s (log: %s)", t->name, why.buf,
-			      r.log);
-			ret = -1;
-		} else if (series_fixes_only(&r.s)) {
-			/* the semantic patch writes the knob, n/a there */
-			printf("%s (%s): kept: a series of fixes only (every patch has Fixes:), which the semantic patch does not write\n",
-			       t->name, t->series);
-		} else {
-			ret = regen_one(&r);
-			hand += ret > 0;
-		}
-		if (ret >= 0 && strcmp(t->series, "series"))
-			for (j = 0; j < r.s.patches.nr && ret >= 0; j++)
-				if (follow_origin(r.s.patches.v[j],
-						  origin.buf) < 0 ||
-				    follow_trailers(r.s.patches.v[j],
-						    &upstream) < 0)
-					ret = -1;
+		ret = regen_target(t, opt, results, &upstream, origin.buf);
+		hand += ret > 0;
 		if (ret > 0)
 			ret = 0;
-		strbuf_release(&why);
-		strbuf_release(&detail);
-		series_clear(&r.s);
-		source_clear(&r.source);
-		free(r.work);
-		free(r.repo);
-		free(r.log);
-		free(where);
 	}
 	strvec_clear(&done);
 	strbuf_release(&origin);
