@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 35
+plan 36
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -29,6 +29,12 @@ for c in verify bundle list matrix backport send sim; do
 		! grep -q "^       kverify \[options\] list" "$TMP/out"
 	'
 done
+test_expect_success 'kverify send --help names every switch of make send: SEND, REFLECT, RESEND, TO, CC, KERNEL' '
+	"$KVERIFY" send --help > "$TMP/out" 2>&1 &&
+	for v in SEND=1 REFLECT=1 RESEND=1 TO= CC= KERNEL=; do
+		grep -Eq "^  ([A-Z]+=, )?$v" "$TMP/out" || return 1
+	done
+'
 test_expect_success 'kverify --help: the global usage points to COMMAND --help' '
 	"$KVERIFY" --help | grep -q "COMMAND --help"
 '

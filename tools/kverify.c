@@ -194,9 +194,19 @@ static const char usage_debian_patches[] =
 "before a posting there is no Origin:, and Forwarded: no.\n";
 
 static const char usage_send[] =
-"usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1])\n"
+"usage: kverify send --env   (make send [KERNEL=] [TO=] [CC=] [SEND=1\n"
+"                            [REFLECT=1]] [RESEND=1])\n"
 "\n"
-"series/ through b4 send -o into <results>/send/vN/, checked.\n";
+"series/ through b4 send -o into <results>/send/vN/, checked against the\n"
+"verify-all reports (the gate), signed with your git identity.\n"
+"\n"
+"  KERNEL=NAME   the target whose tree b4 and get_maintainer.pl read\n"
+"  TO=, CC=      the recipients, instead of get_maintainer.pl's\n"
+"  SEND=1        mail them (b4 send); what went out is compared with what\n"
+"                was checked, and series/message-id records the posting\n"
+"  REFLECT=1     with SEND=1: b4 send --reflect, to yourself only\n"
+"  RESEND=1      send a revision that was posted already again\n"
+"(docs/workflow.md)\n";
 
 static const char usage_am[] =
 "usage: kverify am --env   (make am MBOX=<file> | MSGID=<id>)\n"
