@@ -142,13 +142,17 @@ static void mail_as_checked(void **state)
 	assert_non_null(differs("Subject: x\n\na\rb\n", "Subject: x\n\na\nb\n"));
 }
 
-/* A range-diff as git 2.39 prints it: trailers, a reworded message, code. */
+/*
+ * A range-diff as git 2.39 prints it: trailers, a reworded message, code.
+ * BLANK is its context line of an empty message line: five spaces.
+ */
+#define BLANK "\x20\x20\x20\x20\x20\n"
 static const char range_diff_text[] =
 	"1:  7209175 ! 1:  0dc4c4f KVM: one\n"
 	"    @@ Commit message\n"
-	"     \n"
+	BLANK
 	"         body\n"
-	"     \n"
+	BLANK
 	"    +    Reviewed-by: A Reviewer <a@kernel.org>\n"
 	"    +    Tested-by: A Tester <t@kernel.org>\n"
 	"    +\n"
@@ -159,7 +163,7 @@ static const char range_diff_text[] =
 	"    @@ Commit message\n"
 	"    -    the old word\n"
 	"    +    the new word\n"
-	"     \n"
+	BLANK
 	"    +    Reviewed-by: A Reviewer <a@kernel.org>\n"
 	"3:  1111111 ! 3:  2222222 KVM: three\n"
 	"    @@ Commit message\n"
