@@ -37,7 +37,9 @@ git init -q && git add -A && git commit -q -m copy || exit 1
 owned_edit() {
 	local f
 	for f in "$KVERIFY_CACHE/edit/${src##*/}"-*/.git/kverify-checkout; do
-		[ -f "$f" ] && grep -qxF "$1" "$f" && echo "${f%/.git/kverify-checkout}"
+		if [ -f "$f" ] && grep -qxF "$1" "$f"; then
+			echo "${f%/.git/kverify-checkout}"
+		fi
 	done
 }
 here=$(pwd -P)
