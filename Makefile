@@ -53,7 +53,7 @@ override DEPS_VERIFY := $(DEPS_BUILD) quilt coccinelle perl python3 bc bison fle
 	libelf-dev libssl-dev cpio xz-utils apt dpkg git diffutils \
 	qemu-system-x86 busybox-static uuid-dev dwarves mmdebstrap bubblewrap
 override DEPS_CHECK := $(DEPS_VERIFY) procps ccache libcmocka-dev clang valgrind python3-yaml python3-jsonschema rsync git-buildpackage lintian \
-	lava-common lava-dispatcher b4 git-filter-repo strace
+	lava-common lava-dispatcher b4 git-filter-repo strace chromium
 
 # Command-line values are data, whatever their names.  make would expand
 # a command-line variable to put it in a recipe's environment, and would
@@ -209,12 +209,15 @@ verify: deps-verify $(KVERIFY)
 	@if [ -z "$$KVERIFY_TARGETS" ]; then \
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \
 		"$$KV_KVERIFY" list >&2; exit 2; fi
-	+"$$KV_KVERIFY" verify --env
+	+"$$KV_KVERIFY" verify --env; rc=$$?; \
+		"$$KV_KVERIFY" summary || :; exit $$rc
 
-## make verify-all [-jN]      every kernel of kernels.list, N side by side
+## make verify-all [-jN]      every kernel of kernels.list, N side by side; verify and verify-all
+##                            then write results/summary.md and results/index.html (kverify summary)
 verify-all: deps-verify $(KVERIFY)
 	+@$(MAKE) --no-print-directory -k verify-each KV_INHERIT=1 \
-		VERIFY_NAMES="$$("$$KV_KVERIFY" list --names)"
+		VERIFY_NAMES="$$("$$KV_KVERIFY" list --names)"; rc=$$?; \
+		"$$KV_KVERIFY" summary || :; exit $$rc
 
 # The names verify-all passes are kernels.list's (letters, digits, ._-):
 # anything else in VERIFY_NAMES (a ';' would start a recipe in the rule

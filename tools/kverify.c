@@ -24,6 +24,7 @@
 #include "matrix.h"
 #include "sim.h"
 #include "sweep.h"
+#include "summary.h"
 #include "test-hooks.h"
 #include "verify.h"
 #include "version.h"
@@ -128,6 +129,16 @@ static const char usage_verify[] =
 "                       $KVERIFY_BUILD, $KVERIFY_SKIP, $KVERIFY_CONFIG,\n"
 "                       $KVERIFY_BOOT, $KVERIFY_REQUIRE,\n"
 "                       $KVERIFY_FLAVOURS, $KVERIFY_FORMAT\n";
+
+static const char usage_summary[] =
+"usage: kverify [--results DIR] summary\n"
+"\n"
+"Write DIR/summary.md and DIR/index.html (default results/) from the\n"
+"reports there (DIR/<target>/report.json): targets by steps with status\n"
+"and time, each reason cut to 80 characters with a link to its step's log,\n"
+"and the sim's figures as an SVG plot.  make verify and verify-all run it\n"
+"after their targets.  Exit 2 when a report cannot be read (the others\n"
+"are still shown).\n";
 
 static const char usage_list[] =
 "usage: kverify [--list FILE] list [--names]\n"
@@ -861,6 +872,13 @@ out:
 	return ret;
 }
 
+static int run_summary(struct options *opt, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cmd_summary(opt->results);
+}
+
 static int run_list(struct options *opt, int argc, char **argv)
 {
 	(void)argc;
@@ -1034,6 +1052,7 @@ static const struct command {
 	  .env = &verify_args.env, .flags = RUNS_TOOLS | TAKES_ARGS },
 	{ .name = "list", .run = run_list, .usage = usage_list,
 	  .options = list_options },
+	{ .name = "summary", .run = run_summary, .usage = usage_summary },
 	{ .name = "matrix", .run = run_matrix, .usage = usage_matrix,
 	  .options = matrix_options, .flags = RUNS_TOOLS },
 	{ .name = "sweep", .run = run_sweep, .usage = usage_sweep,
@@ -1113,7 +1132,8 @@ static struct option *command_options(const struct command *c)
 {
 	static const struct option none[] = { OPT_END() };
 	struct option *all = parse_options_concat(common_options,
-						  c ? c->options : none);
+						  c && c->options ?
+						  c->options : none);
 	size_t i, n = parse_options_count(all);
 	const struct option *o;
 

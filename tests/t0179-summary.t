@@ -1,0 +1,160 @@
+#!/bin/bash
+# make verify and verify-all end with kverify summary: results/summary.md
+# and results/index.html from the reports there, rendered here by headless
+# Chromium (Debian's chromium) and checked in the DOM it has after load:
+# one row per target, each step's status, the reasons cut short and
+# linked to their logs, the sim's figures as SVG points; a report's
+# strings are text (a <script> in a reason injects no script element:
+# a build whose summary does not escape is shown to fail that check); the
+# summary changes no exit status.  Cost: one make verify of the cached
+# 7.3 source up to config, with its sim, and a few renders.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-repo.sh"
+
+T=${KVERIFY_SUMMARY_TARGET:-7.3}
+PY=/usr/bin/python3
+plan 8
+cached_source $T > /dev/null || exit 1
+command -v chromium > /dev/null || { echo "Bail out! no chromium (make deps-check installs it)"; exit 1; }
+
+# render PAGE OUT: the DOM after load, as Chromium has it.
+render() {
+	timeout 60 chromium --headless=new --no-sandbox --disable-gpu \
+		--user-data-dir="$TMP/chromium" --dump-dom "file://$(realpath "$1")" \
+		> "$2" 2> "$TMP/chromium.err" && test -s "$2"
+}
+
+# dom DOM REPORTS...: what the page shows, checked against the reports.
+dom() {
+	$PY - "$@" <<-\PY
+	import html.parser, json, sys
+	class P(html.parser.HTMLParser):
+	    def __init__(s):
+	        super().__init__(); s.stack = []; s.rows = []; s.scripts = 0
+	        s.points = {"reprograms": 0, "reads": 0}; s.svg = 0; s.title = ""
+	    def handle_starttag(s, tag, a):
+	        a = dict(a); s.stack.append((tag, a))
+	        if tag == "script": s.scripts += 1
+	        if tag == "svg": s.svg += 1
+	        if tag == "tr" and a.get("class") == "target": s.rows.append([])
+	        if tag == "td" and s.rows and len(s.stack) >= 2: s.rows[-1].append({"text": "", "href": None})
+	        if tag == "a" and s.rows and s.rows[-1]: s.rows[-1][-1]["href"] = a.get("href")
+	        if tag == "g" and "point" in a.get("class", ""):
+	            s.points[a["class"].split()[1]] += 1
+	    def handle_endtag(s, tag):
+	        while s.stack and s.stack.pop()[0] != tag: pass
+	    def handle_data(s, d):
+	        tags = [t for t, _ in s.stack]
+	        if tags and tags[-1] == "title" and "svg" not in tags: s.title += d
+	        if "td" in tags and s.rows and s.rows[-1]: s.rows[-1][-1]["text"] += d
+	p = P(); p.feed(open(sys.argv[1]).read())
+	reps = [json.load(open(f)) for f in sys.argv[2:]]
+	assert p.title == "kverify results", ("title", p.title)
+	assert p.scripts == 0, ("script elements", p.scripts)
+	assert len(p.rows) == len(reps), ("rows", len(p.rows), len(reps))
+	want = {"reprograms": 0, "reads": 0}
+	for r, row in zip(sorted(reps, key=lambda r: r["target"]), p.rows):
+	    row = [c for c in row if c["text"]]
+	    assert len(row) == len(r["steps"]), (r["target"], len(row))
+	    for s, c in zip(r["steps"], row):
+	        assert c["text"].startswith(s["status"] + " %.1fs" % s["seconds"]), (s["name"], c["text"][:60])
+	        assert s["reason"][:40].replace("\n", " ") in c["text"] or len(s["reason"]) > 80, (s["name"], c["text"])
+	        assert len(c["text"]) <= len(s["status"]) + 12 + 81, (s["name"], len(c["text"]))
+	        if len(s["reason"]) > 80: assert c["text"].endswith("\u2026"), c["text"][-20:]
+	        if "/" not in r["target"] and ".." not in s["log"]:
+	            assert c["href"] == r["target"] + "/" + s["log"], (s["name"], c["href"])
+	        else:
+	            assert c["href"] is None, (s["name"], c["href"])
+	    sim = r.get("sim") or {}
+	    want["reprograms"] += len(sim.get("reprograms_per_million_emulated", {}))
+	    want["reads"] += len(sim.get("reads_per_million_emulated", {}))
+	assert p.points == want, ("points", p.points, want)
+	assert p.svg == (1 if want["reads"] + want["reprograms"] else 0), ("svg", p.svg)
+	print(len(p.rows), "rows,", p.points, "points")
+	PY
+}
+
+rm -f results/summary.md results/index.html
+test_expect_success "make verify KERNEL=$T SKIP=build,kabi,selftests,boot writes results/summary.md and index.html" '
+	make --no-print-directory verify KERNEL=$T SKIP=build,kabi,selftests,boot > "$TMP/out" 2>&1 &&
+	grep -q "^kverify: summary: results/summary.md, results/index.html (1 targets)" "$TMP/out" &&
+	test -s results/summary.md && test -s results/index.html
+'
+test_expect_success 'Chromium shows its page: one row, each step status and time, reasons cut and linked, the sim figures as SVG points' '
+	render results/index.html "$TMP/dom1" && dom "$TMP/dom1" results/$T/report.json &&
+	grep -q "<svg" "$TMP/dom1" && [ "$(json results/$T/report.json "len(r[\"sim\"][\"reprograms_per_million_emulated\"])")" -ge 3 ]
+'
+test_expect_success 'summary.md: the same table, a log behind each status; the sim reason cut short' '
+	grep -q "^| $T | \[PASS [0-9.]*s\]($T/logs/00-fetch.log) |" results/summary.md &&
+	grep "^- $T sim PASS: " results/summary.md > "$TMP/simline" &&
+	[ "$(wc -m < "$TMP/simline")" -lt 160 ] && grep -q "…" "$TMP/simline"
+'
+
+# A second target, hand-written: a reason with markup, a log outside its
+# directory, a 300-character reason, a status kverify never writes.
+mkdir -p results/zz-hostile
+$PY - results/zz-hostile/report.json <<-\PY
+import json, sys
+json.dump({"target": "zz-hostile", "steps": [
+    {"name": "fetch", "status": "FAIL", "seconds": 1.25, "log": "logs/00-fetch.log",
+     "reason": "<script>document.title=\"pwned\"</script><img src=x onerror=\"document.title='img'\">"},
+    {"name": "tree", "status": "<b>ODD</b>", "seconds": 0.5, "log": "../../../etc/passwd",
+     "reason": "x" * 300}],
+    "sim": {"reprograms_per_million_emulated": {"0": 1000000, "1000": 900}}}, open(sys.argv[1], "w"))
+PY
+test_expect_success 'a hostile report: its markup is text, no script element, a log outside its directory not linked' '
+	./build/kverify summary > "$TMP/out" 2>&1 &&
+	render results/index.html "$TMP/dom2" &&
+	dom "$TMP/dom2" results/$T/report.json results/zz-hostile/report.json &&
+	grep -q "&lt;script&gt;document.title" "$TMP/dom2" &&
+	grep -qF "| zz-hostile | [FAIL 1.2s](zz-hostile/logs/00-fetch.log) | \<b\>ODD\</b\> 0.5s |" results/summary.md &&
+	grep -qFe "- zz-hostile fetch FAIL: \<script\>document.title=\"pwned\"\</script\>" results/summary.md ||
+		{ grep -c "<script" "$TMP/dom2"; false; }
+'
+
+# The mutant: summary.c with xml_escape() as a plain copy.
+mkdir -p "$TMP/mut" && cp -a Makefile tools "$TMP/mut/" && cp -a build "$TMP/mut/"
+sed -i 's/xml_escape(h, /strbuf_addstr(h, /' "$TMP/mut/tools/summary.c"
+test_expect_success 'a summary that does not escape fails that check: the script ran or is in the DOM' '
+	make -s -C "$TMP/mut" build/kverify > "$TMP/out" 2>&1 &&
+	"$TMP/mut/build/kverify" summary > "$TMP/out" 2>&1 &&
+	render results/index.html "$TMP/dom3" &&
+	! dom "$TMP/dom3" results/$T/report.json results/zz-hostile/report.json > "$TMP/why" 2>&1 &&
+	cat "$TMP/why" && grep -q "AssertionError: (.title.\|AssertionError: (.script elements" "$TMP/why"
+'
+rm -rf results/zz-hostile
+
+test_expect_success 'a make verify that fails still exits as before (2 for a bad SKIP=), and writes the summary' '
+	rm -f results/summary.md results/index.html &&
+	make --no-print-directory verify KERNEL=$T SKIP=bot > "$TMP/out" 2>&1
+	rc=$?; cat "$TMP/out"
+	[ $rc = 2 ] && test -s results/summary.md && test -s results/index.html
+'
+
+# verify-all with a stand-in kverify list --names: two names kverify
+# verify refuses (exit 2); make's own failure status (2) stays, and the
+# summary is written after both.
+cat > "$TMP/kv" <<EOF
+#!/bin/sh
+case "\$1 \$2" in
+"list --names") echo nokernel1; echo nokernel2 ;;
+*) exec "$PWD/build/kverify" "\$@" ;;
+esac
+EOF
+chmod +x "$TMP/kv"
+test_expect_success 'make -k verify-all, both targets failing: exit 2 as before, the summary written after both' '
+	rm -f results/summary.md &&
+	make --no-print-directory verify-all KVERIFY="$TMP/kv" > "$TMP/out" 2>&1
+	rc=$?; cat "$TMP/out"
+	[ $rc = 2 ] && test -s results/summary.md &&
+	grep -n "verify-one/nokernel\|^kverify: summary: " "$TMP/out" | cut -d: -f2- > "$TMP/order" &&
+	sed "s/verify-one.nokernel[12]/T/; s/^kverify: summary: .*/S/; s/.*T.*/T/" "$TMP/order" | tr -d "\n" > "$TMP/seq" &&
+	[ "$(cat "$TMP/seq")" = TTS ]
+'
+test_expect_success 'a report that is no JSON: exit 2 naming it and the byte, the other targets still shown' '
+	mkdir -p results/broken && printf "{\"steps\": [" > results/broken/report.json &&
+	{ ./build/kverify summary > "$TMP/out" 2>&1; rc=$?; } ; cat "$TMP/out"; rm -rf results/broken
+	[ $rc = 2 ] && grep -q "^kverify: results/broken/report.json: byte [0-9]*: " "$TMP/out" &&
+	grep -q "^| $T | \[PASS" results/summary.md && grep -q "^| broken | unreadable: " results/summary.md
+'
+done_testing

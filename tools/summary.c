@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kverify summary: results/summary.md and results/index.html from the
+ * reports already written (results/<target>/report.json): targets by steps
+ * with status and time, each reason cut short with a link to its step's
+ * log, and the sim's figures (reprograms and perf reads per million
+ * emulated instructions against the tolerance) as an SVG plot.  Every
+ * string of a report is untrusted: escaped for HTML and Markdown, and a
+ * log is linked only when its path stays in the target's directory.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/exitcode.h"
+#include "lib/fsutil.h"
+#include "lib/escape.h"
+#include "lib/json.h"
+#include "lib/usage.h"
+#include "summary.h"
+
+#define REASON_CHARS 80
+#define MAX_FIGS 64
+
+struct sum_step {
+	char *name, *status, *reason, *log;
+	double seconds;
+};
+
+struct sum_fig {
+	double t, v;
+};
+
+/* What one report.json holds that the summary shows. */
+struct sum_target {
+	char *dir;			/* results/<dir>/report.json */
+	char *error;			/* the report could not be read */
+	struct sum_step *steps;
+	size_t nr, alloc;
+	struct sum_fig fig[2][MAX_FIGS];	/* reprograms, reads */
+	size_t nfig[2];
+};
+
+static const char *const fig_names[2] = {
+	"reprograms_per_million_emulated", "reads_per_million_emulated"
+};
+
+static int step_member(struct json_parser *ps, const char *key, void *data)
+{
+	struct sum_step *s = data;
+
+	if (!strcmp(key, "name"))
+		return json_string(ps, &s->name);
+	if (!strcmp(key, "status"))
+		return json_string(ps, &s->status);
+	if (!strcmp(key, "reason"))
+		return json_string(ps, &s->reason);
+	if (!strcmp(key, "log"))
+		return json_string(ps, &s->log);
+	if (!strcmp(key, "seconds"))
+		return json_number(ps, &s->seconds);
+	return json_skip(ps);
+}
+
+static int step_element(struct json_parser *ps, void *data)
+{
+	struct sum_target *t = data;
+	struct sum_step *s;
+
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 16;
+		t->steps = xrealloc(t->steps, t->alloc * sizeof(*t->steps));
+	}
+	s = &t->steps[t->nr++];
+	memset(s, 0, sizeof(*s));
+	s->seconds = -1;
+	if (json_object(ps, step_member, s))
+		return -1;
+	if (!s->name || !s->status)
+		return json_fail(ps, "a step without its name or status");
+	return 0;
+}
+
+struct fig_list {
+	struct sum_fig *fig;
+	size_t *n;
+};
+
+static int fig_member(struct json_parser *ps, const char *key, void *data)
+{
+	struct fig_list *l = data;
+	char *end;
+	double t = strtod(key, &end), v;
+
+	if (json_number(ps, &v))
+		return -1;
+	if (!*key || *end || !isfinite(t) || t < 0 || !isfinite(v) || v < 0)
+		return json_fail(ps, "a figure that is no tolerance -> count");
+	if (*l->n == MAX_FIGS)
+		return json_fail(ps, "more tolerances than a plot shows");
+	l->fig[*l->n].t = t;
+	l->fig[(*l->n)++].v = v;
+	return 0;
+}
+
+static int sim_member(struct json_parser *ps, const char *key, void *data)
+{
+	struct sum_target *t = data;
+	struct fig_list l;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (strcmp(key, fig_names[i]))
+			continue;
+		l.fig = t->fig[i];
+		l.n = &t->nfig[i];
+		*l.n = 0;
+		return json_object(ps, fig_member, &l);
+	}
+	return json_skip(ps);
+}
+
+static int top_member(struct json_parser *ps, const char *key, void *data)
+{
+	if (!strcmp(key, "steps"))
+		return json_array(ps, step_element, data);
+	if (!strcmp(key, "sim")) {
+		json_skip_ws(ps);
+		if (*ps->p == 'n')
+			return json_skip(ps);
+		return json_object(ps, sim_member, data);
+	}
+	return json_skip(ps);
+}
+
+static void target_clear(struct sum_target *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		free(t->steps[i].name);
+		free(t->steps[i].status);
+		free(t->steps[i].reason);
+		free(t->steps[i].log);
+	}
+	free(t->steps);
+	t->steps = NULL;
+	t->nr = t->alloc = 0;
+	t->nfig[0] = t->nfig[1] = 0;
+}
+
+/* Read results/<t->dir>/report.json: 0, or -1 with t->error set. */
+static int target_read(struct sum_target *t, const char *results)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
+	struct json_parser ps = JSON_PARSER_INIT(NULL, &err);
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/%s/report.json", results, t->dir);
+	if (strbuf_read_file(&text, path.buf, 16 << 20) < 0) {
+		strbuf_addf(&err, "cannot read it");
+		goto out;
+	}
+	if (strlen(text.buf) != text.len) {
+		strbuf_addf(&err, "byte %zu: a NUL byte", strlen(text.buf));
+		goto out;
+	}
+	ps.p = ps.start = text.buf;
+	json_skip_ws(&ps);
+	if (json_object(&ps, top_member, t))
+		goto out;
+	json_skip_ws(&ps);
+	if (*ps.p)
+		json_fail(&ps, "more after the report's object");
+	else
+		ret = 0;
+out:
+	if (ret) {
+		target_clear(t);
+		strbuf_addf(&path, ": %s", err.buf);
+		t->error = strbuf_detach(&path, NULL);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* A name kept as it is in a link: letters, digits, ._- and '/', no "..". */
+static int link_safe(const char *s, int slash)
+{
+	const char *p;
+
+	if (!*s || *s == '/' || *s == '.' || strstr(s, ".."))
+		return 0;
+	for (p = s; *p; p++)
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && !strchr("._-", *p) &&
+		    !(slash && *p == '/'))
+			return 0;
+	return 1;
+}
+
+/* The reason's first REASON_CHARS characters (not bytes), "…" if cut. */
+static char *reason_short(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t chars = 0;
+
+	for (; s && *s; s++) {
+		if (!((unsigned char)*s & 0x80) || ((unsigned char)*s & 0x40))
+			if (chars++ == REASON_CHARS) {
+				strbuf_addstr(&sb, "\xe2\x80\xa6");
+				break;
+			}
+		strbuf_addch(&sb, *s == '\n' || *s == '\t' ? ' ' : *s);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Markdown text: ASCII punctuation that is markup behind a backslash. */
+static void md_escape(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\r' || *s == '\n')
+			strbuf_addch(sb, ' ');
+		else if (*s == '&')
+			strbuf_addstr(sb, "&amp;");
+		else if (strchr("\\`*_[]<>|#!()~", *s))
+			strbuf_addf(sb, "\\%c", *s);
+		else
+			strbuf_addch(sb, *s);
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories of @results that hold a report.json, sorted. */
+static size_t list_targets(const char *results, struct sum_target **out)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct strvec names = STRVEC_INIT;
+	struct dirent *de;
+	DIR *d = opendir(results);
+	size_t i;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/report.json", results, de->d_name);
+		if (!access(path.buf, F_OK))
+			strvec_push(&names, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	*out = xmalloc((names.nr + 1) * sizeof(**out));
+	for (i = 0; i < names.nr; i++) {
+		memset(&(*out)[i], 0, sizeof(**out));
+		(*out)[i].dir = xstrdup(names.v[i]);
+	}
+	strbuf_release(&path);
+	i = names.nr;
+	strvec_clear(&names);
+	return i;
+}
+
+/* The step names of every report, in the order they first come. */
+static void step_columns(const struct sum_target *t, size_t n,
+			 struct strvec *cols)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < t[i].nr; j++)
+			if (!strvec_has(cols, t[i].steps[j].name))
+				strvec_push(cols, t[i].steps[j].name);
+}
+
+static const struct sum_step *find_step(const struct sum_target *t,
+					const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->steps[i].name, name))
+			return &t->steps[i];
+	return NULL;
+}
+
+static void md_cell(struct strbuf *md, const struct sum_target *t,
+		    const struct sum_step *s)
+{
+	strbuf_addstr(md, " ");
+	if (!s) {
+		strbuf_addstr(md, "|");
+		return;
+	}
+	if (link_safe(t->dir, 0) && s->log && link_safe(s->log, 1))
+		strbuf_addstr(md, "[");
+	md_escape(md, s->status);
+	if (s->seconds >= 0)
+		strbuf_addf(md, " %.1fs", s->seconds);
+	if (link_safe(t->dir, 0) && s->log && link_safe(s->log, 1))
+		strbuf_addf(md, "](%s/%s)", t->dir, s->log);
+	strbuf_addstr(md, " |");
+}
+
+static void md_reasons(struct strbuf *md, const struct sum_target *t)
+{
+	size_t i;
+	char *r;
+
+	for (i = 0; i < t->nr; i++) {
+		strbuf_addstr(md, "- ");
+		md_escape(md, t->dir);
+		strbuf_addstr(md, " ");
+		md_escape(md, t->steps[i].name);
+		strbuf_addstr(md, " ");
+		md_escape(md, t->steps[i].status);
+		strbuf_addstr(md, ": ");
+		r = reason_short(t->steps[i].reason);
+		md_escape(md, r);
+		free(r);
+		if (link_safe(t->dir, 0) && t->steps[i].log &&
+		    link_safe(t->steps[i].log, 1))
+			strbuf_addf(md, " ([log](%s/%s))", t->dir,
+				    t->steps[i].log);
+		strbuf_addstr(md, "\n");
+	}
+}
+
+static void write_md(struct strbuf *md, const struct sum_target *t, size_t n,
+		     const struct strvec *cols)
+{
+	size_t i, j;
+
+	strbuf_addstr(md, "# kverify results\n\nFull reasons: each target's report.json; a status links to its step's log.\n\n| target |");
+	for (j = 0; j < cols->nr; j++) {
+		strbuf_addstr(md, " ");
+		md_escape(md, cols->v[j]);
+		strbuf_addstr(md, " |");
+	}
+	strbuf_addstr(md, "\n|---|");
+	for (j = 0; j < cols->nr; j++)
+		strbuf_addstr(md, "---|");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(md, "\n| ");
+		md_escape(md, t[i].dir);
+		strbuf_addstr(md, " |");
+		if (t[i].error) {
+			strbuf_addstr(md, " unreadable: ");
+			md_escape(md, t[i].error);
+			strbuf_addstr(md, " |");
+			continue;
+		}
+		for (j = 0; j < cols->nr; j++)
+			md_cell(md, &t[i], find_step(&t[i], cols->v[j]));
+	}
+	strbuf_addstr(md, "\n\n## Reasons\n\n");
+	for (i = 0; i < n; i++)
+		md_reasons(md, &t[i]);
+}
+
+/* A CSS class for a status: the statuses kverify writes, else "other". */
+static const char *status_class(const char *status)
+{
+	static const char *const known[] = { "PASS", "FAIL", "ERROR", "SKIP" };
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(*known); i++)
+		if (!strcmp(status, known[i]))
+			return known[i];
+	return "other";
+}
+
+static void html_cell(struct strbuf *h, const struct sum_target *t,
+		      const struct sum_step *s)
+{
+	int link;
+	char *r;
+
+	if (!s) {
+		strbuf_addstr(h, "<td></td>");
+		return;
+	}
+	link = link_safe(t->dir, 0) && s->log && link_safe(s->log, 1);
+	strbuf_addf(h, "<td class=\"%s\">", status_class(s->status));
+	if (link)
+		strbuf_addf(h, "<a href=\"%s/%s\">", t->dir, s->log);
+	strbuf_addstr(h, "<b class=\"status\">");
+	xml_escape(h, s->status);
+	strbuf_addstr(h, "</b>");
+	if (link)
+		strbuf_addstr(h, "</a>");
+	if (s->seconds >= 0)
+		strbuf_addf(h, " %.1fs", s->seconds);
+	strbuf_addstr(h, "<br><span class=\"reason\">");
+	r = reason_short(s->reason);
+	xml_escape(h, r);
+	free(r);
+	strbuf_addstr(h, "</span></td>");
+}
+
+static void html_table(struct strbuf *h, const struct sum_target *t, size_t n,
+		       const struct strvec *cols)
+{
+	size_t i, j;
+
+	strbuf_addstr(h, "<table id=\"steps\">\n<tr><th>target</th>");
+	for (j = 0; j < cols->nr; j++) {
+		strbuf_addstr(h, "<th>");
+		xml_escape(h, cols->v[j]);
+		strbuf_addstr(h, "</th>");
+	}
+	strbuf_addstr(h, "</tr>\n");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(h, "<tr class=\"target\"><th>");
+		xml_escape(h, t[i].dir);
+		strbuf_addstr(h, "</th>");
+		if (t[i].error) {
+			strbuf_addf(h, "<td class=\"ERROR\" colspan=\"%zu\">unreadable: ",
+				    cols->nr ? cols->nr : 1);
+			xml_escape(h, t[i].error);
+			strbuf_addstr(h, "</td>");
+		}
+		for (j = 0; !t[i].error && j < cols->nr; j++)
+			html_cell(h, &t[i], find_step(&t[i], cols->v[j]));
+		strbuf_addstr(h, "</tr>\n");
+	}
+	strbuf_addstr(h, "</table>\n");
+}
+
+#define PLOT_W 640
+#define PLOT_H 360
+#define PLOT_L 70
+#define PLOT_B 40
+#define PLOT_T 20
+#define PLOT_R 150
+
+struct plot_axes {
+	double xmax, ymax;	/* decades: log10(value + 1) */
+};
+
+/* log10(x + 1) for x >= 0, without libm: decades, then atanh's series. */
+static double lg1(double x)
+{
+	double m = x + 1, z, z2, term, sum = 0;
+	int k = 0, i;
+
+	while (m >= 10) {
+		m /= 10;
+		k++;
+	}
+	z = (m - 1) / (m + 1);
+	z2 = z * z;
+	term = z;
+	for (i = 1; i < 60; i += 2) {
+		sum += term / i;
+		term *= z2;
+	}
+	return k + 2 * sum / 2.302585092994046;
+}
+
+/* The fewest decades d with 10^d >= x + 1. */
+static double decades(double x)
+{
+	double p = 1;
+	int d = 0;
+
+	while (p < x + 1 && d < 400) {
+		p *= 10;
+		d++;
+	}
+	return d;
+}
+
+/* 10^k - 1: where decade k is on an axis. */
+static double decade_at(int k)
+{
+	double p = 1;
+
+	while (k-- > 0)
+		p *= 10;
+	return p - 1;
+}
+
+static double px(const struct plot_axes *a, double t)
+{
+	return PLOT_L + lg1(t) / a->xmax * (PLOT_W - PLOT_L - PLOT_R);
+}
+
+static double py(const struct plot_axes *a, double v)
+{
+	return PLOT_H - PLOT_B - lg1(v) / a->ymax *
+		(PLOT_H - PLOT_B - PLOT_T);
+}
+
+static void plot_frame(struct strbuf *h, const struct plot_axes *a)
+{
+	int k;
+
+	strbuf_addf(h, "<path class=\"axis\" d=\"M%d %d V%d H%d\" stroke=\"black\" fill=\"none\"/>\n",
+		    PLOT_L, PLOT_T, PLOT_H - PLOT_B, PLOT_W - PLOT_R);
+	for (k = 0; k <= (int)a->ymax; k++)
+		strbuf_addf(h, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">%s%d</text>\n",
+			    PLOT_L - 4, py(a, decade_at(k)) + 4,
+			    k ? "1e" : "", k);
+	for (k = 0; k <= (int)a->xmax; k++)
+		strbuf_addf(h, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">%s%d</text>\n",
+			    px(a, decade_at(k)), PLOT_H - PLOT_B + 14,
+			    k ? "1e" : "", k);
+	strbuf_addf(h, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">tolerance (log scale, 0 at the left)</text>\n",
+		    (PLOT_W - PLOT_R + PLOT_L) / 2, PLOT_H - 6);
+	strbuf_addf(h, "<text x=\"12\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 12 %d)\" text-anchor=\"middle\">per million emulated (log)</text>\n",
+		    PLOT_H / 2, PLOT_H / 2);
+}
+
+static const char *const plot_colours[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"
+};
+
+static int cmp_fig(const void *a, const void *b)
+{
+	const struct sum_fig *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static void plot_series(struct strbuf *h, const struct plot_axes *a,
+			const struct sum_target *t, int which,
+			const char *colour)
+{
+	static const char *const cls[2] = { "reprograms", "reads" };
+	struct sum_fig f[MAX_FIGS];
+	size_t i, n = t->nfig[which];
+
+	memcpy(f, t->fig[which], n * sizeof(*f));
+	qsort(f, n, sizeof(*f), cmp_fig);
+	strbuf_addf(h, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"",
+		    colour, which ? " stroke-dasharray=\"4 3\"" : "");
+	for (i = 0; i < n; i++)
+		strbuf_addf(h, "%s%.1f,%.1f", i ? " " : "", px(a, f[i].t),
+			    py(a, f[i].v));
+	strbuf_addstr(h, "\"/>\n");
+	for (i = 0; i < n; i++) {
+		strbuf_addf(h, "<g class=\"point %s\">", cls[which]);
+		if (which)
+			strbuf_addf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\">",
+				    px(a, f[i].t) - 3.5, py(a, f[i].v) - 3.5,
+				    colour);
+		else
+			strbuf_addf(h, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
+				    px(a, f[i].t), py(a, f[i].v), colour);
+		strbuf_addstr(h, "<title>");
+		xml_escape(h, t->dir);
+		strbuf_addf(h, " tolerance %.0f: %s %.0f</title>%s</g>\n",
+			    f[i].t, cls[which], f[i].v,
+			    which ? "</rect>" : "</circle>");
+	}
+}
+
+static void plot_axes_fit(struct plot_axes *a, const struct sum_target *t,
+			  size_t n)
+{
+	const struct sum_fig *f;
+	size_t i, j;
+	int w;
+
+	a->xmax = a->ymax = 1;
+	for (i = 0; i < n; i++)
+		for (w = 0; w < 2; w++)
+			for (j = 0; j < t[i].nfig[w]; j++) {
+				f = &t[i].fig[w][j];
+				if (decades(f->t) > a->xmax)
+					a->xmax = decades(f->t);
+				if (decades(f->v) > a->ymax)
+					a->ymax = decades(f->v);
+			}
+}
+
+static void html_plot(struct strbuf *h, const struct sum_target *t, size_t n)
+{
+	struct plot_axes a;
+	size_t i, shown = 0;
+	int w;
+
+	plot_axes_fit(&a, t, n);
+	for (i = 0; i < n; i++)
+		shown += t[i].nfig[0] + t[i].nfig[1];
+	if (!shown)
+		return;
+	strbuf_addf(h, "<h2>The sim's figures</h2>\n<p>Reprograms (circles, solid) and perf reads (squares, dashed) per million emulated instructions against the tolerance.</p>\n<svg id=\"sim\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+		    PLOT_W, PLOT_H, PLOT_W, PLOT_H);
+	plot_frame(h, &a);
+	for (i = 0, shown = 0; i < n; i++) {
+		const char *c = plot_colours[shown % 6];
+
+		if (!t[i].nfig[0] && !t[i].nfig[1])
+			continue;
+		for (w = 0; w < 2; w++)
+			plot_series(h, &a, &t[i], w, c);
+		strbuf_addf(h, "<text x=\"%d\" y=\"%zu\" fill=\"%s\" font-size=\"12\">",
+			    PLOT_W - PLOT_R + 10, PLOT_T + 14 * ++shown, c);
+		xml_escape(h, t[i].dir);
+		strbuf_addstr(h, "</text>\n");
+	}
+	strbuf_addstr(h, "</svg>\n");
+}
+
+static void write_html(struct strbuf *h, const struct sum_target *t, size_t n,
+		       const struct strvec *cols)
+{
+	strbuf_addstr(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kverify results</title>\n<style>\nbody { font-family: sans-serif; }\ntable { border-collapse: collapse; }\ntd, th { border: 1px solid #ccc; padding: 3px 6px; vertical-align: top; }\ntd .reason { font-size: 85%; color: #444; }\n.PASS { background: #dfd; } .FAIL, .ERROR { background: #fdd; }\n.SKIP { background: #eee; } .other { background: #ffd; }\n</style>\n</head>\n<body>\n<h1>kverify results</h1>\n<p>Each reason is cut short; report.json beside each target's logs has it in full.  A status links to its step's log.</p>\n");
+	html_table(h, t, n, cols);
+	html_plot(h, t, n);
+	strbuf_addstr(h, "</body>\n</html>\n");
+}
+
+static int write_out(const char *results, const char *name,
+		     const struct strbuf *sb)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", results, name);
+	ret = write_file_atomic(path.buf, sb->buf, sb->len);
+	if (ret)
+		error("%s: cannot write it", path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
+int cmd_summary(const char *results)
+{
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
+	struct strvec cols = STRVEC_INIT;
+	struct sum_target *t;
+	size_t i, n = list_targets(results, &t);
+	int bad = 0, ret = 0;
+
+	for (i = 0; i < n; i++)
+		if (target_read(&t[i], results)) {
+			error("%s", t[i].error);
+			bad = 1;
+		}
+	step_columns(t, n, &cols);
+	write_md(&md, t, n, &cols);
+	write_html(&html, t, n, &cols);
+	if (write_out(results, "summary.md", &md) ||
+	    write_out(results, "index.html", &html))
+		ret = EXIT_TOOL;
+	else
+		note("summary: %s/summary.md, %s/index.html (%zu targets)",
+		     results, results, n);
+	for (i = 0; i < n; i++) {
+		target_clear(&t[i]);
+		free(t[i].dir);
+		free(t[i].error);
+	}
+	free(t);
+	strvec_clear(&cols);
+	strbuf_release(&md);
+	strbuf_release(&html);
+	return ret ? ret : bad ? EXIT_USAGE : 0;
+}
