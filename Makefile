@@ -210,10 +210,11 @@ verify: deps-verify $(KVERIFY)
 		echo "usage: make verify KERNEL=<name>; the names:" >&2; \
 		"$$KV_KVERIFY" list >&2; exit 2; fi
 	+"$$KV_KVERIFY" verify --env; rc=$$?; \
-		"$$KV_KVERIFY" summary || :; exit $$rc
+		[ $$rc = 2 ] || "$$KV_KVERIFY" summary || :; exit $$rc
 
 ## make verify-all [-jN]      every kernel of kernels.list, N side by side; verify and verify-all
-##                            then write results/summary.md and results/index.html (kverify summary)
+##                            then write results/summary.md and results/index.html (kverify summary;
+##                            not after a usage error, exit 2, which ran nothing)
 verify-all: deps-verify $(KVERIFY)
 	+@$(MAKE) --no-print-directory -k verify-each KV_INHERIT=1 \
 		VERIFY_NAMES="$$("$$KV_KVERIFY" list --names)"; rc=$$?; \

@@ -6,14 +6,16 @@
 # linked to their logs, the sim's figures as SVG points; a report's
 # strings are text (a <script> in a reason injects no script element:
 # a build whose summary does not escape is shown to fail that check); the
-# summary changes no exit status.  Cost: one make verify of the cached
-# 7.3 source up to config, with its sim, and a few renders.
+# summary changes no exit status.  On a terminal, the step table's
+# reasons are cut to its width (a pty of 100 columns, by script(1)).
+# Cost: three verify runs of the cached 7.3 source up to config, with
+# its sim, and a few renders.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_SUMMARY_TARGET:-7.3}
 PY=/usr/bin/python3
-plan 8
+plan 9
 cached_source $T > /dev/null || exit 1
 command -v chromium > /dev/null || { echo "Bail out! no chromium (make deps-check installs it)"; exit 1; }
 
@@ -124,11 +126,24 @@ test_expect_success 'a summary that does not escape fails that check: the script
 '
 rm -rf results/zz-hostile
 
-test_expect_success 'a make verify that fails still exits as before (2 for a bad SKIP=), and writes the summary' '
+# make verify with a stand-in kverify verify that fails (1, as a FAIL
+# does): the recipe still exits 1, and the summary is written after it.
+cat > "$TMP/kv1" <<EOF
+#!/bin/sh
+[ "\$1" != verify ] || exit 1
+exec "$PWD/build/kverify" "\$@"
+EOF
+chmod +x "$TMP/kv1"
+test_expect_success 'a make verify that fails still fails as before (its recipe exit 1) and writes the summary; a usage error (2) runs nothing more' '
 	rm -f results/summary.md results/index.html &&
+	make --no-print-directory verify KERNEL=$T KVERIFY="$TMP/kv1" > "$TMP/out" 2>&1
+	rc=$?; cat "$TMP/out"
+	[ $rc = 2 ] && grep -q "^make: \*\*\* \[Makefile:[0-9]*: verify\] Error 1$" "$TMP/out" &&
+	test -s results/summary.md && test -s results/index.html &&
+	rm results/summary.md &&
 	make --no-print-directory verify KERNEL=$T SKIP=bot > "$TMP/out" 2>&1
 	rc=$?; cat "$TMP/out"
-	[ $rc = 2 ] && test -s results/summary.md && test -s results/index.html
+	[ $rc = 2 ] && [ "$(grep -c "^kverify: " "$TMP/out")" = 1 ] && ! test -e results/summary.md
 '
 
 # verify-all with a stand-in kverify list --names: two names kverify
@@ -156,5 +171,29 @@ test_expect_success 'a report that is no JSON: exit 2 naming it and the byte, th
 	{ ./build/kverify summary > "$TMP/out" 2>&1; rc=$?; } ; cat "$TMP/out"; rm -rf results/broken
 	[ $rc = 2 ] && grep -q "^kverify: results/broken/report.json: byte [0-9]*: " "$TMP/out" &&
 	grep -q "^| $T | \[PASS" results/summary.md && grep -q "^| broken | unreadable: " results/summary.md
+'
+
+# fits OUT COLS: every step row of the table in OUT within COLS
+# characters, the sim's cut with "…", the whole reason in report.json.
+fits() {
+	$PY - "$1" "$2" results/$T/report.json <<-\PY
+	import json, sys
+	out = open(sys.argv[1], encoding="utf-8").read().replace("\r", "").split("\n")
+	rows = [l for l in out if l.startswith("  ") and l.split()[:1] and l.split()[0] in
+	        ("fetch", "tree", "apply", "sim", "checkpatch", "cocci", "config", "build", "kabi", "selftests", "boot")]
+	sim = [l for l in rows if l.split()[0] == "sim"]
+	full = [s["reason"] for s in json.load(open(sys.argv[3]))["steps"] if s["name"] == "sim"][0]
+	print(len(rows), "rows, widest", max(map(len, rows)), "; report.json's sim reason", len(full))
+	assert len(rows) == 11 and len(full) > int(sys.argv[2]), rows
+	assert max(map(len, rows)) <= int(sys.argv[2]), max(map(len, rows))
+	assert sim[0].endswith("\u2026") and sim[0][30:-1] in full, sim
+	PY
+}
+test_expect_success 'on a terminal of 100 columns the table fits, reasons cut with "…"; into a file they stay whole' '
+	script -qec "stty cols 100; ./build/kverify verify --skip build,kabi,selftests,boot $T" /dev/null > "$TMP/tty" 2>&1 &&
+	fits "$TMP/tty" 100 &&
+	./build/kverify verify --skip build,kabi,selftests,boot $T > "$TMP/file" 2>&1 &&
+	! fits "$TMP/file" 100 &&
+	grep -qF "$(json results/$T/report.json "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"sim\"][0]")" "$TMP/file"
 '
 done_testing

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,11 +65,47 @@ static void print_tail(const char *text)
 	strbuf_release(&sb);
 }
 
+/*
+ * The columns a reason has on a terminal: what is left of its width after
+ * "  STEP STATUS TIME  " (@w: the step column); 0, uncut, when stdout is
+ * no terminal (a file or a pipe keeps the whole reason, as report.json).
+ */
+static size_t reason_columns(int w)
+{
+	struct winsize ws;
+	int used = 2 + w + 1 + 5 + 1 + 8 + 2;
+
+	if (!isatty(STDOUT_FILENO) || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) ||
+	    !ws.ws_col)
+		return 0;
+	return ws.ws_col > used + 20 ? ws.ws_col - used : 20;
+}
+
+/* @sb cut to @cols characters, its last one "…", when it is longer. */
+static const char *cut_to(struct strbuf *sb, size_t cols)
+{
+	size_t chars = 0, i, last = 0;
+
+	if (!cols)
+		return sb->buf;
+	for (i = 0; i < sb->len; i++) {
+		if (((unsigned char)sb->buf[i] & 0xc0) == 0x80)
+			continue;
+		if (chars++ == cols) {
+			strbuf_setlen(sb, last);
+			strbuf_addstr(sb, "\xe2\x80\xa6");
+			break;
+		}
+		last = i;
+	}
+	return sb->buf;
+}
+
 void report_text(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t i, cols;
 	int s, w = 11;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
@@ -79,13 +116,15 @@ void report_text(const struct verify_ctx *ctx,
 	for (s = 0; s < n; s++)
 		if ((int)strlen(res[s].name) > w)
 			w = strlen(res[s].name);
+	cols = reason_columns(w);
 	printf("  %-*s %-5s %8s  %s\n", w, "STEP", "STATUS", "TIME", "REASON");
 	for (s = 0; s < n; s++) {
 		const struct step_result *r = &res[s];
 
+		term(&sb, r->reason.buf);
 		printf("  %-*s %-5s %7.1fs  %s\n", w, res[s].name,
 		       step_status_name(r->status), r->seconds,
-		       term(&sb, r->reason.buf));
+		       cut_to(&sb, cols));
 		if (r->status != STEP_FAIL && r->status != STEP_ERROR)
 			continue;
 		printf("      log: %s\n", r->log);

@@ -642,9 +642,14 @@ int cmd_summary(const char *results)
 	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
 	struct strvec cols = STRVEC_INIT;
 	struct sum_target *t;
-	size_t i, n = list_targets(results, &t);
+	size_t i, n;
 	int bad = 0, ret = 0;
 
+	if (!is_dir(results)) {
+		error("%s: no such directory: no reports to sum up", results);
+		return EXIT_USAGE;
+	}
+	n = list_targets(results, &t);
 	for (i = 0; i < n; i++)
 		if (target_read(&t[i], results)) {
 			error("%s", t[i].error);
