@@ -317,7 +317,8 @@ bench: deps-verify $(KVERIFY)
 ##                            make -jN sweep checks N versions at once
 # "+": make hands its jobserver to kverify, which takes a token a version.
 sweep: deps-verify $(KVERIFY)
-	+@"$$KV_KVERIFY" sweep --env
+	+@"$$KV_KVERIFY" sweep --env; rc=$$?; \
+		[ $$rc = 2 ] || "$$KV_KVERIFY" summary || :; exit $$rc
 
 ## make list                  the kernels
 list: $(KVERIFY)

@@ -15,7 +15,7 @@
 
 T=${KVERIFY_SUMMARY_TARGET:-7.3}
 PY=/usr/bin/python3
-plan 9
+plan 10
 cached_source $T > /dev/null || exit 1
 command -v chromium > /dev/null || { echo "Bail out! no chromium (make deps-check installs it)"; exit 1; }
 
@@ -34,13 +34,15 @@ dom() {
 	    def __init__(s):
 	        super().__init__(); s.stack = []; s.rows = []; s.scripts = 0
 	        s.points = {"reprograms": 0, "reads": 0}; s.svg = 0; s.title = ""
+	        s.versions = []; s.cur = None
 	    def handle_starttag(s, tag, a):
 	        a = dict(a); s.stack.append((tag, a))
 	        if tag == "script": s.scripts += 1
 	        if tag == "svg": s.svg += 1
-	        if tag == "tr" and a.get("class") == "target": s.rows.append([])
-	        if tag == "td" and s.rows and len(s.stack) >= 2: s.rows[-1].append({"text": "", "href": None})
-	        if tag == "a" and s.rows and s.rows[-1]: s.rows[-1][-1]["href"] = a.get("href")
+	        if tag == "tr": s.cur = {"target": s.rows, "version": s.versions}.get(a.get("class"))
+	        if tag == "tr" and s.cur is not None: s.cur.append([])
+	        if tag == "td" and s.cur: s.cur[-1].append({"text": "", "href": None})
+	        if tag == "a" and s.cur and s.cur[-1]: s.cur[-1][-1]["href"] = a.get("href")
 	        if tag == "g" and "point" in a.get("class", ""):
 	            s.points[a["class"].split()[1]] += 1
 	    def handle_endtag(s, tag):
@@ -48,7 +50,7 @@ dom() {
 	    def handle_data(s, d):
 	        tags = [t for t, _ in s.stack]
 	        if tags and tags[-1] == "title" and "svg" not in tags: s.title += d
-	        if "td" in tags and s.rows and s.rows[-1]: s.rows[-1][-1]["text"] += d
+	        if "td" in tags and s.cur and s.cur[-1]: s.cur[-1][-1]["text"] += d
 	p = P(); p.feed(open(sys.argv[1]).read())
 	reps = [json.load(open(f)) for f in sys.argv[2:]]
 	assert p.title == "kverify results", ("title", p.title)
@@ -72,7 +74,8 @@ dom() {
 	    want["reads"] += len(sim.get("reads_per_million_emulated", {}))
 	assert p.points == want, ("points", p.points, want)
 	assert p.svg == (1 if want["reads"] + want["reprograms"] else 0), ("svg", p.svg)
-	print(len(p.rows), "rows,", p.points, "points")
+	print(len(p.rows), "rows,", p.points, "points,", len(p.versions), "sweep rows")
+	open(sys.argv[1] + ".versions", "w").write(json.dumps(p.versions))
 	PY
 }
 
@@ -172,6 +175,35 @@ test_expect_success 'a report that is no JSON: exit 2 naming it and the byte, th
 	[ $rc = 2 ] && grep -q "^kverify: results/broken/report.json: byte [0-9]*: " "$TMP/out" &&
 	grep -q "^| $T | \[PASS" results/summary.md && grep -q "^| broken | unreadable: " results/summary.md
 '
+
+# The sweep's matrix: results/sweep/sweep.json as kverify sweep writes it
+# (tools/sweep_report.c's fields), two versions, one failing with markup.
+mkdir -p results/sweep
+$PY - results/sweep/sweep.json <<-\PY
+import json, sys
+st = lambda n, s, r: {"name": n, "status": s, "seconds": 1.5, "reason": r}
+json.dump({"headline": "x", "passed": False, "versions": [
+    {"package": "linux-source-7.2", "version": "7.2.1-1", "suites": ["trixie"], "passed": True,
+     "steps": [st("fetch", "PASS", "cached"), st("apply", "PASS", "6 patches")]},
+    {"package": "linux-source-7.3", "version": "7.3.4-1", "suites": ["trixie"], "passed": False,
+     "steps": [st("fetch", "PASS", "cached"), st("apply", "FAIL", "<script>document.title='sweep'</script> hunk 2 FAILED")]}]},
+    open(sys.argv[1], "w"))
+PY
+test_expect_success 'the sweep matrix: a row per version, each step status, its markup text' '
+	./build/kverify summary > "$TMP/out" 2>&1 && cat "$TMP/out" &&
+	grep -q "(1 targets, the sweep)$" "$TMP/out" &&
+	render results/index.html "$TMP/dom4" && dom "$TMP/dom4" results/$T/report.json &&
+	$PY - "$TMP/dom4.versions" <<-\PY &&
+	import json, sys
+	v = json.load(open(sys.argv[1]))
+	t = [[c["text"] for c in row] for row in v]
+	print(t)
+	assert len(v) == 2 and [c[:8] for c in t[0]] == ["PASS 1.5", "PASS 1.5"], t
+	assert t[1][1].startswith("FAIL 1.5s<script>document.title=") and t[1][1].endswith("FAILED"), t
+	PY
+	grep -q "^| linux-source-7.3 7.3.4-1 | PASS 1.5s | FAIL 1.5s |$" results/summary.md
+'
+rm -rf results/sweep
 
 # fits OUT COLS: every step row of the table in OUT within COLS
 # characters, the sim's cut with "…", the whole reason in report.json.

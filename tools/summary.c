@@ -43,6 +43,14 @@ struct sum_target {
 	size_t nfig[2];
 };
 
+/* The rows of a table: report.json's targets, or the sweep's versions. */
+struct sum_set {
+	struct sum_target *t;
+	size_t n, alloc;
+	struct strvec cols;	/* the step names, in the order they first come */
+	const char *what;	/* "target", "version" */
+};
+
 static const char *const fig_names[2] = {
 	"reprograms_per_million_emulated", "reads_per_million_emulated"
 };
@@ -151,39 +159,131 @@ static void target_clear(struct sum_target *t)
 	t->nfig[0] = t->nfig[1] = 0;
 }
 
+/* Parse the JSON object in @path with @fn: 0, or -1 with @err set. */
+static int parse_file(const char *path, json_member_fn fn, void *data,
+		      struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct json_parser ps = JSON_PARSER_INIT(NULL, err);
+	int ret = -1;
+
+	if (strbuf_read_file(&text, path, 16 << 20) < 0) {
+		strbuf_addstr(err, "cannot read it");
+	} else if (strlen(text.buf) != text.len) {
+		strbuf_addf(err, "byte %zu: a NUL byte", strlen(text.buf));
+	} else {
+		ps.p = ps.start = text.buf;
+		json_skip_ws(&ps);
+		if (!json_object(&ps, fn, data)) {
+			json_skip_ws(&ps);
+			if (*ps.p)
+				json_fail(&ps, "more after the object");
+			else
+				ret = 0;
+		}
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
 /* Read results/<t->dir>/report.json: 0, or -1 with t->error set. */
 static int target_read(struct sum_target *t, const char *results)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
-	struct json_parser ps = JSON_PARSER_INIT(NULL, &err);
-	int ret = -1;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
 
 	strbuf_addf(&path, "%s/%s/report.json", results, t->dir);
-	if (strbuf_read_file(&text, path.buf, 16 << 20) < 0) {
-		strbuf_addf(&err, "cannot read it");
-		goto out;
-	}
-	if (strlen(text.buf) != text.len) {
-		strbuf_addf(&err, "byte %zu: a NUL byte", strlen(text.buf));
-		goto out;
-	}
-	ps.p = ps.start = text.buf;
-	json_skip_ws(&ps);
-	if (json_object(&ps, top_member, t))
-		goto out;
-	json_skip_ws(&ps);
-	if (*ps.p)
-		json_fail(&ps, "more after the report's object");
-	else
-		ret = 0;
-out:
+	ret = parse_file(path.buf, top_member, t, &err);
 	if (ret) {
 		target_clear(t);
 		strbuf_addf(&path, ": %s", err.buf);
 		t->error = strbuf_detach(&path, NULL);
 	}
 	strbuf_release(&path);
-	strbuf_release(&text);
+	strbuf_release(&err);
+	return ret;
+}
+
+static struct sum_target *set_add(struct sum_set *set)
+{
+	if (set->n == set->alloc) {
+		set->alloc = set->alloc ? 2 * set->alloc : 16;
+		set->t = xrealloc(set->t, set->alloc * sizeof(*set->t));
+	}
+	memset(&set->t[set->n], 0, sizeof(*set->t));
+	return &set->t[set->n++];
+}
+
+/* One version of the sweep, read into a row: "package version". */
+struct sweep_row {
+	struct sum_target *t;
+	char *package, *version;
+};
+
+static int version_member(struct json_parser *ps, const char *key,
+			  void *data)
+{
+	struct sweep_row *r = data;
+
+	if (!strcmp(key, "package"))
+		return json_string(ps, &r->package);
+	if (!strcmp(key, "version"))
+		return json_string(ps, &r->version);
+	if (!strcmp(key, "steps"))
+		return json_array(ps, step_element, r->t);
+	return json_skip(ps);
+}
+
+static int version_element(struct json_parser *ps, void *data)
+{
+	struct sweep_row r = { set_add(data), NULL, NULL };
+	int ret = json_object(ps, version_member, &r);
+
+	if (!ret && (!r.package || !r.version))
+		ret = json_fail(ps, "a version without its package or version");
+	if (!ret)
+		r.t->dir = xstrfmt("%s %s", r.package, r.version);
+	free(r.package);
+	free(r.version);
+	return ret;
+}
+
+static int sweep_member(struct json_parser *ps, const char *key, void *data)
+{
+	if (!strcmp(key, "versions"))
+		return json_array(ps, version_element, data);
+	return json_skip(ps);
+}
+
+static void set_clear(struct sum_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		target_clear(&set->t[i]);
+		free(set->t[i].dir);
+		free(set->t[i].error);
+	}
+	free(set->t);
+	set->t = NULL;
+	set->n = set->alloc = 0;
+	strvec_clear(&set->cols);
+}
+
+/* @results/sweep/sweep.json, if there is one: 0, or -1 (it says why). */
+static int sweep_read(struct sum_set *set, const char *results)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/sweep/sweep.json", results);
+	if (!access(path.buf, F_OK) &&
+	    parse_file(path.buf, sweep_member, set, &err)) {
+		error("%s: %s", path.buf, err.buf);
+		set_clear(set);
+		ret = -1;
+	}
+	strbuf_release(&path);
 	strbuf_release(&err);
 	return ret;
 }
@@ -336,12 +436,13 @@ static void md_reasons(struct strbuf *md, const struct sum_target *t)
 	}
 }
 
-static void write_md(struct strbuf *md, const struct sum_target *t, size_t n,
-		     const struct strvec *cols)
+static void md_table(struct strbuf *md, const struct sum_set *set)
 {
-	size_t i, j;
+	const struct strvec *cols = &set->cols;
+	const struct sum_target *t = set->t;
+	size_t i, j, n = set->n;
 
-	strbuf_addstr(md, "# kverify results\n\nFull reasons: each target's report.json; a status links to its step's log.\n\n| target |");
+	strbuf_addf(md, "| %s |", set->what);
 	for (j = 0; j < cols->nr; j++) {
 		strbuf_addstr(md, " ");
 		md_escape(md, cols->v[j]);
@@ -363,9 +464,23 @@ static void write_md(struct strbuf *md, const struct sum_target *t, size_t n,
 		for (j = 0; j < cols->nr; j++)
 			md_cell(md, &t[i], find_step(&t[i], cols->v[j]));
 	}
-	strbuf_addstr(md, "\n\n## Reasons\n\n");
-	for (i = 0; i < n; i++)
-		md_reasons(md, &t[i]);
+	strbuf_addstr(md, "\n");
+}
+
+static void write_md(struct strbuf *md, const struct sum_set *set,
+		     const struct sum_set *sweep)
+{
+	size_t i;
+
+	strbuf_addstr(md, "# kverify results\n\nFull reasons: each target's report.json; a status links to its step's log.\n\n");
+	md_table(md, set);
+	strbuf_addstr(md, "\n## Reasons\n\n");
+	for (i = 0; i < set->n; i++)
+		md_reasons(md, &set->t[i]);
+	if (!sweep->n)
+		return;
+	strbuf_addstr(md, "\n## The sweep (results/sweep/sweep.json)\n\n");
+	md_table(md, sweep);
 }
 
 /* A CSS class for a status: the statuses kverify writes, else "other". */
@@ -408,12 +523,14 @@ static void html_cell(struct strbuf *h, const struct sum_target *t,
 	strbuf_addstr(h, "</span></td>");
 }
 
-static void html_table(struct strbuf *h, const struct sum_target *t, size_t n,
-		       const struct strvec *cols)
+static void html_table(struct strbuf *h, const struct sum_set *set)
 {
-	size_t i, j;
+	const struct strvec *cols = &set->cols;
+	const struct sum_target *t = set->t;
+	size_t i, j, n = set->n;
 
-	strbuf_addstr(h, "<table id=\"steps\">\n<tr><th>target</th>");
+	strbuf_addf(h, "<table id=\"%ss\">\n<tr><th>%s</th>", set->what,
+		    set->what);
 	for (j = 0; j < cols->nr; j++) {
 		strbuf_addstr(h, "<th>");
 		xml_escape(h, cols->v[j]);
@@ -421,7 +538,7 @@ static void html_table(struct strbuf *h, const struct sum_target *t, size_t n,
 	}
 	strbuf_addstr(h, "</tr>\n");
 	for (i = 0; i < n; i++) {
-		strbuf_addstr(h, "<tr class=\"target\"><th>");
+		strbuf_addf(h, "<tr class=\"%s\"><th>", set->what);
 		xml_escape(h, t[i].dir);
 		strbuf_addstr(h, "</th>");
 		if (t[i].error) {
@@ -614,12 +731,16 @@ static void html_plot(struct strbuf *h, const struct sum_target *t, size_t n)
 	strbuf_addstr(h, "</svg>\n");
 }
 
-static void write_html(struct strbuf *h, const struct sum_target *t, size_t n,
-		       const struct strvec *cols)
+static void write_html(struct strbuf *h, const struct sum_set *set,
+		       const struct sum_set *sweep)
 {
 	strbuf_addstr(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kverify results</title>\n<style>\nbody { font-family: sans-serif; }\ntable { border-collapse: collapse; }\ntd, th { border: 1px solid #ccc; padding: 3px 6px; vertical-align: top; }\ntd .reason { font-size: 85%; color: #444; }\n.PASS { background: #dfd; } .FAIL, .ERROR { background: #fdd; }\n.SKIP { background: #eee; } .other { background: #ffd; }\n</style>\n</head>\n<body>\n<h1>kverify results</h1>\n<p>Each reason is cut short; report.json beside each target's logs has it in full.  A status links to its step's log.</p>\n");
-	html_table(h, t, n, cols);
-	html_plot(h, t, n);
+	html_table(h, set);
+	html_plot(h, set->t, set->n);
+	if (sweep->n) {
+		strbuf_addstr(h, "<h2>The sweep</h2>\n<p>Every linux-source version of the archive (results/sweep/sweep.json, docs/sweep.md).</p>\n");
+		html_table(h, sweep);
+	}
 	strbuf_addstr(h, "</body>\n</html>\n");
 }
 
@@ -640,37 +761,35 @@ static int write_out(const char *results, const char *name,
 int cmd_summary(const char *results)
 {
 	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
-	struct strvec cols = STRVEC_INIT;
-	struct sum_target *t;
-	size_t i, n;
+	struct sum_set set = { .cols = STRVEC_INIT, .what = "target" };
+	struct sum_set sweep = { .cols = STRVEC_INIT, .what = "version" };
+	size_t i;
 	int bad = 0, ret = 0;
 
 	if (!is_dir(results)) {
 		error("%s: no such directory: no reports to sum up", results);
 		return EXIT_USAGE;
 	}
-	n = list_targets(results, &t);
-	for (i = 0; i < n; i++)
-		if (target_read(&t[i], results)) {
-			error("%s", t[i].error);
+	set.n = set.alloc = list_targets(results, &set.t);
+	for (i = 0; i < set.n; i++)
+		if (target_read(&set.t[i], results)) {
+			error("%s", set.t[i].error);
 			bad = 1;
 		}
-	step_columns(t, n, &cols);
-	write_md(&md, t, n, &cols);
-	write_html(&html, t, n, &cols);
+	if (sweep_read(&sweep, results))
+		bad = 1;
+	step_columns(set.t, set.n, &set.cols);
+	step_columns(sweep.t, sweep.n, &sweep.cols);
+	write_md(&md, &set, &sweep);
+	write_html(&html, &set, &sweep);
 	if (write_out(results, "summary.md", &md) ||
 	    write_out(results, "index.html", &html))
 		ret = EXIT_TOOL;
 	else
-		note("summary: %s/summary.md, %s/index.html (%zu targets)",
-		     results, results, n);
-	for (i = 0; i < n; i++) {
-		target_clear(&t[i]);
-		free(t[i].dir);
-		free(t[i].error);
-	}
-	free(t);
-	strvec_clear(&cols);
+		note("summary: %s/summary.md, %s/index.html (%zu targets%s)",
+		     results, results, set.n, sweep.n ? ", the sweep" : "");
+	set_clear(&set);
+	set_clear(&sweep);
 	strbuf_release(&md);
 	strbuf_release(&html);
 	return ret ? ret : bad ? EXIT_USAGE : 0;
