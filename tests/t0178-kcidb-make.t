@@ -8,6 +8,7 @@
 # SEND=1), and report.json and KCIDB both name the series' revision,
 # change-id and KCIDB patchset hash.  Cost: fetch, tree, apply and
 # checkpatch of the cached 7.3 source, three times.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

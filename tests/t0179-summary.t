@@ -10,6 +10,7 @@
 # reasons are cut to its width (a pty of 100 columns, by script(1)).
 # Cost: three verify runs of the cached 7.3 source up to config, with
 # its sim, and a few renders.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
