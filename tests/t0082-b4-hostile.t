@@ -69,8 +69,8 @@ clean_repo
 rm -f series/change-id && mkdir -p series/change-id/keep
 make --no-print-directory am MBOX="$TMP/v3" > "$TMP/out" 2>&1
 amrc=$?
-test_expect_success 'make am that cannot write series/change-id says so and fails (kverify exit 3), not "imported" and 0' '
-	[ $amrc != 0 ] && grep -q "am\] Error 3$" "$TMP/out" && grep -q "series/change-id: cannot write it" "$TMP/out" &&
+test_expect_success 'make am with a series/change-id it cannot read or write refuses (exit 2), not "imported" and 0' '
+	[ $amrc != 0 ] && grep -q "am\] Error 2$" "$TMP/out" && grep -q "series/change-id: Is a directory" "$TMP/out" &&
 	! grep -q "^imported v" "$TMP/out"
 '
 rm -rf series && cp -r "$TMP/series.before" series
@@ -92,7 +92,7 @@ make --no-print-directory send > "$TMP/out" 2>&1
 rc=$?
 test_expect_success "make send refuses such a series/change-id with file:line and sends nothing (exit $rc)" - <<\EOT
 	tail -n 10 "$TMP/out" &&
-	[ $rc != 0 ] && grep -q "series/change-id:1: 'x\", \"prefixes\"" "$TMP/out" &&
+	[ $rc != 0 ] && grep -q "series/change-id:1: .*'x\", \"prefixes\"" "$TMP/out" &&
 	[ -z "$(ls results/send/v$rev 2>/dev/null)" ]
 EOT
 cp "$TMP/series.before/change-id" series/change-id
