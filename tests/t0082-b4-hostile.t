@@ -189,7 +189,7 @@ test_expect_success "two make am at once both succeed (exit $rc1 and $rc2)" '
 	[ $rc1 = 0 ] && [ $rc2 = 0 ]
 '
 test_expect_success "one waited for the other's lock" - <<\EOT
-	cat "$TMP/am1" "$TMP/am2" | grep -q 'waiting for pid [0-9]* (.*kverify.*, since [0-9:]*), which holds .*/locks/b4.lock'
+	cat "$TMP/am1" "$TMP/am2" | grep -Eq 'waiting for pid [0-9]+ \(.*kverify[^)]*(, since [0-9:]+)?\), which holds .*/locks/b4.lock'
 EOT
 test_expect_success 'both imported the posting' '
 	grep -q "^imported v$rev into series/ ($np patches)" "$TMP/am1" &&
