@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -226,6 +228,102 @@ static void sandboxed_cpu_counted(void **state)
 	child_clear(&c);
 }
 
+/* @pid runs: it exists and is no zombie (init may reap it late). */
+static int alive(pid_t pid)
+{
+	char path[64], stat[256];
+	FILE *f;
+	char *p;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(stat, sizeof(stat), f)) {
+		p = strrchr(stat, ')');
+		ret = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	}
+	fclose(f);
+	return ret;
+}
+
+/* A run_fork() child ends with its parent, by the SIGTERM it is given. */
+static void fork_dies_with_parent(void **state)
+{
+	int p[2], ready[2];
+	pid_t mid, child;
+	char buf[16];
+	ssize_t n;
+	int ws;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(ready), 0);
+	mid = fork();
+	assert_true(mid >= 0);
+	if (!mid) {
+		child = run_fork();
+		if (!child) {
+			/* past run_fork()'s checks: its parent may go now */
+			n = write(ready[1], "", 1);
+			pause();
+			_exit(0);
+		}
+		if (child < 0 || read(ready[0], buf, 1) != 1)
+			_exit(1);
+		dprintf(p[1], "%d\n", (int)child);
+		_exit(0);	/* the parent dies: its child must follow */
+	}
+	waitpid(mid, &ws, 0);
+	assert_true(WIFEXITED(ws) && !WEXITSTATUS(ws));
+	close(p[1]);
+	close(ready[0]);
+	close(ready[1]);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	child = atoi(buf);
+	for (n = 0; n < 100 && alive(child); n++)
+		usleep(20000);
+	assert_false(alive(child));
+}
+
+/*
+ * An interrupt that comes while run_join() waits is passed on: the child
+ * ends by SIGTERM at once, not when it would have.  Last: the interrupt
+ * stays recorded for the rest of the program.
+ */
+static void join_passes_an_interrupt_on(void **state)
+{
+	pid_t child, killer, self = getpid();
+	double t0 = now();
+	int ws;
+
+	(void)state;
+	run_install_signal_handlers();
+	child = run_fork();
+	if (!child) {
+		/* kverify's own handlers, inherited: it notes the SIGTERM */
+		sleep(30);
+		_exit(run_interrupted());
+	}
+	assert_true(child > 0);
+	killer = fork();
+	if (!killer) {
+		usleep(200000);
+		kill(self, SIGINT);
+		_exit(0);
+	}
+	ws = run_join(child);
+	waitpid(killer, NULL, 0);
+	assert_int_equal(run_interrupted(), SIGINT);
+	assert_true(WIFEXITED(ws));
+	assert_int_equal(WEXITSTATUS(ws), SIGTERM);
+	assert_true(now() - t0 < 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +334,8 @@ int main(void)
 		cmocka_unit_test(timeout_kills_the_group),
 		cmocka_unit_test(stop_at_a_string),
 		cmocka_unit_test(sandboxed_cpu_counted),
+		cmocka_unit_test(fork_dies_with_parent),
+		cmocka_unit_test(join_passes_an_interrupt_on),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

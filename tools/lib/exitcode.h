@@ -11,9 +11,14 @@ enum exit_code {
 	EXIT_INTERRUPTED = 130,	/* SIGINT or SIGTERM, as a shell says it */
 };
 
-/*
- * Of two runs' statuses, the one a pipeline must see: a FAIL of the
- * patch outweighs another target's tool ERROR.
+/**
+ * exit_rank() - How much a status outweighs the others.
+ * @e: The status.
+ *
+ * A pass ranks lowest, then a tool's ERROR, the patch's FAIL, bad usage,
+ * and, highest, an interrupt or any status not in enum exit_code.
+ *
+ * Return: The rank, 0 to 4.
  */
 static inline int exit_rank(enum exit_code e)
 {
@@ -31,6 +36,16 @@ static inline int exit_rank(enum exit_code e)
 	}
 }
 
+/**
+ * exit_worse() - Of two runs' statuses, the one a pipeline must see.
+ * @a: One run's status.
+ * @b: Another's.
+ *
+ * A FAIL of the patch outweighs another target's tool ERROR, so that a
+ * CI job sees the patch's failure first (exit_rank() gives the order).
+ *
+ * Return: Whichever of @a and @b ranks higher; @a when they rank alike.
+ */
 static inline enum exit_code exit_worse(enum exit_code a, enum exit_code b)
 {
 	return exit_rank(a) >= exit_rank(b) ? a : b;

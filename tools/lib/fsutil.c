@@ -2,8 +2,8 @@
 /*
  * Files and directories: made (under a guarded directory without following
  * a symlink), removed, written whole or atomically, copied, read; names in
- * the cache; the process's $TMPDIR in the cache, and the cache's own check.
- * Hashes are lib/hash.c, locks lib/lock.c, trees lib/tree.c.
+ * the cache, and the cache's own check.  Hashes are lib/hash.c, locks and
+ * the process's $TMPDIR lib/lock.c, trees lib/tree.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -93,7 +93,7 @@ static int rm_one(const char *path, const struct stat *st, int type,
 	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
-/* Remove a tree; directories left read-only by a build are made writable. */
+/* Remove a tree, depth first, following no symlink; no mode is changed. */
 int rm_rf(const char *path)
 {
 	struct stat st;

@@ -326,3 +326,39 @@ int json_string(struct json_parser *ps, char **out)
 	*out = strbuf_detach(&sb, NULL);
 	return 0;
 }
+
+int json_parse_object(const char *text, json_member_fn fn, void *data,
+		      struct strbuf *err)
+{
+	struct json_parser ps = JSON_PARSER_INIT(text, err);
+
+	json_skip_ws(&ps);
+	if (json_object(&ps, fn, data))
+		return -1;
+	json_skip_ws(&ps);
+	if (*ps.p)
+		return json_fail(&ps, "more after the object");
+	return 0;
+}
+
+int json_read_object(const char *path, json_member_fn fn, void *data,
+		     struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t had = err->len;
+	int ret = -1;
+
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0) {
+		strbuf_addf(err, "%s: cannot read it", path);
+	} else if (strlen(sb.buf) != sb.len) {
+		strbuf_addf(err, "%s: byte %zu: a NUL byte", path,
+			    strlen(sb.buf));
+	} else {
+		strbuf_addf(err, "%s: ", path);
+		ret = json_parse_object(sb.buf, fn, data, err);
+		if (!ret)
+			strbuf_setlen(err, had);
+	}
+	strbuf_release(&sb);
+	return ret;
+}

@@ -112,4 +112,29 @@ int json_number(struct json_parser *ps, double *out);
  */
 int json_string(struct json_parser *ps, char **out);
 
+/**
+ * json_parse_object() - a text that is one JSON object, member by member
+ * @text: the text, NUL-terminated; white space around the object is fine
+ * @fn: called with each member's key, the parse at its value
+ * @data: passed to @fn
+ * @err: where "byte N: what" of the first error is added
+ *
+ * Return: 0, or -1 if the text is no object or has more after it.
+ */
+int json_parse_object(const char *text, json_member_fn fn, void *data,
+		      struct strbuf *err);
+
+/**
+ * json_read_object() - json_parse_object() of a file's text
+ * @path: the file (16 MiB at most)
+ * @fn: as json_parse_object()'s
+ * @data: passed to @fn
+ * @err: where "@path: cannot read it", "@path: byte N: a NUL byte" or
+ *	"@path: byte N: what" of json_parse_object() is added
+ *
+ * Return: 0 (@err as it was), or -1.
+ */
+int json_read_object(const char *path, json_member_fn fn, void *data,
+		     struct strbuf *err);
+
 #endif

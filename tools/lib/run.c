@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/exitcode.h"
 #include "lib/run.h"
 
 static sig_atomic_t interrupted_by;
@@ -468,6 +469,33 @@ fail:
 		close(outpipe[0]);
 	last->status = -1;
 	return -1;
+}
+
+pid_t run_fork(void)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	/* It goes with its parent, and its tools with it (run_pipeline()). */
+	if (!pid && (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
+		     getppid() != parent))
+		_exit(EXIT_TOOL);
+	return pid;
+}
+
+int run_join(pid_t pid)
+{
+	int ws = 0, passed_on = 0;
+
+	for (;;) {
+		if (run_interrupted() && !passed_on) {
+			kill(pid, SIGTERM);
+			passed_on = 1;
+		}
+		if (waitpid(pid, &ws, 0) == pid || errno != EINTR)
+			return ws;
+	}
 }
 
 int run_child(struct child *c)

@@ -3,6 +3,7 @@
 #define KVERIFY_RUN_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "lib/strbuf.h"
 
@@ -77,6 +78,29 @@ double now(void);
  * is ignored.
  */
 void run_install_signal_handlers(void);
+
+/**
+ * run_fork() - fork() a process of kverify's own (a step run beside the
+ * others, a prefetch).
+ *
+ * The child gets SIGTERM when its parent dies, so that it and its tools
+ * end with the run; a child that cannot arrange it exits EXIT_TOOL.
+ * stdio is flushed first, so nothing buffered is written twice.
+ *
+ * Return: As fork(): 0 in the child, its pid in the parent, -1.
+ */
+pid_t run_fork(void);
+
+/**
+ * run_join() - Wait for a process of run_fork().
+ * @pid: The child.
+ *
+ * An interrupt of kverify (run_interrupted()), before or while it waits,
+ * is passed on to the child as SIGTERM, once.
+ *
+ * Return: Its wait status, as waitpid() sets it (0 when it failed).
+ */
+int run_join(pid_t pid);
 
 /**
  * run_child() - Run one child and wait for it.

@@ -54,12 +54,20 @@ static int chown_one(const char *path, const struct stat *st, int type,
 		     struct FTW *ftw)
 {
 	(void)ftw;
+	/*
+	 * Gone between readdir and lstat or lchown: a step beside this one
+	 * (the build's ccache) renames its temporary files as we walk.
+	 */
+	if (type == FTW_NS)
+		return 0;
 	if (type == FTW_F && S_ISREG(st->st_mode) && st->st_nlink > 1)
-		return st->st_uid == SANDBOX_UID || st->st_gid == SANDBOX_UID ?
-		       lchown(path, 0, 0) : 0;
+		return (st->st_uid == SANDBOX_UID ||
+			st->st_gid == SANDBOX_UID) &&
+		       lchown(path, 0, 0) < 0 && errno != ENOENT ? -1 : 0;
 	if (st->st_uid == SANDBOX_UID && st->st_gid == SANDBOX_UID)
 		return 0;
-	return lchown(path, SANDBOX_UID, SANDBOX_UID) < 0 ? -1 : 0;
+	return lchown(path, SANDBOX_UID, SANDBOX_UID) < 0 && errno != ENOENT ?
+	       -1 : 0;
 }
 
 /* A mount point for @path inside @root, made on the host before bwrap. */
