@@ -95,9 +95,15 @@ test_expect_success "the guest runner edited: it boots" '
 	echo "# an edit" >> "$copy/tools/guest/init" &&
 	verify && booted
 '
-test_expect_success "--require pmu: it boots, the SKIP FAILs, nothing kept" '
+# The fake's console prints the SKIP whatever the guest's command line:
+# the boot step makes it the FAIL a runner given kverify.require=pmu
+# prints, with the skip's reason, for the report and its readers.
+test_expect_success "--require pmu: it boots with kverify.require=pmu, the SKIP FAILs with its reason, nothing kept" '
 	{ verify --require pmu; [ $? = 1 ]; } &&
-	[ "$(step_status $R boot)" = FAIL ] && [ ! -e "$memo" ]
+	[ "$(step_status $R boot)" = FAIL ] && [ ! -e "$memo" ] &&
+	grep "^fake-qemu: .*-kernel " "$copy/results/$T/console.log" | grep -q " kverify.require=pmu" &&
+	[ "$(json $R "[t[\"status\"] + \": \" + t[\"reason\"] for t in r[\"tests\"] if t[\"name\"] == \"pmu_counters_test\"][0]")" = "FAIL: kverify.require=pmu, but it skipped: no PMU in this guest" ] &&
+	reason | grep -q "^--require pmu: 1 PMU tests skipped (pmu_counters_test); 2 passed, 1 failed, 0 skipped"
 '
 test_expect_success "then without it: boots again (the PASS was forgotten), then up to date" '
 	verify && booted && verify && reused

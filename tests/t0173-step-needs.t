@@ -3,12 +3,15 @@
 # "skipped with --skip" even after another step failed, and a step that
 # does not read what failed says the run stopped there (and that
 # --keep-going runs it), not that it needs the failed step; and the cold
-# cost a warm run reports (what .ci/cold-seconds is measured from).  A tiny dir:
-# tree whose checkpatch has a finding and whose make fails: seconds.
+# cost a warm run reports (what .ci/cold-seconds is measured from).  Steps
+# run beside (cocci, selftests): a failure of one stops the steps below it
+# in the table, as when they run one after another, not those above it;
+# selftests, which reads the tree only, runs though config failed.  A tiny
+# dir: tree whose checkpatch has a finding and whose make fails: seconds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 4
+plan 6
 copy=$TMP/repo
 repo_copy "$copy"
 mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/esc" "$TMP/bin"
@@ -61,5 +64,25 @@ test_expect_success 'report.json: cold_seconds keeps the longest each step took 
 	{ run --skip sim,checkpatch,cocci,selftests,boot,config,build,kabi > "$TMP/out" 2>&1; rc=$?; } &&
 	echo "exit $rc, seconds $(json $R "r[\"seconds\"]"), cold_seconds $(json $R "r[\"cold_seconds\"]")" &&
 	[ "$(json $R "r[\"cold_seconds\"] >= 2 and r[\"seconds\"] < r[\"cold_seconds\"]")" = True ]
+'
+test_expect_success 'cocci beside: its failure stops config below it, not checkpatch above it' '
+	printf "#!/bin/sh\nexit 0\n" > "$TMP/tree/scripts/checkpatch.pl" &&
+	run --skip sim,selftests,boot > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc: cocci $(step_status $R cocci): $(reason cocci | cut -c1-100)" &&
+	echo "checkpatch $(step_status $R checkpatch); config: $(reason config)" &&
+	[ $rc = 1 ] && [ "$(step_status $R cocci)" = FAIL ] &&
+	[ "$(step_status $R checkpatch)" = PASS ] &&
+	[ "$(reason config)" = "not run: the run stopped when cocci failed; config does not need it: --keep-going runs it" ]
+'
+test_expect_success 'selftests beside: it reads the tree, so it runs though config failed; boot does not' '
+	run --skip sim,cocci > "$TMP/out" 2>&1
+	rc=$? && echo "exit $rc: selftests $(step_status $R selftests): $(reason selftests | cut -c1-100)" &&
+	echo "boot: $(reason boot)" &&
+	[ $rc = 1 ] && [ "$(step_status $R config)" = FAIL ] &&
+	[ "$(step_status $R selftests)" = FAIL ] &&
+	log=$copy/results/esc/logs/09-selftests.log &&
+	grep -q " make -C $KVERIFY_CACHE/trees/esc O=$KVERIFY_CACHE/build/esc-kselftest/kernel .* headers$" "$log" &&
+	grep -qx "make: no kernel here" "$log" &&
+	[ "$(reason boot)" = "not run: needs config, which failed" ]
 '
 done_testing

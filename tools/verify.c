@@ -14,7 +14,6 @@
 #include <string.h>
 #include <signal.h>
 #include <time.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +34,7 @@
 
 /*
  * BOOT=auto: Debian's kernel for a deb: source, unless an option asks for
- * our own build (a config fragment, objects only, a lab bundle); the config
+ * our own build (a config fragment, objects only); the config
  * step may still fall back when Debian's compiler is missing here.
  */
 static int wants_distro_boot(const struct verify_ctx *ctx)
@@ -46,7 +45,7 @@ static int wants_distro_boot(const struct verify_ctx *ctx)
 		return 0;
 	if (opt->boot == BOOT_DISTRO)
 		return 1;
-	return !opt->config && opt->mode == BUILD_KERNEL && !opt->bundle;
+	return !opt->config && opt->mode == BUILD_KERNEL;
 }
 
 /*
@@ -123,20 +122,6 @@ static double cpu_now(void)
 		children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
 }
 
-static int skipped_by_option(const struct options *opt, const char *name)
-{
-	const char *s = opt->skip;
-	size_t n = strlen(name);
-
-	while (s && *s) {
-		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
-			return 1;
-		s = strchr(s, ',');
-		s = s ? s + 1 : NULL;
-	}
-	return 0;
-}
-
 /*
  * Run @s into @r, with the progress display when @progress; the step's
  * lines name it as @r does ("build", or a flavour's "build:rt-amd64").
@@ -210,13 +195,11 @@ static void beside_send(struct verify_ctx *ctx, const struct step *s,
 static int beside_start(struct verify_ctx *ctx, const struct step *s,
 			struct step_result *r, struct beside *b)
 {
-	pid_t engine = getpid();
 	int p[2];
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
-	fflush(NULL);
-	b->pid = fork();
+	b->pid = run_fork();
 	if (b->pid < 0) {
 		close(p[0]);
 		close(p[1]);
@@ -224,10 +207,6 @@ static int beside_start(struct verify_ctx *ctx, const struct step *s,
 	}
 	if (!b->pid) {
 		close(p[0]);
-		/* It goes with the engine: its tools with it (run.c). */
-		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
-		    getppid() != engine)
-			_exit(EXIT_TOOL);
 		run_one(ctx, s, r, 0);
 		beside_send(ctx, s, r, p[1]);
 		_exit(0);	/* the engine's exit handlers are not ours */
@@ -295,8 +274,7 @@ static void beside_join(struct verify_ctx *ctx, const struct step *s,
 		strbuf_add(&sb, buf, n);
 	}
 	close(b->fd);
-	while (waitpid(b->pid, &ws, 0) < 0 && errno == EINTR)
-		;
+	ws = run_join(b->pid);
 	if (beside_parse(ctx, s, r, &sb)) {
 		r->status = STEP_ERROR;
 		strbuf_reset(&r->reason);
@@ -316,87 +294,173 @@ static void beside_join(struct verify_ctx *ctx, const struct step *s,
 	strbuf_release(&sb);
 }
 
+/* The engine's view of one run of the steps (run_steps()). */
+struct engine {
+	struct verify_ctx *ctx;
+	const struct step *const *steps;
+	struct step_result *res;
+	struct beside *beside;
+	int nr;
+	/* bits indexing @steps */
+	unsigned int failed;	/* failed, or not run for what failed */
+	unsigned int pending;	/* running beside, not yet joined */
+	unsigned int done;	/* ended, or decided not to run */
+	struct strbuf stopped;	/* what stopped the run, "" while none */
+};
+
+static void name_result(struct engine *e, int i)
+{
+	struct step_result *r = &e->res[i];
+
+	r->name = e->steps[i]->name;
+	r->log = xstrfmt("%s/logs/%02d-%s.log", e->ctx->results, i,
+			 e->steps[i]->name);
+}
+
+/* A failure stops the run, unless its step is independent (or -k). */
+static void note_failure(struct engine *e, int i)
+{
+	const struct step *s = e->steps[i];
+
+	if (e->res[i].status != STEP_FAIL && e->res[i].status != STEP_ERROR)
+		return;
+	e->failed |= 1u << i;
+	if (!(s->flags & STEP_INDEPENDENT) && !e->ctx->opt->keep_going &&
+	    !e->stopped.len)
+		strbuf_addf(&e->stopped, "%s failed", s->name);
+}
+
+static void join(struct engine *e, int j)
+{
+	beside_join(e->ctx, e->steps[j], &e->res[j], &e->beside[j]);
+	e->pending &= ~(1u << j);
+	e->done |= 1u << j;
+	note_failure(e, j);
+}
+
+/*
+ * Before step @i: the steps beside that it needs, and those above it in
+ * the table that are not independent, so that their failure stops it as
+ * when the steps run one after another.
+ */
+static void join_before(struct engine *e, int i)
+{
+	const struct step *s = e->steps[i];
+	int j;
+
+	for (j = 0; j < e->nr; j++) {
+		if (!(e->pending & (1u << j)))
+			continue;
+		if ((s->needs & (1u << j)) ||
+		    (j < i && !(e->steps[j]->flags & STEP_INDEPENDENT)))
+			join(e, j);
+	}
+}
+
+/*
+ * Start every STEP_BESIDE step whose needs have all passed, however far
+ * down the table: cocci runs beside checkpatch, selftests beside config,
+ * build and kabi.  make's jobserver counts jobs: none then.
+ */
+static void start_ready(struct engine *e)
+{
+	const struct options *opt = e->ctx->opt;
+	int k;
+
+	for (k = 0; k < e->nr; k++) {
+		const struct step *s = e->steps[k];
+		unsigned int bit = 1u << k;
+
+		if (!(s->flags & STEP_BESIDE) || ((e->done | e->pending) & bit) ||
+		    (s->needs & ~e->done) || (s->needs & e->failed) ||
+		    e->stopped.len || run_interrupted() ||
+		    opt->make_jobserver || step_skipped(opt, s->name) ||
+		    (!series_of(e->ctx)->dir &&
+		     !(s->flags & STEP_RUNS_WHEN_NA)))
+			continue;
+		name_result(e, k);
+		if (!beside_start(e->ctx, s, &e->res[k], &e->beside[k]))
+			e->pending |= bit;
+		else
+			free(e->res[k].log);
+	}
+}
+
+/* Step @i, which runs in the engine or was not started beside. */
+static void run_or_skip(struct engine *e, int i)
+{
+	const struct step *s = e->steps[i];
+	struct step_result *r = &e->res[i];
+	int j;
+
+	name_result(e, i);
+	e->done |= 1u << i;
+	if (!series_of(e->ctx)->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
+		r->status = STEP_NA;
+		strbuf_addstr(&r->reason, series_of(e->ctx)->na_reason ?
+			      series_of(e->ctx)->na_reason : "no series");
+	} else if (run_interrupted() && e->stopped.len) {
+		r->status = STEP_SKIP;
+		strbuf_addf(&r->reason, "not run: %s", e->stopped.buf);
+	} else if (step_skipped(e->ctx->opt, s->name)) {
+		/* The user's choice, whatever failed before it. */
+		r->status = STEP_SKIP;
+		strbuf_addstr(&r->reason, "skipped with --skip");
+	} else if (s->needs & e->failed) {
+		for (j = 0; !(s->needs & e->failed & (1u << j)); j++)
+			;
+		r->status = STEP_SKIP;
+		strbuf_addf(&r->reason, "not run: needs %s, which %s",
+			    e->steps[j]->name,
+			    e->res[j].status == STEP_SKIP ? "did not run" :
+			    "failed");
+		e->failed |= 1u << i;
+	} else if (e->stopped.len) {
+		/*
+		 * It does not read what failed: it is not run only
+		 * because the run stops at the first failure.
+		 */
+		r->status = STEP_SKIP;
+		strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
+			    e->stopped.buf, s->name);
+	} else {
+		run_one(e->ctx, s, r, 1);
+		if (run_interrupted() && !e->stopped.len)
+			strbuf_addstr(&e->stopped, "interrupted");
+		note_failure(e, i);
+	}
+}
+
 /*
  * Run @steps (@nr of them, needs bits indexing @steps) into @res: a step
  * the user skipped, one that needs what failed or did not run, or one
  * after the first failure (without --keep-going, unless that failure's
  * step is independent) is not run, and says why.  A STEP_BESIDE step
- * runs beside the steps after it; a step that needs it waits for it.
+ * runs in a process of its own from the moment its needs have passed,
+ * beside the engine's steps (join_before() says when it is waited for).
  */
 static void run_steps(struct verify_ctx *ctx, const struct step *const *steps,
 		      int nr, struct step_result *res)
 {
-	struct beside *beside = xmalloc(nr * sizeof(*beside));
-	struct strbuf stopped = STRBUF_INIT;
-	unsigned int failed = 0, pending = 0;
-	int i, j;
+	struct engine e = {
+		.ctx = ctx, .steps = steps, .res = res, .nr = nr,
+		.beside = xmalloc(nr * sizeof(struct beside)),
+		.stopped = STRBUF_INIT,
+	};
+	int i;
 
 	for (i = 0; i < nr; i++) {
-		const struct step *s = steps[i];
-		struct step_result *r = &res[i];
-
-		for (j = 0; j < i; j++) {
-			if (!(s->needs & pending & (1u << j)))
-				continue;
-			beside_join(ctx, steps[j], &res[j], &beside[j]);
-			pending &= ~(1u << j);
-			if (res[j].status == STEP_FAIL ||
-			    res[j].status == STEP_ERROR)
-				failed |= 1u << j;
-		}
-		r->name = s->name;
-		r->log = xstrfmt("%s/logs/%02d-%s.log", ctx->results, i,
-				 s->name);
-		if (!series_of(ctx)->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
-			r->status = STEP_NA;
-			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
-				      series_of(ctx)->na_reason : "no series");
-		} else if (run_interrupted() && stopped.len) {
-			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: %s", stopped.buf);
-		} else if (skipped_by_option(ctx->opt, s->name)) {
-			/* The user's choice, whatever failed before it. */
-			r->status = STEP_SKIP;
-			strbuf_addstr(&r->reason, "skipped with --skip");
-		} else if (s->needs & failed) {
-			for (j = 0; !(s->needs & failed & (1u << j)); j++)
-				;
-			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: needs %s, which %s",
-				    steps[j]->name,
-				    res[j].status == STEP_SKIP ? "did not run" :
-				    "failed");
-			failed |= 1u << i;
-		} else if (stopped.len) {
-			/*
-			 * It does not read what failed: it is not run only
-			 * because the run stops at the first failure.
-			 */
-			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
-				    stopped.buf, s->name);
-		} else if ((s->flags & STEP_BESIDE) &&
-			   (s->flags & STEP_INDEPENDENT) &&
-			   !ctx->opt->make_jobserver &&
-			   !beside_start(ctx, s, r, &beside[i])) {
-			pending |= 1u << i;
-		} else {
-			run_one(ctx, s, r, 1);
-			if (run_interrupted() && !stopped.len)
-				strbuf_addstr(&stopped, "interrupted");
-			if (r->status != STEP_FAIL && r->status != STEP_ERROR)
-				continue;
-			failed |= 1u << i;
-			if (!(s->flags & STEP_INDEPENDENT) &&
-			    !ctx->opt->keep_going && !stopped.len)
-				strbuf_addf(&stopped, "%s failed", s->name);
-		}
+		join_before(&e, i);
+		if ((e.pending | e.done) & (1u << i))
+			continue;
+		run_or_skip(&e, i);
+		start_ready(&e);
 	}
-	for (j = 0; j < nr; j++)
-		if (pending & (1u << j))
-			beside_join(ctx, steps[j], &res[j], &beside[j]);
-	free(beside);
-	strbuf_release(&stopped);
+	for (i = 0; i < nr; i++)
+		if (e.pending & (1u << i))
+			join(&e, i);
+	free(e.beside);
+	strbuf_release(&e.stopped);
 }
 
 /*
@@ -531,7 +595,7 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 		} else if (run_interrupted()) {
 			r->status = STEP_SKIP;
 			strbuf_addstr(&r->reason, "not run: interrupted");
-		} else if (skipped_by_option(ctx->opt, s->name)) {
+		} else if (step_skipped(ctx->opt, s->name)) {
 			r->status = STEP_SKIP;
 			strbuf_addstr(&r->reason, "skipped with --skip");
 		} else if (s->needs & failed) {

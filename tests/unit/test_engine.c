@@ -356,9 +356,58 @@ static void beside(void **state)
 }
 
 /*
+ * A STEP_BESIDE step that is not independent, "s" below "c" in the table:
+ * it starts as soon as "a", all it needs, passed, so "c" runs while it
+ * works; "n" below it waits for it, as when the steps run in turn, and
+ * its FAIL stops "n" though "n" does not need it.
+ */
+static struct step s_late = {
+	.name = "s", .run = fake_beside, .flags = STEP_BESIDE,
+	.needs = NEEDS(0), STEP_OUTPUT(sim),
+};
+static const struct step below_n = { .name = "n", .run = fake_sees,
+				     .needs = NEEDS(0) };
+static const struct step *const late_steps[] = {
+	&a_step, &sees_c, &s_late, &below_n,
+};
+
+static void beside_not_independent(void **state)
+{
+	struct run w;
+
+	(void)state;
+	s_late.save_out = sim_step.save_out;
+	s_late.load_out = sim_step.load_out;
+	beside_start_clean(&w, 0);
+	run_steps(&w.ctx, late_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c- n+ ");
+	assert_int_equal(w.res[2].status, STEP_PASS);
+	assert_string_equal(w.ctx.sim.era, "fake era");
+	beside_finish(&w);
+
+	beside_start_clean(&w, 0);
+	gives['s' - 'a'] = STEP_FAIL;
+	run_steps(&w.ctx, late_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c- ");
+	assert_int_equal(w.res[1].status, STEP_PASS);
+	assert_int_equal(w.res[2].status, STEP_FAIL);
+	assert_step(&w, 3, STEP_SKIP,
+		    "not run: the run stopped when s failed; n does not need it: --keep-going runs it");
+	beside_finish(&w);
+
+	/* with -k it does not stop "n" */
+	beside_start_clean(&w, 0);
+	w.opt.keep_going = 1;
+	gives['s' - 'a'] = STEP_FAIL;
+	run_steps(&w.ctx, late_steps, 4, w.res);
+	assert_string_equal(ran.buf, "a c- n+ ");
+	beside_finish(&w);
+}
+
+/*
  * Step @i's output is a field of struct verify_ctx that no other step's
  * output overlaps; a step with an init or clear has an output; a step in
- * a process of its own sends it back.
+ * a process of its own sends back the output it has.
  */
 static void step_outputs_are_whole(int i)
 {
@@ -368,7 +417,7 @@ static void step_outputs_are_whole(int i)
 	assert_true(s->out + s->out_size <= sizeof(struct verify_ctx));
 	if (s->init_out || s->clear_out || s->save_out || s->load_out)
 		assert_int_not_equal(s->out_size, 0);
-	if (s->flags & STEP_BESIDE) {
+	if ((s->flags & STEP_BESIDE) && s->out_size) {
 		assert_non_null(s->save_out);
 		assert_non_null(s->load_out);
 	}
@@ -424,6 +473,7 @@ int main(void)
 		cmocka_unit_test(not_applicable),
 		cmocka_unit_test(machine_error),
 		cmocka_unit_test(beside),
+		cmocka_unit_test(beside_not_independent),
 		cmocka_unit_test(real_table),
 	};
 	char tmpl[] = "/tmp/kverify-test-engine-XXXXXX";

@@ -143,6 +143,44 @@ static void duplicates_paired_in_crc_order(void **state)
 			    "added - 0x2 dup\n");
 }
 
+/*
+ * Without CONFIG_MODVERSIONS every CRC is 0x00000000: what is left is the
+ * export type and the namespace, compared where both lines have them (a
+ * genksyms line has neither), as Debian's buildcheck compares "export".
+ */
+static void export_type_and_namespace(void **state)
+{
+	static const char debian[] =
+		"0x0\tgpl\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\t\n"
+		"0x0\tinternal\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\tmodule:kvm-amd,kvm-intel\n"
+		"0x0\tplain\tarch/x86/kvm/kvm\tEXPORT_SYMBOL\t\n"
+		"0x0\tvfio_x\tdrivers/vfio/vfio\tEXPORT_SYMBOL_GPL\t\n";
+	struct symvers s = SYMVERS_INIT;
+	struct seen seen;
+
+	(void)state;
+	parse(&s, debian, NULL);
+	assert_string_equal(s.v[1].export, "EXPORT_SYMBOL_GPL");
+	assert_string_equal(s.v[1].ns, "module:kvm-amd,kvm-intel");
+	assert_null(s.v[0].ns);
+	symvers_clear(&s);
+	/* the same: nothing; genksyms' vfio line, without an export type: nothing */
+	assert_string_equal(diff_of(debian,
+				    "0x0\tgpl\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\n"
+				    "0x0\tinternal\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\tmodule:kvm-amd,kvm-intel\n"
+				    "0x0\tplain\tarch/x86/kvm/kvm\tEXPORT_SYMBOL\t\n"
+				    "0x0\tvfio_x\tdrivers/vfio/vfio\n", &seen), "");
+	/* GPL-only now, out of its namespace, into one: each a change */
+	assert_string_equal(diff_of(debian,
+				    "0x0\tgpl\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\tKVM\n"
+				    "0x0\tinternal\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\t\n"
+				    "0x0\tplain\tarch/x86/kvm/kvm\tEXPORT_SYMBOL_GPL\t\n"
+				    "0x0\tvfio_x\tdrivers/vfio/vfio\n", &seen),
+			    "changed 0x0 0x0 gpl\n"
+			    "changed 0x0 0x0 internal\n"
+			    "changed 0x0 0x0 plain\n");
+}
+
 static void read_a_file(void **state)
 {
 	const char *dir = getenv("TMPDIR");
@@ -186,9 +224,9 @@ static void ignore_file(void **state)
 			       "kvm_pmu_*\tnot used outside kvm.ko\n"
 			       "module:drivers/vfio/*  vfio is rebuilt with kvm\n"
 			       "\040\040\n");
-	struct symver pmu = { "0x1", "kvm_pmu_get_msr", "arch/x86/kvm/kvm" };
-	struct symver vfio = { "0x2", "vfio_file_set_kvm", "drivers/vfio/vfio" };
-	struct symver other = { "0x3", "kvm_vcpu_kick", "arch/x86/kvm/kvm" };
+	struct symver pmu = { "0x1", "kvm_pmu_get_msr", "arch/x86/kvm/kvm", NULL, NULL };
+	struct symver vfio = { "0x2", "vfio_file_set_kvm", "drivers/vfio/vfio", NULL, NULL };
+	struct symver other = { "0x3", "kvm_vcpu_kick", "arch/x86/kvm/kvm", NULL, NULL };
 
 	(void)state;
 	assert_int_equal(symvers_ignore_read(&ig, path, &err), 0);
@@ -235,6 +273,7 @@ int main(void)
 		cmocka_unit_test(diff_in_symbol_order),
 		cmocka_unit_test(diff_of_equal_and_empty),
 		cmocka_unit_test(duplicates_paired_in_crc_order),
+		cmocka_unit_test(export_type_and_namespace),
 		cmocka_unit_test(read_a_file),
 		cmocka_unit_test(ignore_file),
 		cmocka_unit_test(ignore_needs_a_reason),

@@ -34,6 +34,13 @@ int config_value(const char *config, const char *sym);
 /* The rebuilt module @name ("kvm-amd") of the flavour's tree. */
 char *kvm_module_path(const struct verify_ctx *ctx, const char *name);
 
+/*
+ * The packages configure_debian() unpacks, fetched ahead of it (the fetch
+ * step runs this beside the source's unpacking): 0 when it fetched them,
+ * 1 when the cache had them, -1 when it could not (the config step tries
+ * again, and says why).
+ */
+int debian_prefetch(const struct verify_ctx *ctx, struct step_result *r);
 enum step_status configure_debian(const struct verify_ctx *ctx,
 				  struct config_out *out,
 				  struct step_result *r);

@@ -339,6 +339,64 @@ out:
 	return ret;
 }
 
+/* Which packages: the image and the headers of the source's version. */
+static int find_packages(const struct verify_ctx *ctx,
+			 struct config_out *cfg, struct step_result *r,
+			 struct apt_suite *as, struct strvec *pkgs,
+			 char **cc_pkg)
+{
+	int ret;
+
+	if (apt_suite_init(as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
+	    apt_suite_lock(as, &r->reason))
+		return -1;
+	ret = find_image(ctx, cfg, r, as) ||
+	      find_headers(ctx, cfg, r, as, pkgs, cc_pkg) ||
+	      find_image_parts(ctx, cfg, r, as, pkgs);
+	apt_suite_unlock(as);
+	return ret ? -1 : 0;
+}
+
+static void set_deb_root(const struct verify_ctx *ctx, struct config_out *cfg)
+{
+	char *dir = sources_path(ctx, "debian"), *ver, *p;
+
+	mkdir_p(dir);
+	free(dir);
+	ver = xstrdup(ctx->fetch.source.deb_version);
+	for (p = ver; *p; p++)
+		if (*p == '~' || *p == ':')
+			*p = '_';
+	cfg->deb_root = sources_path(ctx, "debian/%s_%s", deb_key(ctx, cfg),
+				     ver);
+	free(ver);
+}
+
+int debian_prefetch(const struct verify_ctx *ctx, struct step_result *r)
+{
+	struct config_out cfg = { 0 };
+	struct strvec pkgs = STRVEC_INIT;
+	struct apt_suite as = { 0 };
+	char *cc_pkg = NULL;
+	int ret;
+
+	ret = find_packages(ctx, &cfg, r, &as, &pkgs, &cc_pkg);
+	if (!ret) {
+		set_deb_root(ctx, &cfg);
+		ret = fetch_packages(ctx, &cfg, r, &as, &pkgs);
+	}
+	if (!ret)
+		ret = !cfg.deb_fetched;
+	apt_suite_clear(&as);
+	strvec_clear(&pkgs);
+	free(cc_pkg);
+	free(cfg.deb_abi);
+	free(cfg.deb_release);
+	free(cfg.deb_root);
+	free(cfg.deb_image);
+	return ret;
+}
+
 char *headers_dir(const struct config_out *cfg)
 {
 	return xstrfmt("%s/usr/src/linux-headers-%s", cfg->deb_root,
@@ -550,27 +608,19 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 {
 	struct strbuf headers = STRBUF_INIT;
 	struct strvec pkgs = STRVEC_INIT;
-	char *dir, *ver, *cc = NULL, *cc_pkg = NULL, *found = NULL;
+	char *cc = NULL, *cc_pkg = NULL, *found = NULL;
 	struct strbuf no_toolchain = STRBUF_INIT;
 	enum step_status st = STEP_FAIL;
 	struct apt_suite as = { 0 };
-	int ret, toolchain = 0;
+	int toolchain = 0;
 
 	if (ctx->t->kind != SRC_DEB || !ctx->fetch.source.deb_version) {
 		strbuf_addf(&r->reason, "BOOT=distro needs a deb: source (Debian's built kernel of the same version); %s is %s: use BOOT=own",
 			    ctx->t->name, source_kind_name(ctx->t->kind));
 		return STEP_FAIL;
 	}
-	if (check_series_files(ctx, r, &headers))
-		goto out;
-	if (apt_suite_init(&as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
-	    apt_suite_lock(&as, &r->reason))
-		goto out;
-	ret = find_image(ctx, cfg, r, &as) ||
-	      find_headers(ctx, cfg, r, &as, &pkgs, &cc_pkg) ||
-	      find_image_parts(ctx, cfg, r, &as, &pkgs);
-	apt_suite_unlock(&as);
-	if (ret)
+	if (check_series_files(ctx, r, &headers) ||
+	    find_packages(ctx, cfg, r, &as, &pkgs, &cc_pkg))
 		goto out;
 	/* gcc-14-for-host: the compiler gcc-14, for the machine it runs on */
 	cc = cc_pkg ? xstrfmt("%.*s", (int)(strlen(cc_pkg) -
@@ -601,16 +651,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	free(found);
 	free(cc);
 	cc = NULL;
-	dir = sources_path(ctx, "debian");
-	mkdir_p(dir);
-	free(dir);
-	ver = xstrdup(ctx->fetch.source.deb_version);
-	for (dir = ver; *dir; dir++)
-		if (*dir == '~' || *dir == ':')
-			*dir = '_';
-	cfg->deb_root = sources_path(ctx, "debian/%s_%s", deb_key(ctx, cfg),
-				     ver);
-	free(ver);
+	set_deb_root(ctx, cfg);
 	strbuf_reset(&r->reason);
 	if (fetch_packages(ctx, cfg, r, &as, &pkgs) || make_objtree(ctx, cfg, r))
 		goto out;
@@ -630,7 +671,9 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	}
 	strbuf_addf(&r->reason, "Debian's %s: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
 		    cfg->deb_release, cfg->deb_image, ctx->fetch.source.deb_version,
-		    cfg->deb_fetched ? "fetched" : "cached", cc);
+		    cfg->deb_fetched ? "fetched" :
+		    default_flavour(ctx) && ctx->fetch.packages_fetched ?
+		    "fetched beside the source" : "cached", cc);
 	if (cfg->toolchain) {
 		char *release = toolchain_release(ctx->t->deb_suite);
 

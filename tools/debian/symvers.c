@@ -27,11 +27,11 @@ void symvers_parse(struct symvers *s, int (*keep)(const char *mod))
 
 	for (line = strtok_r(s->text.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[3], *fs = NULL;
+		char *f[5], *fs = NULL;
 		int i;
 
 		f[0] = strtok_r(line, "\t", &fs);
-		for (i = 1; i < 3; i++)
+		for (i = 1; i < 5; i++)
 			f[i] = f[i - 1] ? strtok_r(NULL, "\t", &fs) : NULL;
 		if (!f[2] || (keep && !keep(f[2])))
 			continue;
@@ -42,6 +42,8 @@ void symvers_parse(struct symvers *s, int (*keep)(const char *mod))
 		s->v[s->nr].crc = f[0];
 		s->v[s->nr].sym = f[1];
 		s->v[s->nr].mod = f[2];
+		s->v[s->nr].export = f[3];
+		s->v[s->nr].ns = f[3] ? f[4] : NULL;
 		s->nr++;
 	}
 	if (s->nr)
@@ -65,6 +67,14 @@ void symvers_clear(struct symvers *s)
 	s->nr = s->alloc = 0;
 }
 
+int symver_export_differs(const struct symver *a, const struct symver *b)
+{
+	if (!a->export || !b->export)
+		return 0;
+	return strcmp(a->export, b->export) ||
+	       strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+}
+
 void symvers_diff(const struct symvers *old, const struct symvers *new,
 		  void (*fn)(enum symver_change change, const struct symver *o,
 			     const struct symver *n, void *data),
@@ -84,7 +94,7 @@ void symvers_diff(const struct symvers *old, const struct symvers *new,
 			fn(SYMVER_ADDED, NULL, n, data);
 			j++;
 		} else {
-			if (strcmp(o->crc, n->crc))
+			if (strcmp(o->crc, n->crc) || symver_export_differs(o, n))
 				fn(SYMVER_CHANGED, o, n, data);
 			i++;
 			j++;

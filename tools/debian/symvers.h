@@ -4,9 +4,13 @@
 
 #include "lib/strbuf.h"
 
-/* One Module.symvers line: "CRC<tab>symbol<tab>module path<tab>...". */
+/*
+ * One Module.symvers line: "CRC<tab>symbol<tab>module path<tab>export
+ * type<tab>namespace".  @export ("EXPORT_SYMBOL_GPL") is NULL for a line
+ * without it (genksyms' lines), @ns NULL for no namespace.
+ */
 struct symver {
-	const char *crc, *sym, *mod;
+	const char *crc, *sym, *mod, *export, *ns;
 };
 
 /*
@@ -33,9 +37,15 @@ void symvers_clear(struct symvers *s);
 
 enum symver_change { SYMVER_REMOVED, SYMVER_CHANGED, SYMVER_ADDED };
 
+/* Do @a and @b both say how the symbol is exported, and differently? */
+int symver_export_differs(const struct symver *a, const struct symver *b);
+
 /*
  * @fn for each symbol of @old that @new lacks (@n NULL), that both export
- * with different CRCs, or that only @new has (@o NULL), in symbol order.
+ * with different CRCs or, where both lines say it, a different export
+ * type or namespace (as Debian's buildcheck compares the "export" column
+ * of its debian/abi/ files), or that only @new has (@o NULL), in symbol
+ * order.
  * A symbol listed twice in one file (modpost refuses to write that) is
  * paired with the other file's in CRC order; one left over is removed or
  * added.

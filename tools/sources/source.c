@@ -182,7 +182,8 @@ static int extract_deb(const struct source_req *req, struct step_result *r,
 	strvec_pushl(&cs[0].args, "dpkg-deb", "--fsys-tarfile", deb, NULL);
 	strvec_pushl(&cs[1].args, "tar", "-xO", "-f", "-", NULL);
 	strvec_pushf(&cs[1].args, "./usr/src/%s.tar.xz", req->t->deb_package);
-	strvec_pushl(&cs[2].args, "xz", "-dc", NULL);
+	/* Debian's tarballs are xz of many blocks: one thread a core. */
+	strvec_pushl(&cs[2].args, "xz", "-dc", "-T0", NULL);
 	strvec_pushl(&cs[3].args, "tar", "-x", "-f", "-", "-C", tmp, NULL);
 	extract_only_members(req, &cs[3].args);
 	for (i = 0; i < 4; i++) {
@@ -215,9 +216,10 @@ static char *find_deb(const char *dir)
 	return found;
 }
 
-static int download_deb(const struct source_req *req, struct step_result *r,
-			struct apt_suite *as, const char *version,
-			const char *tmp)
+/* The source package's .deb, downloaded into @tmp: its path, or NULL. */
+static char *download_deb(const struct source_req *req, struct step_result *r,
+			  struct apt_suite *as, const char *version,
+			  const char *tmp)
 {
 	struct child c = CHILD_INIT;
 	char *deb = NULL;
@@ -229,17 +231,12 @@ static int download_deb(const struct source_req *req, struct step_result *r,
 	c.dir = tmp;
 	ret = run_tool(req->log, req->timeout, r, &c);
 	child_clear(&c);
-	if (ret)
-		return ret;
-	deb = find_deb(tmp);
-	if (!deb) {
-		strbuf_addstr(&r->reason, "apt-get download left no .deb");
-		return -1;
+	if (!ret) {
+		deb = find_deb(tmp);
+		if (!deb)
+			strbuf_addstr(&r->reason, "apt-get download left no .deb");
 	}
-	ret = extract_deb(req, r, deb, tmp);
-	unlink(deb);
-	free(deb);
-	return ret;
+	return deb;
 }
 
 /*
@@ -342,12 +339,20 @@ static int unpack_deb(const struct source_req *req, struct step_result *r,
 		      const char *version, const char *tmp)
 {
 	struct apt_suite as;
+	char *deb = NULL;
 	int ret;
 
-	ret = apt_suite_init(&as, req->opt, req->t->deb_suite, &r->reason) ||
-	      apt_suite_lock(&as, &r->reason) ||
-	      download_deb(req, r, &as, version, tmp);
-	apt_suite_clear(&as);
+	if (!apt_suite_init(&as, req->opt, req->t->deb_suite, &r->reason) &&
+	    !apt_suite_lock(&as, &r->reason))
+		deb = download_deb(req, r, &as, version, tmp);
+	apt_suite_clear(&as);	/* apt is free while it unpacks */
+	if (!deb)
+		return -1;
+	if (req->unpacking)
+		req->unpacking(req);
+	ret = extract_deb(req, r, deb, tmp);
+	unlink(deb);
+	free(deb);
 	return ret;
 }
 

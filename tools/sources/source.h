@@ -19,6 +19,13 @@ struct source_req {
 	const char *cache;	/* the cache root, absolute */
 	const char *log;	/* the tools' output */
 	unsigned int timeout;	/* seconds, for each tool */
+	/*
+	 * Called when a deb: source, its version known, is downloaded and
+	 * before it is unpacked (xz and tar: the fetch's longest part);
+	 * NULL: nothing.
+	 */
+	void (*unpacking)(const struct source_req *req);
+	void *data;		/* for @unpacking */
 };
 
 struct source {

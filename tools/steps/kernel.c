@@ -12,6 +12,7 @@ const struct kernel_ops own_kernel = {
 const struct kernel_ops debian_kernel = {
 	.boot = "distro",
 	.prebuilt = 1,
+	.prefetch = debian_prefetch,
 	.configure = configure_debian,
 	.fallback = &own_kernel,
 	.build = build_debian_modules,

@@ -23,6 +23,11 @@ struct kernel_ops {
 				      struct config_out *out,
 				      struct step_result *r);
 	const struct kernel_ops *fallback;
+	/*
+	 * fetch: what @configure would download, fetched while the source
+	 * unpacks; NULL: nothing.  Returns as debian_prefetch() does.
+	 */
+	int (*prefetch)(const struct verify_ctx *ctx, struct step_result *r);
 	/* build: the kernel, or the modules */
 	enum step_status (*build)(const struct verify_ctx *ctx,
 				  struct build_out *out,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every step may use: cache paths, its log and timeout, make, stamps. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,50 @@ char *distro_config_path(const struct verify_ctx *ctx)
 {
 	return sources_path(ctx, "src/%s.config-amd64",
 			    ctx->fetch.source.src_key);
+}
+
+int step_skipped(const struct options *opt, const char *name)
+{
+	const char *s = opt->skip;
+	size_t n = strlen(name);
+
+	while (s && *s) {
+		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
+			return 1;
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+	return 0;
+}
+
+int append_log(const char *log, const struct strbuf *out)
+{
+	ssize_t n;
+	int fd;
+
+	if (!log || !out->len)
+		return 0;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	n = write(fd, out->buf, out->len);
+	close(fd);
+	return n == (ssize_t)out->len ? 0 : -1;
+}
+
+void claim_for_source(const struct verify_ctx *ctx, const char *dir)
+{
+	char *owner = xstrfmt("%s/.kverify-source", dir);
+	char *had = read_first_line(owner);
+	const char *key = ctx->fetch.source.src_key;
+
+	if (!had || strcmp(had, key)) {
+		rm_rf(dir);
+		mkdir_p(dir);
+		write_file_atomic(owner, key, strlen(key));
+	}
+	free(had);
+	free(owner);
 }
 
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
@@ -177,17 +222,30 @@ static int kernel_compilers(const struct options *opt, struct child *c)
  */
 int make_args(const struct verify_ctx *ctx, struct child *c)
 {
+	return make_args_in(ctx, build_dir(ctx), c);
+}
+
+int make_args_in(const struct verify_ctx *ctx, const char *objtree,
+		 struct child *c)
+{
 	int ret;
 
 	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
-	strvec_pushf(&c->args, "O=%s", build_dir(ctx));
+	strvec_pushf(&c->args, "O=%s", objtree);
 	make_jobs(ctx, c);
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
 	ret = kernel_compilers(ctx->opt, c);
-	if (ctx->opt->ccache && path_has("ccache"))
+	if (ctx->opt->ccache && path_has("ccache")) {
 		ccache_env(ctx, &c->env);
+		/*
+		 * Bound into the sandbox by whichever step runs first: the
+		 * selftests may start before the build.  A failure here is
+		 * reported by the sandbox that cannot bind it.
+		 */
+		mkdir_p(ccache_dir(c));
+	}
 	return ret;
 }
 
@@ -438,7 +496,13 @@ static uint64_t hash_compiler(uint64_t h, const char *arg)
 char *make_stamp(const struct verify_ctx *ctx, const struct child *c,
 		 const char *output)
 {
-	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", build_dir(ctx));
+	return make_stamp_in(ctx, build_dir(ctx), c, output);
+}
+
+char *make_stamp_in(const struct verify_ctx *ctx, const char *objtree,
+		    const struct child *c, const char *output)
+{
+	char *tree = tree_stamp(ctx), *config = xstrfmt("%s/.config", objtree);
 	uint64_t h = hash_bytes(HASH_INIT, tree, strlen(tree));
 	int cc = 0;
 	size_t i;

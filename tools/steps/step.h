@@ -26,6 +26,7 @@
 struct fetch_out {
 	struct source source;	/* the pristine tree, never written */
 	struct series probed;	/* SERIES auto: the variant that applies */
+	int packages_fetched;	/* the kernel's prefetch fetched them */
 };
 
 /* sim: the tree's own vPMU code against a simulated perf PMU. */
@@ -150,6 +151,15 @@ static inline int default_flavour(const struct verify_ctx *ctx)
 }
 
 /* Helpers for steps. */
+/* @out added at the end of the step's @log (none: nothing); 0, or -1. */
+int append_log(const char *log, const struct strbuf *out);
+/*
+ * @dir is this source's: emptied when the source it was made from (its
+ * .kverify-source) is another, its files' mtimes being the tarball's.
+ */
+void claim_for_source(const struct verify_ctx *ctx, const char *dir);
+/* @name is one of the steps --skip names. */
+int step_skipped(const struct options *opt, const char *name);
 int step_run(const struct verify_ctx *ctx, struct step_result *r,
 	     struct child *c);
 struct sandbox;
@@ -163,6 +173,9 @@ __printf(2, 3) char *cache_path(const struct verify_ctx *ctx, const char *fmt,
 __printf(2, 3) char *sources_path(const struct verify_ctx *ctx,
 				  const char *fmt, ...);
 int make_args(const struct verify_ctx *ctx, struct child *c);
+/* make_args() with @objtree as O= instead of the run's build directory. */
+int make_args_in(const struct verify_ctx *ctx, const char *objtree,
+		 struct child *c);
 void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
 const char *ccache_dir(const struct child *c);
 int ccache_counts(const struct verify_ctx *ctx, long *hits, long *misses);
@@ -178,6 +191,9 @@ uint64_t hash_stat(uint64_t h, const char *path);
  */
 char *make_stamp(const struct verify_ctx *ctx, const struct child *c,
 		 const char *output);
+/* make_stamp() of a make whose objtree, and .config, is @objtree. */
+char *make_stamp_in(const struct verify_ctx *ctx, const char *objtree,
+		    const struct child *c, const char *output);
 
 /* The tree made of the source and the series (the tree and apply steps). */
 char *tree_stamp(const struct verify_ctx *ctx);

@@ -29,6 +29,9 @@
 #define PROBE_TIMEOUT 30
 #define GUEST_APPEND \
 	"console=ttyS0 panic=-1 kvm.force_emulation_prefix=1 rdinit=/init"
+/* tools/guest/init: a PMU test that skips is "not ok", with this reason */
+#define REQUIRE_PMU_ARG "kverify.require=pmu"
+#define REQUIRE_PMU_SKIPPED REQUIRE_PMU_ARG ", but it skipped"
 
 static const char *const bad_console[] = {
 	"Kernel panic", "BUG:", "Oops:", "general protection fault",
@@ -182,6 +185,13 @@ out:
 	return ret;
 }
 
+/* The guest's command line: with --require pmu, the runner's too. */
+static const char *guest_append(const struct verify_ctx *ctx)
+{
+	return ctx->opt->require_pmu ? GUEST_APPEND " " REQUIRE_PMU_ARG :
+	       GUEST_APPEND;
+}
+
 static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 		      enum accel accel, const char *initrd,
 		      const char *append)
@@ -245,21 +255,6 @@ static const char *const kvm_failed[] = {
 };
 
 /* The probe's console and QEMU's messages, kept in the step's log. */
-static int append_log(const char *log, const struct strbuf *out)
-{
-	ssize_t n;
-	int fd;
-
-	if (!log || !out->len)
-		return 0;
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	n = write(fd, out->buf, out->len);
-	close(fd);
-	return n == (ssize_t)out->len ? 0 : -1;
-}
-
 /*
  * Can the host boot this kernel with KVM?  /dev/kvm alone does not say:
  * nested or broken KVM hangs or aborts a guest.  Boot a probe once per
@@ -363,20 +358,59 @@ static int is_pmu_test(const struct test_case *tc)
 }
 
 /*
+ * --require pmu: each PMU test that skipped is a failure with its reason,
+ * one story for every reader of the tests (report.json, junit.xml, the
+ * table, KCIDB) and for a LAVA job's monitor of the same console.  The
+ * guest runner says so itself, as in the bundle's KVM jobs: it is booted
+ * with kverify.require=pmu and prints "not ok N NAME # kverify.require=pmu,
+ * but it skipped: WHY" (tools/guest/init, run_test).  A SKIP a runner left
+ * anyway is made the same failure here.  Returns how many, named in
+ * @names.
+ */
+static size_t require_pmu_failures(struct ktap_result *k,
+				   struct strbuf *names)
+{
+	size_t i, nr = 0;
+
+	for (i = 0; i < k->nr; i++) {
+		struct test_case *tc = &k->v[i];
+
+		if (!is_pmu_test(tc))
+			continue;
+		if (tc->status == TEST_SKIP) {
+			char *why = xstrfmt("%s: %s", REQUIRE_PMU_SKIPPED,
+					    tc->reason && *tc->reason ?
+					    tc->reason : "no reason given");
+
+			free(tc->reason);
+			tc->reason = why;
+			tc->status = TEST_FAIL;
+		}
+		if (tc->status != TEST_FAIL || !tc->reason ||
+		    !starts_with(tc->reason, REQUIRE_PMU_SKIPPED))
+			continue;
+		strbuf_addf(names, "%s%s", nr ? ", " : "", tc->name);
+		nr++;
+	}
+	return nr;
+}
+
+/*
  * @runner is what the guest runner wrote to its own serial port (the tests
  * run as nobody and cannot write it), @console the guest's console.
  */
-static enum step_status verdict(const struct boot_out *out,
+static enum step_status verdict(struct boot_out *out,
 				struct step_result *r, const char *runner,
 				const char *console, int require_pmu)
 {
 	const struct ktap_result *k = &out->tests;
+	struct strbuf unmet = STRBUF_INIT;
+	size_t nr_unmet = require_pmu ?
+			  require_pmu_failures(&out->tests, &unmet) : 0;
 	size_t i, pass = ktap_count(k, TEST_PASS);
 	size_t fail = ktap_count(k, TEST_FAIL), skip = ktap_count(k, TEST_SKIP);
 	const char *bad = console_trouble(console);
-	struct strbuf unmet = STRBUF_INIT;
 	enum step_status st = STEP_PASS;
-	size_t nr_unmet = 0;
 
 	for (i = 0; i < k->nr; i++) {
 		const struct test_case *tc = &k->v[i];
@@ -392,11 +426,6 @@ static enum step_status verdict(const struct boot_out *out,
 				    tc->reason ? tc->reason : "",
 				    tc->output ? tc->output : "");
 			st = STEP_FAIL;
-		}
-		if (require_pmu && is_pmu_test(tc) && tc->status == TEST_SKIP) {
-			strbuf_addf(&unmet, "%s%s", nr_unmet ? ", " : "",
-				    tc->name);
-			nr_unmet++;
 		}
 	}
 	if (nr_unmet)
@@ -506,7 +535,7 @@ static int run_guest(const struct verify_ctx *ctx, struct step_result *r,
 	const char *p;
 	int ret = 0;
 
-	qemu_args(ctx, &c, accel, initrd, GUEST_APPEND);
+	qemu_args(ctx, &c, accel, initrd, guest_append(ctx));
 	/* ttyS0 the console, ttyS1 the runner's port; "," is ",," there. */
 	strbuf_addstr(&chardev, "file,id=runner,path=");
 	for (p = port; *p; p++) {
@@ -613,7 +642,7 @@ static void boot_memo(const struct verify_ctx *ctx, enum accel accel,
 		free(bz);
 	}
 	memo_add_tool(m, "qemu-system-x86_64");
-	qemu_args(ctx, &c, accel, initrd, GUEST_APPEND);
+	qemu_args(ctx, &c, accel, initrd, guest_append(ctx));
 	for (i = 0; i < c.args.nr; i++)
 		memo_add_string(m, c.args.v[i]);
 	child_clear(&c);

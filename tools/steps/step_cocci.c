@@ -191,6 +191,7 @@ const struct step cocci_step = {
 	.name = "cocci",
 	.run = cocci_step_run,
 	.timeout = 300,
-	.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY,
-	.needs = NEEDS(STEP_IDX_fetch),
+	.flags = STEP_RUNS_WHEN_NA | STEP_SOURCE_ONLY | STEP_BESIDE,
+	/* spatch reads the pristine source; the series' tree is compared */
+	.needs = NEEDS(STEP_IDX_fetch) | NEEDS(STEP_IDX_apply),
 };

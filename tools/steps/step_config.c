@@ -229,21 +229,6 @@ out:
 	return ret;
 }
 
-/* A build directory belongs to one source; another source starts over. */
-static void claim_build_dir(const struct verify_ctx *ctx)
-{
-	char *owner = xstrfmt("%s/.kverify-source", build_dir(ctx));
-	char *had = read_first_line(owner);
-
-	if (!had || strcmp(had, ctx->fetch.source.src_key)) {
-		rm_rf(build_dir(ctx));
-		mkdir_p(build_dir(ctx));
-		write_file_atomic(owner, ctx->fetch.source.src_key, strlen(ctx->fetch.source.src_key));
-	}
-	free(had);
-	free(owner);
-}
-
 /* Debian's own config, made buildable here, and KVM must be in it. */
 static enum step_status configure_distro(const struct verify_ctx *ctx,
 					 struct step_result *r)
@@ -260,7 +245,7 @@ static enum step_status configure_distro(const struct verify_ctx *ctx,
 		free(from);
 		return STEP_FAIL;
 	}
-	claim_build_dir(ctx);
+	claim_for_source(ctx, build_dir(ctx));
 	to = xstrfmt("%s/.config", build_dir(ctx));
 	script = xstrfmt("%s/scripts/config", ctx->tree);
 	ret = copy_file(from, to);
@@ -346,7 +331,7 @@ enum step_status configure_own_kernel(const struct verify_ctx *ctx,
 	}
 	if (parse_fragment(ctx, r, frag.buf, &base, &args, &want))
 		goto out;
-	claim_build_dir(ctx);
+	claim_for_source(ctx, build_dir(ctx));
 	h = hash_bytes(HASH_INIT, frag.buf, frag.len);
 	stamp = xstrfmt("%016llx", (unsigned long long)h);
 	had = read_first_line(stamp_path);

@@ -195,13 +195,30 @@ static int read_dir_symvers(struct strbuf *out, const char *path,
 	return 0;
 }
 
-/* What the kabi step tells of the symbols whose CRC is not Debian's. */
+/* What the kabi step tells of the symbols that are not as Debian's. */
 struct kabi_diff {
 	struct strvec changed, removed, added;
+	struct strvec exported;		/* changed export type or namespace */
 	struct strbuf log;
 	const struct symvers_ignore *ignore;	/* the series' kabi.ignore */
 	struct strvec ignored;			/* "symbol (reason)" */
 };
+
+static void kabi_note_changed(struct kabi_diff *d, const struct symver *theirs,
+			      const struct symver *ours)
+{
+	if (strcmp(theirs->crc, ours->crc)) {
+		strvec_push(&d->changed, theirs->sym);
+		strbuf_addf(&d->log, "changed %s: Debian %s, ours %s (%s)\n",
+			    theirs->sym, theirs->crc, ours->crc, theirs->mod);
+		return;
+	}
+	strvec_push(&d->exported, theirs->sym);
+	strbuf_addf(&d->log, "changed %s: Debian %s %s, ours %s %s (%s)\n",
+		    theirs->sym, theirs->export,
+		    theirs->ns ? theirs->ns : "(no namespace)", ours->export,
+		    ours->ns ? ours->ns : "(no namespace)", theirs->mod);
+}
 
 static void kabi_note(enum symver_change change, const struct symver *theirs,
 		      const struct symver *ours, void *data)
@@ -223,9 +240,7 @@ static void kabi_note(enum symver_change change, const struct symver *theirs,
 			    theirs->mod, theirs->crc);
 		break;
 	case SYMVER_CHANGED:
-		strvec_push(&d->changed, theirs->sym);
-		strbuf_addf(&d->log, "changed %s: Debian %s, ours %s (%s)\n",
-			    theirs->sym, theirs->crc, ours->crc, theirs->mod);
+		kabi_note_changed(d, theirs, ours);
 		break;
 	case SYMVER_ADDED:
 		strvec_push(&d->added, ours->sym);
@@ -245,22 +260,21 @@ static void name_some(struct strbuf *sb, const struct strvec *names)
 		strbuf_addf(sb, " and %zu more", names->nr - 8);
 }
 
-static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_result *r)
-{
-	struct symvers_ignore ignore = SYMVERS_IGNORE_INIT;
-	struct kabi_diff d = {
-		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRBUF_INIT,
-		&ignore, STRVEC_INIT
-	};
-	char *ignore_file = NULL;
-	struct symvers ours = SYMVERS_INIT, theirs = SYMVERS_INIT;
-	char *mine = NULL, *debian = NULL, *path;
-	struct strbuf list = STRBUF_INIT, outside = STRBUF_INIT;
-	struct strvec dirs = STRVEC_INIT, structs = STRVEC_INIT;
-	enum step_status st = STEP_FAIL;
-	size_t i, nkvm = 0, nout = 0, nout_changed = 0, nzero = 0;
-	struct line l;
+/* One kabi check: Debian's symbols, ours, and what differs. */
+struct kabi_run {
+	struct symvers theirs, ours;
+	struct symvers_ignore ignore;
+	struct kabi_diff d;
+	char *debian, *mine, *ignore_file;
+	struct strbuf list, outside;
+	struct strvec dirs;
+	size_t nkvm, nout, nout_changed, nzero, nexport;
+};
 
+/* Why kabi does not run, into @r, and @st NA or SKIP: 1; 0: it runs. */
+static int kabi_not_run(const struct verify_ctx *ctx, struct step_result *r,
+			enum step_status *st)
+{
 	if (!kernel_of(ctx)->symvers) {
 		if (ctx->t->kind != SRC_DEB)
 			strbuf_addf(&r->reason, "own-kernel boot: a %s: source has no Debian kernel to compare with",
@@ -269,144 +283,271 @@ static enum step_status check_kabi(const struct verify_ctx *ctx, struct step_res
 			strbuf_addf(&r->reason, "own-kernel boot: %s",
 				    ctx->config.boot_why);
 		else
-			strbuf_addstr(&r->reason, "own-kernel boot (BOOT=own, CONFIG=, BUILD=objects or a bundle): the kABI is that of Debian's kernel, which BOOT=auto or distro boots");
-		return STEP_NA;
+			strbuf_addstr(&r->reason, "own-kernel boot (BOOT=own, CONFIG= or BUILD=objects): the kABI is that of Debian's kernel, which BOOT=auto or distro boots");
+		*st = STEP_NA;
+		return 1;
 	}
 	if (!ctx->config.deb_root || !ctx->built.kernel_built) {
 		strbuf_addstr(&r->reason, "no modules built against Debian's headers");
-		return STEP_SKIP;
+		*st = STEP_SKIP;
+		return 1;
 	}
-	debian = kernel_of(ctx)->symvers(&ctx->config);
-	mine = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree, KVM_DIR);
+	return 0;
+}
+
+/*
+ * How many symbols of KVM's modules both Module.symvers list with an
+ * export type (Debian's always, ours from modpost; genksyms' have none):
+ * those whose export type and namespace symvers_diff() compared.
+ */
+static size_t both_exported(const struct symvers *theirs,
+			    const struct symvers *ours)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < theirs->nr && j < ours->nr) {
+		int cmp = strcmp(theirs->v[i].sym, ours->v[j].sym);
+
+		if (!cmp && theirs->v[i].export && ours->v[j].export &&
+		    kvm_module(theirs->v[i].mod))
+			n++;
+		i += cmp <= 0;
+		j += cmp >= 0;
+	}
+	return n;
+}
+
+/* Debian's Module.symvers and ours (KVM's and the kabi dirs'), counted. */
+static int kabi_load(const struct verify_ctx *ctx, struct kabi_run *k,
+		     struct step_result *r)
+{
+	char *path;
+	size_t i;
+
+	k->debian = kernel_of(ctx)->symvers(&ctx->config);
+	k->mine = xstrfmt("%s/%s/Module.symvers", ctx->kvm_tree, KVM_DIR);
 	path = xstrfmt("%s/%s", ctx->config.kbuild, KABI_DIRS);
-	strbuf_read_file(&list, path, 1 << 20);
+	strbuf_read_file(&k->list, path, 1 << 20);
 	free(path);
-	kabi_module_dirs(list.buf, &dirs);
-	kabi_dirs = &dirs;
-	if (symvers_read(&theirs, debian, kabi_module) ||
-	    strbuf_read_file(&ours.text, mine, 64 << 20)) {
-		strbuf_addf(&r->reason, "cannot read %s or %s", debian, mine);
-		goto out;
+	kabi_module_dirs(k->list.buf, &k->dirs);
+	kabi_dirs = &k->dirs;
+	if (symvers_read(&k->theirs, k->debian, kabi_module) ||
+	    strbuf_read_file(&k->ours.text, k->mine, 64 << 20)) {
+		strbuf_addf(&r->reason, "cannot read %s or %s", k->debian,
+			    k->mine);
+		return -1;
 	}
-	for (i = 0; i < dirs.nr; i++) {
-		path = xstrfmt("%s/%s/%s", ctx->kvm_tree, dirs.v[i],
+	for (i = 0; i < k->dirs.nr; i++) {
+		path = xstrfmt("%s/%s/%s", ctx->kvm_tree, k->dirs.v[i],
 			       KABI_SYMVERS);
-		if (read_dir_symvers(&ours.text, path, dirs.v[i]))
+		if (read_dir_symvers(&k->ours.text, path, k->dirs.v[i]))
 			strbuf_addf(&r->reason, "cannot read %s; ", path);
 		free(path);
 	}
-	symvers_parse(&ours, kabi_module);
-	for (i = 0; i < theirs.nr; i++) {
-		if (kvm_module(theirs.v[i].mod))
-			nkvm++;
+	symvers_parse(&k->ours, kabi_module);
+	for (i = 0; i < k->theirs.nr; i++) {
+		if (kvm_module(k->theirs.v[i].mod))
+			k->nkvm++;
 		else
-			nout++;
-		if (!strcmp(theirs.v[i].crc, "0x00000000"))
-			nzero++;
+			k->nout++;
+		if (!strcmp(k->theirs.v[i].crc, "0x00000000"))
+			k->nzero++;
 	}
-	if (!nkvm) {
+	k->nexport = both_exported(&k->theirs, &k->ours);
+	if (!k->nkvm) {
 		strbuf_addf(&r->reason, "%s lists no symbol of %s's modules",
-			    debian, KVM_DIR);
-		goto out;
+			    k->debian, KVM_DIR);
+		return -1;
 	}
-	if (series_of(ctx)->dir) {
-		ignore_file = xstrfmt("%s/kabi.ignore", series_of(ctx)->dir);
-		if (symvers_ignore_read(&ignore, ignore_file, &r->reason)) {
-			strbuf_addstr(&r->reason, " (the series' kabi.ignore: what kabi may accept)");
-			goto out;
-		}
-	}
-	symvers_diff(&theirs, &ours, kabi_note, &d);
-	for (i = 0; i < theirs.nr; i++) {
-		size_t j;
+	return 0;
+}
 
-		if (kvm_module(theirs.v[i].mod))
+/* The changed or removed symbols of the kabi dirs, in k->outside. */
+static void kabi_outside(struct kabi_run *k)
+{
+	const struct kabi_diff *d = &k->d;
+	size_t i, j, nc = d->changed.nr, nr = d->removed.nr;
+
+	for (i = 0; i < k->theirs.nr; i++) {
+		if (kvm_module(k->theirs.v[i].mod))
 			continue;
-		for (j = 0; j < d.changed.nr + d.removed.nr; j++) {
-			const char *sym = j < d.changed.nr ? d.changed.v[j] :
-					  d.removed.v[j - d.changed.nr];
+		for (j = 0; j < nc + nr + d->exported.nr; j++) {
+			const char *sym = j < nc ? d->changed.v[j] :
+					  j < nc + nr ? d->removed.v[j - nc] :
+					  d->exported.v[j - nc - nr];
 
-			if (!strcmp(sym, theirs.v[i].sym)) {
-				strbuf_addf(&outside, "%s%s (%s)",
-					    nout_changed++ ? ", " : "",
-					    sym, theirs.v[i].mod);
+			if (!strcmp(sym, k->theirs.v[i].sym)) {
+				strbuf_addf(&k->outside, "%s%s (%s)",
+					    k->nout_changed++ ? ", " : "",
+					    sym, k->theirs.v[i].mod);
 				break;
 			}
 		}
 	}
-	strbuf_addf(&d.log, "%zu symbols in Debian's %s, %zu in ours\n",
-		    theirs.nr, debian, ours.nr);
-	write_file(ctx->log, d.log.buf, d.log.len);
-	if (d.changed.nr || d.removed.nr) {
-		strbuf_addf(&r->reason, "kABI broken against Debian's %s Module.symvers:",
-			    ctx->config.deb_release);
-		if (d.changed.nr) {
-			strbuf_addf(&r->reason, " %zu changed CRC(s):",
-				    d.changed.nr);
-			name_some(&r->reason, &d.changed);
-		}
-		if (d.removed.nr) {
-			strbuf_addf(&r->reason, "%s %zu removed:",
-				    d.changed.nr ? ";" : "", d.removed.nr);
-			name_some(&r->reason, &d.removed);
-		}
-		if (nout_changed)
-			strbuf_addf(&r->reason, "; outside %s: %s",
-				    KVM_DIR, outside.buf);
-		changed_structs(ctx, &structs);
-		if (structs.nr) {
-			strbuf_addstr(&r->reason, "; the series changes");
-			for (i = 0; i < structs.nr; i++)
-				strbuf_addf(&r->reason, "%s %s",
-					    i ? "," : "", structs.v[i]);
-		}
-		strbuf_addstr(&r->reason, "; what to do: keep new state out of structures that exported functions reach (a static variable, a structure of the file's own), or add a field at the end of a structure no module allocates inside #ifndef __GENKSYMS__, which hides it from the CRC as Debian's kernel team does");
-		strbuf_addstr(&r->detail, d.log.buf);
-	} else {
-		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s Module.symvers",
-			    nkvm, KVM_DIR, ctx->config.deb_release);
-		if (dirs.nr) {
-			strbuf_addf(&r->reason, ", and %zu of", nout);
-			for (i = 0; i < dirs.nr; i++)
-				strbuf_addf(&r->reason, "%s %s", i ? "," : "",
-					    dirs.v[i]);
-			strbuf_addstr(&r->reason, "'s, which include linux/kvm_host.h");
-		}
-		st = STEP_PASS;
+}
+
+static void kabi_fail_reason(const struct verify_ctx *ctx,
+			     const struct kabi_run *k, struct step_result *r)
+{
+	const struct kabi_diff *d = &k->d;
+	struct strvec structs = STRVEC_INIT;
+	const char *sep = "";
+	size_t i;
+
+	strbuf_addf(&r->reason, "kABI broken against Debian's %s Module.symvers:",
+		    ctx->config.deb_release);
+	if (d->changed.nr) {
+		strbuf_addf(&r->reason, " %zu changed CRC(s):", d->changed.nr);
+		name_some(&r->reason, &d->changed);
+		sep = ";";
 	}
-	if (nzero == theirs.nr)
-		strbuf_addf(&r->reason, "; every CRC of Debian's %s is 0x00000000 (built without CONFIG_MODVERSIONS): this compares which symbols are exported, not their types",
+	if (d->removed.nr) {
+		strbuf_addf(&r->reason, "%s %zu removed:", sep, d->removed.nr);
+		name_some(&r->reason, &d->removed);
+		sep = ";";
+	}
+	if (d->exported.nr) {
+		strbuf_addf(&r->reason, "%s %zu exported otherwise (export type or namespace):",
+			    sep, d->exported.nr);
+		name_some(&r->reason, &d->exported);
+	}
+	if (k->nzero == k->theirs.nr)
+		strbuf_addf(&r->reason, " (Debian's %s is built without CONFIG_MODVERSIONS, every CRC 0x00000000: names, export types and namespaces compared, not types)",
 			    ctx->config.deb_release);
-	for_each_line(l, list.buf)
+	if (k->nout_changed)
+		strbuf_addf(&r->reason, "; outside %s: %s", KVM_DIR,
+			    k->outside.buf);
+	changed_structs(ctx, &structs);
+	if (structs.nr) {
+		strbuf_addstr(&r->reason, "; the series changes");
+		for (i = 0; i < structs.nr; i++)
+			strbuf_addf(&r->reason, "%s %s", i ? "," : "",
+				    structs.v[i]);
+	}
+	if (d->changed.nr || d->removed.nr)
+		strbuf_addstr(&r->reason, "; what to do: keep new state out of structures that exported functions reach (a static variable, a structure of the file's own), or add a field at the end of a structure no module allocates inside #ifndef __GENKSYMS__, which hides it from the CRC as Debian's kernel team does");
+	if (d->exported.nr)
+		strbuf_addstr(&r->reason, "; what to do: export each symbol as Debian's kernel does, with the same EXPORT_SYMBOL*() and namespace (the kabi log has both)");
+	strbuf_addstr(&r->detail, d->log.buf);
+	strvec_clear(&structs);
+}
+
+/*
+ * What was compared.  With CONFIG_MODVERSIONS, the CRCs; without it
+ * (every CRC of Debian's 0x00000000, Debian's 7.x), the names alone, and
+ * for KVM's the export type and namespace: Debian keeps no other ABI
+ * record of such a kernel (docs/debian.md).
+ */
+static void kabi_pass_reason(const struct verify_ctx *ctx,
+			     const struct kabi_run *k, struct step_result *r)
+{
+	int names_only = k->nzero == k->theirs.nr;
+	size_t i;
+
+	if (names_only)
+		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: the same names, %zu of them with the same export type and namespace, as Debian's %s Module.symvers",
+			    k->nkvm, KVM_DIR, k->nexport,
+			    ctx->config.deb_release);
+	else
+		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s Module.symvers",
+			    k->nkvm, KVM_DIR, ctx->config.deb_release);
+	if (k->dirs.nr) {
+		strbuf_addf(&r->reason, ", and %zu of", k->nout);
+		for (i = 0; i < k->dirs.nr; i++)
+			strbuf_addf(&r->reason, "%s %s", i ? "," : "",
+				    k->dirs.v[i]);
+		strbuf_addstr(&r->reason, "'s, which include linux/kvm_host.h");
+	}
+	if (names_only)
+		strbuf_addf(&r->reason, "; not their types: Debian's %s is built without CONFIG_MODVERSIONS, every CRC is 0x00000000, and Debian keeps no other ABI file for it",
+			    ctx->config.deb_release);
+}
+
+/* What is said whatever the verdict: vmlinux, added, accepted; export types. */
+static void kabi_notes(const struct verify_ctx *ctx, const struct kabi_run *k,
+		       struct step_result *r)
+{
+	struct line l;
+
+	for_each_line(l, k->list.buf)
 		if (starts_with(l.s, "vmlinux "))
 			strbuf_addf(&r->reason, "; %.*s includes linux/kvm_host.h too, in vmlinux, which is not rebuilt",
 				    (int)(strcspn(l.s, "\n") - 8), l.s + 8);
-	if (d.added.nr) {
-		strbuf_addf(&r->reason, "; %zu added:", d.added.nr);
-		name_some(&r->reason, &d.added);
+	if (k->nzero != k->theirs.nr)
+		strbuf_addf(&r->reason, "; export types and namespaces compared too: %zu of %s's",
+			    k->nexport, KVM_DIR);
+	if (k->d.added.nr) {
+		strbuf_addf(&r->reason, "; %zu added:", k->d.added.nr);
+		name_some(&r->reason, &k->d.added);
 	}
-	if (d.ignored.nr) {
+	if (k->d.ignored.nr) {
 		strbuf_addf(&r->reason, "; %zu change(s) accepted by %s/kabi.ignore:",
-			    d.ignored.nr, series_of(ctx)->rel);
-		name_some(&r->reason, &d.ignored);
+			    k->d.ignored.nr, series_of(ctx)->rel);
+		name_some(&r->reason, &k->d.ignored);
 	}
-out:
+}
+
+static void kabi_clear(struct kabi_run *k)
+{
 	kabi_dirs = NULL;
-	strbuf_release(&list);
-	strbuf_release(&outside);
-	strvec_clear(&dirs);
-	strvec_clear(&structs);
-	symvers_clear(&ours);
-	symvers_clear(&theirs);
-	strvec_clear(&d.changed);
-	strvec_clear(&d.removed);
-	strvec_clear(&d.added);
-	strvec_clear(&d.ignored);
-	symvers_ignore_clear(&ignore);
-	free(ignore_file);
-	strbuf_release(&d.log);
-	free(mine);
-	free(debian);
+	symvers_clear(&k->theirs);
+	symvers_clear(&k->ours);
+	symvers_ignore_clear(&k->ignore);
+	strvec_clear(&k->d.changed);
+	strvec_clear(&k->d.removed);
+	strvec_clear(&k->d.added);
+	strvec_clear(&k->d.exported);
+	strvec_clear(&k->d.ignored);
+	strbuf_release(&k->d.log);
+	free(k->debian);
+	free(k->mine);
+	free(k->ignore_file);
+	strbuf_release(&k->list);
+	strbuf_release(&k->outside);
+	strvec_clear(&k->dirs);
+}
+
+static enum step_status check_kabi(const struct verify_ctx *ctx,
+				   struct step_result *r)
+{
+	struct kabi_run k = {
+		.theirs = SYMVERS_INIT, .ours = SYMVERS_INIT,
+		.ignore = SYMVERS_IGNORE_INIT,
+		.list = STRBUF_INIT, .outside = STRBUF_INIT,
+		.dirs = STRVEC_INIT,
+	};
+	enum step_status st = STEP_FAIL;
+	const struct kabi_diff *d = &k.d;
+
+	if (kabi_not_run(ctx, r, &st))
+		return st;
+	k.d = (struct kabi_diff){
+		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT,
+		STRBUF_INIT, &k.ignore, STRVEC_INIT
+	};
+	if (kabi_load(ctx, &k, r))
+		goto out;
+	if (series_of(ctx)->dir) {
+		k.ignore_file = xstrfmt("%s/kabi.ignore", series_of(ctx)->dir);
+		if (symvers_ignore_read(&k.ignore, k.ignore_file, &r->reason)) {
+			strbuf_addstr(&r->reason, " (the series' kabi.ignore: what kabi may accept)");
+			goto out;
+		}
+	}
+	symvers_diff(&k.theirs, &k.ours, kabi_note, &k.d);
+	kabi_outside(&k);
+	strbuf_addf(&k.d.log, "%zu symbols in Debian's %s, %zu in ours\n",
+		    k.theirs.nr, k.debian, k.ours.nr);
+	write_file(ctx->log, d->log.buf, d->log.len);
+	if (d->changed.nr || d->removed.nr || d->exported.nr) {
+		kabi_fail_reason(ctx, &k, r);
+	} else {
+		kabi_pass_reason(ctx, &k, r);
+		st = STEP_PASS;
+	}
+	kabi_notes(ctx, &k, r);
+out:
+	kabi_clear(&k);
 	return st;
 }
 

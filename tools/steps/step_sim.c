@@ -247,7 +247,7 @@ static void describe_baseline(const struct sim_opts *o, const char *names,
 			      struct strbuf *sb)
 {
 	if (o->baseline && o->fixes_only)
-		strbuf_addf(sb, "pristine + %s (the Fixes: patches), the whole series: fixes only, no parameter, so the patched tree is the fixed baseline (iii by construction) and iv excuses no spurious overflow at a native op",
+		strbuf_addf(sb, "pristine + %s (the Fixes: patches), the whole series: fixes only, no parameter, so the patched tree is the fixed baseline (iii by construction) and iv excuses no spurious overflow perf's overflow handler raises",
 			    names);
 	else if (o->baseline)
 		strbuf_addf(sb, "pristine + %s (the Fixes: patches)", names);

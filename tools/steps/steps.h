@@ -53,9 +53,11 @@ struct step {
 /* Its failure does not stop the later steps, even without --keep-going. */
 #define STEP_INDEPENDENT	(1u << 1)
 /*
- * An independent step that runs in a process of its own, beside the steps
- * after it, unless make's jobserver counts the jobs: the engine waits for
- * it before a step that needs it, and at the end.
+ * It runs in a process of its own from the moment its needs have passed,
+ * beside the engine's steps, unless make's jobserver counts the jobs: the
+ * engine waits for it before a step that needs it, unless it is
+ * independent before every step below it in the table (its failure stops
+ * them as when the steps run one after another), and at the end.
  */
 #define STEP_BESIDE		(1u << 2)
 /*
