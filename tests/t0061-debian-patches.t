@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 16
+plan 17
 test_identity
 copy=$TMP/repo
 repo_copy "$copy"
@@ -27,8 +27,9 @@ fix1=kvm-x86-pmu-re-period-a-running-counter-from-the-value-the-guest.patch
 LORE=https://lore.kernel.org/r
 
 test_expect_success 'make debian-patches passes DEST=, KERNEL= and BUG= on' '
-	grep -q "^export KVERIFY_DEST := \$(KV_DEST)" Makefile &&
-	grep -q "^KV_DEST := \$(value DEST)" Makefile &&
+	make -s -p -n list DEST=/d KERNEL=6.12 BUG=1234567 2> /dev/null > "$TMP/p" &&
+	grep -qx "KVERIFY_DEST := /d" "$TMP/p" && grep -qx "KVERIFY_TARGETS := 6.12" "$TMP/p" &&
+	grep -qx "KVERIFY_BUG_DEBIAN := 1234567" "$TMP/p" &&
 	sed -n "/^debian-patches:/,/^\$/p" Makefile | grep -q "debian-patches --env"
 '
 test_expect_success 'not posted: bugfix/x86/ and series lines; From: first, plain Subject:, Forwarded: no, no Origin:' '
@@ -122,6 +123,32 @@ test_expect_success 'after make reroll (v4 posted, v5 worked on): each patch its
 	head -n 1 "$TMP/o-v4/7.3/series" | grep -q "^# 7.3: series/old/v4, v4 as posted, $LORE/20261203080000.1234-0-absandze@amazon.de " &&
 	[ "$(grep -c "^bugfix/x86/" "$TMP/o-v4/7.3/series")" = 4 ] &&
 	grep -qx "Origin: $LORE/20261203080000.1234-2-absandze@amazon.de" "$TMP/o-v4/7.3/bugfix/x86/kvm-x86-pmu-signal-emulated-overflow-before-bailing-from.patch"
+'
+# What make am records of a thread it imported (series/message-ids: each
+# patch's own message, from the Message-Id b4 am keeps on each mail),
+# with no record of a send: each patch its own message, not the cover.
+test_expect_success 'make am record (series/message-ids): each patch its own message; a bad line exits 2 with file:line' '
+	rm -rf "$copy/series/old" "$copy/results" "$copy/series/merged" &&
+	echo "20261203080000.1234-0-absandze@amazon.de" > "$copy/series/message-id" &&
+	n=0 && for f in $(cat "$copy/series/series"); do
+		n=$((n + 1)) && echo "$f <20261203080000.1234-$n-absandze@amazon.de>" || return 1
+	done > "$copy/series/message-ids" &&
+	rm -rf "$TMP/o-am" && dp --dest "$TMP/o-am" 6.12 7.3 > "$TMP/am.out" 2>&1; rc=$?; cat "$TMP/am.out" && [ $rc = 0 ] &&
+	Q=$TMP/o-am/6.12/bugfix/x86 &&
+	grep -qx "Origin: backport, $LORE/20261203080000.1234-1-absandze@amazon.de" "$Q/$fix1" &&
+	grep -qx "Forwarded: $LORE/20261203080000.1234-1-absandze@amazon.de" "$Q/$fix1" &&
+	grep -qx "Origin: backport, $LORE/20261203080000.1234-5-absandze@amazon.de" "$Q/$knob" &&
+	grep -qx "Origin: $LORE/20261203080000.1234-3-absandze@amazon.de" "$TMP/o-am/7.3/bugfix/x86/kvm-x86-pmu-signal-emulated-overflow-before-a-counter-write.patch" &&
+	! grep -rqx "Origin: .*1234-0-absandze@amazon.de" "$TMP/o-am" &&
+	cp "$copy/series/message-ids" "$TMP/ids" &&
+	sed -i "2s/ .*/ not-a-message-id/" "$copy/series/message-ids" &&
+	dp --dest "$TMP/o-am2" 7.3 > "$TMP/am2.out" 2>&1; rc=$?; cat "$TMP/am2.out" && [ $rc = 2 ] &&
+	grep -q "series/message-ids:2: .* is not .<patch file> <message-id>." "$TMP/am2.out" &&
+	{ cat "$TMP/ids"; echo "0009-gone.patch <20261203080000.1234-9-absandze@amazon.de>"; } > "$copy/series/message-ids" &&
+	dp --dest "$TMP/o-am3" 7.3 > "$TMP/am3.out" 2>&1; rc=$?; cat "$TMP/am3.out" && [ $rc = 2 ] &&
+	grep -q "series/message-ids:7: series/0009-gone.patch: no patch" "$TMP/am3.out" &&
+	[ ! -e "$TMP/o-am2" ] && [ ! -e "$TMP/o-am3" ] &&
+	rm -f "$copy/series/message-ids" "$copy/series/message-id"
 '
 test_expect_success 'trailers make trailers collected into series/ reach the backports: before the backport note, once' '
 	rm -rf "$copy/series/old" "$copy/results" && cp -a "$copy/series" "$TMP/series.keep" &&

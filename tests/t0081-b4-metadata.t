@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 22
+plan 23
 test_identity
 list=${sender_email%@*}+list@${sender_email#*@}
 copy=$TMP/repo
@@ -212,6 +212,49 @@ test_expect_success "after make am of v$next, make range-diff compares v$rev wit
 		make --no-print-directory range-diff > "$TMP/rd" 2>&1
 	rc=$? && echo "exit $rc" && cat "$TMP/rd" &&
 	[ $rc = 0 ] && grep -q "^range-diff: series/old/v$rev/ (v$rev) against series/ (v$next)$" "$TMP/rd"
+EOT
+# Debian's export after make am: a patch's own message, of the newest
+# revision posted (v$next), not the cover's; no record of a real send
+# (results/send/v$next/sent/) to read them from.  b4 am keeps each
+# message's Message-Id in its .mbx; make am records them in
+# series/message-ids, and series/old/ keeps those of the thread imported
+# before (in series/old/v$next/: series/revision said $next by then).
+test_expect_success "after make am of v$next, make debian-patches gives each patch its own v$next message as Origin: and Forwarded:" - <<\EOT
+	[ ! -d results/send/v$next/sent ] &&
+	./build/kverify debian-patches --dest "$TMP/deb" 6.12 7.3 > "$TMP/deb.out" 2>&1
+	rc=$? && cat "$TMP/deb.out" && [ $rc = 0 ] &&
+	head -n 1 "$TMP/deb/7.3/series" | grep -q "v$next as posted" &&
+	/usr/bin/python3 - results/send/v$next "$TMP/deb" <<-\PY &&
+	import email, glob, os, re, sys
+	def subject(text):
+	    m = email.message_from_string(text.replace("\r\n", "\n"))
+	    s = " ".join(str(m["Subject"]).split())
+	    return re.sub(r"^(\[[^]]*\] *)+", "", s), m["Message-Id"]
+	ids, cover = {}, None
+	for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.eml"))):
+	    s, mid = subject(open(f).read())
+	    if os.path.basename(f).startswith("0000-"):
+	        cover = mid.strip("<>")
+	    else:
+	        ids[s] = mid.strip("<>")
+	seen = 0
+	for target, how in (("7.3", ""), ("6.12", "backport, ")):
+	    for p in sorted(glob.glob(os.path.join(sys.argv[2], target, "bugfix/x86/*.patch"))):
+	        head = open(p).read().split("\n\n", 1)[0] + "\n"
+	        s, _ = subject(head)
+	        f = dict(l.split(": ", 1) for l in head.splitlines() if l and not l[0].isspace())
+	        link = "https://lore.kernel.org/r/" + ids[s]
+	        print(target, os.path.basename(p), f["Origin"], f["Forwarded"])
+	        assert ids[s] != cover, (p, "the cover")
+	        assert f["Origin"] == how + link, (p, f["Origin"], link)
+	        assert f["Forwarded"] == link, (p, f["Forwarded"], link)
+	        seen += 1
+	assert seen == 10, seen
+	PY
+	[ "$(grep -c . series/old/v$next/message-ids)" = $np ] &&
+	while read -r f id; do
+		[ -f "series/old/v$next/$f" ] && grep -qF "<$id>" $out/*.eml || return 1
+	done < series/old/v$next/message-ids
 EOT
 test_expect_success 'FROM= a revision not kept fails and says which are kept' - <<\EOT
 	make --no-print-directory range-diff FROM=v9 > "$TMP/rd" 2>&1

@@ -5,6 +5,7 @@
 # option and a revision out of range are refused before anything changes;
 # the number of patches imported is the number imported; two make am at
 # once take turns.
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 

@@ -46,6 +46,7 @@ static int archive_series(struct b4 *b, int old_rev)
 	char *dir = xstrfmt("series/old/v%d", old_rev);
 	static const char *const keep[] = {
 		"series", "cover-letter", "revision", "change-id", "message-id",
+		"message-ids",
 	};
 	size_t i;
 	int ret;
@@ -193,6 +194,44 @@ static int write_series_meta(const struct posting *po)
 	return ret;
 }
 
+/*
+ * series/message-ids: each patch of series/ and its own message in the
+ * posting, "NNNN-name.patch <message-id>" a line, from the Message-Id
+ * b4 am keeps on each mail of its .mbx @mbx, in the order the patches
+ * were made from them.  None (and not the previous revision's) when the
+ * mails and the patches do not pair up: a patch's link is then its
+ * cover's.  0, or -1 when the file cannot be written.
+ */
+static int write_patch_ids(struct b4 *b, const char *mbx)
+{
+	struct strvec ids = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	char *series = read_trim("series/series"), *line, *save = NULL;
+	size_t i = 0;
+	int ret = 0;
+
+	if (mbox_msgids(b, mbx, &ids))
+		strvec_clear(&ids);
+	for (line = series ? strtok_r(series, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save), i++)
+		if (i < ids.nr)
+			strbuf_addf(&sb, "%s %s\n", line, ids.v[i]);
+	if (!i || i != ids.nr) {
+		unlink("series/message-ids");
+		printf("series/message-ids: not written: %zu patch%s, %zu mail%s with a Message-Id in b4's %s\n",
+		       i, i == 1 ? "" : "es", ids.nr, ids.nr == 1 ? "" : "s",
+		       mbx);
+	} else if (write_file("series/message-ids", sb.buf, sb.len)) {
+		error("series/message-ids: cannot write it (%s)",
+		      strerror(errno));
+		ret = -1;
+	}
+	strvec_clear(&ids);
+	strbuf_release(&sb);
+	free(series);
+	return ret;
+}
+
 static int read_posting(struct b4 *b, const char *cover, const char *mbx,
 			struct posting *po)
 {
@@ -244,6 +283,21 @@ out:
 	return ret;
 }
 
+/* What make am was given, checked: series/'s revision, or 0 after an error. */
+static int am_input(struct b4 *b)
+{
+	if (!b->a->mbox && !b->a->msgid) {
+		error("am needs MBOX=<file> or MSGID=<message-id>");
+		return 0;
+	}
+	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
+		error("MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run",
+		      b->a->msgid);
+		return 0;
+	}
+	return series_revision("series/ holds");
+}
+
 int do_am(struct b4 *b)
 {
 	char *dir = xstrfmt("%s/am", b->a->work), *out = xstrfmt("%s/am-patches", b->a->work);
@@ -252,18 +306,7 @@ int do_am(struct b4 *b)
 	char *mbox = NULL;
 	int ret = 1, old_rev, n;
 
-	if (!b->a->mbox && !b->a->msgid) {
-		error("am needs MBOX=<file> or MSGID=<message-id>");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (b->a->msgid && !valid_msgid(b->a->msgid)) {
-		error("MSGID='%s' is not a message-id (like <id@host> or a lore link, never an option): nothing was run",
-		      b->a->msgid);
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	old_rev = series_revision("series/ holds");
+	old_rev = am_input(b);
 	if (!old_rev) {
 		ret = EXIT_USAGE;
 		goto out;
@@ -313,7 +356,7 @@ int do_am(struct b4 *b)
 	n = install_patches(out);
 	if (n < 0 || (cover.nr && write_cover(b, cover.v[0])))
 		goto out;
-	if (write_series_meta(&po)) {
+	if (write_series_meta(&po) || write_patch_ids(b, mbx.v[0])) {
 		ret = EXIT_TOOL;
 		goto out;
 	}

@@ -60,6 +60,7 @@ void unfold_from(struct strbuf *sb);
 int mail_compare(const char *checked, const char *sent, struct strbuf *why);
 
 /* b4_mail.c: mail read by git, series/ files */
+int run_logged(struct b4 *b, struct child *c);
 char *read_trim(const char *path);
 int series_revision(const char *what);
 int list_dir(const char *dir, const char *suffix, struct strvec *out);
@@ -69,11 +70,11 @@ int mail_message(struct b4 *b, const char *path, struct strbuf *msg);
 char *mail_msgid(struct b4 *b, const char *path);
 int mail_trailers(struct b4 *b, const char *path, struct strvec *out);
 int mbox_has_patch(struct b4 *b, const char *path);
+int mbox_msgids(struct b4 *b, const char *path, struct strvec *ids);
 int install_patches(const char *dir);
 int unstamp_dir(struct b4 *b, const char *dir);
 
 /* b4_repo.c: the cache repository, git and b4 */
-int run_logged(struct b4 *b, struct child *c);
 int b4_git(struct b4 *b, struct strbuf *out, ...);
 int identities(struct b4 *b, int need);
 int import_tree(struct b4 *b);

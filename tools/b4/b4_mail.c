@@ -87,15 +87,11 @@ static void mail_env(struct child *c)
 		     "GIT_CONFIG_COUNT=0", NULL);
 }
 
-/*
- * 0, or -1 after saying why on stderr; its messages go into the log (as
- * run_logged() does it, which b4_repo.c, a caller of this file, has).
- */
-static int mail_git(struct b4 *b, struct child *c)
+/* Run @c with the b4 log; say why it failed on stderr. */
+int run_logged(struct b4 *b, struct child *c)
 {
 	int ret;
 
-	mail_env(c);
 	c->log = b->log;
 	ret = run_child(c);
 	if (ret) {
@@ -106,7 +102,14 @@ static int mail_git(struct b4 *b, struct child *c)
 		strbuf_release(&why);
 	}
 	child_clear(c);
-	return ret ? -1 : 0;
+	return ret;
+}
+
+/* git of the mail tools: 0, or -1 after saying why on stderr. */
+static int mail_git(struct b4 *b, struct child *c)
+{
+	mail_env(c);
+	return run_logged(b, c) ? -1 : 0;
 }
 
 /*
@@ -230,18 +233,16 @@ int mail_trailers(struct b4 *b, const char *path, struct strvec *out)
 }
 
 /*
- * Does the mailbox @path hold a patch, a mail whose Subject: (as git
- * mailinfo reads it) starts "[PATCH", not only replies?  git mailsplit
- * cuts it into @work/mailsplit/ (a file without a "From " line is one
- * mail); an empty or unreadable mailbox holds none.
+ * git mailsplit cuts the mailbox @path into @dir/0001, 0002... (a file
+ * without a "From " line is one mail).  How many mails; 0 for an empty
+ * or unreadable mailbox.
  */
-int mbox_has_patch(struct b4 *b, const char *path)
+static int mbox_split(struct b4 *b, const char *path, const char *dir)
 {
-	char *dir = xstrfmt("%s/mailsplit", b->a->work);
 	char *opt = xstrfmt("-o%s", dir);
 	struct child c = CHILD_INIT;
 	struct strbuf out = STRBUF_INIT;
-	int i, n = 0, found = 0;
+	int n = 0;
 
 	rm_rf(dir);
 	mkdir_p(dir);
@@ -253,6 +254,22 @@ int mbox_has_patch(struct b4 *b, const char *path)
 	c.log = b->log;
 	if (!run_child(&c))
 		n = atoi(out.buf);
+	child_clear(&c);
+	strbuf_release(&out);
+	free(opt);
+	return n;
+}
+
+/*
+ * Does the mailbox @path hold a patch, a mail whose Subject: (as git
+ * mailinfo reads it) starts "[PATCH", not only replies?  An empty or
+ * unreadable mailbox holds none.
+ */
+int mbox_has_patch(struct b4 *b, const char *path)
+{
+	char *dir = xstrfmt("%s/mailsplit", b->a->work);
+	int i, n = mbox_split(b, path, dir), found = 0;
+
 	for (i = 1; i <= n && !found; i++) {
 		char *mail = xstrfmt("%s/%04d", dir, i);
 		char *s = mail_subject(b, mail);
@@ -261,12 +278,38 @@ int mbox_has_patch(struct b4 *b, const char *path)
 		free(s);
 		free(mail);
 	}
-	child_clear(&c);
 	rm_rf(dir);
-	strbuf_release(&out);
-	free(opt);
 	free(dir);
 	return found;
+}
+
+/*
+ * The Message-Id of each mail of the mailbox @path, in its order, as git
+ * mailinfo -m reads it, without <>: into @ids.  0, or -1 when a mail has
+ * none that is a message-id (@ids then holds those before it).
+ */
+int mbox_msgids(struct b4 *b, const char *path, struct strvec *ids)
+{
+	char *dir = xstrfmt("%s/mailsplit", b->a->work);
+	int i, n = mbox_split(b, path, dir), ret = n ? 0 : -1;
+
+	for (i = 1; i <= n && !ret; i++) {
+		char *mail = xstrfmt("%s/%04d", dir, i);
+		char *m = mail_msgid(b, mail);
+		const char *s = m ? m + (*m == '<') : NULL;
+		char *id = s ? xstrfmt("%.*s", (int)strcspn(s, ">"), s) : NULL;
+
+		if (id && valid_msgid(id) && !strpbrk(id, "\"\\<>()[],; \t"))
+			strvec_push(ids, id);
+		else
+			ret = -1;
+		free(id);
+		free(m);
+		free(mail);
+	}
+	rm_rf(dir);
+	free(dir);
+	return ret;
 }
 
 /* Patches of @dir (format-patch output) into series/; how many. */

@@ -15,24 +15,6 @@
 #include "lib/json.h"
 #include "lib/usage.h"
 
-/* Run @c with the b4 log; say why it failed on stderr. */
-int run_logged(struct b4 *b, struct child *c)
-{
-	int ret;
-
-	c->log = b->log;
-	ret = run_child(c);
-	if (ret) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_describe_failure(c, &why);
-		error("%s (log: %s)", why.buf, b->log);
-		strbuf_release(&why);
-	}
-	child_clear(c);
-	return ret;
-}
-
 /*
  * git commit and git am start "git gc --auto" once the repository holds
  * more loose objects than gc.auto, and the import of a kernel tree makes

@@ -21,8 +21,9 @@
  *  - Origin: the upstream commit when series/merged names one for the
  *    patch ("upstream, URL" for series/, "backport, URL" for a variant of
  *    backports/), else the lore link of the patch's own message in the
- *    posting (make send's record of the mails sent), else of the
- *    posting's cover; none when the posting has no patch of that name
+ *    posting (series/message-ids, which make am writes from the thread,
+ *    or make send's record of the mails sent), else of the posting's
+ *    cover; none when the posting has no patch of that name
  *    (From: is the author, which DEP-3 takes instead of an Origin);
  *  - Forwarded: that lore link, "no" when the patch was not posted,
  *    "not-needed" when it is upstream without a posting on record;

@@ -186,6 +186,54 @@ static void sent_ids(struct posted *po, const char *results)
 	free(dir);
 }
 
+/*
+ * Each patch's own message-id as make am recorded it from the thread:
+ * @po->dir/message-ids, "NNNN-name.patch <message-id>" a line, into
+ * @po->ids by the patch's Debian name.  0 (also when there is none), or
+ * -1 after saying which line is wrong.
+ */
+static int recorded_ids(struct posted *po)
+{
+	char *path = xstrfmt("%s/message-ids", po->dir);
+	struct strbuf sb = STRBUF_INIT;
+	struct line l;
+	int ln = 0, ret = 0;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+		goto out;
+	for_each_line(l, sb.buf) {
+		size_t f = 0;
+		char *rest, *file, *id, *name = NULL;
+
+		while (f < l.len && l.s[f] != ' ')
+			f++;
+		rest = xstrfmt("%.*s", (int)(l.len - f), l.s + f);
+		file = xstrfmt("%s/%.*s", po->dir, (int)f, l.s);
+		id = clean_msgid(rest);
+		ln++;
+		if (id && f && !memchr(l.s, '/', f))
+			name = debian_name_of(file);
+		if (!id || !f || memchr(l.s, '/', f))
+			ret = error("%s:%d: '%.*s' is not '<patch file> <message-id>'",
+				    path, ln, (int)l.len, l.s);
+		else if (!name)
+			ret = error("%s:%d: %s: no patch with a Subject: of that name",
+				    path, ln, file);
+		else
+			strvec_pushf(&po->ids, "%s\t%s", name, id);
+		free(rest);
+		free(file);
+		free(id);
+		free(name);
+		if (ret)
+			break;
+	}
+out:
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
 /* The highest N of series/old/vN/ that has a message-id: posted. */
 static int newest_old_posted(void)
 {
@@ -262,6 +310,8 @@ int posted_load(struct posted *po, int working, const char *results)
 	}
 	free(raw);
 	free(path);
+	if (recorded_ids(po))
+		return -1;
 	sent_ids(po, results);
 	return posted_names(po);
 }
