@@ -6,7 +6,8 @@
 # the file's, the metadata (with the series' revision, change-id, patchset
 # hash and Message-Id, as report.json has them) and the device tags are set, the kernel command
 # line carries the tolerance and what the tests need; a bad ARTIFACTS=
-# exits 2.  Cost: one make bundle of the cached 6.12 build (50 s with the
+# exits 2.  BOOT=own: our kernel for a QEMU guest, as for a git: source
+# (t0185 bundles Debian's image).  Cost: one make bundle of the cached 6.12 build (50 s with the
 # boot memoized, 2 min when the runner changed), two more with other
 # URLs (memoized, a few s each).
 # tier: kernels
@@ -37,7 +38,7 @@ B=results/$T/bundle
 JOBS="lava-qemu-intel.yaml lava-qemu-amd.yaml lava-x86-intel.yaml lava-x86-amd.yaml lava-qemu-tcg.yaml"
 rm -rf $B
 test_expect_success "make bundle KERNEL=$T writes the bundle" '
-	make --no-print-directory bundle KERNEL=$T SKIP=sim > "$TMP/out" 2>&1 &&
+	make --no-print-directory bundle KERNEL=$T BOOT=own SKIP=sim > "$TMP/out" 2>&1 &&
 	missing= &&
 	for f in bzImage initramfs.cpio README SHA256SUMS $JOBS latency.cpio latency-host; do
 		test -s $B/$f || missing="$missing $f"
@@ -72,6 +73,7 @@ import hashlib, json, sys, yaml
 b, url, target, jobs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 sums = {f: hashlib.sha256(open("%s/%s" % (b, f), "rb").read()).hexdigest()
         for f in ("bzImage", "initramfs.cpio")}
+own = "own build of configs/kvm-guest.config, made for a QEMU guest"
 pkg = json.load(open("%s/../report.json" % b))["package"]
 bad = []
 for name in jobs:
@@ -90,6 +92,10 @@ for name in jobs:
     for key, v in want.items():
         if m.get(key) != v:
             bad.append("%s: metadata %s=%r, not %r" % (name, key, m.get(key), v))
+    if m.get("kverify.kernel") != own:
+        bad.append("%s: metadata kverify.kernel=%r" % (name, m.get("kverify.kernel")))
+    if "tcg" in name and "-accel tcg" not in j["context"]["extra_options"]:
+        bad.append("%s: QEMU options %s" % (name, j["context"]["extra_options"]))
     if not m.get("kverify.version") or m["kverify.version"] == "unknown":
         bad.append("%s: no kverify.version" % name)
     rep = json.load(open("%s/../report.json" % b))
@@ -122,7 +128,7 @@ test_expect_success 'default ARTIFACTS: file:// of the bundle; sums, metadata, t
 	(cd $B && sha256sum -c SHA256SUMS)
 '
 test_expect_success 'ARTIFACTS=https://...: the jobs fetch from there (a trailing / dropped)' '
-	make --no-print-directory bundle KERNEL=$T SKIP=sim ARTIFACTS=https://artifacts.lab.internal/kverify/6.12/ > "$TMP/out" 2>&1 &&
+	make --no-print-directory bundle KERNEL=$T BOOT=own SKIP=sim ARTIFACTS=https://artifacts.lab.internal/kverify/6.12/ > "$TMP/out" 2>&1 &&
 	check_jobs https://artifacts.lab.internal/kverify/6.12
 '
 for bad in "ftp://host/x" "https://host/a b" "https://host/it's" 'https://host/"x"' "https:///nohost" "file://relative/dir" "/srv/kverify" "https://host/{kernel}"; do
@@ -135,7 +141,7 @@ for bad in "ftp://host/x" "https://host/a b" "https://host/it's" 'https://host/"
 	'
 done
 test_expect_success 'make bundle ARTIFACTS= and --artifacts give the same message' '
-	! make --no-print-directory bundle KERNEL=$T SKIP=sim ARTIFACTS=ftp://host/x > "$TMP/out" 2>&1 &&
+	! make --no-print-directory bundle KERNEL=$T BOOT=own SKIP=sim ARTIFACTS=ftp://host/x > "$TMP/out" 2>&1 &&
 	grep -qF "kverify: ARTIFACTS='"'"'ftp://host/x'"'"': not an http://, https:// or file:// URL" "$TMP/out" &&
 	{ build/kverify verify --bundle --artifacts ftp://host/x $T; [ $? = 2 ]; } &&
 	{ build/kverify bundle --artifacts ftp://host/x $T > "$TMP/out2" 2>&1; [ $? = 2 ]; } &&

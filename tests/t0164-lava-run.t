@@ -45,7 +45,7 @@ run_lava() {	# run_lava JOB OUTDIR: lava-run's log in OUTDIR/log
 }
 
 test_expect_success "make bundle KERNEL=$T: a TCG job fetching from file://" '
-	make --no-print-directory bundle KERNEL=$T SKIP=sim > "$TMP/bundle.out" 2>&1 &&
+	make --no-print-directory bundle KERNEL=$T BOOT=own SKIP=sim > "$TMP/bundle.out" 2>&1 &&
 	grep -q "url: '"'"'file://$PWD/$B/bzImage'"'"'" $B/lava-qemu-tcg.yaml
 '
 test_expect_success 'lava-run runs the bundle'"'"'s TCG job unchanged: job result pass' '

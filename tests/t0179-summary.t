@@ -2,21 +2,26 @@
 # make verify and verify-all end with kverify summary: results/summary.md
 # and results/index.html from the reports there, rendered here by headless
 # Chromium (Debian's chromium) and checked in the DOM it has after load:
-# one row per target, each step's status, the reasons cut short and
-# linked to their logs, the sim's figures as SVG points; a report's
-# strings are text (a <script> in a reason injects no script element:
-# a build whose summary does not escape is shown to fail that check); the
-# summary changes no exit status.  On a terminal, the step table's
-# reasons are cut to its width (a pty of 100 columns, by script(1)).
-# Cost: three verify runs of the cached 7.3 source up to config, with
-# its sim, and a few renders.
+# one row per target, each step's status (its cell's class too), the
+# reasons cut short and linked to their logs, the sim's figures as SVG
+# points; a report's strings are text (a <script> in a reason injects no
+# script element: a build whose summary does not escape is shown to fail
+# that check); the summary changes no exit status.  The page of a make
+# verify-all of two targets, one of them n/a, SKIP of the kernel steps, is
+# checked against each report the same way (a summary that shows a SKIP as
+# PASS is shown to fail it).  kverify latency's table is written to
+# results/latency/table.txt and shown by the page and summary.md as it is.
+# On a terminal, the step table's reasons are cut to its width (a pty of
+# 100 columns, by script(1)).
+# Cost: four verify runs of the cached 7.3 source up to config, with its
+# sim, one of the n/a target (its fetch and cocci), and a few renders.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_SUMMARY_TARGET:-7.3}
 PY=/usr/bin/python3
-plan 10
+plan 13
 cached_source $T > /dev/null || exit 1
 command -v chromium > /dev/null || { echo "Bail out! no chromium (make deps-check installs it)"; exit 1; }
 
@@ -35,23 +40,27 @@ dom() {
 	    def __init__(s):
 	        super().__init__(); s.stack = []; s.rows = []; s.scripts = 0
 	        s.points = {"reprograms": 0, "reads": 0}; s.svg = 0; s.title = ""
-	        s.versions = []; s.cur = None
+	        s.versions = []; s.cur = None; s.pre = None; s.latency = ""
 	    def handle_starttag(s, tag, a):
 	        a = dict(a); s.stack.append((tag, a))
 	        if tag == "script": s.scripts += 1
 	        if tag == "svg": s.svg += 1
 	        if tag == "tr": s.cur = {"target": s.rows, "version": s.versions}.get(a.get("class"))
 	        if tag == "tr" and s.cur is not None: s.cur.append([])
-	        if tag == "td" and s.cur: s.cur[-1].append({"text": "", "href": None})
+	        if tag == "td" and s.cur: s.cur[-1].append({"text": "", "href": None, "cls": a.get("class")})
+	        if tag == "pre": s.pre = a.get("id")
 	        if tag == "a" and s.cur and s.cur[-1]: s.cur[-1][-1]["href"] = a.get("href")
 	        if tag == "g" and "point" in a.get("class", ""):
 	            s.points[a["class"].split()[1]] += 1
 	    def handle_endtag(s, tag):
 	        while s.stack and s.stack.pop()[0] != tag: pass
+	        if tag == "pre": s.pre = None
+	        if tag == "table": s.cur = None
 	    def handle_data(s, d):
 	        tags = [t for t, _ in s.stack]
 	        if tags and tags[-1] == "title" and "svg" not in tags: s.title += d
 	        if "td" in tags and s.cur and s.cur[-1]: s.cur[-1][-1]["text"] += d
+	        if s.pre == "latency": s.latency += d
 	p = P(); p.feed(open(sys.argv[1]).read())
 	reps = [json.load(open(f)) for f in sys.argv[2:]]
 	assert p.title == "kverify results", ("title", p.title)
@@ -63,6 +72,8 @@ dom() {
 	    assert len(row) == len(r["steps"]), (r["target"], len(row))
 	    for s, c in zip(r["steps"], row):
 	        assert c["text"].startswith(s["status"] + " %.1fs" % s["seconds"]), (s["name"], c["text"][:60])
+	        cls = s["status"] if s["status"] in ("PASS", "FAIL", "ERROR", "SKIP") else "other"
+	        assert c["cls"] == cls, (s["name"], c["cls"], cls)
 	        assert s["reason"][:40].replace("\n", " ") in c["text"] or len(s["reason"]) > 80, (s["name"], c["text"])
 	        assert len(c["text"]) <= len(s["status"]) + 12 + 81, (s["name"], len(c["text"]))
 	        if len(s["reason"]) > 80: assert c["text"].endswith("\u2026"), c["text"][-20:]
@@ -77,9 +88,12 @@ dom() {
 	assert p.svg == (1 if want["reads"] + want["reprograms"] else 0), ("svg", p.svg)
 	print(len(p.rows), "rows,", p.points, "points,", len(p.versions), "sweep rows")
 	open(sys.argv[1] + ".versions", "w").write(json.dumps(p.versions))
+	open(sys.argv[1] + ".latency", "w").write(p.latency)
 	PY
 }
 
+# A latency table another run left would be on every page below.
+rm -rf results/latency
 rm -f results/summary.md results/index.html
 test_expect_success "make verify KERNEL=$T SKIP=build,kabi,selftests,boot writes results/summary.md and index.html" '
 	make --no-print-directory verify KERNEL=$T SKIP=build,kabi,selftests,boot > "$TMP/out" 2>&1 &&
@@ -170,6 +184,48 @@ test_expect_success 'make -k verify-all, both targets failing: exit 2 as before,
 	sed "s/verify-one.nokernel[12]/T/; s/^kverify: summary: .*/S/; s/.*T.*/T/" "$TMP/order" | tr -d "\n" > "$TMP/seq" &&
 	[ "$(cat "$TMP/seq")" = TTS ]
 '
+# make verify-all of two real targets: $T (its run above, again) and the
+# first n/a one of kernels.list, SKIP of the kernel steps (no kernel
+# build); the page against each report.json: $T's SKIP rows, the N-A ones.
+NA=$(awk '$3 ~ /^n\/a:/ { print $1; exit }' kernels.list)
+cat > "$TMP/kvna" <<EOF
+#!/bin/sh
+case "\$1 \$2" in
+"list --names") echo $NA; echo $T ;;
+*) exec "$PWD/build/kverify" "\$@" ;;
+esac
+EOF
+chmod +x "$TMP/kvna"
+test_expect_success "make verify-all of $T and $NA (n/a), SKIP=build,kabi,selftests,boot: Chromium shows each report, its SKIP and N-A rows" '
+	test -n "$NA" && rm -rf "results/$NA" results/summary.md results/index.html &&
+	make --no-print-directory verify-all KVERIFY="$TMP/kvna" SKIP=build,kabi,selftests,boot > "$TMP/out" 2>&1 &&
+	grep -q "^kverify: summary: results/summary.md, results/index.html (2 targets)$" "$TMP/out" &&
+	$PY - results/$T/report.json "results/$NA/report.json" <<-\PY &&
+	import json, sys
+	t, na = (json.load(open(f)) for f in sys.argv[1:])
+	skip = [s["name"] for s in t["steps"] if s["status"] == "SKIP"]
+	assert skip == ["build", "kabi", "selftests", "boot"], skip
+	assert na["na_reason"] and [s["status"] for s in na["steps"]].count("N-A") >= 9, na["steps"]
+	PY
+	render results/index.html "$TMP/dom6" &&
+	dom "$TMP/dom6" "results/$NA/report.json" results/$T/report.json ||
+		{ tail -n 30 "$TMP/out"; false; }
+'
+
+# The mutant: a summary that shows a SKIP as PASS.
+mkdir -p "$TMP/mut2" && cp -a Makefile tools build "$TMP/mut2/"
+sed -i 's/xml_escape(h, s->status);/xml_escape(h, strcmp(s->status, "SKIP") ? s->status : "PASS");/' "$TMP/mut2/tools/summary.c"
+test_expect_success 'a summary that shows a SKIP as PASS fails that check' '
+	grep -q "\"SKIP\") ? s->status : \"PASS\"" "$TMP/mut2/tools/summary.c" &&
+	make -s -C "$TMP/mut2" build/kverify > "$TMP/out" 2>&1 &&
+	"$TMP/mut2/build/kverify" summary > "$TMP/out" 2>&1 &&
+	render results/index.html "$TMP/dom7" &&
+	! dom "$TMP/dom7" "results/$NA/report.json" results/$T/report.json > "$TMP/why" 2>&1 &&
+	cat "$TMP/why" && grep -q "AssertionError: (.build., .PASS " "$TMP/why"
+'
+[ -z "$NA" ] || rm -rf "results/$NA"
+./build/kverify summary > /dev/null 2>&1
+
 test_expect_success 'a report that is no JSON: exit 2 naming it and the byte, the other targets still shown' '
 	mkdir -p results/broken && printf "{\"steps\": [" > results/broken/report.json &&
 	{ ./build/kverify summary > "$TMP/out" 2>&1; rc=$?; } ; cat "$TMP/out"; rm -rf results/broken
@@ -205,6 +261,25 @@ test_expect_success 'the sweep matrix: a row per version, each step status, its 
 	grep -q "^| linux-source-7.3 7.3.4-1 | PASS 1.5s | FAIL 1.5s |$" results/summary.md
 '
 rm -rf results/sweep
+
+# kverify latency's table: written to results/latency/table.txt as it is
+# printed, shown by the page and summary.md as it is; a machine= header
+# with markup is text.
+xz -dc tests/latency/tcg-pass-1.trace.xz |
+	sed "1s/machine=.*/machine=<script>document.title=\"lat\"<\/script> \& <b>host<\/b>/" > "$TMP/lat.trace"
+test_expect_success 'kverify latency writes its table to results/latency/table.txt; the page and summary.md show it as it is' '
+	rm -rf results/latency &&
+	./build/kverify latency "$TMP/lat.trace" > "$TMP/lat.out" &&
+	cmp "$TMP/lat.out" results/latency/table.txt &&
+	grep -q "^machine: <script>document.title=\"lat\"</script> & <b>host</b>$" results/latency/table.txt &&
+	./build/kverify summary > "$TMP/out" 2>&1 && cat "$TMP/out" &&
+	grep -q "(1 targets, the latency table)$" "$TMP/out" &&
+	render results/index.html "$TMP/dom5" && dom "$TMP/dom5" results/$T/report.json &&
+	cmp "$TMP/dom5.latency" results/latency/table.txt &&
+	sed -n "/^## The latency table/,\$p" results/summary.md | sed -n "s/^    //p" > "$TMP/lat.md" &&
+	cmp "$TMP/lat.md" results/latency/table.txt
+'
+rm -rf results/latency
 
 # fits OUT COLS: every step row of the table in OUT within COLS
 # characters, the sim's cut with "…", the whole reason in report.json.

@@ -17,7 +17,7 @@
 
 T=${KVERIFY_DISTRO_BOOT_TARGET:-6.12}
 QUICK=sim,checkpatch,cocci
-plan 25
+plan 32
 reason() { json "$1" "[s['reason'] for s in r['steps'] if s['name'] == '$2'][0]" 2>/dev/null; }
 # Sections 1. and 2. boot: Debian's kernel, under QEMU.
 test_lazy_prereq QEMU 'command -v qemu-system-x86_64'
@@ -58,6 +58,44 @@ test_expect_success QEMU 'the guest loaded the patched kvm.ko and its 9 plumbing
 	[ "$bad" = "[]" ] && grep -q "^# insmod kvm " results/$T/console.log
 EOT
 
+# 1b. The lab's bundle holds what was verified: Debian's image of the
+# source's version, the patched modules in the initramfs (docs/lab.md).
+B=results/$T/bundle
+deb_vmlinuz=$(ls "$SOURCES"/debian/*/boot/vmlinuz-"$kernel" 2>/dev/null | head -n 1)
+test_expect_success QEMU "make bundle KERNEL=$T BOOT=distro: the kernel is Debian's vmlinuz-$kernel, byte for byte" - <<\EOT
+	rm -rf $B &&
+	make --no-print-directory bundle KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/bundle.out" 2>&1 &&
+	grep -F "the kernel: Debian $image, the patched KVM modules in the initramfs" "$TMP/bundle.out" &&
+	[ -n "$deb_vmlinuz" ] && cmp $B/vmlinuz "$deb_vmlinuz" && [ ! -e $B/bzImage ] &&
+	(cd $B && sha256sum -c SHA256SUMS)
+EOT
+test_expect_success QEMU "the bundle's initramfs holds the patched kvm.ko (with the parameter) and its load order" - <<\EOT
+	mkdir -p "$TMP/initrd" &&
+	(cd "$TMP/initrd" && cpio -id --quiet lib/modules/kvm.ko tests/modules < "$OLDPWD/$B/initramfs.cpio") &&
+	modinfo -F parm "$TMP/initrd/lib/modules/kvm.ko" | grep -q "^emulated_counter_reprogram_tolerance:" &&
+	[ "$(modinfo -F vermagic "$TMP/initrd/lib/modules/kvm.ko" | cut -d" " -f1)" = "$kernel" ] &&
+	grep -qx kvm "$TMP/initrd/tests/modules"
+EOT
+test_expect_success QEMU "every job boots vmlinuz with its sha256sum; metadata name Debian's image; the TCG job runs one thread" - <<\EOT
+	/usr/bin/python3 - "$B" "Debian $image, the patched KVM modules in the initramfs" <<\PY
+import hashlib, sys, yaml
+b, want = sys.argv[1], sys.argv[2]
+sum_k = hashlib.sha256(open(b + "/vmlinuz", "rb").read()).hexdigest()
+bad = []
+for name in ("lava-x86-intel.yaml", "lava-x86-amd.yaml", "lava-qemu-intel.yaml", "lava-qemu-amd.yaml", "lava-qemu-tcg.yaml"):
+    j = yaml.safe_load(open(b + "/" + name))
+    dep = [a["deploy"] for a in j["actions"] if "deploy" in a][0]
+    k = dep.get("images", dep)["kernel"]
+    if not k["url"].endswith("/vmlinuz") or k.get("sha256sum") != sum_k:
+        bad.append("%s: kernel %s %s" % (name, k["url"], k.get("sha256sum")))
+    if j["metadata"].get("kverify.kernel") != want:
+        bad.append("%s: kverify.kernel=%r" % (name, j["metadata"].get("kverify.kernel")))
+    if "tcg" in name and "-accel tcg,thread=single" not in j["context"]["extra_options"]:
+        bad.append("%s: %s" % (name, j["context"]["extra_options"]))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+EOT
 # 2. Warm: nothing is rebuilt.
 test_expect_success QEMU 'a warm run passes and rebuilds nothing' '
 	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1
@@ -66,21 +104,82 @@ test_expect_success QEMU 'a warm run passes and rebuilds nothing' '
 	reason $R selftests | grep -q "^up to date: .*; [0-9] static tests: "
 '
 test_expect_success QEMU 'a test binary removed: the selftests are built again, and it is back' '
-	bin=$(find "$KVERIFY_CACHE/build/$T-debian/kselftest/kvm" -name cpuid_test -type f) && [ -n "$bin" ] &&
+	bin=$(find "$KVERIFY_CACHE/build/$T-kselftest/kvm" -name cpuid_test -type f) && [ -n "$bin" ] &&
 	rm "$bin" &&
 	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK > "$TMP/out" 2>&1 &&
 	! reason $R selftests | grep -q "^up to date" && [ -x "$bin" ]
 '
 
 # 2b. REQUIRE=pmu, for a lab with PMU hardware: here, with no vPMU, every
-# PMU test SKIPs, so the same green run is a FAIL naming them.
+# PMU test SKIPs, so the same green run is a FAIL naming them, and each of
+# them a failure with its reason for every reader alike: report.json, the
+# table, junit.xml, KCIDB (FORMAT=kcidb), and LAVA's monitor of the same
+# console (the guest runner, booted with kverify.require=pmu as the
+# bundle's KVM jobs are, prints them "not ok").  The run before, without
+# REQUIRE=pmu, is kept to show that without it nothing changes.
+cp $R "$TMP/noreq.json" && cp results/$T/junit.xml "$TMP/noreq.xml" && rm -f results/$T/kcidb.json
 test_expect_success QEMU 'REQUIRE=pmu turns it into a boot FAIL naming the skipped PMU tests' - <<\EOT
 	skipped=$(json $R 'len([t for t in r["tests"] if t["name"].startswith("pmu_") and t["status"] == "SKIP"])') &&
-	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK REQUIRE=pmu > "$TMP/out" 2>&1
+	make --no-print-directory verify KERNEL=$T BOOT=distro SKIP=$QUICK REQUIRE=pmu FORMAT=kcidb > "$TMP/out" 2>&1
 	rc=$? && echo "exit $rc, $skipped PMU tests skipped: $(reason $R boot | cut -c1-100)" &&
 	[ $rc = 2 ] && [ "$skipped" -gt 0 ] && [ "$(step_status $R boot)" = FAIL ] &&
 	reason $R boot | grep -q "^--require pmu: $skipped PMU tests skipped (pmu_" &&
 	[ "$(json $R 'r["passed"]')" = False ]
+EOT
+# NAME<TAB>REASON of each PMU test SKIP without REQUIRE=pmu
+json "$TMP/noreq.json" '"\n".join(t["name"] + "\t" + t["reason"] for t in r["tests"] if t["name"].startswith("pmu_") and t["status"] == "SKIP")' > "$TMP/skips" 2>/dev/null
+nskip=$(grep -c . "$TMP/skips")
+why="kverify.require=pmu, but it skipped: "
+test_expect_success QEMU "report.json and the table: each of the $nskip PMU tests that skipped is a FAIL, its reason the SKIP's" - <<\EOT
+	json $R '"\n".join(t["name"] + "\t" + t["status"] + "\t" + t["reason"] for t in r["tests"] if t["name"].startswith("pmu_"))' > "$TMP/req" &&
+	sed "s/\t/\tFAIL\t$why/" "$TMP/skips" > "$TMP/want" &&
+	head -n 3 "$TMP/req" && [ "$nskip" -gt 0 ] && diff "$TMP/want" "$TMP/req" &&
+	[ "$(grep -c "^    FAIL pmu_.*: $why" "$TMP/out")" = "$nskip" ] && ! grep "^    SKIP pmu_" "$TMP/out"
+EOT
+test_expect_success QEMU "junit.xml: those $nskip are failures with the reason, none skipped; without REQUIRE=pmu they were skipped" - <<\EOT
+	xmllint --noout --schema tests/junit/junit.xsd results/$T/junit.xml &&
+	/usr/bin/python3 - results/$T/junit.xml "$TMP/noreq.xml" "$TMP/skips" "$why" <<-\PY
+	import sys, xml.etree.ElementTree as ET
+	def cases(f):
+	    return {c.get("name"): c for c in ET.parse(f).iter("testcase")}
+	req, noreq = cases(sys.argv[1]), cases(sys.argv[2])
+	skips = dict(l.rstrip("\n").split("\t", 1) for l in open(sys.argv[3]) if l.strip())
+	for name, reason in skips.items():
+	    f = req[name].find("failure")
+	    assert f is not None and req[name].find("skipped") is None, name
+	    assert f.get("type") == "FAIL" and f.get("message") == sys.argv[4] + reason, (name, f.attrib)
+	    assert noreq[name].find("skipped").get("message") == reason, name
+	assert not [n for n, c in req.items() if n.startswith("pmu_") and c.find("skipped") is not None]
+	print(len(skips), "failures")
+	PY
+EOT
+test_expect_success QEMU "KCIDB (FORMAT=kcidb): those $nskip tests FAIL with the reason as comment, valid KCIDB" - <<\EOT
+	/usr/bin/python3 tests/kcidb/check.py results/$T/kcidb.json &&
+	/usr/bin/python3 - results/$T/kcidb.json "$TMP/skips" "$why" <<-\PY
+	import json, re, sys
+	tests = {t["path"]: t for t in json.load(open(sys.argv[1]))["tests"]}
+	skips = [l.rstrip("\n").split("\t", 1) for l in open(sys.argv[2]) if l.strip()]
+	got = [t for p, t in tests.items() if p.startswith("kverify.guest.pmu_")]
+	assert len(got) == len(skips) and skips, (len(got), len(skips))
+	assert all(t["status"] == "FAIL" for t in got), [t["status"] for t in got]
+	reasons = sorted(t.get("comment") for t in got)
+	assert reasons == sorted(sys.argv[3] + r for _, r in skips), reasons[:2]
+	PY
+EOT
+test_lazy_prereq LAVA '/usr/bin/python3 -c "import lava_dispatcher.actions.test.monitor"'
+test_expect_success QEMU,LAVA "LAVA: the console replayed through the KVM job's monitor (tools/lava/qemu.yaml) fails those $nskip cases, every case as report.json says" - <<\EOT
+	[ "$(grep -c "^not ok [0-9]* pmu_.* # $why" results/$T/console.log)" = "$nskip" ] &&
+	/usr/bin/python3 tests/lava/replay.py tools/lava/qemu.yaml results/$T/console.log > "$TMP/lava.json" &&
+	/usr/bin/python3 - "$TMP/lava.json" $R <<-\PY
+	import json, re, sys
+	lava = json.load(open(sys.argv[1]))["results"]
+	ours = {re.sub(r"\W+", "_", t["name"].strip().lower()): t["status"].lower()
+	        for t in json.load(open(sys.argv[2]))["tests"]}
+	bad = ["%s: kverify %s, LAVA %s" % (k, v, lava.get(k)) for k, v in ours.items() if lava.get(k) != v]
+	bad += ["%s: LAVA %s only" % (k, v) for k, v in lava.items() if k not in ours]
+	print("\n".join(bad) or "%d cases alike, %d fail" % (len(ours), list(lava.values()).count("fail")))
+	assert not bad and any(k.startswith("pmu_") and v == "fail" for k, v in lava.items())
+	PY
 EOT
 
 # 3. BOOT=own (our own kernel): kabi is N-A there.

@@ -5,15 +5,19 @@
 # 6.12 kernel as the guest, 2 vCPUs, 5 s a pass, tolerances 0 and 1000
 # twice round): the parser's figures must equal an independent computation
 # (python, over the leaf lines), the table must warn that TCG's numbers
-# mean nothing, and put v2's row beside each tolerance.  Hand-made traces
+# mean nothing, put v2's row beside each tolerance, and be written as
+# printed to DIR/latency/table.txt for kverify summary (t0179 renders it).  Hand-made traces
 # cover what the recording lacks: nested calls closed by "}", markers, the
 # funcgraph-tail comment, lost events; bad input exits 2 with FILE:LINE.
 # latency-host meets a hostile guest (a fake qemu on PATH); --lava's lines
 # go through lava-dispatcher's monitor.  Cost: about 2 s.
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 12
 K=build/kverify
+# kverify latency also writes its table to DIR/latency/table.txt: here
+# $TMP/res, not the checkout's results/.
+lat() { "$REPO/$K" latency --results "$TMP/res" "$@"; }
 for i in 1 2 3 4; do xz -dc tests/latency/tcg-pass-$i.trace.xz > "$TMP/pass-$i.trace"; done
 
 # The figures by another road: python over every leaf line of the function.
@@ -36,7 +40,7 @@ PY
 }
 
 test_expect_success 'the recorded TCG passes: each row equals the independent computation' '
-	$K latency "$TMP"/pass-*.trace > "$TMP/table" && cat "$TMP/table" &&
+	lat "$TMP"/pass-*.trace > "$TMP/table" && cat "$TMP/table" &&
 	figures "$TMP"/pass-1.trace "$TMP"/pass-3.trace "$TMP"/pass-2.trace "$TMP"/pass-4.trace > "$TMP/want" &&
 	sed -n "s/^  \([0-9]*\) run [0-9]* *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9.]*\) *\([0-9]*\)$/\1 \2 \3 \4 \5 \6 \7/p" \
 		"$TMP/table" > "$TMP/got" &&
@@ -54,10 +58,21 @@ test_expect_success 'v2'"'"'s published row beside each tolerance, and the sprea
 test_expect_success 'a KVM trace (accel=kvm, a real CPU) gets no TCG warning; a changed duration changes the figures' '
 	sed "1s/accel=tcg machine=.*/accel=kvm machine=host AMD EPYC 7R13/" "$TMP/pass-1.trace" |
 		sed "0,/| *__sysvec_apic_timer_interrupt();/s/[0-9.]* us *| *__sysvec_apic_timer_interrupt();/99999.000 us |  __sysvec_apic_timer_interrupt();/" > "$TMP/kvm.trace" &&
-	$K latency "$TMP/kvm.trace" > "$TMP/kvm.table" && cat "$TMP/kvm.table" &&
+	lat "$TMP/kvm.trace" > "$TMP/kvm.table" && cat "$TMP/kvm.table" &&
 	! grep -q "TCG" "$TMP/kvm.table" &&
 	figures "$TMP/kvm.trace" > "$TMP/kvm.want" && grep -q " 99999.000 " "$TMP/kvm.want" &&
 	grep -q "^  0 run 1 .* 99999.000  1146$" "$TMP/kvm.table"
+'
+
+test_expect_success 'the table is also DIR/latency/table.txt as printed (results/ by default); a DIR it cannot write: exit 3, the table and --lava lines printed' '
+	lat "$TMP"/pass-*.trace > "$TMP/table2" && cmp "$TMP/table2" "$TMP/res/latency/table.txt" &&
+	cmp "$TMP/table" "$TMP/table2" &&
+	mkdir -p "$TMP/cwd" && (cd "$TMP/cwd" && "$REPO/$K" latency "$TMP/pass-1.trace" > out 2> err) &&
+	cat "$TMP/cwd/err" && cmp "$TMP/cwd/out" "$TMP/cwd/results/latency/table.txt" &&
+	grep -q "^kverify: latency: the table in results/latency/table.txt " "$TMP/cwd/err" &&
+	{ "$REPO/$K" latency --lava --results "$TMP/table" "$TMP/pass-1.trace" > "$TMP/ro.out" 2> "$TMP/ro.err"; [ $? = 3 ]; } &&
+	cat "$TMP/ro.err" && grep -q "^kverify: $TMP/table/latency/table.txt: cannot write it" "$TMP/ro.err" &&
+	grep -q "^  0 run 1 " "$TMP/ro.out" && grep -q "^kverify-latency-measure: done$" "$TMP/ro.out"
 '
 
 # Hand-made, in the format of the kernel'"'"'s function_graph tracer: nested
@@ -81,25 +96,25 @@ CPU:1 [LOST 3 EVENTS]
  0)   3.000 us    |  __sysvec_apic_timer_interrupt();
 TRACE
 test_expect_success 'nested calls, markers, funcgraph-tail, lost events: the durations of the function only' '
-	$K latency 1000="$TMP/nested.trace" > "$TMP/nested.table" && cat "$TMP/nested.table" &&
+	lat 1000="$TMP/nested.trace" > "$TMP/nested.table" && cat "$TMP/nested.table" &&
 	grep -q "^  1000 run 1  *42.438    3.000  150.000  150.000   150.000  4 (events lost)$" "$TMP/nested.table"
 '
 test_expect_success 'not a function_graph trace: exit 2, FILE:LINE' '
 	printf "# tracer: function\n 0) 1.0 us | x();\n" > "$TMP/fn.trace" &&
-	$K latency 0="$TMP/fn.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
+	lat 0="$TMP/fn.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
 	grep -q "fn.trace:1: not a function_graph trace" "$TMP/err"
 '
 test_expect_success 'a duration that is not "N.NNN us": exit 2, FILE:LINE' '
 	sed "7s/2.500 us/2.500 ms/" "$TMP/nested.trace" > "$TMP/ms.trace" &&
-	$K latency 0="$TMP/ms.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
+	lat 0="$TMP/ms.trace" 2> "$TMP/err"; [ $? = 2 ] && cat "$TMP/err" &&
 	grep -q "ms.trace:7: the duration column is not" "$TMP/err"
 '
 test_expect_success 'no tolerance (no header, no T=FILE), no such file, no argument: exit 2' '
-	$K latency "$TMP/nested.trace" 2> "$TMP/err"; [ $? = 2 ] &&
+	lat "$TMP/nested.trace" 2> "$TMP/err"; [ $? = 2 ] &&
 	grep -q "nested.trace:1: no tolerance" "$TMP/err" &&
-	{ $K latency 0="$TMP/none.trace" 2> "$TMP/err"; [ $? = 2 ]; } &&
+	{ lat 0="$TMP/none.trace" 2> "$TMP/err"; [ $? = 2 ]; } &&
 	grep -q "none.trace: No such file" "$TMP/err" &&
-	{ $K latency 2> /dev/null; [ $? = 2 ]; }
+	{ lat 2> /dev/null; [ $? = 2 ]; }
 '
 
 # latency-host reads the guest's console as data: a fake QEMU on PATH
@@ -144,7 +159,7 @@ else
 		from lava_common.schemas import validate
 		validate(j, strict=True)
 		PY
-		{ echo "kverify-guest: booted host"; $K latency --lava "$TMP"/pass-*.trace; } > "$TMP/lconsole" &&
+		{ echo "kverify-guest: booted host"; lat --lava "$TMP"/pass-*.trace; } > "$TMP/lconsole" &&
 		/usr/bin/python3 tests/lava/replay.py "$TMP/ljob.yaml" "$TMP/lconsole" > "$TMP/lr.json" &&
 		/usr/bin/python3 - "$TMP/lr.json" "$TMP/want" <<-PY
 		import json, sys

@@ -44,7 +44,8 @@ test_expect_success 'the tolerance was set on the host before each pass, in orde
 	sed -n 2p "$TMP/out/pass-1.trace" | grep -qx "# tracer: function_graph"
 '
 test_expect_success 'kverify latency: a row a pass, ticks counted, the TCG warning' '
-	build/kverify latency "$TMP"/out/pass-*.trace > "$TMP/table" && cat "$TMP/table" &&
+	build/kverify latency --results "$TMP/res" "$TMP"/out/pass-*.trace > "$TMP/table" && cat "$TMP/table" &&
+	cmp "$TMP/table" "$TMP/res/latency/table.txt" &&
 	grep -q "^  0 run 1  *[0-9.]* .* [1-9][0-9]*$" "$TMP/table" &&
 	grep -q "^  1000 run 1  *[0-9.]* .* [1-9][0-9]*$" "$TMP/table" &&
 	[ $(grep -c "^!!! TCG: THESE NUMBERS MEAN NOTHING" "$TMP/table") = 2 ]

@@ -8,6 +8,12 @@
  * sha256sum, the metadata (kverify version, target, package version, the
  * series' revision, change-id, KCIDB patchset hash and posted Message-Id) and
  * the vendor of the device tags (docs/lab.md).
+ *
+ * The kernel is the one verify booted: for a Debian source under BOOT=auto
+ * or distro, Debian's own image of the source's version (vmlinuz), the
+ * patched modules in the initramfs, so that a bare-metal x86 job boots a
+ * kernel made for machines; with BOOT=own (a git: or tar: source), our
+ * bzImage of configs/kvm-guest.config, made for a QEMU guest.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -142,9 +148,35 @@ out:
 	return ret;
 }
 
+/* What the jobs boot: the file's name in the bundle, and its description. */
+struct bundle_kernel {
+	char *from;		/* the image verify booted */
+	const char *file;	/* its name in the bundle */
+	char *what;		/* kverify.kernel of the jobs' metadata (no quote) */
+	const char *tcg;	/* -accel of the TCG job (see step_boot.c) */
+};
+
+static void bundle_kernel(const struct verify_ctx *ctx, struct bundle_kernel *k)
+{
+	if (ctx->config.kernel) {
+		k->from = xstrdup(ctx->config.kernel);
+		k->file = "vmlinuz";
+		k->what = xstrfmt("Debian %s %s, the patched KVM modules in the initramfs",
+				  ctx->config.deb_image,
+				  ctx->fetch.source.deb_version);
+		/* Debian's kernel patches its own text: one TCG thread */
+		k->tcg = "tcg,thread=single";
+	} else {
+		k->from = xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx));
+		k->file = "bzImage";
+		k->what = xstrdup("own build of configs/kvm-guest.config, made for a QEMU guest");
+		k->tcg = "tcg";
+	}
+}
+
 static int write_jobs(const struct verify_ctx *ctx, const char *dir,
-		      const char *url, const char *sum_kernel,
-		      const char *sum_initramfs)
+		      const char *url, const struct bundle_kernel *k,
+		      const char *sum_kernel, const char *sum_initramfs)
 {
 	static const struct {
 		const char *tmpl, *out, *vendor;
@@ -161,7 +193,10 @@ static int write_jobs(const struct verify_ctx *ctx, const char *dir,
 	char *psh = series_patchset_hash(ser);
 	struct subst s[] = {
 		{ "@ARTIFACTS@", url },
-		{ "@SHA256_BZIMAGE@", sum_kernel },
+		{ "@KERNEL_FILE@", k->file },
+		{ "@KERNEL@", k->what },
+		{ "@TCG_ACCEL@", k->tcg },
+		{ "@SHA256_KERNEL@", sum_kernel },
 		{ "@SHA256_INITRAMFS@", sum_initramfs },
 		{ "@KVERIFY_VERSION@", kverify_version },
 		{ "@TARGET@", ctx->t->name },
@@ -229,34 +264,39 @@ static int write_latency_kit(const struct verify_ctx *ctx, const char *dir)
 int write_bundle(const struct verify_ctx *ctx)
 {
 	char *dir = xstrfmt("%s/bundle", ctx->results);
-	char *files[3][2] = {
-		{ xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx)), "bzImage" },
-		{ xstrfmt("%s/boot/initramfs.cpio", ctx->results),
-		  "initramfs.cpio" },
-		{ xstrfmt("%s/tools/guest/README", ctx->repo), "README" },
-	};
+	struct bundle_kernel k;
+	char *from[3];
+	const char *name[3];
 	char *sums[2] = { NULL, NULL }, *url = NULL, *path;
 	struct strbuf list = STRBUF_INIT;
 	int i, ret = mkdir_p(dir);
 
+	bundle_kernel(ctx, &k);
+	from[0] = k.from;
+	name[0] = k.file;
+	from[1] = xstrfmt("%s/boot/initramfs.cpio", ctx->results);
+	name[1] = "initramfs.cpio";
+	from[2] = xstrfmt("%s/tools/guest/README", ctx->repo);
+	name[2] = "README";
+
 	for (i = 0; i < 3; i++) {
-		char *to = xstrfmt("%s/%s", dir, files[i][1]);
+		char *to = xstrfmt("%s/%s", dir, name[i]);
 
 		if (!ret)
-			ret = copy(files[i][0], to);
+			ret = copy(from[i], to);
 		if (!ret && i < 2) {
 			sums[i] = sha256(to);
 			if (!sums[i])
 				ret = -1;
 		}
 		free(to);
-		free(files[i][0]);
+		free(from[i]);
 	}
 	if (!ret)
 		ret = write_latency_kit(ctx, dir);
 	if (!ret) {
-		strbuf_addf(&list, "%s  bzImage\n%s  initramfs.cpio\n",
-			    sums[0], sums[1]);
+		strbuf_addf(&list, "%s  %s\n%s  initramfs.cpio\n",
+			    sums[0], k.file, sums[1]);
 		path = xstrfmt("%s/SHA256SUMS", dir);
 		ret = write_file(path, list.buf, list.len);
 		free(path);
@@ -277,10 +317,12 @@ int write_bundle(const struct verify_ctx *ctx)
 		while (ends_with(url, "/") && !ends_with(url, ":///"))
 			url[strlen(url) - 1] = '\0';
 		if (!ret)
-			ret = write_jobs(ctx, dir, url, sums[0], sums[1]);
+			ret = write_jobs(ctx, dir, url, &k, sums[0], sums[1]);
 	}
 	if (!ret)
-		printf("  bundle: %s (artifacts at %s)\n", dir, url);
+		printf("  bundle: %s (artifacts at %s; the kernel: %s)\n",
+		       dir, url, k.what);
+	free(k.what);
 	strbuf_release(&list);
 	free(sums[0]);
 	free(sums[1]);

@@ -996,8 +996,7 @@ static int run_sweep(struct options *opt, int argc, char **argv)
 
 static int run_latency(struct options *opt, int argc, char **argv)
 {
-	(void)opt;
-	return cmd_latency(argc, argv);
+	return cmd_latency(argc, argv, opt->results);
 }
 
 static int run_sim(struct options *opt, int argc, char **argv)

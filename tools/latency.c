@@ -23,6 +23,7 @@
 
 #include "latency.h"
 #include "lib/exitcode.h"
+#include "lib/fsutil.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -263,84 +264,111 @@ static int read_pass(struct pass *p)
 	return ret;
 }
 
-static void row(const char *label, double mean, double p50, double p99,
-		double p999, double max, const char *ticks)
+static void row(struct strbuf *sb, const char *label, double mean,
+		double p50, double p99, double p999, double max,
+		const char *ticks)
 {
-	printf("  %-22s %9.3f %8.3f %8.3f %8.3f %9.3f  %s\n", label, mean, p50,
-	       p99, p999, max, ticks);
+	strbuf_addf(sb, "  %-22s %9.3f %8.3f %8.3f %8.3f %9.3f  %s\n", label,
+		    mean, p50, p99, p999, max, ticks);
 }
 
-static void print_table(struct pass *ps, int nr)
+/* The rows of the passes at ps[i]'s tolerance, their spread, v2's row. */
+static void tolerance_rows(struct strbuf *sb, const struct pass *ps, int nr,
+			   int i)
 {
-	int i, j, k, tcg = 0;
-	char buf[64];
+	int j, k, runs = 0;
+	double lo[5], hi[5];
+	char label[64], ticks[64];
+
+	for (j = i; j < nr; j++) {
+		const double f[5] = { ps[j].mean, ps[j].p50, ps[j].p99,
+				      ps[j].p999, ps[j].max };
+
+		if (strcmp(ps[j].tolerance, ps[i].tolerance))
+			continue;
+		for (k = 0; k < 5; k++) {
+			lo[k] = !runs || f[k] < lo[k] ? f[k] : lo[k];
+			hi[k] = !runs || f[k] > hi[k] ? f[k] : hi[k];
+		}
+		runs++;
+		snprintf(label, sizeof(label), "%s run %d", ps[j].tolerance,
+			 runs);
+		snprintf(ticks, sizeof(ticks), "%zu%s", ps[j].nr,
+			 ps[j].lost ? " (events lost)" : "");
+		row(sb, label, f[0], f[1], f[2], f[3], f[4], ticks);
+	}
+	if (runs > 1)
+		strbuf_addf(sb, "  %-22s %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f\n",
+			    "  spread (min-max)", lo[0], hi[0], lo[1], hi[1],
+			    lo[2], hi[2], lo[3], hi[3], lo[4], hi[4]);
+	for (k = 0; k < (int)ARRAY_SIZE(v2); k++)
+		if (!strcmp(v2[k].tolerance, ps[i].tolerance))
+			row(sb, "  v2 (EPYC 7R13, 1 run)", v2[k].mean,
+			    v2[k].p50, v2[k].p99, v2[k].p999, v2[k].max,
+			    "~160000");
+}
+
+/* The table, TCG's warnings around it, the machines below. */
+static void table_text(struct strbuf *sb, const struct pass *ps, int nr)
+{
+	int i, j, tcg = 0;
 
 	for (i = 0; i < nr; i++)
 		tcg |= ps[i].tcg;
-	if (tcg) {
-		printf("!!! TCG: THESE NUMBERS MEAN NOTHING.  The guest ran under QEMU's TCG:\n"
-		       "!!! no PMU (the patch's code never runs), an emulated APIC timer, and\n"
-		       "!!! TCG's own speed in every duration.  Only a run on a host with KVM and\n"
-		       "!!! a PMU (docs/lab.md) compares with v2's row.\n\n");
-	}
-	printf("  %-22s %9s %8s %8s %8s %9s  %s\n", "tolerance (us)", "mean",
-	       "p50", "p99", "p99.9", "max", "ticks");
+	if (tcg)
+		strbuf_addstr(sb, "!!! TCG: THESE NUMBERS MEAN NOTHING.  The guest ran under QEMU's TCG:\n"
+			      "!!! no PMU (the patch's code never runs), an emulated APIC timer, and\n"
+			      "!!! TCG's own speed in every duration.  Only a run on a host with KVM and\n"
+			      "!!! a PMU (docs/lab.md) compares with v2's row.\n\n");
+	strbuf_addf(sb, "  %-22s %9s %8s %8s %8s %9s  %s\n", "tolerance (us)",
+		    "mean", "p50", "p99", "p99.9", "max", "ticks");
 	for (i = 0; i < nr; i++) {
-		int first = 1, runs = 0;
-		double lo[5], hi[5];
-
 		for (j = 0; j < i; j++)
 			if (!strcmp(ps[j].tolerance, ps[i].tolerance))
 				break;
-		if (j < i)
-			continue;	/* printed with its first pass */
-		for (j = i; j < nr; j++) {
-			double f[5];
-			char ticks[64];
-
-			if (strcmp(ps[j].tolerance, ps[i].tolerance))
-				continue;
-			runs++;
-			f[0] = ps[j].mean;
-			f[1] = ps[j].p50;
-			f[2] = ps[j].p99;
-			f[3] = ps[j].p999;
-			f[4] = ps[j].max;
-			for (k = 0; k < 5; k++) {
-				lo[k] = first || f[k] < lo[k] ? f[k] : lo[k];
-				hi[k] = first || f[k] > hi[k] ? f[k] : hi[k];
-			}
-			first = 0;
-			snprintf(buf, sizeof(buf), "%s run %d", ps[j].tolerance,
-				 runs);
-			snprintf(ticks, sizeof(ticks), "%zu%s", ps[j].nr,
-				 ps[j].lost ? " (events lost)" : "");
-			row(buf, f[0], f[1], f[2], f[3], f[4], ticks);
-		}
-		if (runs > 1) {
-			printf("  %-22s %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f %4.3f-%-4.3f\n",
-			       "  spread (min-max)", lo[0], hi[0], lo[1], hi[1],
-			       lo[2], hi[2], lo[3], hi[3], lo[4], hi[4]);
-		}
-		for (k = 0; k < (int)ARRAY_SIZE(v2); k++)
-			if (!strcmp(v2[k].tolerance, ps[i].tolerance))
-				row("  v2 (EPYC 7R13, 1 run)", v2[k].mean,
-				    v2[k].p50, v2[k].p99, v2[k].p999,
-				    v2[k].max, "~160000");
+		if (j == i)	/* else shown with its first pass */
+			tolerance_rows(sb, ps, nr, i);
 	}
-	printf("\nmachine:");
+	strbuf_addstr(sb, "\nmachine:");
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < i; j++)
 			if (!strcmp(ps[j].machine ? ps[j].machine : "",
 				    ps[i].machine ? ps[i].machine : ""))
 				break;
 		if (j == i)
-			printf(" %s%s", i ? "; " : "",
-			       ps[i].machine ? ps[i].machine : "(not recorded)");
+			strbuf_addf(sb, " %s%s", i ? "; " : "",
+				    ps[i].machine ? ps[i].machine : "(not recorded)");
 	}
-	printf("\nv2: one run, AMD EPYC 7R13, 8 vCPUs under an 8-thread busy load, 30 s per pass\n");
+	strbuf_addstr(sb, "\nv2: one run, AMD EPYC 7R13, 8 vCPUs under an 8-thread busy load, 30 s per pass\n");
 	if (tcg)
-		printf("\n!!! TCG: THESE NUMBERS MEAN NOTHING (see above).\n");
+		strbuf_addstr(sb, "\n!!! TCG: THESE NUMBERS MEAN NOTHING (see above).\n");
+}
+
+/*
+ * The table on stdout and in @results/latency/table.txt, where kverify
+ * summary shows it: 0, or -1 after an error naming the file.
+ */
+static int write_table(const struct pass *ps, int nr, const char *results)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = xstrfmt("%s/latency", results);
+	char *path = xstrfmt("%s/table.txt", dir);
+	int ret = 0;
+
+	table_text(&sb, ps, nr);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	fflush(stdout);
+	if (mkdir_p(dir) || write_file_atomic(path, sb.buf, sb.len)) {
+		error("%s: cannot write it: %s", path, strerror(errno));
+		ret = -1;
+	} else {
+		note("latency: the table in %s (kverify summary shows it)",
+		     path);
+	}
+	free(path);
+	free(dir);
+	strbuf_release(&sb);
+	return ret;
 }
 
 /*
@@ -371,22 +399,27 @@ static void print_lava(const struct pass *ps, int nr)
 }
 
 static const char *const latency_usage[] = {
-	"usage: kverify latency [--lava] [TOLERANCE=]TRACE...\n"
+	"usage: kverify latency [--lava] [--results DIR] [TOLERANCE=]TRACE...\n"
 	"\n"
 	"The v2 posting's table (mean, p50, p99, p99.9, max, ticks of\n"
 	"__sysvec_apic_timer_interrupt, in us) from ftrace function_graph\n"
-	"traces, a pass each, v2's row beside each tolerance (docs/lab.md).\n"
-	"--lava: also each figure as a line for LAVA's monitor\n"
-	"(tools/lava/latency-monitor.yaml).\n",
+	"traces, a pass each, v2's row beside each tolerance (docs/lab.md);\n"
+	"also written to DIR/latency/table.txt (DIR: results), which\n"
+	"kverify summary shows in DIR/summary.md and DIR/index.html.\n",
 	NULL
 };
 
-int cmd_latency(int argc, char **argv)
+int cmd_latency(int argc, char **argv, const char *results)
 {
 	struct pass *ps;
 	int i, nr = 0, ret = 0, lava = 0;
 	const struct option options[] = {
-		OPT_BOOL(0, "lava", &lava, NULL),
+		OPT_BOOL(0, "lava", &lava,
+			 "also each figure as a line for LAVA's monitor\n"
+			 "(tools/lava/latency-monitor.yaml)"),
+		OPT_STRING_F(0, "results", &results, "DIR",
+			     "where latency/table.txt goes (default results)",
+			     PARSE_OPT_NONEMPTY),
 		OPT_END()
 	};
 
@@ -420,9 +453,9 @@ int cmd_latency(int argc, char **argv)
 			break;
 		}
 	}
-	if (!ret)
-		print_table(ps, nr);
-	if (!ret && lava)
+	if (!ret && write_table(ps, nr, results))
+		ret = EXIT_TOOL;	/* the table printed all the same */
+	if (ret != EXIT_USAGE && lava)
 		print_lava(ps, nr);
 	for (i = 0; i < nr; i++) {
 		free(ps[i].file);

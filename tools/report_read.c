@@ -5,6 +5,7 @@
  * report (docs/report.md) changes nothing here.  A report cut short, or
  * anything else that is not JSON, is an error, never a partial view.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,8 @@ static int step_member(struct json_parser *ps, const char *key, void *data)
 		return json_string(ps, &s->status);
 	if (!strcmp(key, "reason"))
 		return json_string(ps, &s->reason);
+	if (!strcmp(key, "log"))
+		return json_string(ps, &s->log);
 	if (!strcmp(key, "seconds"))
 		return json_number(ps, &s->seconds);
 	return json_skip(ps);
@@ -45,12 +48,47 @@ static int step_element(struct json_parser *ps, void *data)
 	return 0;
 }
 
+int report_steps(struct json_parser *ps, struct report_view *v)
+{
+	return json_array(ps, step_element, v);
+}
+
+/* "tolerance": figure, both numbers >= 0, the tolerance written as a key. */
+static int fig_member(struct json_parser *ps, const char *key, void *data)
+{
+	struct report_figs *f = data;
+	char *end;
+	double t = strtod(key, &end), d;
+
+	if (json_number(ps, &d))
+		return -1;
+	if (!*key || *end || !isfinite(t) || t < 0 || !isfinite(d) || d < 0)
+		return json_fail(ps, "a figure that is no tolerance -> count");
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 8;
+		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
+	}
+	f->v[f->nr].tolerance = t;
+	f->v[f->nr++].value = d;
+	return 0;
+}
+
+static int sim_figs(struct json_parser *ps, struct report_figs *f)
+{
+	f->nr = 0;	/* a key given twice: its last value */
+	return json_object(ps, fig_member, f);
+}
+
 static int sim_member(struct json_parser *ps, const char *key, void *data)
 {
 	struct report_view *v = data;
 	long *to;
 	double d;
 
+	if (!strcmp(key, "reprograms_per_million_emulated"))
+		return sim_figs(ps, &v->reprograms);
+	if (!strcmp(key, "reads_per_million_emulated"))
+		return sim_figs(ps, &v->reads);
 	if (!strcmp(key, "traces"))
 		to = &v->sim_traces;
 	else if (!strcmp(key, "traces_asked"))
@@ -70,9 +108,13 @@ static int top_member(struct json_parser *ps, const char *key, void *data)
 	struct report_view *v = data;
 
 	if (!strcmp(key, "steps"))
-		return json_array(ps, step_element, v);
-	if (!strcmp(key, "sim"))
+		return report_steps(ps, v);
+	if (!strcmp(key, "sim")) {
+		json_skip_ws(ps);
+		if (*ps->p == 'n')	/* null: as if there were none */
+			return json_skip(ps);
 		return json_object(ps, sim_member, v);
+	}
 	if (!strcmp(key, "seconds"))
 		return json_number(ps, &v->seconds);
 	if (!strcmp(key, "cold_seconds"))
@@ -82,41 +124,18 @@ static int top_member(struct json_parser *ps, const char *key, void *data)
 
 int report_parse(struct report_view *v, const char *json, struct strbuf *err)
 {
-	struct json_parser ps = { .p = json, .start = json, .err = err };
-
-	json_skip_ws(&ps);
-	if (json_object(&ps, top_member, v))
-		goto bad;
-	json_skip_ws(&ps);
-	if (*ps.p) {
-		json_fail(&ps, "more after the report's object");
-		goto bad;
-	}
-	return 0;
-bad:
+	if (!json_parse_object(json, top_member, v, err))
+		return 0;
 	report_view_clear(v);
 	return -1;
 }
 
 int report_read(struct report_view *v, const char *path, struct strbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t had = err->len;
-	int ret = -1;
-
-	if (strbuf_read_file(&sb, path, 16 << 20) < 0) {
-		strbuf_addf(err, "%s: cannot read it", path);
-	} else if (strlen(sb.buf) != sb.len) {
-		strbuf_addf(err, "%s: byte %zu: a NUL byte", path,
-			    strlen(sb.buf));
-	} else {
-		strbuf_addf(err, "%s: ", path);
-		ret = report_parse(v, sb.buf, err);
-		if (!ret)
-			strbuf_setlen(err, had);
-	}
-	strbuf_release(&sb);
-	return ret;
+	if (!json_read_object(path, top_member, v, err))
+		return 0;
+	report_view_clear(v);
+	return -1;
 }
 
 const struct report_step *report_step(const struct report_view *v,
@@ -138,7 +157,10 @@ void report_view_clear(struct report_view *v)
 		free(v->steps[i].name);
 		free(v->steps[i].status);
 		free(v->steps[i].reason);
+		free(v->steps[i].log);
 	}
 	free(v->steps);
+	free(v->reprograms.v);
+	free(v->reads.v);
 	*v = (struct report_view)REPORT_VIEW_INIT;
 }

@@ -4,12 +4,12 @@
  * reports already written (results/<target>/report.json): targets by steps
  * with status and time, each reason cut short with a link to its step's
  * log, and the sim's figures (reprograms and perf reads per million
- * emulated instructions against the tolerance) as an SVG plot.  Every
- * string of a report is untrusted: escaped for HTML and Markdown, and a
+ * emulated instructions against the tolerance) as an SVG plot; the sweep's
+ * matrix and kverify latency's table (results/latency/table.txt) where
+ * there is one.  Every string of a report, and the table, is untrusted: escaped for HTML and Markdown, and a
  * log is linked only when its path stays in the target's directory.
  */
 #include <dirent.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,28 +19,16 @@
 #include "lib/escape.h"
 #include "lib/json.h"
 #include "lib/usage.h"
+#include "report_read.h"
 #include "summary.h"
 
 #define REASON_CHARS 80
-#define MAX_FIGS 64
-
-struct sum_step {
-	char *name, *status, *reason, *log;
-	double seconds;
-};
-
-struct sum_fig {
-	double t, v;
-};
 
 /* What one report.json holds that the summary shows. */
 struct sum_target {
 	char *dir;			/* results/<dir>/report.json */
 	char *error;			/* the report could not be read */
-	struct sum_step *steps;
-	size_t nr, alloc;
-	struct sum_fig fig[2][MAX_FIGS];	/* reprograms, reads */
-	size_t nfig[2];
+	struct report_view v;
 };
 
 /* The rows of a table: report.json's targets, or the sweep's versions. */
@@ -51,141 +39,6 @@ struct sum_set {
 	const char *what;	/* "target", "version" */
 };
 
-static const char *const fig_names[2] = {
-	"reprograms_per_million_emulated", "reads_per_million_emulated"
-};
-
-static int step_member(struct json_parser *ps, const char *key, void *data)
-{
-	struct sum_step *s = data;
-
-	if (!strcmp(key, "name"))
-		return json_string(ps, &s->name);
-	if (!strcmp(key, "status"))
-		return json_string(ps, &s->status);
-	if (!strcmp(key, "reason"))
-		return json_string(ps, &s->reason);
-	if (!strcmp(key, "log"))
-		return json_string(ps, &s->log);
-	if (!strcmp(key, "seconds"))
-		return json_number(ps, &s->seconds);
-	return json_skip(ps);
-}
-
-static int step_element(struct json_parser *ps, void *data)
-{
-	struct sum_target *t = data;
-	struct sum_step *s;
-
-	if (t->nr == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 16;
-		t->steps = xrealloc(t->steps, t->alloc * sizeof(*t->steps));
-	}
-	s = &t->steps[t->nr++];
-	memset(s, 0, sizeof(*s));
-	s->seconds = -1;
-	if (json_object(ps, step_member, s))
-		return -1;
-	if (!s->name || !s->status)
-		return json_fail(ps, "a step without its name or status");
-	return 0;
-}
-
-struct fig_list {
-	struct sum_fig *fig;
-	size_t *n;
-};
-
-static int fig_member(struct json_parser *ps, const char *key, void *data)
-{
-	struct fig_list *l = data;
-	char *end;
-	double t = strtod(key, &end), v;
-
-	if (json_number(ps, &v))
-		return -1;
-	if (!*key || *end || !isfinite(t) || t < 0 || !isfinite(v) || v < 0)
-		return json_fail(ps, "a figure that is no tolerance -> count");
-	if (*l->n == MAX_FIGS)
-		return json_fail(ps, "more tolerances than a plot shows");
-	l->fig[*l->n].t = t;
-	l->fig[(*l->n)++].v = v;
-	return 0;
-}
-
-static int sim_member(struct json_parser *ps, const char *key, void *data)
-{
-	struct sum_target *t = data;
-	struct fig_list l;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (strcmp(key, fig_names[i]))
-			continue;
-		l.fig = t->fig[i];
-		l.n = &t->nfig[i];
-		*l.n = 0;
-		return json_object(ps, fig_member, &l);
-	}
-	return json_skip(ps);
-}
-
-static int top_member(struct json_parser *ps, const char *key, void *data)
-{
-	if (!strcmp(key, "steps"))
-		return json_array(ps, step_element, data);
-	if (!strcmp(key, "sim")) {
-		json_skip_ws(ps);
-		if (*ps->p == 'n')
-			return json_skip(ps);
-		return json_object(ps, sim_member, data);
-	}
-	return json_skip(ps);
-}
-
-static void target_clear(struct sum_target *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr; i++) {
-		free(t->steps[i].name);
-		free(t->steps[i].status);
-		free(t->steps[i].reason);
-		free(t->steps[i].log);
-	}
-	free(t->steps);
-	t->steps = NULL;
-	t->nr = t->alloc = 0;
-	t->nfig[0] = t->nfig[1] = 0;
-}
-
-/* Parse the JSON object in @path with @fn: 0, or -1 with @err set. */
-static int parse_file(const char *path, json_member_fn fn, void *data,
-		      struct strbuf *err)
-{
-	struct strbuf text = STRBUF_INIT;
-	struct json_parser ps = JSON_PARSER_INIT(NULL, err);
-	int ret = -1;
-
-	if (strbuf_read_file(&text, path, 16 << 20) < 0) {
-		strbuf_addstr(err, "cannot read it");
-	} else if (strlen(text.buf) != text.len) {
-		strbuf_addf(err, "byte %zu: a NUL byte", strlen(text.buf));
-	} else {
-		ps.p = ps.start = text.buf;
-		json_skip_ws(&ps);
-		if (!json_object(&ps, fn, data)) {
-			json_skip_ws(&ps);
-			if (*ps.p)
-				json_fail(&ps, "more after the object");
-			else
-				ret = 0;
-		}
-	}
-	strbuf_release(&text);
-	return ret;
-}
-
 /* Read results/<t->dir>/report.json: 0, or -1 with t->error set. */
 static int target_read(struct sum_target *t, const char *results)
 {
@@ -193,12 +46,9 @@ static int target_read(struct sum_target *t, const char *results)
 	int ret;
 
 	strbuf_addf(&path, "%s/%s/report.json", results, t->dir);
-	ret = parse_file(path.buf, top_member, t, &err);
-	if (ret) {
-		target_clear(t);
-		strbuf_addf(&path, ": %s", err.buf);
-		t->error = strbuf_detach(&path, NULL);
-	}
+	ret = report_read(&t->v, path.buf, &err);
+	if (ret)
+		t->error = strbuf_detach(&err, NULL);
 	strbuf_release(&path);
 	strbuf_release(&err);
 	return ret;
@@ -210,7 +60,7 @@ static struct sum_target *set_add(struct sum_set *set)
 		set->alloc = set->alloc ? 2 * set->alloc : 16;
 		set->t = xrealloc(set->t, set->alloc * sizeof(*set->t));
 	}
-	memset(&set->t[set->n], 0, sizeof(*set->t));
+	set->t[set->n] = (struct sum_target){ .v = REPORT_VIEW_INIT };
 	return &set->t[set->n++];
 }
 
@@ -230,7 +80,7 @@ static int version_member(struct json_parser *ps, const char *key,
 	if (!strcmp(key, "version"))
 		return json_string(ps, &r->version);
 	if (!strcmp(key, "steps"))
-		return json_array(ps, step_element, r->t);
+		return report_steps(ps, &r->t->v);
 	return json_skip(ps);
 }
 
@@ -260,7 +110,7 @@ static void set_clear(struct sum_set *set)
 	size_t i;
 
 	for (i = 0; i < set->n; i++) {
-		target_clear(&set->t[i]);
+		report_view_clear(&set->t[i].v);
 		free(set->t[i].dir);
 		free(set->t[i].error);
 	}
@@ -278,13 +128,37 @@ static int sweep_read(struct sum_set *set, const char *results)
 
 	strbuf_addf(&path, "%s/sweep/sweep.json", results);
 	if (!access(path.buf, F_OK) &&
-	    parse_file(path.buf, sweep_member, set, &err)) {
-		error("%s: %s", path.buf, err.buf);
+	    json_read_object(path.buf, sweep_member, set, &err)) {
+		error("%s", err.buf);
 		set_clear(set);
 		ret = -1;
 	}
 	strbuf_release(&path);
 	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * @results/latency/table.txt, kverify latency's table, into @table if
+ * there is one: 0, or -1 (it says why).
+ */
+static int latency_read(struct strbuf *table, const char *results)
+{
+	char *path = xstrfmt("%s/latency/table.txt", results);
+	int ret = 0;
+
+	if (access(path, F_OK)) {
+		/* none: nothing to show */
+	} else if (strbuf_read_file(table, path, 1 << 20) < 0) {
+		error("%s: cannot read it", path);
+		ret = -1;
+	} else if (strlen(table->buf) != table->len) {
+		error("%s: byte %zu: a NUL byte", path, strlen(table->buf));
+		ret = -1;
+	}
+	if (ret)
+		strbuf_reset(table);
+	free(path);
 	return ret;
 }
 
@@ -361,10 +235,9 @@ static size_t list_targets(const char *results, struct sum_target **out)
 		closedir(d);
 	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
 	*out = xmalloc((names.nr + 1) * sizeof(**out));
-	for (i = 0; i < names.nr; i++) {
-		memset(&(*out)[i], 0, sizeof(**out));
-		(*out)[i].dir = xstrdup(names.v[i]);
-	}
+	for (i = 0; i < names.nr; i++)
+		(*out)[i] = (struct sum_target){ .dir = xstrdup(names.v[i]),
+						 .v = REPORT_VIEW_INIT };
 	strbuf_release(&path);
 	i = names.nr;
 	strvec_clear(&names);
@@ -378,24 +251,13 @@ static void step_columns(const struct sum_target *t, size_t n,
 	size_t i, j;
 
 	for (i = 0; i < n; i++)
-		for (j = 0; j < t[i].nr; j++)
-			if (!strvec_has(cols, t[i].steps[j].name))
-				strvec_push(cols, t[i].steps[j].name);
-}
-
-static const struct sum_step *find_step(const struct sum_target *t,
-					const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr; i++)
-		if (!strcmp(t->steps[i].name, name))
-			return &t->steps[i];
-	return NULL;
+		for (j = 0; j < t[i].v.nr; j++)
+			if (!strvec_has(cols, t[i].v.steps[j].name))
+				strvec_push(cols, t[i].v.steps[j].name);
 }
 
 static void md_cell(struct strbuf *md, const struct sum_target *t,
-		    const struct sum_step *s)
+		    const struct report_step *s)
 {
 	strbuf_addstr(md, " ");
 	if (!s) {
@@ -414,24 +276,24 @@ static void md_cell(struct strbuf *md, const struct sum_target *t,
 
 static void md_reasons(struct strbuf *md, const struct sum_target *t)
 {
+	const struct report_step *s;
 	size_t i;
 	char *r;
 
-	for (i = 0; i < t->nr; i++) {
+	for (i = 0; i < t->v.nr; i++) {
+		s = &t->v.steps[i];
 		strbuf_addstr(md, "- ");
 		md_escape(md, t->dir);
 		strbuf_addstr(md, " ");
-		md_escape(md, t->steps[i].name);
+		md_escape(md, s->name);
 		strbuf_addstr(md, " ");
-		md_escape(md, t->steps[i].status);
+		md_escape(md, s->status);
 		strbuf_addstr(md, ": ");
-		r = reason_short(t->steps[i].reason);
+		r = reason_short(s->reason);
 		md_escape(md, r);
 		free(r);
-		if (link_safe(t->dir, 0) && t->steps[i].log &&
-		    link_safe(t->steps[i].log, 1))
-			strbuf_addf(md, " ([log](%s/%s))", t->dir,
-				    t->steps[i].log);
+		if (link_safe(t->dir, 0) && s->log && link_safe(s->log, 1))
+			strbuf_addf(md, " ([log](%s/%s))", t->dir, s->log);
 		strbuf_addstr(md, "\n");
 	}
 }
@@ -462,13 +324,29 @@ static void md_table(struct strbuf *md, const struct sum_set *set)
 			continue;
 		}
 		for (j = 0; j < cols->nr; j++)
-			md_cell(md, &t[i], find_step(&t[i], cols->v[j]));
+			md_cell(md, &t[i], report_step(&t[i].v, cols->v[j]));
 	}
 	strbuf_addstr(md, "\n");
 }
 
+/* The latency table as it is, in a code block: each line indented. */
+static void md_latency(struct strbuf *md, const char *table)
+{
+	struct line l;
+	size_t i;
+
+	strbuf_addstr(md, "\n## The latency table ([latency/table.txt](latency/table.txt), kverify latency, docs/lab.md)\n\n");
+	for_each_line(l, table) {
+		strbuf_addstr(md, "    ");
+		for (i = 0; i < l.len; i++)
+			strbuf_addch(md, (unsigned char)l.s[i] < ' ' ||
+					 l.s[i] == 0x7f ? ' ' : l.s[i]);
+		strbuf_addch(md, '\n');
+	}
+}
+
 static void write_md(struct strbuf *md, const struct sum_set *set,
-		     const struct sum_set *sweep)
+		     const struct sum_set *sweep, const char *latency)
 {
 	size_t i;
 
@@ -477,6 +355,8 @@ static void write_md(struct strbuf *md, const struct sum_set *set,
 	strbuf_addstr(md, "\n## Reasons\n\n");
 	for (i = 0; i < set->n; i++)
 		md_reasons(md, &set->t[i]);
+	if (*latency)
+		md_latency(md, latency);
 	if (!sweep->n)
 		return;
 	strbuf_addstr(md, "\n## The sweep (results/sweep/sweep.json)\n\n");
@@ -496,7 +376,7 @@ static const char *status_class(const char *status)
 }
 
 static void html_cell(struct strbuf *h, const struct sum_target *t,
-		      const struct sum_step *s)
+		      const struct report_step *s)
 {
 	int link;
 	char *r;
@@ -548,7 +428,7 @@ static void html_table(struct strbuf *h, const struct sum_set *set)
 			strbuf_addstr(h, "</td>");
 		}
 		for (j = 0; !t[i].error && j < cols->nr; j++)
-			html_cell(h, &t[i], find_step(&t[i], cols->v[j]));
+			html_cell(h, &t[i], report_step(&t[i].v, cols->v[j]));
 		strbuf_addstr(h, "</tr>\n");
 	}
 	strbuf_addstr(h, "</table>\n");
@@ -645,9 +525,15 @@ static const char *const plot_colours[] = {
 
 static int cmp_fig(const void *a, const void *b)
 {
-	const struct sum_fig *x = a, *y = b;
+	const struct report_fig *x = a, *y = b;
 
-	return (x->t > y->t) - (x->t < y->t);
+	return (x->tolerance > y->tolerance) - (x->tolerance < y->tolerance);
+}
+
+/* The sim's reprograms (@which 0) or reads (1) of a report. */
+static const struct report_figs *figs(const struct sum_target *t, int which)
+{
+	return which ? &t->v.reads : &t->v.reprograms;
 }
 
 static void plot_series(struct strbuf *h, const struct plot_axes *a,
@@ -655,50 +541,51 @@ static void plot_series(struct strbuf *h, const struct plot_axes *a,
 			const char *colour)
 {
 	static const char *const cls[2] = { "reprograms", "reads" };
-	struct sum_fig f[MAX_FIGS];
-	size_t i, n = t->nfig[which];
+	size_t i, n = figs(t, which)->nr;
+	struct report_fig *f = xmalloc((n + 1) * sizeof(*f));
 
-	memcpy(f, t->fig[which], n * sizeof(*f));
+	memcpy(f, figs(t, which)->v, n * sizeof(*f));
 	qsort(f, n, sizeof(*f), cmp_fig);
 	strbuf_addf(h, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"",
 		    colour, which ? " stroke-dasharray=\"4 3\"" : "");
 	for (i = 0; i < n; i++)
-		strbuf_addf(h, "%s%.1f,%.1f", i ? " " : "", px(a, f[i].t),
-			    py(a, f[i].v));
+		strbuf_addf(h, "%s%.1f,%.1f", i ? " " : "", px(a, f[i].tolerance),
+			    py(a, f[i].value));
 	strbuf_addstr(h, "\"/>\n");
 	for (i = 0; i < n; i++) {
 		strbuf_addf(h, "<g class=\"point %s\">", cls[which]);
 		if (which)
 			strbuf_addf(h, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\">",
-				    px(a, f[i].t) - 3.5, py(a, f[i].v) - 3.5,
+				    px(a, f[i].tolerance) - 3.5, py(a, f[i].value) - 3.5,
 				    colour);
 		else
 			strbuf_addf(h, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
-				    px(a, f[i].t), py(a, f[i].v), colour);
+				    px(a, f[i].tolerance), py(a, f[i].value), colour);
 		strbuf_addstr(h, "<title>");
 		xml_escape(h, t->dir);
 		strbuf_addf(h, " tolerance %.0f: %s %.0f</title>%s</g>\n",
-			    f[i].t, cls[which], f[i].v,
+			    f[i].tolerance, cls[which], f[i].value,
 			    which ? "</rect>" : "</circle>");
 	}
+	free(f);
 }
 
 static void plot_axes_fit(struct plot_axes *a, const struct sum_target *t,
 			  size_t n)
 {
-	const struct sum_fig *f;
+	const struct report_fig *f;
 	size_t i, j;
 	int w;
 
 	a->xmax = a->ymax = 1;
 	for (i = 0; i < n; i++)
 		for (w = 0; w < 2; w++)
-			for (j = 0; j < t[i].nfig[w]; j++) {
-				f = &t[i].fig[w][j];
-				if (decades(f->t) > a->xmax)
-					a->xmax = decades(f->t);
-				if (decades(f->v) > a->ymax)
-					a->ymax = decades(f->v);
+			for (j = 0; j < figs(&t[i], w)->nr; j++) {
+				f = &figs(&t[i], w)->v[j];
+				if (decades(f->tolerance) > a->xmax)
+					a->xmax = decades(f->tolerance);
+				if (decades(f->value) > a->ymax)
+					a->ymax = decades(f->value);
 			}
 }
 
@@ -710,7 +597,7 @@ static void html_plot(struct strbuf *h, const struct sum_target *t, size_t n)
 
 	plot_axes_fit(&a, t, n);
 	for (i = 0; i < n; i++)
-		shown += t[i].nfig[0] + t[i].nfig[1];
+		shown += t[i].v.reprograms.nr + t[i].v.reads.nr;
 	if (!shown)
 		return;
 	strbuf_addf(h, "<h2>The sim's figures</h2>\n<p>Reprograms (circles, solid) and perf reads (squares, dashed) per million emulated instructions against the tolerance.</p>\n<svg id=\"sim\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
@@ -719,7 +606,7 @@ static void html_plot(struct strbuf *h, const struct sum_target *t, size_t n)
 	for (i = 0, shown = 0; i < n; i++) {
 		const char *c = plot_colours[shown % 6];
 
-		if (!t[i].nfig[0] && !t[i].nfig[1])
+		if (!t[i].v.reprograms.nr && !t[i].v.reads.nr)
 			continue;
 		for (w = 0; w < 2; w++)
 			plot_series(h, &a, &t[i], w, c);
@@ -731,12 +618,30 @@ static void html_plot(struct strbuf *h, const struct sum_target *t, size_t n)
 	strbuf_addstr(h, "</svg>\n");
 }
 
+/* The latency table as it is, each line escaped, in a <pre>. */
+static void html_latency(struct strbuf *h, const char *table)
+{
+	struct line l;
+	char *s;
+
+	strbuf_addstr(h, "<h2>The latency table</h2>\n<p>kverify latency's table of the latency job's passes (<a href=\"latency/table.txt\">latency/table.txt</a>, docs/lab.md).</p>\n<pre id=\"latency\">\n");
+	for_each_line(l, table) {
+		s = xstrfmt("%.*s", (int)l.len, l.s);
+		xml_escape(h, s);
+		strbuf_addch(h, '\n');
+		free(s);
+	}
+	strbuf_addstr(h, "</pre>\n");
+}
+
 static void write_html(struct strbuf *h, const struct sum_set *set,
-		       const struct sum_set *sweep)
+		       const struct sum_set *sweep, const char *latency)
 {
 	strbuf_addstr(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kverify results</title>\n<style>\nbody { font-family: sans-serif; }\ntable { border-collapse: collapse; }\ntd, th { border: 1px solid #ccc; padding: 3px 6px; vertical-align: top; }\ntd .reason { font-size: 85%; color: #444; }\n.PASS { background: #dfd; } .FAIL, .ERROR { background: #fdd; }\n.SKIP { background: #eee; } .other { background: #ffd; }\n</style>\n</head>\n<body>\n<h1>kverify results</h1>\n<p>Each reason is cut short; report.json beside each target's logs has it in full.  A status links to its step's log.</p>\n");
 	html_table(h, set);
 	html_plot(h, set->t, set->n);
+	if (*latency)
+		html_latency(h, latency);
 	if (sweep->n) {
 		strbuf_addstr(h, "<h2>The sweep</h2>\n<p>Every linux-source version of the archive (results/sweep/sweep.json, docs/sweep.md).</p>\n");
 		html_table(h, sweep);
@@ -760,7 +665,7 @@ static int write_out(const char *results, const char *name,
 
 int cmd_summary(const char *results)
 {
-	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf md = STRBUF_INIT, html = STRBUF_INIT, lat = STRBUF_INIT;
 	struct sum_set set = { .cols = STRVEC_INIT, .what = "target" };
 	struct sum_set sweep = { .cols = STRVEC_INIT, .what = "version" };
 	size_t i;
@@ -776,21 +681,23 @@ int cmd_summary(const char *results)
 			error("%s", set.t[i].error);
 			bad = 1;
 		}
-	if (sweep_read(&sweep, results))
+	if (sweep_read(&sweep, results) || latency_read(&lat, results))
 		bad = 1;
 	step_columns(set.t, set.n, &set.cols);
 	step_columns(sweep.t, sweep.n, &sweep.cols);
-	write_md(&md, &set, &sweep);
-	write_html(&html, &set, &sweep);
+	write_md(&md, &set, &sweep, lat.buf);
+	write_html(&html, &set, &sweep, lat.buf);
 	if (write_out(results, "summary.md", &md) ||
 	    write_out(results, "index.html", &html))
 		ret = EXIT_TOOL;
 	else
-		note("summary: %s/summary.md, %s/index.html (%zu targets%s)",
-		     results, results, set.n, sweep.n ? ", the sweep" : "");
+		note("summary: %s/summary.md, %s/index.html (%zu targets%s%s)",
+		     results, results, set.n, sweep.n ? ", the sweep" : "",
+		     lat.len ? ", the latency table" : "");
 	set_clear(&set);
 	set_clear(&sweep);
 	strbuf_release(&md);
 	strbuf_release(&html);
+	strbuf_release(&lat);
 	return ret ? ret : bad ? EXIT_USAGE : 0;
 }

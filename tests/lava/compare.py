@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """
 compare.py LAVA-LOG REPORT.json: what lava-run recorded (the "results"
-lines of its log: one per test case, pass/fail/skip) against kverify's
+lines of its log: one per test case, pass/fail/skip), or what a LAVA
+server recorded (LAVA-LOG its results as its REST API exports them,
+/api/v0.2/jobs/ID/yaml/: a YAML list of test cases, each with its suite,
+name and result; tools/lava/lava-server-local results), against kverify's
 report.json of a boot of the same kernel and initramfs.  Every test of the
 report must be a LAVA test case of the job's monitor (the KTAP name with
 non-word characters as "_"), with the same result (PASS pass, FAIL fail,
@@ -18,7 +21,22 @@ import yaml
 
 log, report = sys.argv[1], sys.argv[2]
 lava, job = {}, None
-for line in open(log):
+text = open(log).read()
+try:
+    export = yaml.safe_load(text)
+except yaml.YAMLError:
+    export = None
+if not (isinstance(export, list) and export and
+        all(isinstance(c, dict) and "suite" in c for c in export)):
+    export = None
+for case in export or []:
+    # the server's own records: suite "lava" has its case "job"
+    if case["suite"] == "lava":
+        if case["name"] == "job":
+            job = case["result"]
+        continue
+    lava[case["name"]] = case["result"]
+for line in [] if export else text.splitlines():
     # lava-run's lines, or a server's log ("- {...}" each)
     line = line.strip()
     if line.startswith("- "):

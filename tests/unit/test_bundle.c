@@ -68,10 +68,20 @@ static void jobs_for(struct series *s, const char *dir, const char *version)
 		.source = "deb:linux-source-7.3@trixie-backports",
 	};
 	struct verify_ctx ctx = { .t = &t, .repo = repo_dir(), .listed = *s };
+	struct bundle_kernel k;
 
 	ctx.fetch.source.deb_version = (char *)version;
-	assert_int_equal(write_jobs(&ctx, dir, "file:///srv/kverify", "0", "1"),
-			 0);
+	ctx.config.kernel = "/cache/debian/x/boot/vmlinuz-7.3.4+deb13-amd64";
+	ctx.config.deb_image = "linux-image-7.3.4+deb13-amd64";
+	bundle_kernel(&ctx, &k);
+	assert_string_equal(k.from, ctx.config.kernel);
+	assert_string_equal(k.file, "vmlinuz");
+	assert_int_equal(write_jobs(&ctx, dir, "file:///srv/kverify", &k, "0",
+				    "1"), 0);
+	each_job_has(dir, "kverify.kernel",
+		     "Debian linux-image-7.3.4+deb13-amd64 7.3.4-1~bpo13+1, the patched KVM modules in the initramfs");
+	free(k.from);
+	free(k.what);
 	free(ctx.repo);
 }
 

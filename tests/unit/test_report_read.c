@@ -2,7 +2,8 @@
 /*
  * report.json read back (report_read.c): the fields make send's gate and
  * kverify matrix read, every JSON escape, what json_escape() writes read
- * back as it was, and each way a report can be broken refused with where.
+ * back as it was, the sim's figures and each step's log that kverify
+ * summary shows, and each way a report can be broken refused with where.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,6 +58,14 @@ static void reads_the_fields(void **state)
 	assert_string_equal(s->reason,
 			    "a \"quoted\" \\ line\n\x1b[31m\xc3\xa9\xf0\x9f\x98\x80/\b\f\r\t");
 	assert_string_equal(report_step(&v, "boot")->reason, "caf\xc3\xa9");
+	assert_string_equal(report_step(&v, "fetch")->log, "logs/00-fetch.log");
+	assert_null(s->log);
+	assert_int_equal(v.reprograms.nr, 2);
+	assert_true(v.reprograms.v[0].tolerance == 0 &&
+		    v.reprograms.v[0].value == 1e6);
+	assert_true(v.reprograms.v[1].tolerance == 1000 &&
+		    v.reprograms.v[1].value == 12.5);
+	assert_int_equal(v.reads.nr, 0);
 	assert_true(report_step(&v, "boot")->seconds == 0);
 	assert_null(report_step(&v, "kabi"));
 	report_view_clear(&v);
@@ -85,6 +94,18 @@ static void absent_keys(void **state)
 	assert_string_equal(v.steps[0].name, "b");
 	assert_int_equal(v.sim_traces, 2);
 	report_view_clear(&v);
+	/* a figures key given twice: the last; "sim": null as none */
+	assert_int_equal(report_parse(&v, "{\"sim\": {\"reads_per_million_emulated\": {\"0\": 1, \"5\": 2}, \"reads_per_million_emulated\": {\"7\": 3}}}", &err), 0);
+	assert_int_equal(v.reads.nr, 1);
+	assert_true(v.reads.v[0].tolerance == 7 && v.reads.v[0].value == 3);
+	report_view_clear(&v);
+	assert_null(v.reads.v);
+	assert_int_equal(v.reads.nr, 0);
+	assert_int_equal(report_parse(&v, "{\"sim\": null, \"steps\": []}", &err), 0);
+	assert_int_equal(v.sim_traces, -1);
+	assert_int_equal(v.reprograms.nr, 0);
+	report_view_clear(&v);
+	assert_int_equal(err.len, 0);
 	strbuf_release(&err);
 }
 
@@ -122,7 +143,7 @@ static void refuses_broken_reports(void **state)
 		{ "", "byte 0: an object expected" },
 		{ "[]", "byte 0: an object expected" },
 		{ "{\"steps\": [{\"name\": \"a\", \"status\": \"PASS\"}", "byte 42: ',' or ']' expected" },
-		{ "{\"steps\": [], \"x\": 1} {}", "more after the report's object" },
+		{ "{\"steps\": [], \"x\": 1} {}", "more after the object" },
 		{ "{\"a\": \"\\x\"}", "an escape JSON does not have" },
 		{ "{\"a\": \"\\ud83d\"}", "a high surrogate without its low one" },
 		{ "{\"a\": \"\\ude00\"}", "a low surrogate alone" },
@@ -145,6 +166,12 @@ static void refuses_broken_reports(void **state)
 		{ "{\"sim\": {\"traces\": -3}}", "a trace count that is no count" },
 		{ "{\"sim\": {\"traces_asked\": 1e300}}", "a trace count that is no count" },
 		{ "{\"sim\": []}", "an object expected" },
+		{ "{\"sim\": {\"reads_per_million_emulated\": {\"x\": 1}}}", "a figure that is no tolerance -> count" },
+		{ "{\"sim\": {\"reads_per_million_emulated\": {\"\": 1}}}", "a figure that is no tolerance -> count" },
+		{ "{\"sim\": {\"reprograms_per_million_emulated\": {\"-1\": 1}}}", "a figure that is no tolerance -> count" },
+		{ "{\"sim\": {\"reprograms_per_million_emulated\": {\"1\": -2}}}", "a figure that is no tolerance -> count" },
+		{ "{\"sim\": {\"reprograms_per_million_emulated\": {\"1\": \"2\"}}}", "a value expected" },
+		{ "{\"steps\": [{\"name\": \"a\", \"status\": \"PASS\", \"log\": 1}]}", "a string expected" },
 	};
 	struct report_view v = REPORT_VIEW_INIT;
 	struct strbuf err = STRBUF_INIT, deep = STRBUF_INIT;
@@ -161,6 +188,8 @@ static void refuses_broken_reports(void **state)
 		assert_int_equal(v.nr, 0);
 		assert_null(v.steps);
 		assert_int_equal(v.sim_traces, -1);
+		assert_null(v.reprograms.v);
+		assert_null(v.reads.v);
 	}
 	/* nested 100 deep: refused, not a stack overflow */
 	strbuf_addstr(&deep, "{\"a\": ");
