@@ -40,7 +40,7 @@ override export KV_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ito
 override KV_CC = set -f; $$KV_HOSTCC $$KV_CFLAGS
 # The driver's folders (tools/sim/ and tools/guest/ are not the driver's:
 # the sim step and the guest build them).
-override SRC_DIRS := tools tools/lib tools/sources tools/debian tools/steps tools/b4
+override SRC_DIRS := tools tools/cmd tools/lib tools/sources tools/debian tools/steps tools/b4
 override SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # An object per source file, in one folder (no two share a name), and the
 # headers each one read (-MMD), so an edit recompiles what it touches.
@@ -70,67 +70,21 @@ MAKEOVERRIDES :=
 # The git description above, or one given on the command line (a tree
 # without git).
 KV_VERSION := $(value KVERIFY_VERSION)
-# verify-all's own sub-make (KV_INHERIT=1) finds them in its environment.
+# make's variables that kverify reads, each as VAR (read as $KVERIFY_VAR)
+# or VAR:NAME (read as $KVERIFY_NAME): the one list of them here; kverify's
+# own is make_options[] in tools/kverify.c.  Each reaches kverify as the
+# raw text given, and none is exported under its own name.  verify-all's
+# own sub-make (KV_INHERIT=1) finds them in its environment.
+KV_VARS := KERNEL:TARGETS BUILD SKIP CONFIG BOOT TREE:BACKPORT_TREE \
+	NAME:BACKPORT_NAME BUG:BUG_DEBIAN MBOX MSGID TO CC FROM SEND REFLECT \
+	RESEND CCACHE KCC:KERNEL_CC KHOSTCC:KERNEL_HOSTCC KEEP_GOING \
+	VERIFY_CACHE FORCE ONLY:SWEEP_ONLY REQUIRE FLAVOURS FORMAT ARTIFACTS DEST
+unexport $(foreach kv_b,$(KV_VARS),$(firstword $(subst :, ,$(kv_b)))) KVERIFY_VERSION
 ifeq ($(filter KV_INHERIT,$(KV_GIVEN)),)
-KV_TARGETS := $(value KERNEL)
-KV_BUILD := $(value BUILD)
-KV_SKIP := $(value SKIP)
-KV_CONFIG := $(value CONFIG)
-KV_BOOT := $(value BOOT)
-KV_TREE := $(value TREE)
-KV_NAME := $(value NAME)
-KV_BUG := $(value BUG)
-KV_MBOX := $(value MBOX)
-KV_MSGID := $(value MSGID)
-KV_TO := $(value TO)
-# make send CC=...: recipients (kverify itself is built with HOSTCC).
-KV_CC_TO := $(if $(filter CC,$(KV_GIVEN)),$(value CC))
-KV_FROM := $(value FROM)
-KV_SEND := $(value SEND)
-KV_REFLECT := $(value REFLECT)
-KV_RESEND := $(value RESEND)
-KV_CCACHE := $(value CCACHE)
-KV_KCC := $(value KCC)
-KV_KHOSTCC := $(value KHOSTCC)
-KV_KEEP_GOING := $(value KEEP_GOING)
-KV_VERIFY_CACHE := $(value VERIFY_CACHE)
-KV_FORCE := $(value FORCE)
-KV_ONLY := $(value ONLY)
-KV_REQUIRE := $(value REQUIRE)
-KV_FLAVOURS := $(value FLAVOURS)
-KV_FORMAT := $(value FORMAT)
-KV_ARTIFACTS := $(value ARTIFACTS)
-KV_DEST := $(value DEST)
-unexport KERNEL BUILD SKIP CONFIG BOOT TREE NAME BUG MBOX MSGID TO CC FROM SEND REFLECT RESEND KCC KHOSTCC CCACHE \
-	KEEP_GOING VERIFY_CACHE FORCE KVERIFY_VERSION ONLY REQUIRE ARTIFACTS DEST FLAVOURS FORMAT
-export KVERIFY_TARGETS := $(KV_TARGETS)
-export KVERIFY_BUILD := $(KV_BUILD)
-export KVERIFY_SKIP := $(KV_SKIP)
-export KVERIFY_CONFIG := $(KV_CONFIG)
-export KVERIFY_BOOT := $(KV_BOOT)
-export KVERIFY_BACKPORT_TREE := $(KV_TREE)
-export KVERIFY_BACKPORT_NAME := $(KV_NAME)
-export KVERIFY_BUG_DEBIAN := $(KV_BUG)
-export KVERIFY_MBOX := $(KV_MBOX)
-export KVERIFY_MSGID := $(KV_MSGID)
-export KVERIFY_TO := $(KV_TO)
-export KVERIFY_CC := $(KV_CC_TO)
-export KVERIFY_FROM := $(KV_FROM)
-export KVERIFY_SEND := $(KV_SEND)
-export KVERIFY_REFLECT := $(KV_REFLECT)
-export KVERIFY_RESEND := $(KV_RESEND)
-export KVERIFY_CCACHE := $(KV_CCACHE)
-export KVERIFY_KERNEL_CC := $(KV_KCC)
-export KVERIFY_KERNEL_HOSTCC := $(KV_KHOSTCC)
-export KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)
-export KVERIFY_VERIFY_CACHE := $(KV_VERIFY_CACHE)
-export KVERIFY_FORCE := $(KV_FORCE)
-export KVERIFY_SWEEP_ONLY := $(KV_ONLY)
-export KVERIFY_DEST := $(KV_DEST)
-export KVERIFY_REQUIRE := $(KV_REQUIRE)
-export KVERIFY_FLAVOURS := $(KV_FLAVOURS)
-export KVERIFY_FORMAT := $(KV_FORMAT)
-export KVERIFY_ARTIFACTS := $(KV_ARTIFACTS)
+# CC only as given on the command line (make send CC=...: recipients);
+# make's default CC=cc is not one, and kverify is built with HOSTCC.
+$(foreach kv_b,$(KV_VARS),$(eval export KVERIFY_$(lastword $(subst :, ,$(kv_b))) := \
+	$$(if $$(filter-out CC,$(firstword $(subst :, ,$(kv_b))))$$(filter CC,$$(KV_GIVEN)),$$(value $(firstword $(subst :, ,$(kv_b)))))))
 endif
 
 .PHONY: all verify verify-all verify-each bundle backport debian-patches send am trailers range-diff reroll regenerate \

@@ -15,10 +15,14 @@ CHECK is one of:
   engine    no object a step calls (step_*.o and everything reachable
             from them) is the engine (verify.o), and none of their sources
             includes the engine's header, verify.h; only the two commands
-            that run the pipeline (kverify.c, sweep.c) call the engine or
+            that run the pipeline (cmd/cmd_verify.c, sweep.c) call the engine or
             include its header, and no header includes it
   const     no function outside the engine takes a writable
             struct verify_ctx: a step writes only its own output
+  commands  the commands (tools/cmd/) stand on top: no file but
+            kverify.c and those of tools/cmd/ calls one or includes a
+            header of tools/cmd/, and no command calls another command
+            (cmd.o, what they share, is not a command)
   shared    b4's workflows and what they share with the pipeline (the
             source, checkpatch, the series) stand below the steps: nothing
             reachable from b4.o is a step (step.o, step_*.o) or the engine,
@@ -36,9 +40,9 @@ import subprocess
 import sys
 
 
-# The commands that run the pipeline, kverify's verify and sweep: the
-# only callers of the engine's entry point, verify_target().
-ENGINE_CALLERS = {'kverify', 'sweep'}
+# The commands that run the pipeline, kverify's verify (and bundle) and
+# sweep: the only callers of the engine's entry point, verify_target().
+ENGINE_CALLERS = {'cmd_verify', 'sweep'}
 
 # The steps' and the engine's headers, which code below the steps does
 # not include.
@@ -183,6 +187,29 @@ def main():
                 if re.search(r'(?<!const )struct verify_ctx \*', line):
                     bad.append('%s:%d: a writable struct verify_ctx: %s'
                                % (src, n, line.strip()))
+    elif check == 'commands':
+        cmds = {os.path.basename(f)[:-2] for f in sources(srcdir)
+                if f.endswith('.c') and
+                os.path.basename(os.path.dirname(f)) == 'cmd'}
+        if not cmds:
+            bad.append('no tools/cmd/*.c in %s' % srcdir)
+        for name in sorted(graph):
+            for to, sym in sorted(graph[name].items()):
+                if to not in cmds:
+                    continue
+                if name not in cmds and name != 'kverify':
+                    bad.append('%s.o calls %s (%s), a file of tools/cmd/: '
+                               'only kverify.c and the commands do'
+                               % (name, to, sym))
+                elif name in cmds and 'cmd' not in (name, to):
+                    bad.append('%s.o calls %s (%s): a command calls '
+                               'another command' % (name, to, sym))
+        for src in sources(srcdir):
+            rel = os.path.relpath(src, srcdir)
+            if rel.startswith('cmd/') or rel == 'kverify.c':
+                continue
+            if re.search(r'^#include "cmd/', open(src).read(), re.M):
+                bad.append('%s: includes a header of tools/cmd/' % rel)
     elif check == 'shared':
         if 'b4' not in graph:
             bad.append('no b4.o in %s' % objdir)

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 36
+plan 48
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -21,7 +21,10 @@ test_expect_success '--version: kverify and the git description it was built fro
 	[ $rc = 0 ] && [ -n "$v" ] && git cat-file -e "$c^{commit}"
 EOT
 
-for c in verify bundle list matrix backport send sim; do
+# Every command: its --help prints its option table, which parse_options()
+# refuses (an abort) when an option has no help.
+for c in verify bundle list summary matrix sweep backport debian-patches \
+	send am trailers range-diff reroll regenerate edit series sim latency; do
 	test_expect_success "kverify $c --help: that command's usage alone" '
 		"$KVERIFY" $c --help > "$TMP/out" 2>&1
 		rc=$? && echo "exit $rc" &&
@@ -37,6 +40,16 @@ test_expect_success 'kverify send --help names every switch of make send: SEND, 
 '
 test_expect_success 'kverify --help: the global usage points to COMMAND --help' '
 	"$KVERIFY" --help | grep -q "COMMAND --help"
+'
+test_expect_success "a command's --help: its options and the common ones from their tables, no other command's" '
+	"$KVERIFY" verify --help > "$TMP/verify.help" &&
+	grep -qx "  --skip STEP\[,STEP\]   steps not to run (make'"'"'s SKIP=)" "$TMP/verify.help" &&
+	grep -qx "  -k, --keep-going     after a failure, still run every step that does not" "$TMP/verify.help" &&
+	grep -qx "                       depend on the failed one (make'"'"'s KEEP_GOING=1)" "$TMP/verify.help" &&
+	grep -q "^  --cache DIR  " "$TMP/verify.help" && ! grep -q -- "--shard" "$TMP/verify.help" &&
+	"$KVERIFY" list --help > "$TMP/list.help" &&
+	grep -q "^  --names  " "$TMP/list.help" && grep -q "^  --list FILE  " "$TMP/list.help" &&
+	! grep -q -- "--skip" "$TMP/list.help"
 '
 
 test_expect_success "-j 99999999999, 0, 4x, -3 and '' are refused with exit 2" - <<\EOT
@@ -227,10 +240,12 @@ PY
 	grep -qx "missing: none; not there: none" "$TMP/layout"
 EOT
 
-# A tree whose checkpatch has a finding and whose make is slow.
+# A tree whose checkpatch has a finding and whose make fails: at once
+# ($TMP/bin/make), or after 4.5 s of compiling for the progress line
+# ($TMP/slow/make, slow_run).
 copy=$TMP/repo
 repo_copy "$copy"
-mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/esc" "$TMP/bin"
+mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/esc" "$TMP/bin" "$TMP/slow"
 touch "$TMP/tree/Makefile"
 printf 'int a;\nint b;\nint c;\n' > "$TMP/tree/arch/x86/kvm/pmu.c"
 printf '#!/bin/sh\necho "ERROR: a finding"\nexit 1\n' > "$TMP/tree/scripts/checkpatch.pl"
@@ -239,15 +254,17 @@ printf '0001-good.patch\n' > "$copy/esc/series"
 printf 'From: a <a@b.example>\nSubject: [PATCH] x\n\n---\n--- a/arch/x86/kvm/pmu.c\n+++ b/arch/x86/kvm/pmu.c\n@@ -1,3 +1,3 @@\n int a;\n-int b;\n+int d;\n int c;\n' \
 	> "$copy/esc/0001-good.patch"
 printf 'esc dir:%s esc\n' "$TMP/tree" > "$copy/k.list"
-cat > "$TMP/bin/make" <<'SH'
+cat > "$TMP/slow/make" <<'SH'
 #!/bin/sh
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do echo "  CC      arch/x86/kvm/f$i.o"; sleep 0.3; done
 exit 2
 SH
-chmod +x "$TMP/bin/make"
+printf '#!/bin/sh\necho "  CC      arch/x86/kvm/f1.o"\nexit 2\n' > "$TMP/bin/make"
+chmod +x "$TMP/bin/make" "$TMP/slow/make"
 export KVERIFY_CACHE=$TMP/cache
 R=$copy/results/esc/report.json
 run() { (cd "$copy" && PATH=$TMP/bin:$PATH ./build/kverify --list k.list verify "$@" esc); }
+slow_run() { (cd "$copy" && PATH=$TMP/slow:$PATH ./build/kverify --list k.list verify "$@" esc); }
 
 test_expect_success 'without KEEP_GOING a checkpatch finding skips config' '
 	run --skip sim,cocci,selftests,boot > "$TMP/out" 2>&1
@@ -261,8 +278,16 @@ test_expect_success 'KEEP_GOING=1: config runs after the checkpatch finding, bui
 	[ $rc = 1 ] && [ "$(step_status $R checkpatch)" = FAIL ] && [ "$(step_status $R config)" = FAIL ] &&
 	json $R '[s["reason"] for s in r["steps"] if s["name"] == "build"][0]' | grep -q "not run: needs config, which failed"
 EOT
-test_expect_success 'make passes KEEP_GOING= on as KVERIFY_KEEP_GOING' - <<\EOT
-	grep -q 'KVERIFY_KEEP_GOING := $(KV_KEEP_GOING)' Makefile
+test_expect_success 'make passes its variables on as the KVERIFY_* kverify reads, raw' - <<\EOT
+	bad= &&
+	for v in KEEP_GOING:KEEP_GOING DEST:DEST TREE:BACKPORT_TREE ONLY:SWEEP_ONLY \
+		KERNEL:TARGETS KCC:KERNEL_CC CC:CC SKIP:SKIP BUG:BUG_DEBIAN; do
+		make -s -p -n list "${v%%:*}=x \$(info y)" 2> /dev/null > "$TMP/p" &&
+		grep -qx "KVERIFY_${v#*:} := x \$\$(info y)" "$TMP/p" || bad="$bad $v"
+	done &&
+	make -s -p -n list 2> /dev/null > "$TMP/p" &&
+	{ grep -qx "KVERIFY_CC := " "$TMP/p" || bad="$bad make's own CC"; } &&
+	echo "not passed on:${bad:- none}" && [ -z "$bad" ]
 EOT
 
 # A check whose prerequisite does not hold is skipped, saying which (never
@@ -296,7 +321,7 @@ test_expect_success CCACHE "CCACHE=1: ccache in front of gcc (KCC= wins)" '
 '
 
 test_expect_success 'off a TTY: a progress line per interval with the objects compiled' - <<\EOT
-	KVERIFY_TEST_PROGRESS_SECONDS=1 run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
+	KVERIFY_TEST_PROGRESS_SECONDS=1 slow_run -k --skip sim,checkpatch,cocci,selftests,boot > "$TMP/out" 2>&1
 	rc=$? && cat "$TMP/out" &&
 	n=$(grep -c '^kverify: esc: config: 0m0[0-9]s, [0-9]* objects compiled$' "$TMP/out") &&
 	echo "exit $rc; $n lines" &&
@@ -312,7 +337,7 @@ EOT
 test_expect_success 'tmux: one progress line that moves' - <<\EOT
 	s=kverify-t0169-$$ &&
 	tmux new-session -d -s $s -x 150 -y 20 \
-		"cd '$copy' && PATH='$TMP/bin:$PATH' KVERIFY_CACHE='$TMP/cache' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc > /dev/null; sleep 30" &&
+		"cd '$copy' && PATH='$TMP/slow:$PATH' KVERIFY_CACHE='$TMP/cache' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc > /dev/null; sleep 30" &&
 	sleep 2.5 &&
 	tmux capture-pane -p -t $s > "$TMP/pane1" &&
 	sleep 1.5 &&
@@ -325,7 +350,7 @@ test_expect_success 'tmux: one progress line that moves' - <<\EOT
 	[ "$(grep -c 'objects compiled' "$TMP/pane2")" = 1 ]
 EOT
 test_expect_success 'on a TTY the line is rewritten in place (CR, erase line)' - <<\EOT
-	script -qec "cd '$copy' && PATH='$TMP/bin:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
+	script -qec "cd '$copy' && PATH='$TMP/slow:$PATH' ./build/kverify --list k.list verify -k --skip sim,checkpatch,cocci,selftests,boot esc 2>&1 >/dev/null" /dev/null > "$TMP/tty"
 	rc=$? && echo "exit $rc" &&
 	grep -q $'\r\033\\[Kkverify: esc: config: ' "$TMP/tty"
 EOT

@@ -2,8 +2,10 @@
 # The driver's layers (#17), read off the objects the compiler made
 # (tests/layering.py): no two files call each other in a circle; no step,
 # nor anything a step calls, reaches the engine (verify.c) or includes its
-# header, and only the two commands that run the pipeline (kverify.c,
-# sweep.c) call it or include verify.h, which no header includes; and only
+# header, and only the two commands that run the pipeline (cmd_verify.c,
+# sweep.c) call it or include verify.h, which no header includes; the
+# commands (tools/cmd/) stand on top: only kverify.c calls them, and none
+# calls another; and only
 # the engine holds a writable struct verify_ctx, so a step writes nothing
 # but the output the engine hands it; b4 and the modules it shares with the
 # pipeline (source, checkpatch, series) stand below the steps: they call
@@ -14,7 +16,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 13
+plan 16
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -35,7 +37,7 @@ rejects() {
 	grep "$3" "$TMP/out"
 }
 
-for rule in cycles engine const shared; do
+for rule in cycles engine const shared commands; do
 	test_expect_success "the real sources keep the rule: $rule" "
 		python3 tests/layering.py build/obj tools $rule
 	"
@@ -88,5 +90,14 @@ test_expect_success 'a file of b4 that b4.o does not reach is named' '
 test_expect_success 'the source module including a step header is named' '
 	mutant srcstep sources/source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"steps\/step.h\"\n/" &&
 	rejects srcstep shared "^source.c: includes step.h, a step.s header, and b4 uses it"
+'
+test_expect_success 'a file below the commands that calls one is named' '
+	mutant below sweep.c "s/(\tclock_gettime\(CLOCK_MONOTONIC, &t0\);\n)/\t{\n\t\tconst char *env(const char *name);\n\n\t\tif (env(\"KVERIFY_X\"))\n\t\t\treturn 2;\n\t}\n\$1/" &&
+	rejects below commands "^sweep.o calls cmd (env), a file of tools/cmd/"
+'
+
+test_expect_success 'a command that calls another command is named' '
+	mutant cmdcmd cmd/cmd_list.c "s/(\tif \(load_targets\(opt, &list\)\)\n)/\tif (!command_verify.name)\n\t\treturn 2;\n\$1/" &&
+	rejects cmdcmd commands "^cmd_list.o calls cmd_verify (command_verify): a command calls another command"
 '
 done_testing

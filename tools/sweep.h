@@ -12,6 +12,9 @@ struct sweep_args {
 	int print_members;	/* the paths a sweep unpacks, one a line */
 };
 
+#define SWEEP_ARGS_INIT \
+	{ .md = "docs/sweep.md", .json = "results/sweep/sweep.json" }
+
 int cmd_sweep(const struct options *opt, const struct sweep_args *a);
 
 #endif

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* parse_options(): long and short options, values, errors, "--". */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "../../tools/lib/parse-options.h"
@@ -29,18 +33,20 @@ static int odd_only(const struct option *opt, const char *arg)
 
 static const struct option opts[] = {
 	OPT_STRING(0, "dest", &v.dest, "DIR", "where it goes"),
-	OPT_STRING_F(0, "skip", &v.skip, "STEP", NULL, PARSE_OPT_NONEMPTY),
-	OPT_BOOL('k', "keep-going", &v.keep_going, NULL),
-	OPT_BOOL('q', "quiet", &v.quiet, NULL),
-	OPT_INTEGER('j', NULL, &v.jobs, NULL),
-	OPT_CALLBACK(0, "odd", NULL, "S", NULL, odd_only),
-	OPT_CALLBACK(0, "odder", NULL, "S", NULL, odd_only),
+	OPT_STRING_F(0, "skip", &v.skip, "STEP", "steps not to run",
+		     PARSE_OPT_NONEMPTY),
+	OPT_BOOL('k', "keep-going", &v.keep_going, "go on\nafter a failure"),
+	OPT_BOOL('q', "quiet", &v.quiet, "no progress"),
+	OPT_INTEGER('j', NULL, &v.jobs, "jobs"),
+	OPT_CALLBACK(0, "odd", NULL, "S", "an odd string", odd_only),
+	OPT_CALLBACK_F(0, "odder", NULL, "S", NULL, PARSE_OPT_HIDDEN,
+		       odd_only),
 	OPT_END()
 };
 
 /* A table of one option, which any prefix of its name would name. */
 static const struct option one[] = {
-	OPT_STRING(0, "dest", &v.dest, "DIR", NULL),
+	OPT_STRING(0, "dest", &v.dest, "DIR", "where it goes"),
 	OPT_END()
 };
 
@@ -204,6 +210,50 @@ static void help(void **state)
 	assert_int_equal(PARSE(argv, "-h"), PARSE_OPT_HELP);
 }
 
+/* The usage: each option's help, its later lines under the first. */
+static void usage_from_the_table(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	usage_with_options(f, usage, opts);
+	fclose(f);
+	assert_non_null(strstr(text, "usage: test [options] ARG...\n\n"
+				     "  --dest DIR           where it goes\n"));
+	assert_non_null(strstr(text, "\n  -k, --keep-going     go on\n"
+				     "                       after a failure\n"));
+	assert_non_null(strstr(text, "\n  -j N                 jobs\n"));
+	assert_null(strstr(text, "--odder"));	/* hidden */
+	free(text);
+}
+
+/* An option with no help and not hidden: the table's bug, an abort. */
+static void option_without_help_aborts(void **state)
+{
+	static const struct option bad[] = {
+		OPT_STRING(0, "dest", &v.dest, "DIR", "where it goes"),
+		OPT_BOOL(0, "mute", &v.quiet, NULL),
+		OPT_END()
+	};
+	const char *argv[16];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		freopen("/dev/null", "w", stderr);
+		parse_with(argv, bad, 0, (const char *const[]){ "x", NULL });
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
 static void stop_at_non_option(void **state)
 {
 	const char *argv[16];
@@ -240,7 +290,7 @@ static void first_arg(void **state)
 static void concat(void **state)
 {
 	static const struct option more[] = {
-		OPT_BOOL(0, "more", &v.calls, NULL),
+		OPT_BOOL(0, "more", &v.calls, "more"),
 		OPT_END()
 	};
 	struct option *all = parse_options_concat(opts, more);
@@ -269,6 +319,8 @@ int main(void)
 		cmocka_unit_test_setup(bool_given_a_value, setup),
 		cmocka_unit_test_setup(numbers_and_callbacks, setup),
 		cmocka_unit_test_setup(help, setup),
+		cmocka_unit_test_setup(usage_from_the_table, setup),
+		cmocka_unit_test_setup(option_without_help_aborts, setup),
 		cmocka_unit_test_setup(stop_at_non_option, setup),
 		cmocka_unit_test_setup(first_arg, setup),
 		cmocka_unit_test_setup(concat, setup),

@@ -11,6 +11,9 @@
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 
+/* Where an option's help starts in usage_with_options(). */
+#define USAGE_HELP_COLUMN 23
+
 const char *option_name(const struct option *opt, char buf[OPTION_NAME_MAX])
 {
 	if (opt->long_name)
@@ -208,11 +211,26 @@ static int is_option(const char *arg)
 	return arg[0] == '-' && arg[1];
 }
 
+/* Every option says what it does in the usage, or is hidden from it. */
+static void check_table(const struct option *opts)
+{
+	char name[OPTION_NAME_MAX];
+
+	for (; opts->type != OPTION_END; opts++) {
+		if (opts->help || (opts->flags & PARSE_OPT_HIDDEN))
+			continue;
+		error("BUG: option %s has no help: give it one, or PARSE_OPT_HIDDEN",
+		      option_name(opts, name));
+		abort();
+	}
+}
+
 int parse_options_first_arg(int argc, const char *const *argv,
 			    const struct option *opts)
 {
 	int i;
 
+	check_table(opts);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			return i + 1;
@@ -231,6 +249,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 {
 	int i, nr = 0;
 
+	check_table(opts);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -263,6 +282,19 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	return nr;
 }
 
+/* A help of several lines: each under the first, at USAGE_HELP_COLUMN. */
+static void print_help(FILE *f, const char *help)
+{
+	const char *nl;
+
+	while ((nl = strchr(help, '\n'))) {
+		fprintf(f, "%.*s\n%*s", (int)(nl - help), help,
+			USAGE_HELP_COLUMN, "");
+		help = nl + 1;
+	}
+	fprintf(f, "%s\n", help);
+}
+
 void usage_with_options(FILE *f, const char *const *usagestr,
 			const struct option *opts)
 {
@@ -275,7 +307,7 @@ void usage_with_options(FILE *f, const char *const *usagestr,
 		char name[OPTION_NAME_MAX];
 		int w;
 
-		if (!o->help)
+		if (!o->help || (o->flags & PARSE_OPT_HIDDEN))
 			continue;
 		if (first)
 			fputc('\n', f);
@@ -287,6 +319,9 @@ void usage_with_options(FILE *f, const char *const *usagestr,
 			w = fprintf(f, "  %s", option_name(o, name));
 		if (takes_value(o))
 			w += fprintf(f, " %s", o->argh ? o->argh : "VALUE");
-		fprintf(f, "%*s%s\n", w < 22 ? 22 - w : 1, "", o->help);
+		if (w >= USAGE_HELP_COLUMN - 1)
+			w = fprintf(f, "\n") - 1;
+		fprintf(f, "%*s", USAGE_HELP_COLUMN - w, "");
+		print_help(f, o->help);
 	}
 }

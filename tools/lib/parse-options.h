@@ -12,8 +12,8 @@
  *
  *	static const struct option options[] = {
  *		OPT_STRING(0, "dest", &dest, "DIR", "where the patches go"),
- *		OPT_BOOL('k', "keep-going", &keep_going, NULL),
- *		OPT_CALLBACK('j', NULL, &jobs, "N", NULL, parse_jobs),
+ *		OPT_BOOL('k', "keep-going", &keep_going, "go on after a failure"),
+ *		OPT_CALLBACK('j', NULL, &jobs, "N", "parallel jobs", parse_jobs),
  *		OPT_END()
  *	};
  *	argc = parse_options(argc, argv, options, usage, 0);
@@ -21,7 +21,9 @@
  * A long option takes its value as --name=VALUE or --name VALUE and may
  * be given as a unique prefix of its name; a short one as -jVALUE or -j
  * VALUE, and short flags bundle (-kq).  "--" ends the options.  -h and
- * --help, unless the table has them, print the usage on stdout.
+ * --help, unless the table has them, print the usage on stdout, and each
+ * option's help after it: an option without help, unless PARSE_OPT_HIDDEN,
+ * is a bug of the table, and parse_options() aborts on it.
  */
 
 enum parse_opt_type {
@@ -36,6 +38,7 @@ enum parse_opt_type {
 enum parse_opt_option_flags {
 	PARSE_OPT_NONEMPTY = 1 << 0,	/* a string option refuses "" */
 	PARSE_OPT_NOARG = 1 << 1,	/* a callback that takes no value */
+	PARSE_OPT_HIDDEN = 1 << 2,	/* not in the usage; needs no help */
 };
 
 /* parse_options()'s flags. */
@@ -64,7 +67,7 @@ struct option {
 	const char *long_name;	/* its name without "--", or NULL */
 	void *value;		/* where it goes (the callback's own) */
 	const char *argh;	/* its value's name in the usage: "DIR" */
-	const char *help;	/* one line for usage_with_options(), or NULL */
+	const char *help;	/* for usage_with_options(); "\n" between lines */
 	int flags;		/* enum parse_opt_option_flags */
 	parse_opt_cb *callback;
 	intptr_t defval;	/* the callback's own */

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KVERIFY_CMD_H
+#define KVERIFY_CMD_H
+
+/*
+ * A command of kverify: a file of tools/cmd/ defines its struct command
+ * (its usage, its table of options, what runs it), and a COMMAND(name)
+ * line of commands.h names it.  kverify.c parses the options the
+ * command's table and common_options[] give, reads make's variables as
+ * those options (--env, options_from_env()), and runs it in its cache.
+ */
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "options.h"
+#include "sources/targets.h"
+
+enum command_flags {
+	RUNS_TOOLS = 1 << 0,	/* gets a $TMPDIR in the cache */
+	OWN_OPTIONS = 1 << 1,	/* kverify sim|latency ... alone */
+	TAKES_ARGS = 1 << 2,	/* names after its options: targets, packages */
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct options *opt, int argc, char **argv);
+	const char *usage;		/* before the options' help */
+	const struct option *options;	/* besides common_options[] */
+	int (*check)(struct options *opt);	/* after the options */
+	int *env;	/* its --env: make's variables are read */
+	unsigned int flags;		/* enum command_flags */
+};
+
+/* Each command's, defined in its tools/cmd/cmd_<name>.c. */
+extern const struct command
+#define COMMAND(name) command_##name,
+#include "cmd/commands.h"
+#undef COMMAND
+	commands_end;	/* never defined: it only ends the list */
+
+/* The options every command's values go into (cmd.c). */
+extern struct options the_options;
+
+#define OPT_PATH(l, v, a, h) OPT_STRING_F(0, l, v, a, h, PARSE_OPT_NONEMPTY)
+#define OPT_JOBS() \
+	OPT_CALLBACK('j', NULL, &the_options, "N", \
+		     "parallel jobs (default: make's jobserver, or nproc)", \
+		     parse_jobs)
+#define OPT_NO_WAIT() \
+	OPT_BOOL(0, "no-wait", &the_options.no_wait, \
+		 "exit instead of waiting for another run's lock")
+#define OPT_QUIET() \
+	OPT_BOOL('q', "quiet", &the_options.quiet, \
+		 "no step or progress lines, only the report")
+#define OPT_ENV(v, h) OPT_BOOL(0, "env", v, h)
+
+/**
+ * parse_jobs() - -j N into the struct options @opt->value points to.
+ * @opt: The option.
+ * @arg: Its value: 1 to JOBS_MAX.
+ *
+ * Return: 0, or -1 after saying what is wrong.
+ */
+int parse_jobs(const struct option *opt, const char *arg);
+
+/**
+ * env() - An environment variable that is set and not empty.
+ * @name: Its name.
+ *
+ * Return: Its value, or NULL.
+ */
+const char *env(const char *name);
+
+/**
+ * env_switch() - make's switch (KEEP_GOING=1), read as $@var.
+ * @var: The variable the Makefile exports, KVERIFY_KEEP_GOING.
+ * @make: make's name of it, for the error: KEEP_GOING.
+ * @on: Set to 1 or 0; left alone when @var is unset or empty.
+ *
+ * Return: 0, or EXIT_USAGE after one line for a value not 0 or 1.
+ */
+int env_switch(const char *var, const char *make, int *on);
+
+/* The options every command takes: --list, --results, --cache, ... */
+extern const struct option common_options[];
+
+/**
+ * command_usage_error() - error(@fmt, @arg), then @c's usage and options.
+ * @c: The command.
+ * @fmt: The message's format, with one %s.
+ * @arg: Its argument.
+ *
+ * Return: EXIT_USAGE.
+ */
+int command_usage_error(const struct command *c, const char *fmt,
+			const char *arg);
+
+/**
+ * options_from_env() - make's variables of @cmd, parsed as options.
+ * @cmd: The command, run with --env.
+ * @options: What it parses: common_options[] and its own.
+ *
+ * Each of make_options[] that is set is parsed as its command line is;
+ * the values stay the environment's own strings.
+ *
+ * Return: 0, or EXIT_USAGE after one line naming what is wrong.
+ */
+int options_from_env(const struct command *cmd,
+		     const struct option *options);
+
+/**
+ * bad_value() - A bad value of an option or make variable, in one line.
+ * @option: The option, "--skip".
+ * @val: Its value, as given (an environment string when make gave it).
+ * @why: What is wrong.
+ *
+ * The value is named as the user wrote it: "SKIP=x" when it came from
+ * make, else "--skip x".
+ *
+ * Return: EXIT_USAGE.
+ */
+int bad_value(const char *option, const char *val, const char *why);
+
+/* make's KERNEL= named the targets: errors name KERNEL= too. */
+extern int targets_from_make;
+
+/**
+ * no_such_target() - targets_find()'s error, and how to add a kernel.
+ * @name: The name given.
+ * @err: targets_find()'s error.
+ */
+void no_such_target(const char *name, const struct strbuf *err);
+
+/**
+ * load_targets() - kernels.list (--list), or its errors on stderr.
+ * @opt: The options.
+ * @list: Filled; targets_clear() it.
+ *
+ * Return: 0, or nonzero when the list cannot be read.
+ */
+int load_targets(const struct options *opt, struct target_list *list);
+
+#endif
