@@ -39,13 +39,30 @@ QUICK=checkpatch,cocci,config,build,selftests,boot
 # sign extension and tolerance 0 shows it (iii); at a tolerance of 17
 # only the model does (i).  0001-defect puts the period bug back into 0001,
 # a Fixes: patch, and into its baseline (baseline=<target>-0001-defect):
-# iv excuses nothing against Fixes: patches, so tolerance 0 alone rejects
-# it (seed 2: seed 1's traces have no write below perf's count there).
+# no differential check sees it, and tolerance 0 alone rejects it, for
+# ii-native (a write above perf's count: the native wrap after it comes
+# late) in the traces and for iv (a write below it: a spurious overflow,
+# absolute against Fixes: patches) on m2-write-below-count.trace below.
+# native-wrap-lost-after-write has a defect in 0001 (and its baseline)
+# that drops perf's next overflow after a write: only ii-native, an
+# absolute check of the model, sees it at tolerance 0 (the sim before it
+# passed it there).
+# sync-before-out is the series (v5) with 0004's x86.c hunk moved before
+# out: (the sync after vcpu_run() only), against the Fixes: patches with
+# the same move (baseline=7.3-sync-before-out): the sim runs the tree's own
+# kvm_arch_vcpu_ioctl_run(), whose early returns after a completion then
+# leave the completed instruction's wrap unsignalled at a read (ii-save).
+# 6.12's function has the same early returns to out: (6.12.118
+# x86.c:11180-11198), and its sync-before-out fails the same way.
 MUTANTS="
+7.3/sync-before-out=ii-save baseline=7.3-sync-before-out
+6.12/sync-before-out=ii-save baseline=6.12-sync-before-out
 7.3/refused-period-trusted=ii-a baseline=7.3-v4
 6.12/refused-period-trusted=ii-a baseline=6.12-v4
-7.3/0001-defect=iv baseline=7.3-0001-defect --tolerance 0 --seed 2
-6.12/0001-defect=iv baseline=6.12-0001-defect --tolerance 0 --seed 2
+7.3/0001-defect=ii-native baseline=7.3-0001-defect --tolerance 0
+6.12/0001-defect=ii-native baseline=6.12-0001-defect --tolerance 0
+7.3/native-wrap-lost-after-write=ii-native baseline=7.3-native-wrap-lost-after-write --tolerance 0
+6.12/native-wrap-lost-after-write=ii-native baseline=6.12-native-wrap-lost-after-write --tolerance 0
 7.3/rdpmc-skips-batch=i
 7.3/not-at-once=ii-a
 7.3/batch-doubled=ii-b
@@ -86,18 +103,22 @@ MUTANTS="
 6.1/double-reprogram=iii
 6.1/v2-as-posted=ii-a
 "
-# Null variants: v4 written differently, the same logic.
+# Null variants: v4 written differently, the same logic.  read-per-fold
+# reads perf once per fold, what invariant vi allows (reads-every-emulated
+# is the mutant beyond it).
 NULLS="
 7.3/to-wrap-plus-one
 7.3/half-range-div
 7.3/limit-ge-plus-one
+7.3/read-per-fold
 6.12/to-wrap-plus-one
 6.12/half-range-div
 6.12/limit-ge-plus-one
+6.12/read-per-fold
 "
 nm=$(echo "$MUTANTS" | grep -c .)
 nn=$(echo "$NULLS" | grep -c .)
-plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 6 + 2 + 2 + 1))
+plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 3 + 6 + 2 + 2 + 1 + 3 + 5 + 2 + 1 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
 
@@ -284,11 +305,26 @@ test_expect_success "a run on trees sims ran before compiles only the patched un
 	[ ! -e "$W/sim_tree_baseline.o" ] && [ ! -e "$W/harness.o" ] &&
 	[ ! -e "$W/perf.o" ] && ls "$KVERIFY_CACHE/sim-objects" | cmp - "$TMP/store.before"
 EOT
+# The same trees again in that work directory: the program linked then
+# was kept there (WORK/sim-<hash of the units' text, the flags, the
+# compiler and our sources>; its sha256 recorded in the store, which the
+# trees' code cannot write) and runs as it is: nothing is compiled or
+# linked.
+touch "$TMP/relinked"
+nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+krc=$?
+test_expect_success "a run on the same trees in the same work directory compiles and links nothing (exit $krc)" - <<\EOT
+	sed -n '/^RESULT/p' "$TMP/out" &&
+	[ $krc = 0 ] && grep -q '^RESULT PASS 100 traces' "$TMP/out" &&
+	[ -z "$(find "$W" -newer "$TMP/relinked" \( -name '*.o' -o -name 'sim*' ! -name '*.c' \))" ] &&
+	[ "$(stat -c %i "$W/sim")" = "$(stat -c %i "$W"/sim-*)" ]
+EOT
 # A kept object that is no object (cut short, overwritten) fails the link:
 # the run compiles them all again, keeps the eight new ones (pristine,
 # baseline, and our six: harness, model, ops, trace, check, perf), and
 # passes.
 for f in "$KVERIFY_CACHE"/sim-objects/*.o; do echo x > "$f"; done
+rm -f "$W"/sim-*	# or the kept program would run, no object read
 touch "$TMP/corrupted"
 nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
 krc=$?
@@ -396,6 +432,23 @@ for t in "mutant-7.3-0001-defect 7.3-0001-defect iv" "null-7.3-to-wrap-plus-one 
 	want=$3
 	replay tests/sim/traces/m2-write-below-count.trace "$TMP/$1" "m2-write-below-count.trace on the $1 tree, baseline $2" $(baseline_of $2 "$P")
 done
+# A wrap by native events alone after a counter write is owed at once
+# where 0001 is among the Fixes: patches (ii-native): the mutant that
+# drops perf's next overflow after a write fails the trace, the series'
+# own 7.3 tree passes it, and the pristine tree, whose period after a
+# write leaves out perf's count (M2), is not held to it.
+for t in "mutant-7.3-native-wrap-lost-after-write ii-native 1" "series - 0" "pristine - 0"; do
+	set -- $t
+	want=$2 want_exit=$3
+	case $1 in
+	series) replay tests/sim/traces/native-wrap-after-write.trace "$KVERIFY_CACHE/trees/7.3" \
+		"native-wrap-after-write.trace on the series' own 7.3 tree" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" ;;
+	pristine) replay tests/sim/traces/native-wrap-after-write.trace "$P" "native-wrap-after-write.trace on the pristine tree" ;;
+	*) replay tests/sim/traces/native-wrap-after-write.trace "$TMP/$1" "native-wrap-after-write.trace on the $1 tree" \
+		$(baseline_of 7.3-native-wrap-lost-after-write "$P") ;;
+	esac
+done
+want_exit=
 # A guest's write through the legacy counter MSR is 32 bits, sign-extended
 # (legacy-sign-extend.trace): the mutant without the extension fails i,
 # v4 + the N1 fix and the pristine tree pass.  Review N6 as a trace
@@ -417,6 +470,68 @@ for t in n1-rejected-period n6-loop-8bit; do
 	replay tests/sim/traces/$t.trace "$KVERIFY_CACHE/trees/7.3" "$t.trace on the series' own 7.3 tree" \
 		--baseline "$KVERIFY_CACHE/sim/7.3/baseline"
 done
+# KVM_RUN is the tree's own kvm_arch_vcpu_ioctl_run() (x86.c): 0004's
+# sync runs only where the tree calls it.  sync-before-out.trace: after a
+# completion retires a branch that wraps gp0 and KVM_RUN returns at once,
+# the mutant whose sync comes after vcpu_run() only fails ii-save; the
+# series' own 7.3 tree passes, and so does the pristine tree, which has no
+# sync (its request waits for the next VM-entry, as before 0004).
+for t in "mutant-7.3-sync-before-out ii-save 1" "series - 0" "pristine - 0"; do
+	set -- $t
+	want=$2 want_exit=$3 want_grep=
+	case $1 in
+	series) replay tests/sim/traces/sync-before-out.trace "$KVERIFY_CACHE/trees/7.3" \
+		"sync-before-out.trace on the series' own 7.3 tree" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" ;;
+	pristine) replay tests/sim/traces/sync-before-out.trace "$P" "sync-before-out.trace on the pristine tree" ;;
+	*) replay tests/sim/traces/sync-before-out.trace "$TMP/$1" "sync-before-out.trace on the $1 tree" \
+		$(baseline_of 7.3-sync-before-out "$P") ;;
+	esac
+done
+# Every path of KVM_RUN (kvm-run-paths.trace: run=signal, immediate-exit,
+# pre-run-fails and the completions) reaches each tree's function, 6.1's
+# (no sync) and the series' too: the glue warns where the function does
+# not take the path its stubs set up.
+want=- want_exit=0 want_grep='cui-immediate-exit:branch'
+for T in $TARGETS series; do
+	if [ $T = series ]; then
+		P=$(src_of 7.3)
+		replay tests/sim/traces/kvm-run-paths.trace "$KVERIFY_CACHE/trees/7.3" \
+			"kvm-run-paths.trace on the series' own 7.3 tree" --baseline "$KVERIFY_CACHE/sim/7.3/baseline"
+	else
+		P=$(src_of $T)
+		replay tests/sim/traces/kvm-run-paths.trace "$P" "kvm-run-paths.trace on the pristine $T tree"
+	fi
+done
+# A KVM_RUN whose failing pre_run does not jump to out: is not the shape
+# x86_run.h stubs: the trace fails, naming the path; a tree without the
+# function is an error naming it.
+P=$(src_of 7.3)
+x86_copy() {	# x86_copy DIR SED: the pristine 7.3 arch/x86, x86.c through SED
+	mkdir -p "$1/arch" && cp -al "$P/arch/x86" "$1/arch/x86" &&
+	rm "$1/arch/x86/kvm/x86.c" && sed "$2" "$P/arch/x86/kvm/x86.c" > "$1/arch/x86/kvm/x86.c"
+}
+x86_copy "$TMP/no-goto-out" '/r = kvm_x86_vcpu_pre_run(vcpu);/{n;N;d}'
+printf 'vendor intel\nhost-rdmsr-status run=pre-run-fails\n' > "$TMP/pre-run.trace"
+want=warn want_exit=1 want_grep='did not take the path x86_run.h set up: a failing pre_run'
+replay "$TMP/pre-run.trace" "$TMP/no-goto-out" "a KVM_RUN that runs on after a failing pre_run"
+x86_copy "$TMP/no-run" 's/^int kvm_arch_vcpu_ioctl_run(/int kvm_arch_vcpu_ioctl_renamed(/'
+"$KVERIFY" sim --pristine "$P" --patched "$TMP/no-run" --traces 10 --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+krc=$?
+test_expect_success "a tree without kvm_arch_vcpu_ioctl_run() in x86.c is bad input: exit 2, the tree, file and function named, what to do (exit $krc)" - <<\EOT
+	cat "$TMP/out" && [ $krc = 2 ] &&
+	grep -q 'no-run (mediated era) lacks a definition the sim runs: no kvm_arch_vcpu_ioctl_run() in arch/x86/kvm/x86.c\. .*give it a kernel tree' "$TMP/out"
+EOT
+# The same for a vPMU function the pristine tree lacks: the files looked
+# in are listed.
+mkdir -p "$TMP/no-pmi/arch" && cp -al "$P/arch/x86" "$TMP/no-pmi/arch/x86" &&
+rm "$TMP/no-pmi/arch/x86/kvm/pmu.c" &&
+sed 's/^void kvm_pmu_deliver_pmi(/void kvm_pmu_deliver_pmi_renamed(/' "$P/arch/x86/kvm/pmu.c" > "$TMP/no-pmi/arch/x86/kvm/pmu.c"
+"$KVERIFY" sim --pristine "$TMP/no-pmi" --patched "$P" --traces 10 --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+krc=$?
+test_expect_success "a pristine tree without kvm_pmu_deliver_pmi() is bad input: exit 2, the files looked in listed (exit $krc)" - <<\EOT
+	cat "$TMP/out" && [ $krc = 2 ] &&
+	grep -q 'no-pmi (mediated era) lacks a definition the sim runs: no kvm_pmu_deliver_pmi in the vPMU files (those files: arch/x86/kvm/pmu.c .*)\. ' "$TMP/out"
+EOT
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
 krc=$?

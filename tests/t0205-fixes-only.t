@@ -3,7 +3,7 @@
 # backports/6.1, 0001 adapted to 6.1.  On Debian's 6.1 it applies, passes
 # checkpatch, and the sim step runs it with the fixes-only rule (the
 # patched tree is its own baseline, so invariant iv excuses no spurious
-# overflow at a native op); the cocci step says n/a for the knob, with the
+# overflow perf's overflow handler raises); the cocci step says n/a for the knob, with the
 # semantic patch's reason.  The same series with the pristine bug put back
 # (tests/sim/mutants/6.1/fixes-period-from-counter.patch) FAILs the sim
 # step for iv; without the rule the correct series FAILs too (6.1's own
@@ -52,7 +52,7 @@ M=$copy/results/6.1/report.json
 msim=$(reason $M sim)
 test_expect_success "the pristine bug put back FAILs the sim step for iv (exit $mrc: $msim)" - <<\EOT
 	[ $mrc = 1 ] && [ "$(step_status $M sim)" = FAIL ] &&
-	echo "$msim" | grep -q "^FAIL invariant iv: .*a spurious overflow; fixes only, at a native op: perf's period is wrong"
+	echo "$msim" | grep -q "^FAIL invariant iv: .*a spurious overflow; fixes only, raised by perf's overflow handler: perf's period is wrong"
 EOT
 test_expect_success 'its counterexample writes the counter below what perf counted, then counts natively' - <<\EOT
 	json $M "[s['detail'] for s in r['steps'] if s['name'] == 'sim'][0]" > "$TMP/detail" &&
@@ -64,8 +64,8 @@ EOT
 # iv excuses nothing against the Fixes: patches: the correct series then
 # FAILs for the spurious signal 6.1's kvm_pmu_incr_counter() gives at an
 # emulated instruction, which no patch claims to fix; with --fixes-only
-# the pristine tree excuses that, nothing at a native op, and the mutant
-# and the pristine tree FAIL there.
+# KVM's signal folding the emulated events is excused, nothing perf's
+# overflow handler raises, and the mutant and the pristine tree FAIL there.
 P=$(cached_source 6.1)
 T=$TMP/mutant F=$TMP/fixed
 mkdir -p "$T/arch" "$F/arch"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,21 @@ const char *const sim_files[] = {
 	"arch/x86/include/uapi/asm/kvm.h",
 	"?arch/x86/kvm/vmx/pmu_intel.h",
 	"?arch/x86/kvm/vmx/vmx.h",
+	/* KVM_RUN's body alone (run_names[]): its callees are x86_run.h's */
+	"arch/x86/kvm/x86.c",
+};
+
+/* The files common_names[] are looked for in: all but x86.c. */
+#define NR_NAME_FILES (ARRAY_SIZE(sim_files) - 1)
+#define X86_FILE (ARRAY_SIZE(sim_files) - 1)
+
+/*
+ * What is cut out of x86.c: the return to userspace, whose path decides
+ * whether the tree's kvm_pmu_sync_to_userspace() runs.  Nothing it calls
+ * comes along from x86.c: tools/sim/x86_run.h stands in for each.
+ */
+static const char *const run_names[] = {
+	"kvm_arch_vcpu_ioctl_run",
 };
 
 const size_t nr_sim_files = ARRAY_SIZE(sim_files);
@@ -196,9 +212,13 @@ static int has_word(const char *s, size_t n, const char *w)
 	return 0;
 }
 
+/* Our stub headers, in the order the closure consults them. */
+static const char *const stub_names[] = { "kernel.h", "vcpu.h", "x86_run.h" };
+#define NR_STUBS ARRAY_SIZE(stub_names)
+
 struct closure {
 	struct extract_file *files;
-	struct extract_file *stubs;	/* kernel.h, vcpu.h */
+	struct extract_file *stubs;	/* stub_names[] */
 	const struct extract_item **items;
 	size_t n, alloc;
 };
@@ -243,14 +263,16 @@ static void use_ident(const char *id, size_t n, void *data)
 	struct closure *cl = data;
 	const struct extract_item *it = NULL;
 	char name[128];
-	int i;
+	size_t i;
 
 	if (n >= sizeof(name))
 		return;
 	memcpy(name, id, n);
 	name[n] = '\0';
-	if (extract_find(&cl->stubs[0], name) ||
-	    extract_find(&cl->stubs[1], name) || never_follow(name))
+	for (i = 0; i < NR_STUBS; i++)
+		if (extract_find(&cl->stubs[i], name))
+			return;
+	if (never_follow(name))
 		return;
 	for (i = 0; i < NR_KVM_FILES && !it; i++)
 		it = extract_find(&cl->files[i], name);
@@ -311,86 +333,129 @@ static void add_probes(struct strbuf *out, const struct extract_item **items,
 			}
 }
 
-/*
- * Write the generated unit of @tree for @era into @out: our kernel.h, the
- * tree's macros and types, our vcpu.h, then the tree's variables and
- * functions (prototypes first), then our glue.c.
- */
-int sim_generate(const char *tree, enum sim_era era, const char *unit,
-		 const char *src, int debug, struct strbuf *out,
-		 struct strbuf *err)
+static void clear_files(struct extract_file *f, size_t n)
 {
-	struct extract_file files[ARRAY_SIZE(sim_files)], stubs[2];
-	struct closure cl = { files, stubs, NULL, 0, 0 };
-	const struct extract_item **items;
-	size_t n, i;
-	int ret = -1, pass;
-	char *p;
+	while (n--)
+		extract_clear(&f[n]);
+}
 
-	memset(stubs, 0, sizeof(stubs));
-	p = xstrfmt("%s/kernel.h", src);
-	if (extract_parse(&stubs[0], p, err)) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	p = xstrfmt("%s/vcpu.h", src);
-	if (extract_parse(&stubs[1], p, err)) {
-		free(p);
-		extract_clear(&stubs[0]);
-		return -1;
-	}
-	free(p);
+/* Parse our stubs from @src and the tree's sim_files[]; -1 with @err. */
+static int parse_inputs(const char *tree, const char *src,
+			struct extract_file *stubs, struct extract_file *files,
+			struct strbuf *err)
+{
+	size_t i;
 
+	memset(stubs, 0, NR_STUBS * sizeof(*stubs));
+	for (i = 0; i < NR_STUBS; i++) {
+		char *p = xstrfmt("%s/%s", src, stub_names[i]);
+		int ret = extract_parse(&stubs[i], p, err);
+
+		free(p);
+		if (ret) {
+			clear_files(stubs, i);
+			return -1;
+		}
+	}
 	for (i = 0; i < ARRAY_SIZE(sim_files); i++) {
 		int optional = sim_files[i][0] == '?';
 		char *p = xstrfmt("%s/%s", tree, sim_files[i] + optional);
+		int ret = 0;
 
 		if (optional && !is_file(p)) {
 			memset(&files[i], 0, sizeof(files[i]));
 			strbuf_init(&files[i].text);
-			free(p);
-			continue;
-		}
-		if (extract_parse(&files[i], p, err)) {
-			strbuf_addf(err, ": the sim needs %s", sim_files[i]);
-			free(p);
-			while (i--)
-				extract_clear(&files[i]);
-			extract_clear(&stubs[0]);
-			extract_clear(&stubs[1]);
-			return -1;
+		} else {
+			ret = extract_parse(&files[i], p, err);
+			if (ret)
+				strbuf_addf(err, ": the sim needs %s",
+					    sim_files[i]);
 		}
 		free(p);
+		if (ret) {
+			clear_files(files, i);
+			clear_files(stubs, NR_STUBS);
+			return -1;
+		}
 	}
+	return 0;
+}
+
+/*
+ * Select common_names[] from the vPMU files and run_names[] from x86.c
+ * (nothing else of x86.c), then what they use from KVM's own files; a
+ * name missing is added to @err.
+ */
+static void select_names(struct closure *cl, int debug, const char *unit,
+			 struct strbuf *err)
+{
+	const struct extract_item *it;
+	size_t i, n;
+
 	for (i = 0; common_names[i]; i++) {
 		const char *name = common_names[i];
 		int optional = *name == '?';
-		const struct extract_item *it;
 
 		name += optional;
-		it = find_in(files, ARRAY_SIZE(sim_files), name);
+		it = find_in(cl->files, NR_NAME_FILES, name);
 		if (!it && !optional)
-			strbuf_addf(err, "%s%s", err->len ? ", " : "", name);
+			strbuf_addf(err, "%s%s in the vPMU files",
+				    err->len ? ", " : "", name);
 		if (it)
-			select_item(&cl, it);
+			select_item(cl, it);
+	}
+	for (i = 0; i < ARRAY_SIZE(run_names); i++) {
+		it = extract_find(&cl->files[X86_FILE], run_names[i]);
+		if (!it)
+			strbuf_addf(err, "%s%s() in %s", err->len ? ", " : "",
+				    run_names[i], sim_files[X86_FILE]);
+		else
+			select_item(cl, it);
 	}
 	/* what they use from KVM's files comes along, transitively */
-	n = cl.n;
-	for (i = 0; i < cl.n; i++)
-		extract_idents(cl.items[i]->text, cl.items[i]->len, use_ident,
-			       &cl);
+	n = cl->n;
+	for (i = 0; i < cl->n; i++)
+		extract_idents(cl->items[i]->text, cl->items[i]->len, use_ident,
+			       cl);
 	if (debug)
-		for (i = n; i < cl.n; i++)
+		for (i = n; i < cl->n; i++)
 			fprintf(stderr, "sim: %s: also %s\n", unit,
-				cl.items[i]->name);
-	items = cl.items;
-	n = cl.n;
-	if (err->len) {
-		strbuf_addf(err, ": not found in %s's arch/x86/kvm (%s era); the sim cannot run this tree's code",
-			    tree, sim_era_name(era));
-		goto out;
+				cl->items[i]->name);
+}
+
+/*
+ * @err lists the definitions select_names() did not find: say where it
+ * looked and what to do.
+ */
+static void missing_advice(const char *tree, enum sim_era era,
+			   struct strbuf *err)
+{
+	struct strbuf what = STRBUF_INIT;
+	size_t i;
+
+	strbuf_add(&what, err->buf, err->len);
+	strbuf_reset(err);
+	strbuf_addf(err, "%s (%s era) lacks a definition the sim runs: no %s",
+		    tree, sim_era_name(era), what.buf);
+	if (strstr(what.buf, "the vPMU files")) {
+		strbuf_addstr(err, " (those files:");
+		for (i = 0; i < NR_NAME_FILES; i++)
+			strbuf_addf(err, " %s",
+				    sim_files[i] + (sim_files[i][0] == '?'));
+		strbuf_addch(err, ')');
 	}
+	strbuf_addstr(err, ". The sim cuts these definitions out of the tree and runs them: give it a kernel tree of 5.19 or later with arch/x86 as released; if the tree renamed or moved one, the sim's lists of names (common_names[], run_names[]) must follow it");
+	strbuf_release(&what);
+}
+
+/* The unit's text: @n items of the tree between our headers. */
+static void write_unit(const char *tree, enum sim_era era, const char *unit,
+		       const struct extract_item **items, size_t n,
+		       struct strbuf *out)
+{
+	size_t i;
+	int pass;
+
 	strbuf_addf(out, "/* Generated by kverify sim from %s: the tree's own code. */\n",
 		    tree);
 	strbuf_addf(out, "#define SIM_ERA_%s 1\n#define SIM_ERA_NAME \"%s\"\n",
@@ -407,7 +472,7 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 				strbuf_add(out, items[i]->text, items[i]->len);
 				strbuf_addch(out, '\n');
 			}
-	strbuf_addstr(out, "#include \"vcpu.h\"\n");
+	strbuf_addstr(out, "#include \"vcpu.h\"\n#include \"x86_run.h\"\n");
 	for (i = 0; i < n; i++)
 		if (items[i]->kind == ITEM_FUNC) {
 			add_static(out, items[i]->text, items[i]->head_len);
@@ -431,13 +496,37 @@ int sim_generate(const char *tree, enum sim_era era, const char *unit,
 		    !strcmp(items[i]->name, "kvm_pmu_sync_to_userspace"))
 			strbuf_addstr(out, "#define SIM_HAS_SYNC_TO_USERSPACE 1\n");
 	strbuf_addstr(out, "#include \"glue.c\"\n");
+}
+
+/*
+ * Write the generated unit of @tree for @era into @out: our kernel.h, the
+ * tree's macros and types, our vcpu.h and x86_run.h, then the tree's
+ * variables and functions (prototypes first), then our glue.c.  -1 with
+ * @err when a file cannot be read; -2 when a definition the sim runs is
+ * missing from the tree (bad input: the tree is not one the sim knows).
+ */
+int sim_generate(const char *tree, enum sim_era era, const char *unit,
+		 const char *src, int debug, struct strbuf *out,
+		 struct strbuf *err)
+{
+	struct extract_file files[ARRAY_SIZE(sim_files)], stubs[NR_STUBS];
+	struct closure cl = { files, stubs, NULL, 0, 0 };
+	int ret = -1;
+
+	if (parse_inputs(tree, src, stubs, files, err))
+		return -1;
+	select_names(&cl, debug, unit, err);
+	if (err->len) {
+		missing_advice(tree, era, err);
+		ret = -2;
+		goto out;
+	}
+	write_unit(tree, era, unit, cl.items, cl.n, out);
 	ret = 0;
 out:
 	free(cl.items);
-	for (i = 0; i < ARRAY_SIZE(sim_files); i++)
-		extract_clear(&files[i]);
-	extract_clear(&stubs[0]);
-	extract_clear(&stubs[1]);
+	clear_files(files, ARRAY_SIZE(sim_files));
+	clear_files(stubs, NR_STUBS);
 	return ret;
 }
 
@@ -706,36 +795,54 @@ static void our_flags(const struct sim_opts *o, const char *src,
 		strvec_push(flags, "--coverage");
 }
 
-/* A tree's unit; @keep: through the store (a pristine or baseline tree). */
+/*
+ * A tree's generated unit, @unit, into @gen and WORK/@unit.c; -1 with the
+ * reason in @r.
+ */
+static int gen_unit(const struct sim_opts *o, const char *tree,
+		    enum sim_era era, const char *unit, const char *src,
+		    struct strbuf *gen, struct sim_result *r)
+{
+	struct strbuf err = STRBUF_INIT;
+	int gen_ret = sim_generate(tree, era, unit, src, o->debug, gen, &err);
+	char *c = xstrfmt("%s/%s.c", o->work, unit);
+	int ret = -1;
+
+	if (gen_ret) {
+		strbuf_addstr(&r->reason, err.buf);
+		/* a definition the sim runs is missing: bad input, exit 2 */
+		r->bad_input = gen_ret == -2;
+	} else if (write_file(c, gen->buf, gen->len)) {
+		strbuf_addf(&r->reason, "cannot write %s: %s", c,
+			    strerror(errno));
+	} else {
+		ret = 0;
+	}
+	strbuf_release(&err);
+	free(c);
+	return ret;
+}
+
+/*
+ * Compile a tree's unit @unit (its text @gen); @keep: through the store
+ * (a pristine or baseline tree).
+ */
 static int build_unit(const struct sim_opts *o, const struct sim_store *st,
-		      const char *tree, enum sim_era era, const char *unit,
-		      const char *src, int keep, char **linked,
+		      const char *unit, const char *src,
+		      const struct strbuf *gen, int keep, char **linked,
 		      struct sim_result *r)
 {
-	struct strbuf gen = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec flags = STRVEC_INIT;
 	char *c = xstrfmt("%s/%s.c", o->work, unit);
 	char *obj = xstrfmt("%s/%s.o", o->work, unit);
 	char *kept = NULL;
-	int ret = -1;
+	int ret;
 
-	if (sim_generate(tree, era, unit, src, o->debug, &gen, &err)) {
-		strbuf_addstr(&r->reason, err.buf);
-		goto out;
-	}
-	if (write_file(c, gen.buf, gen.len)) {
-		strbuf_addf(&r->reason, "cannot write %s: %s", c,
-			    strerror(errno));
-		goto out;
-	}
 	unit_flags(o, src, &flags);
 	if (keep)
-		kept = store_name(st, &flags, gen.buf, gen.len);
+		kept = store_name(st, &flags, gen->buf, gen->len);
 	ret = compile_object(o, &flags, c, obj, kept, linked, r);
-out:
 	strvec_clear(&flags);
-	strbuf_release(&gen);
-	strbuf_release(&err);
 	free(kept);
 	free(c);
 	free(obj);
@@ -753,14 +860,19 @@ static const char *const sim_ours[] = {
 
 /* One of sim_ours[], through the store. */
 static int build_ours(const struct sim_opts *o, const struct sim_store *st,
-		      const struct strvec *flags, const char *src,
-		      const char *name, char **linked, struct sim_result *r)
+		      const char *src, const char *name, char **linked,
+		      struct sim_result *r)
 {
+	struct strvec flags = STRVEC_INIT;
 	char *c = xstrfmt("%s/%s.c", src, name);
 	char *obj = xstrfmt("%s/%s.o", o->work, name);
-	char *kept = store_name(st, flags, name, strlen(name) + 1);
-	int ret = compile_object(o, flags, c, obj, kept, linked, r);
+	char *kept;
+	int ret;
 
+	our_flags(o, src, &flags);
+	kept = store_name(st, &flags, name, strlen(name) + 1);
+	ret = compile_object(o, &flags, c, obj, kept, linked, r);
+	strvec_clear(&flags);
 	free(kept);
 	free(obj);
 	free(c);
@@ -912,46 +1024,172 @@ static int has_knob(const char *tree)
 	return ret;
 }
 
+/* unlink(), where a missing file is no failure */
+static int unlink_if_any(const char *path)
+{
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
+
+/* The trees' units, by their index in build_program()'s arrays. */
+static const char *const sim_units[] = {
+	"sim_tree_pristine", "sim_tree_patched", "sim_tree_baseline",
+};
+
 /*
- * The three units and ours, linked into @prog.  A kept object ld cannot
- * read (cut short, or no object at all) fails the link: *@forgot says
- * that the kept objects it linked were removed, to be compiled again.
+ * The program linked from the units @gen and ours, kept in the work
+ * directory under a name that hashes what makes it: the compiler and our
+ * sources (the store's key), the flags, and the units' text.  A check that
+ * runs the same trees again in the same work directory (a replay, another
+ * option) compiles and links nothing.  The trees' code runs with the work
+ * directory writable, so a kept program is run only if its sha256 is the
+ * one recorded in the store, which that code cannot write (kept_digest()).
+ * NULL without a store (--coverage).
+ */
+static char *program_name(const struct sim_opts *o,
+			  const struct sim_store *st, const char *src,
+			  const struct strbuf *gen)
+{
+	struct strvec flags = STRVEC_INIT;
+	uint64_t h;
+	size_t i;
+
+	if (!st->dir)
+		return NULL;
+	h = st->key;
+	unit_flags(o, src, &flags);
+	our_flags(o, src, &flags);
+	for (i = 0; i < flags.nr; i++)
+		h = hash_bytes(h, flags.v[i], strlen(flags.v[i]) + 1);
+	strvec_clear(&flags);
+	for (i = 0; i < ARRAY_SIZE(sim_units); i++) {
+		h = hash_bytes(h, sim_units[i], strlen(sim_units[i]) + 1);
+		h = hash_bytes(h, gen[i].buf, gen[i].len);
+	}
+	return xstrfmt("%s/sim-%016llx", o->work, (unsigned long long)h);
+}
+
+/* The sha256 of the regular file @path (not a link) into @sum; -1: none. */
+static int file_sha256(const char *path, struct strbuf *sum)
+{
+	struct child c = CHILD_INIT;
+	struct stat st;
+	int ret = -1;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	strvec_pushl(&c.args, "sha256sum", "--", path, NULL);
+	c.out = sum;
+	if (!run_child(&c) && sum->len >= 64 &&
+	    strspn(sum->buf, "0123456789abcdef") == 64) {
+		strbuf_setlen(sum, 64);
+		ret = 0;
+	}
+	child_clear(&c);
+	return ret;
+}
+
+/*
+ * The store's record of kept program @kept's sha256: written after the
+ * link (@write), else compared with the program; 0: it matches, or it was
+ * written.
+ */
+static int kept_digest(const struct sim_store *st, const char *kept,
+		       int write)
+{
+	struct strbuf sum = STRBUF_INIT, rec = STRBUF_INIT;
+	char *path = xstrfmt("%s/%s.sha256", st->dir, strrchr(kept, '/') + 1);
+	int ret = file_sha256(kept, &sum);
+
+	if (!ret && write)
+		ret = write_file_atomic(path, sum.buf, sum.len);
+	else if (!ret)
+		ret = strbuf_read_file(&rec, path, 128) < 0 ||
+		      strcmp(rec.buf, sum.buf) ? -1 : 0;
+	strbuf_release(&sum);
+	strbuf_release(&rec);
+	free(path);
+	return ret;
+}
+
+/* Link the units and ours (@objs) into @prog; see build_program(). */
+static int link_program(const struct sim_opts *o, const struct sim_store *st,
+			const char *src, const char *prog, char **objs,
+			size_t n, int *forgot, struct sim_result *r)
+{
+	struct strvec flags = STRVEC_INIT;
+	size_t i;
+	int ret;
+
+	our_flags(o, src, &flags);
+	strvec_pushl(&flags, "-o", prog, NULL);
+	for (i = 0; i < n; i++)
+		if (objs[i])
+			strvec_push(&flags, objs[i]);
+	ret = compile(o, &flags, r, "the harness");
+	for (i = 0; ret && st->dir && i < n; i++)
+		if (objs[i] && path_under(objs[i], st->dir))
+			*forgot |= !unlink(objs[i]);
+	strvec_clear(&flags);
+	return ret;
+}
+
+/*
+ * The three units and ours, linked into @prog, or the program linked from
+ * the same before (program_name()).  A kept object ld cannot read (cut
+ * short, or no object at all) fails the link: *@forgot says that the kept
+ * objects it linked were removed, to be compiled again.
  */
 static int build_program(const struct sim_opts *o, const struct sim_store *st,
 			 enum sim_era era, const char *src, const char *prog,
 			 int *forgot, struct sim_result *r)
 {
 	char *objs[3 + ARRAY_SIZE(sim_ours)] = { NULL };	/* the units, ours */
-	struct strvec flags = STRVEC_INIT;
+	struct strbuf gen[ARRAY_SIZE(sim_units)] = {
+		STRBUF_INIT, STRBUF_INIT, STRBUF_INIT
+	};
+	const char *trees[ARRAY_SIZE(sim_units)] = {
+		o->pristine, o->patched, o->baseline
+	};
+	char *linked = NULL;
 	size_t i;
 	int ret = -1;
 
 	*forgot = 0;
-	if (build_unit(o, st, o->pristine, era, "sim_tree_pristine", src, 1,
-		       &objs[0], r) ||
-	    build_unit(o, st, o->patched, era, "sim_tree_patched", src, 0,
-		       &objs[1], r) ||
-	    (o->baseline &&
-	     build_unit(o, st, o->baseline, era, "sim_tree_baseline", src, 1,
-			&objs[2], r)))
-		goto out;
-	our_flags(o, src, &flags);
-	for (i = 0; i < ARRAY_SIZE(sim_ours); i++)
-		if (build_ours(o, st, &flags, src, sim_ours[i], &objs[3 + i],
-			       r))
+	for (i = 0; i < ARRAY_SIZE(sim_units); i++)
+		if (trees[i] &&
+		    gen_unit(o, trees[i], era, sim_units[i], src, &gen[i], r))
 			goto out;
-	strvec_pushl(&flags, "-o", prog, NULL);
-	for (i = 0; i < ARRAY_SIZE(objs); i++)
-		if (objs[i])
-			strvec_push(&flags, objs[i]);
-	ret = compile(o, &flags, r, "the harness");
-	for (i = 0; ret && st->dir && i < ARRAY_SIZE(objs); i++)
-		if (objs[i] && path_under(objs[i], st->dir))
-			*forgot |= !unlink(objs[i]);
+	linked = program_name(o, st, src, gen);
+	if (linked && !kept_digest(st, linked, 0) && !unlink_if_any(prog) &&
+	    !link(linked, prog)) {
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(sim_units); i++)
+		if (trees[i] && build_unit(o, st, sim_units[i], src, &gen[i],
+					   i != 1, &objs[i], r))
+			goto out;
+	for (i = 0; i < ARRAY_SIZE(sim_ours); i++)
+		if (build_ours(o, st, src, sim_ours[i], &objs[3 + i], r))
+			goto out;
+	/* prog may be another kept program's link: never write through it */
+	if (unlink_if_any(prog)) {
+		strbuf_addf(&r->reason, "cannot remove %s: %s", prog,
+			    strerror(errno));
+		goto out;
+	}
+	ret = link_program(o, st, src, prog, objs, ARRAY_SIZE(objs), forgot,
+			   r);
+	/* kept for the next run on the same trees; a failure costs a link */
+	if (!ret && linked && !unlink_if_any(linked) &&
+	    (link(prog, linked) || kept_digest(st, linked, 1)))
+		unlink(linked);
 out:
 	for (i = 0; i < ARRAY_SIZE(objs); i++)
 		free(objs[i]);
-	strvec_clear(&flags);
+	for (i = 0; i < ARRAY_SIZE(sim_units); i++)
+		strbuf_release(&gen[i]);
+	free(linked);
 	return ret;
 }
 
@@ -1146,9 +1384,7 @@ static const char *const sim_usage_str[] = {
 	"\nThe sim step on any pair of trees: PASS (exit 0) or the shortest\n"
 	"counterexample (exit 1, also when the patched code does not build or\n"
 	"run to its end); exit 2 on bad input; 3 when a tool, the sandbox or\n"
-	"the machine fails.  --fixes-only: the\n"
-	"patched tree is pristine plus fixes, no parameter; no tree excuses\n"
-	"a spurious overflow of it (invariant iv).  docs/sim.md.\n",
+	"the machine fails.  docs/sim.md.\n",
 	NULL
 };
 
@@ -1202,11 +1438,60 @@ static int parse_vendor(const struct option *opt, const char *arg)
 	return 0;
 }
 
-/* OPT_NUMBER(name, argh, what, min, max, .field = &where) */
-#define OPT_NUMBER(l, a, ...) \
+/* OPT_NUMBER(name, argh, help, what, min, max, .field = &where) */
+#define OPT_NUMBER(l, a, h, ...) \
 	{ .type = OPTION_CALLBACK, .long_name = (l), .argh = (a), \
-	  .value = &(struct number_option){ __VA_ARGS__ }, \
+	  .value = &(struct number_option){ __VA_ARGS__ }, .help = (h), \
 	  .callback = parse_number }
+
+/* kverify sim's options, into sim_args, which cmd_sim() then takes. */
+static struct sim_opts sim_args;
+static const struct option sim_options[] = {
+	OPT_STRING(0, "pristine", &sim_args.pristine, "DIR",
+		   "the tree as it is, without the series"),
+	OPT_STRING(0, "patched", &sim_args.patched, "DIR",
+		   "the tree with the whole series"),
+	OPT_STRING(0, "baseline", &sim_args.baseline, "DIR",
+		   "pristine plus the series' Fixes: patches\n"
+		   "(default: the pristine tree)"),
+	OPT_STRING(0, "work", &sim_args.work, "DIR",
+		   "keep the generated files there (default: a\n"
+		   "scratch directory in the cache, removed after)"),
+	OPT_STRING(0, "without", &sim_args.without, "OP,...",
+		   "leave these op types out of the traces (names\n"
+		   "as traces print them); kvm-run: every KVM_RUN\n"
+		   "returns from vcpu_run(), none by the tree's\n"
+		   "early returns"),
+	OPT_STRING(0, "trace", &sim_args.trace, "FILE",
+		   "run the one trace of FILE (a counterexample)"),
+	OPT_CALLBACK(0, "vendor", &sim_args.vendor, "intel|amd",
+		     "one vendor's PMU only", parse_vendor),
+	OPT_NUMBER("seed", "N", "the traces' seed (default 1)",
+		   "a number", 0, 1LL << 62, .u = &sim_args.seed),
+	OPT_NUMBER("traces", "N", "how many traces (default 20000)",
+		   "a positive number", 1, 100000000, .l = &sim_args.traces),
+	OPT_NUMBER("tolerance", "T",
+		   "every trace and its runtime changes at T\n"
+		   "(default: drawn from the sim's set per trace)",
+		   "0 to 4294967295", 0, 4294967295LL,
+		   .l = &sim_args.tolerance),
+	OPT_NUMBER("min-period", "N",
+		   "perf's minimum period for every trace\n"
+		   "(default: 0, 32 or 128, drawn per trace)",
+		   "0 to 4096", 0, 4096, .l = &sim_args.min_period),
+	OPT_NUMBER("shrink-seconds", "S",
+		   "time to shrink a counterexample (default 8)",
+		   "0 to 3600", 0, 3600, .d = &sim_args.shrink_seconds),
+	OPT_NUMBER("max-seconds", "S", "start no trace after S seconds",
+		   "0 to 86400", 0, 86400, .d = &sim_args.max_seconds),
+	OPT_BOOL(0, "coverage", &sim_args.coverage,
+		 "gcov's lines and branches of the tree's functions"),
+	OPT_BOOL(0, "fixes-only", &sim_args.fixes_only,
+		 "the patched tree is pristine plus fixes, no\n"
+		 "parameter; no tree excuses a spurious overflow\n"
+		 "of it (invariant iv)"),
+	OPT_END()
+};
 
 /* kverify sim: the step on any pristine/patched pair of trees. */
 int cmd_sim(int argc, char **argv, const struct options *opt)
@@ -1216,35 +1501,13 @@ int cmd_sim(int argc, char **argv, const struct options *opt)
 		.min_period = -1, .shrink_seconds = 8, .timeout = 600, .debug = opt->sim_debug,
 	};
 	struct sim_result r = SIM_RESULT_INIT;
-	const struct option options[] = {
-		OPT_STRING(0, "pristine", &o.pristine, "DIR", NULL),
-		OPT_STRING(0, "patched", &o.patched, "DIR", NULL),
-		OPT_STRING(0, "baseline", &o.baseline, "DIR", NULL),
-		OPT_STRING(0, "work", &o.work, "DIR", NULL),
-		OPT_STRING(0, "without", &o.without, "OP,...", NULL),
-		OPT_STRING(0, "trace", &o.trace, "FILE", NULL),
-		OPT_CALLBACK(0, "vendor", &o.vendor, "intel|amd", NULL,
-			     parse_vendor),
-		OPT_NUMBER("seed", "N", "a number", 0, 1LL << 62, .u = &o.seed),
-		OPT_NUMBER("traces", "N", "a positive number", 1, 100000000,
-			   .l = &o.traces),
-		OPT_NUMBER("tolerance", "T", "0 to 4294967295", 0, 4294967295LL,
-			   .l = &o.tolerance),
-		OPT_NUMBER("min-period", "N", "0 to 4096", 0, 4096,
-			   .l = &o.min_period),
-		OPT_NUMBER("shrink-seconds", "S", "0 to 3600", 0, 3600,
-			   .d = &o.shrink_seconds),
-		OPT_NUMBER("max-seconds", "S", "0 to 86400", 0, 86400,
-			   .d = &o.max_seconds),
-		OPT_BOOL(0, "coverage", &o.coverage, NULL),
-		OPT_BOOL(0, "fixes-only", &o.fixes_only, NULL),
-		OPT_END()
-	};
 	char *work = NULL, *objects;
 	int ret;
 
-	argc = parse_options(argc, (const char **)argv, options,
+	sim_args = o;
+	argc = parse_options(argc, (const char **)argv, sim_options,
 			     sim_usage_str, 0);
+	o = sim_args;
 	if (argc == PARSE_OPT_HELP)
 		return EXIT_PASS;
 	if (argc < 0)

@@ -81,62 +81,13 @@ static void sim_prev_ops(int amd)
 }
 #endif
 
-static void *sim_create(const struct sim_cfg *cfg)
+/* The counters of @cfg, valid and unreserved, as the vendor refresh would. */
+static void sim_setup_counters(struct kvm_vcpu *vcpu,
+			       const struct sim_cfg *cfg)
 {
-	struct kvm_vcpu *vcpu = calloc(1, sizeof(*vcpu));
-	struct kvm *kvm = calloc(1, sizeof(*kvm));
 	struct kvm_pmu *pmu = &vcpu->arch.pmu;
 	int i;
 
-	vcpu->kvm = kvm;
-	kvm->arch.enable_pmu = true;
-	sim_the_vcpu = vcpu;
-	sim_amd = cfg->amd;
-	sim_watch_status(&pmu->global_status);
-	memset(&kvm_pmu_ops, 0, sizeof(kvm_pmu_ops));
-	kvm_pmu_ops.deliver_pmi = sim_vendor_vcpu_noop;
-	kvm_pmu_ops.cleanup = sim_vendor_vcpu_noop;
-	if (cfg->amd) {
-		kvm_pmu_ops.rdpmc_ecx_to_pmc = amd_rdpmc_ecx_to_pmc;
-		kvm_pmu_ops.msr_idx_to_pmc = amd_msr_idx_to_pmc;
-		kvm_pmu_ops.get_msr = amd_pmu_get_msr;
-		kvm_pmu_ops.set_msr = amd_pmu_set_msr;
-#ifdef SIM_ERA_PREV
-		sim_prev_ops(1);
-#elif !defined(SIM_ERA_SYNC)
-		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
-#else
-		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
-		kvm_pmu_ops.pmc_is_enabled = amd_pmc_is_enabled;
-		kvm_pmu_ops.hw_event_available = amd_hw_event_available;
-#endif
-	} else {
-		kvm_pmu_ops.rdpmc_ecx_to_pmc = intel_rdpmc_ecx_to_pmc;
-		kvm_pmu_ops.msr_idx_to_pmc = intel_msr_idx_to_pmc;
-		kvm_pmu_ops.get_msr = intel_pmu_get_msr;
-		kvm_pmu_ops.set_msr = intel_pmu_set_msr;
-#ifdef SIM_ERA_PREV
-		sim_prev_ops(0);
-#elif !defined(SIM_ERA_SYNC)
-		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT,
-			      ARCH_PERFMON_EVENTSEL_EVENT);
-#else
-		kvm_pmu_ops.pmc_idx_to_pmc = intel_pmc_idx_to_pmc;
-		kvm_pmu_ops.pmc_is_enabled = intel_pmc_is_enabled;
-		kvm_pmu_ops.hw_event_available = intel_hw_event_available;
-#endif
-	}
-
-	pmu->version = cfg->version;
-	pmu->nr_arch_gp_counters = cfg->nr_gp;
-	pmu->nr_arch_fixed_counters = cfg->nr_fixed;
-	pmu->counter_bitmask[KVM_PMC_GP] = (1ULL << cfg->width_gp) - 1;
-	pmu->counter_bitmask[KVM_PMC_FIXED] = cfg->nr_fixed ?
-		(1ULL << cfg->width_fixed) - 1 : 0;
-	pmu->available_event_types = 0x7f;	/* CPUID.0AH:EBX: all there */
-	pmu->raw_event_mask = cfg->amd ? AMD64_RAW_EVENT_MASK : X86_RAW_EVENT_MASK;
-	pmu->reserved_bits = cfg->amd ? 0xfffffff000280000ULL :
-					0xffffffff00200000ULL;
 #ifdef SIM_ERA_SYNC
 	pmu->global_ctrl_mask = ~0ULL;
 	pmu->global_ovf_ctrl_mask = ~0ULL;
@@ -185,6 +136,67 @@ static void *sim_create(const struct sim_cfg *cfg)
 	if (!cfg->nr_fixed)
 		pmu->fixed_ctr_ctrl_mask = ~0ULL;
 #endif
+}
+
+static void *sim_create(const struct sim_cfg *cfg)
+{
+	struct kvm_vcpu *vcpu = calloc(1, sizeof(*vcpu));
+	struct kvm *kvm = calloc(1, sizeof(*kvm));
+	struct kvm_pmu *pmu = &vcpu->arch.pmu;
+	int i;
+
+	vcpu->kvm = kvm;
+	vcpu->run = calloc(1, sizeof(*vcpu->run));
+	vcpu->arch.mp_state = KVM_MP_STATE_RUNNABLE;
+	kvm->arch.enable_pmu = true;
+	sim_the_vcpu = vcpu;
+	sim_amd = cfg->amd;
+	sim_watch_status(&pmu->global_status);
+	memset(&kvm_pmu_ops, 0, sizeof(kvm_pmu_ops));
+	kvm_pmu_ops.deliver_pmi = sim_vendor_vcpu_noop;
+	kvm_pmu_ops.cleanup = sim_vendor_vcpu_noop;
+	if (cfg->amd) {
+		kvm_pmu_ops.rdpmc_ecx_to_pmc = amd_rdpmc_ecx_to_pmc;
+		kvm_pmu_ops.msr_idx_to_pmc = amd_msr_idx_to_pmc;
+		kvm_pmu_ops.get_msr = amd_pmu_get_msr;
+		kvm_pmu_ops.set_msr = amd_pmu_set_msr;
+#ifdef SIM_ERA_PREV
+		sim_prev_ops(1);
+#elif !defined(SIM_ERA_SYNC)
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT, AMD64_EVENTSEL_EVENT);
+#else
+		kvm_pmu_ops.pmc_idx_to_pmc = amd_pmc_idx_to_pmc;
+		kvm_pmu_ops.pmc_is_enabled = amd_pmc_is_enabled;
+		kvm_pmu_ops.hw_event_available = amd_hw_event_available;
+#endif
+	} else {
+		kvm_pmu_ops.rdpmc_ecx_to_pmc = intel_rdpmc_ecx_to_pmc;
+		kvm_pmu_ops.msr_idx_to_pmc = intel_msr_idx_to_pmc;
+		kvm_pmu_ops.get_msr = intel_pmu_get_msr;
+		kvm_pmu_ops.set_msr = intel_pmu_set_msr;
+#ifdef SIM_ERA_PREV
+		sim_prev_ops(0);
+#elif !defined(SIM_ERA_SYNC)
+		sim_set_const(&kvm_pmu_ops.EVENTSEL_EVENT,
+			      ARCH_PERFMON_EVENTSEL_EVENT);
+#else
+		kvm_pmu_ops.pmc_idx_to_pmc = intel_pmc_idx_to_pmc;
+		kvm_pmu_ops.pmc_is_enabled = intel_pmc_is_enabled;
+		kvm_pmu_ops.hw_event_available = intel_hw_event_available;
+#endif
+	}
+
+	pmu->version = cfg->version;
+	pmu->nr_arch_gp_counters = cfg->nr_gp;
+	pmu->nr_arch_fixed_counters = cfg->nr_fixed;
+	pmu->counter_bitmask[KVM_PMC_GP] = (1ULL << cfg->width_gp) - 1;
+	pmu->counter_bitmask[KVM_PMC_FIXED] = cfg->nr_fixed ?
+		(1ULL << cfg->width_fixed) - 1 : 0;
+	pmu->available_event_types = 0x7f;	/* CPUID.0AH:EBX: all there */
+	pmu->raw_event_mask = cfg->amd ? AMD64_RAW_EVENT_MASK : X86_RAW_EVENT_MASK;
+	pmu->reserved_bits = cfg->amd ? 0xfffffff000280000ULL :
+					0xffffffff00200000ULL;
+	sim_setup_counters(vcpu, cfg);
 	if (cfg->version < 2) {
 		/* no GLOBAL_CTRL: counters run on their local enables alone */
 		pmu->global_ctrl = 0;
@@ -218,6 +230,7 @@ static void sim_destroy(void *v)
 		if (pmu->fixed_counters[i].perf_event)
 			perf_event_release_kernel(pmu->fixed_counters[i].perf_event);
 	free(vcpu->kvm->arch.pmu_event_filter);
+	free(vcpu->run);
 	free(vcpu->kvm);
 	free(vcpu);
 }
@@ -256,17 +269,62 @@ static void sim_entry(void *v)
 }
 
 /*
- * KVM_RUN returns to userspace: the tree's kvm_pmu_sync_to_userspace(), if
- * it has one (the out: path of kvm_arch_vcpu_ioctl_run()).
+ * Each path of KVM_RUN (enum sim_run): how the stubs of x86_run.h are set
+ * up for it, and what the tree's function then returns and calls.
  */
-static void sim_to_userspace(void *v)
+static const struct sim_run_path {
+	int vcpu_run;		/* vcpu_run()'s result */
+	int pre_run_fails;	/* the vendor pre_run returns 0 */
+	int immediate;		/* !wants_to_run (immediate_exit) */
+	int cui_ret;		/* complete_userspace_io's result, if set */
+	int r, ran;		/* what KVM_RUN returns; whether vcpu_run() */
+	const char *what;	/* the warning when it is not */
+} sim_run_paths[NR_SIM_RUN] = {
+#define SIM_PATH "kvm_arch_vcpu_ioctl_run() did not take the path x86_run.h set up: "
+	[SIM_RUN_NORMAL] = { 0, 0, 0, 1, 0, 1,
+		SIM_PATH "vcpu_run() returning 0" },
+	[SIM_RUN_SIGNAL] = { -EINTR, 0, 0, 1, -EINTR, 1,
+		SIM_PATH "vcpu_run() returning -EINTR" },
+	[SIM_RUN_IMMEDIATE] = { 0, 0, 1, 1, -EINTR, 0,
+		SIM_PATH "!wants_to_run" },
+	[SIM_RUN_PRE_RUN_FAILS] = { 0, 1, 0, 1, 0, 0,
+		SIM_PATH "a failing pre_run" },
+	[SIM_RUN_CUI_EXIT] = { 0, 0, 0, 0, 0, 0,
+		SIM_PATH "complete_userspace_io returning 0" },
+	[SIM_RUN_CUI_IMMEDIATE] = { 0, 0, 1, 1, -EINTR, 0,
+		SIM_PATH "complete_userspace_io, then !wants_to_run" },
+	[SIM_RUN_CUI_PRE_RUN_FAILS] = { 0, 1, 0, 1, 0, 0,
+		SIM_PATH "complete_userspace_io, then a failing pre_run" },
+#undef SIM_PATH
+};
+
+/*
+ * KVM_RUN returns to userspace @run's way, through the tree's own
+ * kvm_arch_vcpu_ioctl_run(): the tree decides whether its
+ * kvm_pmu_sync_to_userspace() runs.  A function that does not take the
+ * path the stubs set up is not the shape the sim knows: a warning, which
+ * fails the trace.
+ */
+static void sim_to_userspace(void *v, enum sim_run run, enum sim_emul kind)
 {
+	const struct sim_run_path *p = &sim_run_paths[run];
 	struct kvm_vcpu *vcpu = v;
+	int r, cui = sim_run_cui(run);
 
 	sim_the_vcpu = vcpu;
-#ifdef SIM_HAS_SYNC_TO_USERSPACE
-	kvm_pmu_sync_to_userspace(vcpu);
-#endif
+	memset(&sim_run_ctl, 0, sizeof(sim_run_ctl));
+	sim_run_ctl.vcpu_run = p->vcpu_run;
+	sim_run_ctl.pre_run = !p->pre_run_fails;
+	sim_run_ctl.cui_ret = p->cui_ret;
+	sim_run_ctl.cui_kind = kind;
+	vcpu->wants_to_run = !p->immediate;
+	vcpu->run->immediate_exit = p->immediate;
+	vcpu->arch.complete_userspace_io = cui ? sim_complete_userspace_io :
+						 NULL;
+	r = kvm_arch_vcpu_ioctl_run(vcpu);
+	if (r != p->r || sim_run_ctl.ran != p->ran ||
+	    sim_run_ctl.cui_ran != cui || vcpu->arch.complete_userspace_io)
+		sim_warn(p->what);
 }
 
 /* kvm_arch_vcpu_load() after the vCPU thread was scheduled out. */
@@ -360,4 +418,7 @@ const struct sim_tree SIM_TREE = {
 	SIM_OP(set_msr), SIM_OP(get_msr), SIM_OP(rdpmc), SIM_OP(set_filter),
 	SIM_OP(set_tolerance), SIM_OP(global_status), SIM_OP(requests),
 	SIM_OP(to_userspace), SIM_OP(sched_in), SIM_OP(pmc_idx),
+#ifdef SIM_HAS_SYNC_TO_USERSPACE
+	.has_sync = 1,
+#endif
 };

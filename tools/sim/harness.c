@@ -38,7 +38,10 @@ struct harness_opts {
 	long min_period;
 };
 
-/* "--without set-filter,wrmsr-global-ctrl": op names, as traces print them. */
+/*
+ * "--without set-filter,wrmsr-global-ctrl": op names, as traces print them;
+ * "kvm-run": every KVM_RUN returns from vcpu_run(), 0 (no run=).
+ */
 static int parse_without(const char *list, unsigned int *mask)
 {
 	char buf[256], *tok, *save = NULL;
@@ -47,6 +50,10 @@ static int parse_without(const char *list, unsigned int *mask)
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "kvm-run")) {
+			*mask |= WITHOUT_KVM_RUN;
+			continue;
+		}
 		for (i = 0; i < NR_OPS; i++)
 			if (!strcmp(tok, op_names[i]))
 				break;
@@ -186,6 +193,7 @@ static int run_traces(struct harness_opts *o, double t0)
 		gen_trace(&tr, &o->g, tol);
 		tr.min_period = o->min_period >= 0 ? (uint64_t)o->min_period :
 			trace_min_period(o->seed, idx);
+		trace_runs(&tr, o->seed, idx, o->g.without);
 		if (check_trace(&tr, &f, o->self_only))
 			return report_failure(o, &tr, &f, idx, t0);
 		free(tr.ops);

@@ -78,7 +78,47 @@ struct op {
 	int ctr;		/* counter index, 0..31 gp, 32.. fixed */
 	uint64_t a, b;
 	uint32_t c;
+	/*
+	 * A userspace op: how the KVM_RUN before it returned (enum
+	 * sim_run); a completion retires a branch if run_branch
+	 */
+	uint8_t run, run_branch;
 };
+
+/* enum sim_run's names in trace files, "run=NAME" (trace.c). */
+extern const char *const run_names[NR_SIM_RUN];
+
+/* --without kvm-run: every KVM_RUN returns through vcpu_run(), 0 */
+#define WITHOUT_KVM_RUN (1U << NR_OPS)
+
+/**
+ * op_at_userspace() - whether an op is userspace's, after KVM_RUN returned
+ * @type: the op's type
+ *
+ * Return: nonzero for the userspace ops (docs/sim.md, "Traces").
+ */
+static inline int op_at_userspace(enum op_type type)
+{
+	return type == OP_HOST_RD_CTR || type == OP_HOST_RD_STATUS ||
+	       type == OP_FILTER || type == OP_PARAM ||
+	       type == OP_SAVE_RESTORE || type == OP_HOST_WR_CTR ||
+	       type == OP_HOST_WR_EVSEL || type == OP_HOST_WR_STATUS;
+}
+
+/**
+ * op_reads_state() - whether a userspace op only reads the vCPU's state
+ * @type: the op's type
+ *
+ * A completion's early return (a KVM_RUN with immediate_exit, say, as a
+ * VMM makes before it saves) comes before these only.
+ *
+ * Return: nonzero for userspace reads and the save.
+ */
+static inline int op_reads_state(enum op_type type)
+{
+	return type == OP_HOST_RD_CTR || type == OP_HOST_RD_STATUS ||
+	       type == OP_SAVE_RESTORE;
+}
 
 struct trace {
 	struct sim_cfg cfg;
@@ -94,7 +134,12 @@ struct ref_ctr {
 	uint64_t mask, value, evsel;
 	/* a wrap owed by KVM (not perf) and not yet signalled */
 	int owed, must, pmi;
-	char kind;		/* 'a': by emulated events alone; 'b': joint */
+	/*
+	 * 'a': by emulated events alone; 'b': joint; 'n': by native events
+	 * alone after a counter write (owed where 0001 makes the period
+	 * exact: owe_native)
+	 */
+	char kind;
 	uint64_t owed_t;	/* emulated instructions it may wait */
 	uint64_t late;		/* emulated instructions since the wrap */
 	uint64_t late_native;	/* native events counted since the wrap */
@@ -108,6 +153,11 @@ struct ref_ctr {
 	 */
 	uint64_t base, emul_since;
 	int wrapped_since, refold;
+	/*
+	 * Written (guest or host) and neither counted an emulated event nor
+	 * wrapped since: perf's period is the distance to the wrap
+	 */
+	int written;
 	int kvm_int;		/* INT as KVM took it at its last reprogram */
 	unsigned int tol_max;	/* the largest tolerance since the fold */
 	/* wraps not yet matched by a signal of the tree (invariant iv) */
@@ -140,6 +190,8 @@ struct failure {
 struct spurious {
 	int op, ctr;		/* ctr -1: a PMI with no counter's bit set */
 	int pmi;		/* a PMI request, else a GLOBAL_STATUS bit */
+	int perf;		/* raised in perf's overflow handler */
+	int fold;		/* raised by KVM folding its emulated events */
 };
 
 #define MAX_SPURIOUS 8
@@ -148,11 +200,22 @@ struct run {
 	struct world w;
 	struct ref r;
 	int in_guest, dirty, msr_dirty;
+	/*
+	 * A tree without kvm_pmu_sync_to_userspace() returned from KVM_RUN
+	 * after its completion retired an instruction: what it requested
+	 * waits for the next VM-entry, as before 0004 (ops.c)
+	 */
+	int unsynced;
 	struct failure f;
 	size_t *op_log;		/* log offset after each op */
 	unsigned long emulated;
 	struct spurious sp[MAX_SPURIOUS];
 	int nsp, cur_op;
+	/*
+	 * The tree is held to 0001 by the model: a wrap by native events
+	 * alone after a counter write is owed at once (check.c, owes_native())
+	 */
+	int owe_native;
 	unsigned long seen_pmi_other;
 	const struct trace *tr;
 };
@@ -172,6 +235,15 @@ extern int era_prev;	/* 6.2-6.7: each emulated instruction after an entry */
 
 /* --fixes-only: the patched tree is its own baseline (check.c). */
 extern int fixes_only;
+
+/**
+ * owes_native() - whether a tree is held to native wraps after a write
+ * @t: the tree a run drives
+ *
+ * Return: nonzero for the patched tree against a baseline of Fixes:
+ * patches, whose 0001 makes the period after a write exact (check.c).
+ */
+int owes_native(const struct sim_tree *t);
 
 /* The generator's state: splitmix64, seeded per trace (trace.c). */
 extern uint64_t rng_state;
@@ -400,6 +472,21 @@ void gen_trace(struct trace *tr, const struct gen_opts *g, unsigned int tol);
  * Return: 0 (none), 32 or 128.
  */
 uint64_t trace_min_period(uint64_t seed, long idx);
+
+/**
+ * trace_runs() - how KVM_RUN returns at each userspace op of a trace
+ * @tr: the trace, its ops' run and run_branch set
+ * @seed: the run's seed
+ * @idx: the trace's index
+ * @without: the generator's --without mask (WITHOUT_KVM_RUN: none)
+ *
+ * Drawn from a stream of its own, as trace_min_period(): half of the
+ * userspace ops come after vcpu_run()'s normal return, the others after
+ * one of the other paths of enum sim_run (a completion's only before a
+ * read or a save: op_reads_state()).
+ */
+void trace_runs(struct trace *tr, uint64_t seed, long idx,
+		unsigned int without);
 
 /**
  * print_trace() - a trace in the trace file format (docs/sim.md)

@@ -131,6 +131,10 @@ uint64_t cap_t(const struct ref_ctr *c, uint64_t t)
  * fold (ii-b, ii-lost).  A wrap by native events alone is perf's to
  * deliver, as on hardware, and is not owed: the pristine trees deliver
  * one late or lose one themselves after a counter write (docs/sim.md).
+ * But the first one after a counter write is owed at once (ii-native) by
+ * a tree whose Fixes: patches include 0001 (run->owe_native): the write
+ * re-periods a running event from the written value, so perf's overflow
+ * handler signals it at the very native event that wraps the counter.
  */
 static void ref_wrap(struct run *run, int i, int op, int emul)
 {
@@ -138,12 +142,15 @@ static void ref_wrap(struct run *run, int i, int op, int emul)
 	struct ref_ctr *c = &r->c[i];
 	int alone = emul && !c->wrapped_since &&
 		    c->emul_since >= c->mask - c->base + 1;
+	int native = !emul && !c->emul_since;
+	int written = c->written;
 
 	r->status |= 1ULL << i;
 	c->credit_sig++;
 	c->credit_pmi++;
 	c->wrapped_since = 1;
-	if (!emul && !c->emul_since)
+	c->written = 0;
+	if (native && !(run->owe_native && written))
 		return;
 	if (c->owed) {
 		/* an older wrap still owed: one signal serves both */
@@ -159,13 +166,13 @@ static void ref_wrap(struct run *run, int i, int op, int emul)
 	c->must = 0;
 	c->late = 0;
 	c->late_native = 0;
-	c->kind = alone ? 'a' : 'b';
+	c->kind = native ? 'n' : alone ? 'a' : 'b';
 	/*
 	 * A tolerance lowered at runtime takes effect at the next emulated
 	 * instruction: a batch begun under a larger one may wait one more.
 	 */
-	c->owed_t = alone ? 0 : cap_t(c, r->tolerance) +
-				(c->tol_max > r->tolerance);
+	c->owed_t = alone || native ? 0 : cap_t(c, r->tolerance) +
+					  (c->tol_max > r->tolerance);
 	/*
 	 * KVM takes INT at the reprogram after the fold: a wrap in the exit
 	 * of the WRMSR that sets INT gets no PMI, in the pristine trees too.
@@ -187,8 +194,10 @@ void ref_count(struct run *run, int i, uint64_t n, int op, int emul)
 		c->late += n;
 	if (!emul && c->owed)
 		c->late_native += n;
-	if (emul)
+	if (emul && n) {
 		c->emul_since += n;
+		c->written = 0;
+	}
 	c->value = (old + n) & c->mask;
 	if (n > c->mask - old) {
 		ref_wrap(run, i, op, emul);
@@ -219,6 +228,7 @@ void ref_set_value(struct ref *r, int i, uint64_t v)
 	c->base = c->value;
 	c->emul_since = 0;
 	c->wrapped_since = 0;
+	c->written = 1;
 	c->tol_max = r->tolerance;
 }
 

@@ -101,7 +101,12 @@ static void check_read(struct run *run, int op, int i, uint64_t got,
 		     how, ctr_name(i), want, got);
 }
 
-static void note_spurious(struct run *run, int ctr, int pmi)
+/*
+ * Signal @n of its kind, whose rings say if perf's handler raised it, or
+ * KVM's fold of the counter's emulated events (world.h).
+ */
+static void note_spurious(struct run *run, int ctr, int pmi, uint64_t perf,
+			  uint64_t fold, unsigned long n)
 {
 	struct spurious *sp;
 
@@ -111,6 +116,8 @@ static void note_spurious(struct run *run, int ctr, int pmi)
 	sp->op = run->cur_op;
 	sp->ctr = ctr;
 	sp->pmi = pmi;
+	sp->perf = !!(perf & 1ULL << (n % 64));
+	sp->fold = !!(fold & 1ULL << (n % 64));
 }
 
 /*
@@ -131,13 +138,15 @@ static void check_status(struct run *run)
 			if (c->credit_sig)
 				c->credit_sig--;
 			else
-				note_spurious(run, i, 0);
+				note_spurious(run, i, 0, w->sig_perf[i],
+					      w->sig_fold[i], c->seen_sig);
 		}
 		for (; c->seen_pmi < w->nr_pmi[i]; c->seen_pmi++) {
 			if (c->credit_pmi)
 				c->credit_pmi--;
 			else
-				note_spurious(run, i, 1);
+				note_spurious(run, i, 1, w->pmi_perf[i],
+					      w->pmi_fold[i], c->seen_pmi);
 		}
 		if (c->owed && w->nr_sig[i] > c->sig_at &&
 		    (!c->pmi || w->nr_pmi[i] > c->pmi_at)) {
@@ -148,12 +157,14 @@ static void check_status(struct run *run)
 		}
 	}
 	for (; run->seen_pmi_other < w->nr_pmi_other; run->seen_pmi_other++)
-		note_spurious(run, -1, 1);
+		note_spurious(run, -1, 1, w->pmi_other_perf,
+			      w->pmi_other_fold, run->seen_pmi_other);
 }
 
 static const char *kind_what(const struct ref_ctr *c)
 {
 	return c->kind == 'a' ? "emulated instructions alone" :
+	       c->kind == 'n' ? "native events alone after a counter write: with 0001 perf's period ends at the wrap" :
 	       "a joint wrap: emulated events, and native ones or an earlier wrap, since the last fold";
 }
 
@@ -200,7 +211,13 @@ static void check_entry(struct run *run, int op)
 		for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
 			if (!c->owed)
 				continue;
-			if (c->must)
+			if (c->kind == 'n')
+				fail(run, op, "ii-native",
+				     "the wrap of %s by native events alone at op %d, after a counter write, is not signalled at once (0001 makes perf's period end at the wrap): the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
+				     ctr_name(i), c->wrap_op, st,
+				     c->pmi && (st >> i & 1) ? " but no PMI for it" : "",
+				     i, owed_what(c));
+			else if (c->must)
 				fail(run, op, "ii-lost",
 				     "the wrap of %s at op %d (%s) is lost: KVM folded the counter at op %d, and the VM-entry after it shows GLOBAL_STATUS=%#" PRIx64 "%s; expected bit %d set%s",
 				     ctr_name(i), c->wrap_op, kind_what(c),
@@ -279,12 +296,23 @@ static void note_created(struct run *run)
 	w->nr_created = 0;
 }
 
+/*
+ * The tree drains its requests (KVM_REQ_PMU: the reprograms): the first
+ * drain after an emulated instruction folds its events (6.2 on).
+ */
+static void drain(struct world *w, void (*call)(void *vcpu))
+{
+	w->fold_window = w->emul_unfolded;
+	call(w->vcpu);
+	w->fold_window = w->emul_unfolded = 0;
+}
+
 void do_entry(struct run *run, int op)
 {
 	sim_log(" [entry]");
-	run->w.t->entry(run->w.vcpu);
+	drain(&run->w, run->w.t->entry);
 	run->in_guest = 1;
-	run->dirty = run->msr_dirty = 0;
+	run->dirty = run->msr_dirty = run->unsynced = 0;
 	check_entry(run, op);
 	note_created(run);
 }
@@ -322,18 +350,66 @@ static void host_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
 		     what, val);
 }
 
+static void emulated_in_ref(struct run *run, int branch, int k);
+
 /*
- * KVM_RUN returns to userspace.  The vCPU has re-entered the guest since
- * anything happened (the trace model keeps pristine honest at tolerance
- * 0), then the tree's kvm_pmu_sync_to_userspace() runs, if it has one.
+ * One return of KVM_RUN, @how's way, through the tree's own
+ * kvm_arch_vcpu_ioctl_run() (glue.c): the tree decides whether its
+ * kvm_pmu_sync_to_userspace() runs.  A completion (complete_userspace_io)
+ * retires the exit's emulated instruction first, a branch if @branch:
+ * the reference counts it, and the guest runs again before anything of
+ * its own.  On a tree without the sync, what that instruction requested
+ * waits for the next VM-entry (run->unsynced), as it did before 0004.
+ */
+static void kvm_run_return(struct run *run, enum sim_run how, int branch,
+			   int k)
+{
+	struct world *w = &run->w;
+	int cui = sim_run_cui(how);
+
+	if (how == SIM_RUN_NORMAL)
+		sim_log(" [to-userspace]");
+	else
+		sim_log(" [to-userspace: %s%s]", run_names[how],
+			!cui ? "" : branch ? ":branch" : ":instruction");
+	if (cui) {
+		emulated_in_ref(run, branch, k);
+		run->emulated++;
+	}
+	w->fold_window = w->emul_unfolded;
+	w->t->to_userspace(w->vcpu, how, branch ? SIM_EMUL_BRANCH :
+						  SIM_EMUL_INSN);
+	w->fold_window = 0;
+	if (!cui || era_sync || w->t->has_sync)
+		w->emul_unfolded = 0;
+	if (cui) {
+		run->dirty = run->msr_dirty = 1;
+		run->unsynced = !w->t->has_sync;
+	}
+}
+
+/*
+ * KVM_RUN returns to userspace before userspace op @op.  The vCPU has
+ * re-entered the guest since anything happened (the trace model keeps
+ * pristine honest at tolerance 0), and KVM_RUN returns from vcpu_run():
+ * 0, or -EINTR with a signal pending (the op's run=signal).  The op's
+ * other run= paths are a second KVM_RUN, made by userspace after that
+ * return, that comes back early (immediate_exit, a failing pre_run, a
+ * completion): the op then sees what that one left.
  */
 static void userspace_point(struct run *run, int op)
 {
+	const struct op *o = run->tr && op < run->tr->n ? &run->tr->ops[op] :
+							  NULL;
+	enum sim_run how = o ? (enum sim_run)o->run : SIM_RUN_NORMAL;
+
 	if (run->dirty)
 		do_entry(run, op);
 	run->in_guest = 0;
-	sim_log(" [to-userspace]");
-	run->w.t->to_userspace(run->w.vcpu);
+	kvm_run_return(run, how == SIM_RUN_SIGNAL ? how : SIM_RUN_NORMAL, 0,
+		       op);
+	if (how > SIM_RUN_SIGNAL)
+		kvm_run_return(run, how, o->run_branch, op);
 	check_status(run);
 }
 
@@ -351,7 +427,7 @@ static void check_save(struct run *run, int op, uint64_t status, int v2)
 
 	check_status(run);
 	for (m = 0; (c = valid_ctr(r, &m, &i)); m++) {
-		if (!c->owed)
+		if (!c->owed || (run->unsynced && c->wrap_op == op))
 			continue;
 		if (v2 && !(status >> i & 1))
 			fail(run, op, "ii-save",
@@ -364,9 +440,32 @@ static void check_save(struct run *run, int op, uint64_t status, int v2)
 			     v2 ? "its bit is set, " : "PMU v1: ",
 			     c->pmi ? "no PMI requested for it" : "KVM's status does not have it");
 	}
-	if (run->w.t->requests(run->w.vcpu) & REQ_PMI_BIT)
+	if (!run->unsynced && run->w.t->requests(run->w.vcpu) & REQ_PMI_BIT)
 		fail(run, op, "ii-save",
 		     "userspace saved the vCPU with a PMI only in vcpu->requests (KVM_REQ_PMI), not delivered into the LAPIC: the restored vCPU never takes it");
+}
+
+/*
+ * A save after an early return of a tree without the sync: the wraps of
+ * the completion's instruction, still in vcpu->requests, go with the
+ * source vCPU (what 0004 fixes): the restored one does not owe them.
+ */
+static void drop_unsynced(struct run *run, int op)
+{
+	struct ref *r = &run->r;
+	struct ref_ctr *c;
+	int i, m;
+
+	if (!run->unsynced)
+		return;
+	for (m = 0; (c = valid_ctr(r, &m, &i)); m++)
+		if (c->owed && c->wrap_op == op) {
+			sim_log(" (no sync: the wrap of %s is lost)",
+				ctr_name(i));
+			c->owed = 0;
+			r->nr_owed--;
+		}
+	run->unsynced = 0;
 }
 
 /* A read that traps: the guest's own (after an entry), or userspace's. */
@@ -417,9 +516,11 @@ static void save_restore(struct run *run, int k)
 	check_save(run, k, status, v2);
 	if (run->f.failed)
 		return;
+	drop_unsynced(run, k);
 
 	note_created(run);
 	w->t->destroy(w->vcpu);
+	w->emul_unfolded = 0;
 	memset(w->events, 0, sizeof(w->events));
 	sim_refused_clear(w);
 	w->vcpu = w->t->create(cfg);
@@ -516,23 +617,37 @@ static void op_entry(struct run *run, const struct op *o, int k)
 	do_entry(run, k);
 }
 
+/* An emulated instruction (a branch if @branch) in the reference. */
+static void emulated_in_ref(struct run *run, int branch, int k)
+{
+	struct ref *r = &run->r;
+	uint64_t code = branch ? ev_branch(&r->cfg) : EV_INSN;
+	int j, m;
+
+	for (m = 0; m < r->nr; m++) {
+		j = r->list[m];
+		if (ref_counting_emul(r, j) && ref_code(r, j) == code) {
+			ref_count(run, j, 1, k, 1);
+			run->w.emul_unfolded |= 1ULL << j;
+		}
+	}
+}
+
 /* One emulated instruction of @o: the reference first, then the tree. */
 static void emulate_one(struct run *run, const struct op *o, int k)
 {
 	struct world *w = &run->w;
-	struct ref *r = &run->r;
-	uint64_t code = o->b ? ev_branch(&r->cfg) : EV_INSN;
-	int j, m;
 
 	run->in_guest = 0;
 	run->dirty = 1;
 	/* the reference first: the tree may signal at once */
-	for (m = 0; m < r->nr; m++) {
-		j = r->list[m];
-		if (ref_counting_emul(r, j) && ref_code(r, j) == code)
-			ref_count(run, j, 1, k, 1);
-	}
+	emulated_in_ref(run, !!o->b, k);
+	/* 5.19-6.1 fold in the call (reprogram_counter() right away) */
+	w->fold_window = w->emul_unfolded;
 	w->t->emulate(w->vcpu, o->b ? SIM_EMUL_BRANCH : SIM_EMUL_INSN);
+	w->fold_window = 0;
+	if (era_sync)
+		w->emul_unfolded = 0;
 	run->emulated++;
 }
 
@@ -804,6 +919,7 @@ void run_init(struct run *run, const struct sim_tree *t,
 	      const struct trace *tr, int logging)
 {
 	memset(run, 0, sizeof(*run));
+	run->tr = tr;
 	run->w.t = t;
 	run->w.logging = logging;
 	sim_cur = &run->w;
@@ -811,6 +927,7 @@ void run_init(struct run *run, const struct sim_tree *t,
 	t->set_tolerance(tr->tolerance);
 	run->w.vcpu = t->create(&tr->cfg);
 	ref_init(&run->r, &tr->cfg, tr->tolerance);
+	run->owe_native = owes_native(t);
 }
 
 void run_fini(struct run *run)

@@ -77,22 +77,56 @@ void sim_log(const char *fmt, ...)
 	log_add(w, buf, n);
 }
 
+/* Signal @n of a kind: whether it is of the sort @ring records (@yes). */
+static void sim_note(uint64_t *ring, unsigned long n, int yes)
+{
+	if (yes)
+		*ring |= 1ULL << (n % 64);
+	else
+		*ring &= ~(1ULL << (n % 64));
+}
+
+/* Where signal @n of counter @ctr (-1: none) comes from, into two rings. */
+static void sim_note_signal(struct world *w, uint64_t *perf, uint64_t *fold,
+			    int ctr, unsigned long n)
+{
+	int in_fold = ctr >= 0 ? (int)(w->fold_window >> ctr & 1) :
+		      !!w->fold_window;
+
+	sim_note(perf, n, w->in_overflow);
+	sim_note(fold, n, !w->in_overflow && in_fold);
+}
+
 void sim_request(unsigned long *requests, int req)
 {
+	int pending = !!(*requests & 1UL << req);
+
 	*requests |= 1UL << req;
 	if (!sim_cur)
 		return;
 	if (req == KVM_REQ_PMU)
 		sim_cur->nr_req_pmu++;
+	/*
+	 * A KVM_REQ_PMU already pending changes nothing (kvm_make_request()
+	 * sets a bit): not logged, so that iii compares what a tree does
+	 * (0005's kvm_pmu_sync_to_userspace() requests the reprogram of a
+	 * counter with emulated events the emulated instruction requested).
+	 */
+	if (req == KVM_REQ_PMU && pending)
+		return;
 	if (req == KVM_REQ_PMI) {
 		struct world *w = sim_cur;
 
 		w->nr_req_pmi++;
 		w->pmi_seq++;
 		if (w->last_sig >= 0)
-			w->nr_pmi[w->last_sig]++;
+			sim_note_signal(w, &w->pmi_perf[w->last_sig],
+					&w->pmi_fold[w->last_sig], w->last_sig,
+					w->nr_pmi[w->last_sig]++);
 		else
-			w->nr_pmi_other++;
+			sim_note_signal(w, &w->pmi_other_perf,
+					&w->pmi_other_fold, -1,
+					w->nr_pmi_other++);
 		w->last_sig = -1;
 	}
 	sim_log(" req:%s", req == KVM_REQ_PMU ? "PMU" : "PMI");
@@ -112,7 +146,8 @@ void sim_bit_set(long nr, const unsigned long *addr)
 
 	if (!w || addr != w->status_addr || nr < 0 || nr >= SIM_MAX_CTR)
 		return;
-	w->nr_sig[nr]++;
+	sim_note_signal(w, &w->sig_perf[nr], &w->sig_fold[nr], nr,
+			w->nr_sig[nr]++);
 	w->last_sig = nr;
 }
 
@@ -319,7 +354,9 @@ void sim_native(struct world *w, u64 code, u64 n)
 			if (e->sim.period_left <= 0) {
 				e->sim.period_left = e->attr.sample_period;
 				sim_log(" overflow(#%d)", e->sim.id);
+				w->in_overflow++;
 				e->overflow_handler(e, NULL, NULL);
+				w->in_overflow--;
 				/* the handler may have released @e */
 				if (w->events[i] != e)
 					break;

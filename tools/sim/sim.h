@@ -27,6 +27,27 @@ struct sim_cfg {
 
 enum sim_emul { SIM_EMUL_INSN, SIM_EMUL_BRANCH };
 
+/*
+ * How KVM_RUN returns at a userspace point, through the tree's own
+ * kvm_arch_vcpu_ioctl_run() (x86_run.h): vcpu_run() returns 0 or, a signal
+ * pending, -EINTR; or a KVM_RUN after such a return comes back early:
+ * immediate_exit (!wants_to_run), a failing vendor pre_run, or a
+ * complete_userspace_io that retires the exit's emulated instruction and
+ * returns 0 (userspace single-steps), or 1 and then immediate_exit or a
+ * failing pre_run.
+ */
+enum sim_run {
+	SIM_RUN_NORMAL, SIM_RUN_SIGNAL, SIM_RUN_IMMEDIATE, SIM_RUN_PRE_RUN_FAILS,
+	SIM_RUN_CUI_EXIT, SIM_RUN_CUI_IMMEDIATE, SIM_RUN_CUI_PRE_RUN_FAILS,
+	NR_SIM_RUN
+};
+
+/* Whether a return retires an instruction in complete_userspace_io. */
+static inline int sim_run_cui(enum sim_run run)
+{
+	return run >= SIM_RUN_CUI_EXIT;
+}
+
 struct sim_tree {
 	const char *era;
 	void *(*create)(const struct sim_cfg *cfg);
@@ -42,8 +63,13 @@ struct sim_tree {
 	void (*set_tolerance)(unsigned int t);
 	uint64_t (*global_status)(void *vcpu);
 	unsigned long (*requests)(void *vcpu);
-	/* KVM_RUN returns: kvm_pmu_sync_to_userspace() if the tree has it */
-	void (*to_userspace)(void *vcpu);
+	/*
+	 * KVM_RUN returns @run's way, through the tree's
+	 * kvm_arch_vcpu_ioctl_run(); @kind: what a completion retires
+	 */
+	void (*to_userspace)(void *vcpu, enum sim_run run, enum sim_emul kind);
+	/* the tree has kvm_pmu_sync_to_userspace(): every return folds */
+	int has_sync;
 	/* the vCPU thread is scheduled in: need_cleanup, KVM_REQ_PMU */
 	void (*sched_in)(void *vcpu);
 	/* the counter index of a kvm_pmc (a perf event's handler context) */

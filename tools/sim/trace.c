@@ -25,14 +25,17 @@ const char *const op_names[NR_OPS] = {
 
 uint64_t rng_state;
 
-static uint64_t rnd(void)
+/* splitmix64's output function: a well-mixed 64 bits of @z */
+static uint64_t mix64(uint64_t z)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void)
+{
+	return mix64(rng_state += 0x9e3779b97f4a7c15ULL);
 }
 
 static uint64_t rn(uint64_t n)
@@ -55,9 +58,32 @@ uint64_t trace_min_period(uint64_t seed, long idx)
 	static const uint64_t min_periods[] = { 0, 32, 128 };
 	uint64_t z = (seed * 0x100000001b3ULL + idx) ^ 0x6c696d6974ULL;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return min_periods[(z ^ (z >> 31)) % ARRAY_SIZE(min_periods)];
+	return min_periods[mix64(z) % ARRAY_SIZE(min_periods)];
+}
+
+const char *const run_names[NR_SIM_RUN] = {
+	"normal", "signal", "immediate-exit", "pre-run-fails", "cui-exit",
+	"cui-immediate-exit", "cui-pre-run-fails",
+};
+
+void trace_runs(struct trace *tr, uint64_t seed, long idx,
+		unsigned int without)
+{
+	uint64_t z = (seed * 0x100000001b3ULL + idx) ^ 0x6b766d72756eULL;
+	int k;
+
+	for (k = 0; k < tr->n; k++) {
+		struct op *o = &tr->ops[k];
+		uint64_t r;
+
+		if (!op_at_userspace(o->type) || (without & WITHOUT_KVM_RUN))
+			continue;
+		r = mix64(z += 0x9e3779b97f4a7c15ULL);
+		o->run = r % 2 ? SIM_RUN_NORMAL :
+			 1 + (r >> 1) % (op_reads_state(o->type) ?
+					 NR_SIM_RUN - 1 : SIM_RUN_CUI_EXIT - 1);
+		o->run_branch = r >> 8 & 1;
+	}
 }
 
 static void push(struct trace *tr, int *alloc, struct op o)
@@ -209,7 +235,7 @@ static int draw_emul(struct gen_ctx *c, struct op *o)
 	 * keeps a run within 130.
 	 */
 	if (c->prev == OP_EMUL && !(c->g->without & 1U << OP_ENTRY))
-		push(c->tr, c->alloc, (struct op){ OP_ENTRY, 0, 0, 0, 0 });
+		push(c->tr, c->alloc, (struct op){ OP_ENTRY, 0, 0, 0, 0, 0, 0 });
 	return 1;
 }
 
@@ -399,20 +425,20 @@ static uint64_t gen_setup(struct trace *tr, int *alloc, unsigned int tol)
 		mask = i < FIXED ? (1ULL << cfg->width_gp) - 1 :
 				   (1ULL << cfg->width_fixed) - 1;
 		push(tr, alloc, (struct op){ OP_WR_CTR, i,
-			near_wrap(mask, tol), 0, 0 });
+			near_wrap(mask, tol), 0, 0, 0, 0 });
 		if (i < FIXED)
 			push(tr, alloc, (struct op){ OP_WR_EVSEL, i,
-				rand_evsel(cfg), 0, 0 });
+				rand_evsel(cfg), 0, 0, 0, 0 });
 	}
 	if (cfg->nr_fixed) {
 		uint64_t ctrl = 0;
 
 		for (i = 0; i < cfg->nr_fixed; i++)
 			ctrl |= (uint64_t)(rn(2) ? 0xb : 0x3) << (4 * i);
-		push(tr, alloc, (struct op){ OP_WR_FIXED_CTRL, 0, ctrl, 0, 0 });
+		push(tr, alloc, (struct op){ OP_WR_FIXED_CTRL, 0, ctrl, 0, 0, 0, 0 });
 	}
 	if (cfg->version > 1)
-		push(tr, alloc, (struct op){ OP_WR_GLOBAL_CTRL, 0, all, 0, 0 });
+		push(tr, alloc, (struct op){ OP_WR_GLOBAL_CTRL, 0, all, 0, 0, 0, 0 });
 	return all;
 }
 
@@ -422,7 +448,7 @@ static void gen_op(struct gen_ctx *c)
 	const struct sim_cfg *cfg = c->cfg;
 	struct trace *tr = c->tr;
 	const struct gen_opts *g = c->g;
-	struct op o = { OP_ENTRY, pick_ctr(cfg), 0, 0, 0 };
+	struct op o = { OP_ENTRY, pick_ctr(cfg), 0, 0, 0, 0, 0 };
 	int r = rn(100);
 	size_t d;
 
@@ -442,7 +468,7 @@ static void gen_op(struct gen_ctx *c)
 	    !(g->without & (1U << OP_WR_CTR)))
 		push(tr, c->alloc, (struct op){ OP_WR_CTR, o.ctr,
 			rn(2) ? near_wrap(c->mask, c->tol) : rnd() & c->mask,
-			0, 0 });
+			0, 0, 0, 0 });
 }
 
 void gen_trace(struct trace *tr, const struct gen_opts *g, unsigned int tol)
@@ -514,6 +540,10 @@ static void print_op(FILE *f, const struct op *o, int k)
 	default:
 		break;
 	}
+	if (o->run)
+		n += snprintf(line + n, sizeof(line) - n, " run=%s%s",
+			      run_names[o->run], !sim_run_cui(o->run) ? "" :
+			      o->run_branch ? ":branch" : ":instruction");
 	fprintf(f, "  %-44s # op %d\n", line, k);
 }
 
@@ -675,6 +705,44 @@ static void parse_legacy(const struct parse *p, const struct sim_cfg *cfg,
 	o->c |= CTR_LEGACY;
 }
 
+/*
+ * "run=NAME[:instruction|branch]" after a userspace op: how the KVM_RUN
+ * before it returned (enum sim_run); 1 if @tok is one.
+ */
+static int parse_run(const struct parse *p, struct op *o, const char *tok)
+{
+	size_t len;
+	int i;
+
+	if (strncmp(tok, "run=", 4))
+		return 0;
+	tok += 4;
+	len = strcspn(tok, ":");
+	for (i = 0; i < NR_SIM_RUN; i++)
+		if (strlen(run_names[i]) == len && !strncmp(tok, run_names[i], len))
+			break;
+	if (i == NR_SIM_RUN)
+		parse_die(p, "run=%s: no such return (normal, signal, immediate-exit, pre-run-fails, cui-exit, cui-immediate-exit, cui-pre-run-fails)",
+			  tok);
+	if (!op_at_userspace(o->type))
+		parse_die(p, "run= follows only a userspace op: KVM_RUN returned before it");
+	if (sim_run_cui(i) && !op_reads_state(o->type))
+		parse_die(p, "run=%s: a completion's early return comes before a userspace read or a save only",
+			  run_names[i]);
+	o->run = i;
+	if (!tok[len] || !sim_run_cui(i))
+		o->run_branch = 0;
+	else if (!strcmp(tok + len, ":branch"))
+		o->run_branch = 1;
+	else if (strcmp(tok + len, ":instruction"))
+		parse_die(p, "run=%s: what the completion retires is :instruction or :branch",
+			  tok);
+	if (tok[len] && !sim_run_cui(i))
+		parse_die(p, "run=%s: only a completion (cui-*) retires an instruction",
+			  tok);
+	return 1;
+}
+
 /* The next word of the line, NULL at its end. */
 static char *next_tok(char **save)
 {
@@ -757,6 +825,8 @@ static void parse_filter(const struct parse *p, const struct sim_cfg *cfg,
 		parse_die(p, "set-filter allow|deny events=MASK fixed=MASK");
 	o->a = !strcmp(tok, "deny");
 	while ((tok = next_tok(save))) {
+		if (parse_run(p, o, tok))
+			continue;
 		if (!strncmp(tok, "events=", 7))
 			ev = parse_u64(p, tok + 7, "events=");
 		else if (!strncmp(tok, "fixed=", 6))
@@ -840,6 +910,8 @@ static void parse_op(const struct parse *p, const struct sim_cfg *cfg,
 		parse_legacy(p, cfg, o);
 		tok = next_tok(save);
 	}
+	if (tok && parse_run(p, o, tok))
+		tok = next_tok(save);
 	if (tok)
 		parse_die(p, "'%s' after %s's arguments", tok, name);
 }
@@ -854,7 +926,7 @@ struct parse_state {
 /* One line of the file, in @buf: 1 at "end", else 0. */
 static int parse_line(struct parse_state *s, char *buf)
 {
-	struct op o = { OP_ENTRY, 0, 0, 0, 0 };
+	struct op o = { OP_ENTRY, 0, 0, 0, 0, 0, 0 };
 	const struct parse *p = &s->p;
 	char *save, *hash;
 	const char *name;

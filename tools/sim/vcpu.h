@@ -26,15 +26,42 @@ struct kvm {
 
 struct kvm_lapic;
 
+/* What kvm_arch_vcpu_ioctl_run() reads of an exception (x86_run.h). */
+struct kvm_queued_exception {
+	bool pending, injected, has_error_code, has_payload;
+	u8 vector;
+	u32 error_code;
+	unsigned long payload;
+};
+
+/* The fields of struct kvm_run (uapi linux/kvm.h) KVM_RUN touches. */
+struct kvm_run {
+	u32 exit_reason;
+	u16 flags;
+	u64 cr8;
+	u64 kvm_valid_regs, kvm_dirty_regs;
+	u8 immediate_exit;	/* before 6.10; 6.1.192 has wants_to_run */
+};
+
 struct kvm_vcpu {
 	struct kvm *kvm;
 	struct {
 		struct kvm_pmu pmu;
 		u64 perf_capabilities;
 		struct kvm_lapic *apic;
+		/* kvm_arch_vcpu_ioctl_run()'s (x86_run.h) */
+		struct kvm_queued_exception exception;
+		int mp_state;
+		bool exception_from_userspace, guest_state_protected;
+		int (*complete_userspace_io)(struct kvm_vcpu *vcpu);
+		struct { int count; } pio;
 	} arch;
 	unsigned long requests;
 	int vcpu_idx;
+	struct kvm_run *run;
+	bool wants_to_run;
+	int mmio_needed;
+	struct { u64 signal_exits; } stat;
 };
 
 static struct kvm_vcpu *sim_the_vcpu;

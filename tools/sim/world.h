@@ -25,6 +25,19 @@ struct world {
 	unsigned long nr_sig[SIM_MAX_CTR], nr_pmi[SIM_MAX_CTR];
 	unsigned long nr_pmi_other;	/* PMIs with no counter's bit set */
 	int last_sig;			/* the counter signalled last, or -1 */
+	/*
+	 * Where a signal comes from (check.c, iv's fixes-only rule): perf's
+	 * overflow handler (kvm_perf_overflow()), while in_overflow; or KVM
+	 * folding a counter's emulated events, while its bit is in fold_window:
+	 * the emulated instruction's own call into the tree and the first
+	 * drain of requests after it (emul_unfolded: the counters that counted
+	 * an emulated instruction since).  Per counter, signal n's bit n % 64
+	 * in the *_perf and *_fold rings says which.
+	 */
+	int in_overflow;
+	uint64_t emul_unfolded, fold_window;
+	uint64_t sig_perf[SIM_MAX_CTR], pmi_perf[SIM_MAX_CTR], pmi_other_perf;
+	uint64_t sig_fold[SIM_MAX_CTR], pmi_fold[SIM_MAX_CTR], pmi_other_fold;
 	unsigned long pmi_seq, lapic_seq; /* PMIs requested, at the LAPIC */
 	unsigned long nr_lapic;		/* PMIs delivered into the LAPIC */
 	const void *status_addr;
