@@ -6,7 +6,7 @@
 # test's skip stays a skip.
 . "$(dirname "$0")/lib.sh"
 
-plan 10
+plan 11
 mkdir -p "$TMP/tests"
 printf '#!/bin/sh\necho "SKIP no vPMU here"\nexit 4\n' > "$TMP/tests/pmu_fake_test"
 printf '#!/bin/sh\necho "SKIP not this CPU"\nexit 4\n' > "$TMP/tests/cpuid_test"
@@ -92,5 +92,20 @@ test_expect_success 'fixes only: the parameter absent is the one plumbing check,
 test_expect_success 'fixes only, but the kernel has the parameter: not ok' '
 	echo 0 > "$TMP/param" && absent "$TMP/param" > "$TMP/present" ; cat "$TMP/present" &&
 	grep -qx "not ok 1 param: absent, the series carries fixes only" "$TMP/present"
+'
+# The console carries KTAP for LAVA: the kernel's infos must not cut its
+# lines, its warnings and worse (KERN_WARNING is 4) must still show.
+guest_main() {	# guest_main PRINTK: main() with no modules and failed plumbing
+	KVERIFY_GUEST_FUNCTIONS_ONLY=1 sh -c '
+		. tools/guest/init
+		PRINTK=$1 TESTS=$2
+		load_modules() { :; }
+		plumbing() { return 1; }
+		main' main "$1" "$TMP/tests"
+}
+test_expect_success 'main: the console keeps warnings and worse, no infos' '
+	guest_main "$TMP/printk" > "$TMP/main" && cat "$TMP/main" &&
+	grep -qx "KTAP version 1" "$TMP/main" && grep -qx KVERIFY-DONE "$TMP/main" &&
+	level=$(cat "$TMP/printk") && [ "$level" -gt 4 ] && [ "$level" -le 5 ]
 '
 done_testing
