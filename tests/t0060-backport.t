@@ -16,9 +16,7 @@
 plan 18
 test_identity
 copy=$TMP/repo
-mkdir -p "$copy"
-git ls-files -z | xargs -0 cp --parents -t "$copy"
-mkdir -p "$copy/build" && cp "$KVERIFY" "$copy/build/"
+repo_copy "$copy"
 
 fixture_tree() {	# fixture_tree SHAPE DIR VERSION PATCHLEVEL
 	fixture_files $1 input "$2/arch/x86/kvm"

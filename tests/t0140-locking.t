@@ -49,7 +49,7 @@ test_expect_success 'then it writes its own results in place of the old ones' '
 '
 wait $holder
 test_expect_success 'it started no step before it had the lock' '
-	! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n "waiting" "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n "fetch \.\.\." "$TMP/wait" | cut -d: -f1)" ]
+	! grep -q "fetch \.\.\." "$TMP/wait" || [ "$(grep -n -m1 "waiting for" "$TMP/wait" | cut -d: -f1)" -lt "$(grep -n -m1 "fetch \.\.\." "$TMP/wait" | cut -d: -f1)" ]
 '
 # A waiting run names who holds the lock: a kverify of a fixture target
 # whose build waits for a file, and a second run of it.
