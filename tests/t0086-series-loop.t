@@ -27,7 +27,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 29
+plan 30
 test_identity
 # The sim's verdict is t0200's to check; here it gates the loop, and 2000
 # traces a target (not 20000) do that for the eight sims of the two
@@ -174,6 +174,16 @@ test_expect_success 'the cover'"'"'s Message-Id is recorded as posted, and the m
 	tr -d "\r" < "$MAILDIR/0.mail" | grep -qi "^Message-Id: <$mid>$" &&
 	cmp "$MAILDIR/3.mail" "results/send/v$rev/sent/0003.eml" &&
 	grep -q "^posted v$rev: https://lore.kernel.org/r/$mid" "$TMP/send"
+'
+# b4 rerolls its prep branch after a real send ("Created new revision
+# v<rev+1>"); that branch is kverify's working copy, so the user is told
+# that series/revision stays the revision posted, and b4's line is in
+# its log only.
+test_expect_success "after the send series/revision says $rev, and b4's reroll of its working branch is said as such" '
+	[ "$(cat series/revision)" = $rev ] &&
+	grep -q "Created new revision v$((rev + 1))" results/b4/b4.log &&
+	! grep -q "Created new revision" "$TMP/send" &&
+	grep -qx "series/revision stays $rev, the revision posted; b4 began v$((rev + 1)) in kverify.s working branch, as it does after a send: make reroll makes v$((rev + 1)) of series/" "$TMP/send"
 '
 test_expect_success "the posted v$rev is not sent or rewritten again (exit 2), RESEND=1 says how" '
 	kv_send > "$TMP/o" 2>&1

@@ -34,6 +34,7 @@ struct b4 {
 	struct strvec patches;
 	const char *smtp;	/* sendemail.smtpserver for a real send */
 	int real;		/* the b4 run that really sends */
+	int b4_rerolled;		/* the vN b4 started after that send, or 0 */
 	int crashed;		/* b4's last run ended in a Python traceback */
 	int isolated;		/* git without the user's or the system's config */
 	int force;		/* FORCE=1 */

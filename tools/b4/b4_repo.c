@@ -400,9 +400,40 @@ int build_branch(struct b4 *b, int signoff)
 }
 
 /*
- * b4's output goes to the user as b4 wrote it, and into the log; a Python
- * traceback only into the log: the user gets its last line, the
- * exception, as one kverify error (b4_runv()).
+ * After a real send b4 rerolls its prep branch: "Created new revision
+ * vN" and the cover's new changelog.  That branch is kverify's working
+ * copy, made again from series/ before each b4 run, so those lines are
+ * not the user's state (series/revision stays the revision posted): they
+ * go into the log only, and real_send() says what they mean.
+ */
+static void show_b4_lines(struct b4 *b, const char *text, size_t len)
+{
+	struct line l;
+	int n;
+
+	if (!b->real) {
+		fwrite(text, 1, len, stderr);
+		return;
+	}
+	for_each_line(l, text) {
+		if (l.s >= text + len)
+			break;
+		if (sscanf(l.s, "Created new revision v%d", &n) == 1) {
+			b->b4_rerolled = n;
+			continue;
+		}
+		if (starts_with(l.s, "Updating cover letter with templated changelog entries."))
+			continue;
+		fwrite(l.s, 1, l.len, stderr);
+		if (l.s[l.len] == '\n')
+			fputc('\n', stderr);
+	}
+}
+
+/*
+ * b4's output goes to the user as b4 wrote it (show_b4_lines()), and into
+ * the log; a Python traceback only into the log: the user gets its last
+ * line, the exception, as one kverify error (b4_runv()).
  */
 static void show_b4_output(struct b4 *b)
 {
@@ -423,7 +454,7 @@ static void show_b4_output(struct b4 *b)
 		const char *end = sb.buf + sb.len, *last;
 
 		b->crashed = 1;
-		fwrite(sb.buf, 1, tb - sb.buf, stderr);
+		show_b4_lines(b, sb.buf, tb - sb.buf);
 		while (end > tb && end[-1] == '\n')
 			end--;
 		for (last = end; last > tb && last[-1] != '\n'; last--)
@@ -437,7 +468,7 @@ static void show_b4_output(struct b4 *b)
 			      (int)(end - last), last, b->log);
 		goto out;
 	}
-	fputs(sb.buf, stderr);
+	show_b4_lines(b, sb.buf, sb.len);
 out:
 	strbuf_release(&sb);
 }

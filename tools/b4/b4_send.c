@@ -606,6 +606,7 @@ static int real_send(struct b4 *b, const char *out, int rev,
 	       smtp ? smtp : "b4's web endpoint");
 	fflush(stdout);
 	b->real = 1;
+	b->b4_rerolled = 0;
 	b->smtp = rec;
 	ret = b4_runv(b, enter, &args);
 	b->real = 0;
@@ -644,6 +645,9 @@ static int real_send(struct b4 *b, const char *out, int rev,
 	}
 	printf("posted v%d: " LORE "%s%s%s\n", rev, id,
 	       rec ? "; the mails as sent are in " : "", rec ? dir : "");
+	if (b->b4_rerolled)
+		printf("series/revision stays %d, the revision posted; b4 began v%d in kverify's working branch, as it does after a send: make reroll makes v%d of series/\n",
+		       rev, b->b4_rerolled, rev + 1);
 out:
 	strvec_clear(&args);
 	strvec_clear(&sent);
