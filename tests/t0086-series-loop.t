@@ -27,7 +27,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 30
+plan 32
 test_identity
 # The sim's verdict is t0200's to check; here it gates the loop, and 2000
 # traces a target (not 20000) do that for the eight sims of the two
@@ -404,6 +404,12 @@ test_expect_success "after the range-diff, series/ still holds v$next with its t
 '
 # The review's trailers reach every variant: make regenerate carries them
 # into backports/ (the fixes-only 6.1 series too), above the backport note.
+# Once merged: series/merged names the upstream commit of series/'s patch
+# 1 (here the checkout's own HEAD, a commit that exists), and every
+# variant's patch of that name begins with stable's "commit SHA
+# upstream." line, the others not.
+up=$(git -C "$_trash" rev-parse HEAD)
+printf '%s %s\n' "$(basename series/0001-*.patch)" "$up" > series/merged
 make --no-print-directory regenerate > "$TMP/regen2" 2>&1
 st=$?
 test_expect_success "make regenerate carries the Reviewed-by and Tested-by into backports/, above the [ backport ] note (exit $st)" '
@@ -416,6 +422,24 @@ test_expect_success "make regenerate carries the Reviewed-by and Tested-by into 
 	! grep -q "^Tested-by:" backports/7.2/0005-*.patch
 '
 [ $st = 0 ] || tail -n 20 "$TMP/regen2" | diag
+body1() { sed -n "/^$/{n;p;q}" "$1"; }
+test_expect_success "series/merged names patch 1 upstream: each variant's patch 1 begins \"commit SHA upstream.\", no other patch" '
+	for f in backports/*/0001-*.patch; do
+		[ "$(body1 "$f")" = "commit $up upstream." ] || { echo "$f: $(body1 "$f")"; return 1; }
+	done &&
+	[ "$(grep -lx "commit $up upstream." backports/*/*.patch | wc -l)" = "$(ls backports/*/0001-*.patch | wc -l)" ] &&
+	! grep -qx "commit $up upstream." series/*.patch
+'
+# checkpatch wants 'commit SHA ("title")' of that line (GIT_COMMIT_ID) and,
+# in a tree without git, knows no commit (UNKNOWN_COMMIT_ID): the step
+# counts neither about stable's line, and says so.
+make --no-print-directory verify KERNEL=6.12 SKIP=sim,cocci,$quick > "$TMP/v612" 2>&1
+st=$?
+test_expect_success "the checkpatch step does not count checkpatch's findings on stable's line, and says so (exit $st)" '
+	json results/6.12/report.json "[s[\"reason\"] for s in r[\"steps\"] if s[\"name\"] == \"checkpatch\"][0]" > "$TMP/cp612" &&
+	cat "$TMP/cp612" && [ $st = 0 ] &&
+	grep -q "; 2 about stable.s \"commit SHA upstream.\" line, not counted" "$TMP/cp612"
+'
 
 # A revision whose patches only collected trailers: reroll names them on
 # one line and asks (EDITME) only why there is a new revision.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the series' patches touch, read from their diffs. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 #include "debian/symvers.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
+#include "lib/usage.h"
 #include "series.h"
 #include "sources/manifest.h"
 #include "sources/targets.h"
@@ -656,4 +658,45 @@ char *series_patchset_hash(const struct series *s)
 	child_clear(&c);
 	strbuf_release(&out);
 	return hash;
+}
+
+int series_merged_load(const char *path, struct strvec *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct strbuf sb = STRBUF_INIT;
+	struct line l;
+	int n = 0, ret = 0;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
+		return 0;	/* nothing merged yet */
+	for_each_line(l, sb.buf) {
+		char name[256], sha[64], extra;
+
+		n++;
+		if (!l.len || *l.s == '#')
+			continue;
+		if (sscanf(l.s, "%255s %63s %c", name, sha, &extra) != 2 ||
+		    !ends_with(name, ".patch") || strchr(name, '/') ||
+		    strlen(sha) < 12 || strlen(sha) > 40 ||
+		    sha[strspn(sha, hex)]) {
+			error("%s:%d: '%.*s' is not 'NNNN-name.patch SHA' (the upstream commit, 12 to 40 lowercase hex digits)",
+			      path, n, (int)l.len, l.s);
+			ret = -1;
+			continue;
+		}
+		strvec_push(out, name);
+		strvec_push(out, sha);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+const char *series_merged_sha(const struct strvec *merged, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < merged->nr; i += 2)
+		if (!strcmp(merged->v[i], name))
+			return merged->v[i + 1];
+	return NULL;
 }

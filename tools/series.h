@@ -35,4 +35,18 @@ int series_check_names(const char *patch, struct strbuf *err);
 int series_check_tree(const struct series *s, const char *root,
 		      struct strbuf *err);
 
+/**
+ * series_merged_load() - series/merged: the patches merged upstream
+ * @path: the file, "NNNN-name.patch SHA" a line (series/'s file name and
+ *	the upstream commit, 12 to 40 lowercase hex digits), # comments
+ * @out: where each line's name and SHA are added, in pairs
+ *
+ * Return: 0 (also when there is no such file: nothing merged yet), or -1
+ * after naming each wrong line as @path:N.
+ */
+int series_merged_load(const char *path, struct strvec *out);
+
+/* The upstream commit series_merged_load() gave @name (a file name), or NULL. */
+const char *series_merged_sha(const struct strvec *merged, const char *name);
+
 #endif

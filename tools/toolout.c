@@ -22,11 +22,51 @@ static int type_allowed(const char *allow, const char *type, size_t n)
 	return 0;
 }
 
+/* Does the list " TYPE TYPE" @types name TYPE (@n bytes)? */
+static int has_type(const char *types, const char *type, size_t n)
+{
+	const char *p = types;
+
+	while ((p = strstr(p, " ")) != NULL) {
+		p++;
+		if (!strncmp(p, type, n) && (p[n] == ' ' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is the finding at @e (its line's end) about stable's "commit SHA
+ * upstream." line, the first of a backport's message once it is merged
+ * (Documentation/process/stable-kernel-rules.rst)?  checkpatch wants
+ * 'commit SHA ("title")' of every commit it names (GIT_COMMIT_ID) and, in
+ * a tree without git, knows none (UNKNOWN_COMMIT_ID): neither applies to
+ * the line stable asks for.  The line is the finding's context, after
+ * its "#N: " line.
+ */
+static int stable_upstream_line(const char *type, size_t tn, const char *e)
+{
+	const char *l;
+	size_t n;
+
+	if (!e || !((tn == 13 && !strncmp(type, "GIT_COMMIT_ID", 13)) ||
+		    (tn == 17 && !strncmp(type, "UNKNOWN_COMMIT_ID", 17))))
+		return 0;
+	if (e[1] != '#')
+		return 0;
+	l = strchr(e + 1, '\n');
+	if (!l || !skip_prefix(l + 1, "commit ", &l))
+		return 0;
+	n = strspn(l, "0123456789abcdef");
+	return n >= 12 && n <= 40 && !strncmp(l + n, " upstream.\n", 11);
+}
+
 /*
  * "ERROR:TYPE: text", "WARNING:TYPE: text" and "CHECK:TYPE: text" lines of
- * checkpatch --show-types.  An error always counts; a warning or check
- * whose type checkpatch.allow lists is only noted.  What counts goes to
- * @detail as "@patch: line".
+ * checkpatch --show-types.  An error always counts, but for stable's
+ * upstream line (stable_upstream_line(), counted apart); a warning or
+ * check whose type checkpatch.allow lists is only noted, its type named
+ * once.  What counts goes to @detail as "@patch: line".
  */
 void checkpatch_count(const char *out, const char *allow,
 		      struct checkpatch_counts *n, struct strbuf *detail,
@@ -44,10 +84,13 @@ void checkpatch_count(const char *out, const char *allow,
 		if ((err || warn || chk) && type) {
 			type++;
 			tn = strcspn(type, ":\n");
-			if (!err && type_allowed(allow, type, tn)) {
+			if (stable_upstream_line(type, tn, e)) {
+				n->stable_line++;
+			} else if (!err && type_allowed(allow, type, tn)) {
 				n->allowed++;
-				strbuf_addf(&n->allowed_types, " %.*s",
-					    (int)tn, type);
+				if (!has_type(n->allowed_types.buf, type, tn))
+					strbuf_addf(&n->allowed_types, " %.*s",
+						    (int)tn, type);
 			} else {
 				n->errors += err;
 				n->warnings += warn;

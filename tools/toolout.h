@@ -7,10 +7,11 @@
 /* What checkpatch --show-types said of one patch, against checkpatch.allow. */
 struct checkpatch_counts {
 	int errors, warnings, checks, allowed;
-	struct strbuf allowed_types;	/* " TYPE TYPE" */
+	struct strbuf allowed_types;	/* " TYPE TYPE", each type once */
+	int stable_line;	/* about stable's "commit SHA upstream." line */
 };
 
-#define CHECKPATCH_COUNTS_INIT { 0, 0, 0, 0, STRBUF_INIT }
+#define CHECKPATCH_COUNTS_INIT { 0, 0, 0, 0, STRBUF_INIT, 0 }
 
 void checkpatch_count(const char *out, const char *allow,
 		      struct checkpatch_counts *n, struct strbuf *detail,

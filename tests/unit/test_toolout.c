@@ -30,13 +30,14 @@ static void checkpatch_findings(void **state)
 			 "WARNING:LONG_LINE_COMMENT: a type with a listed prefix\n"
 			 "CHECK:PARENTHESIS_ALIGNMENT: align\n"
 			 "ERROR:LONG_LINE: an allowed type is still an error\n"
+			 "WARNING:LONG_LINE: named once however often allowed\n"
 			 "total: 2 errors, 3 warnings, 1 checks\n"
 			 "WARNING: no type without --show-types",
 			 allow, &n, &detail, "0001-x.patch");
 	assert_int_equal(n.errors, 2);
 	assert_int_equal(n.warnings, 2);
 	assert_int_equal(n.checks, 1);
-	assert_int_equal(n.allowed, 2);
+	assert_int_equal(n.allowed, 3);
 	assert_string_equal(n.allowed_types.buf,
 			    " LONG_LINE COMMIT_LOG_LONG_LINE");
 	assert_string_equal(detail.buf,
@@ -45,6 +46,50 @@ static void checkpatch_findings(void **state)
 			    "0001-x.patch: CHECK:PARENTHESIS_ALIGNMENT: align\n"
 			    "0001-x.patch: ERROR:LONG_LINE: an allowed type is still an error\n"
 			    "0001-x.patch: WARNING: no type without --show-types\n");
+	strbuf_release(&n.allowed_types);
+	strbuf_release(&detail);
+}
+
+/*
+ * A backport's first line once merged, "commit SHA upstream.", as stable
+ * wants it: checkpatch's GIT_COMMIT_ID error and UNKNOWN_COMMIT_ID warning
+ * about it are noted, not counted; about any other line they count.
+ */
+static void checkpatch_stable_line(void **state)
+{
+	struct checkpatch_counts n = CHECKPATCH_COUNTS_INIT;
+	struct strbuf detail = STRBUF_INIT;
+	static const char sha[] = "0123456789abcdef0123456789abcdef01234567";
+	char out[2048];
+
+	(void)state;
+	snprintf(out, sizeof(out),
+		 "ERROR:GIT_COMMIT_ID: Please use git commit description style\n"
+		 "#9:\n"
+		 "commit %s upstream.\n"
+		 "\n"
+		 "WARNING:UNKNOWN_COMMIT_ID: Unknown commit id '%s'\n"
+		 "#9:\n"
+		 "commit %s upstream.\n"
+		 "\n"
+		 "ERROR:GIT_COMMIT_ID: Please use git commit description style\n"
+		 "#20:\n"
+		 "as commit %s upstream. did\n"
+		 "\n"
+		 "ERROR:GIT_COMMIT_ID: Please use git commit description style\n"
+		 "#21:\n"
+		 "commit %s upstream. And more\n"
+		 "\n"
+		 "ERROR:SPACING: a stable line is no excuse for another type\n"
+		 "#9:\n"
+		 "commit %s upstream.\n",
+		 sha, sha, sha, sha, sha, sha);
+	checkpatch_count(out, "", &n, &detail, "p");
+	assert_int_equal(n.stable_line, 2);
+	assert_int_equal(n.allowed, 0);
+	assert_string_equal(n.allowed_types.buf, "");
+	assert_int_equal(n.errors, 3);
+	assert_int_equal(n.warnings, 0);
 	strbuf_release(&n.allowed_types);
 	strbuf_release(&detail);
 }
@@ -223,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(checkpatch_findings),
+		cmocka_unit_test(checkpatch_stable_line),
 		cmocka_unit_test(checkpatch_clean),
 		cmocka_unit_test(quilt_hunk),
 		cmocka_unit_test(quilt_other_failures),

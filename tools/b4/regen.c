@@ -25,7 +25,10 @@
  * series/revision and series/message-id (backport_origin()), as make
  * backport writes them, and its message gets the review trailers
  * (Reviewed-by:, Acked-by:, Tested-by:) that series/'s patch of the same
- * name has, the fixes-only series too.  The pristine trees are read, never written.
+ * name has, the fixes-only series too.  Once series/merged names the
+ * upstream commit of series/'s patch, the variant's patch of that name
+ * begins "commit SHA upstream.", as stable wants a backport.  The
+ * pristine trees are read, never written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -313,28 +316,43 @@ static int follow_origin(const char *path, const char *origin)
 	return ret;
 }
 
+/* What every variant's patch follows of series/ (regen_target()). */
+struct upstream {
+	struct series s;	/* series/ */
+	struct strvec merged;	/* series/merged: name and SHA pairs */
+	struct strbuf origin;	/* Origin: and Forwarded: lines */
+};
+
+/* series/'s patch of the same name as @path (its number aside), or NULL. */
+static const char *upstream_patch(const char *path, const struct series *s)
+{
+	const char *name = patch_name(path), *dash = strchr(name, '-');
+	size_t i;
+
+	for (i = 0; dash && i < s->patches.nr; i++) {
+		const char *un = patch_name(s->patches.v[i]);
+		const char *ud = strchr(un, '-');
+
+		if (ud && !strcmp(ud, dash))
+			return s->patches.v[i];
+	}
+	return NULL;
+}
+
 /*
  * The review trailers of series/'s patch of the same name (its number
  * aside) that the variant's patch @path lacks, added: 1 when it was
  * rewritten, 0 when there was nothing to add, -1 on an error.
  */
-static int follow_trailers(const char *path, const struct series *upstream)
+static int follow_trailers(const char *path, const struct upstream *u)
 {
-	const char *name = patch_name(path), *dash = strchr(name, '-');
+	const char *up = upstream_patch(path, &u->s);
 	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT, out = STRBUF_INIT;
-	size_t i;
 	int ret = 0, n;
 
-	for (i = 0; dash && i < upstream->patches.nr; i++) {
-		const char *un = patch_name(upstream->patches.v[i]);
-		const char *ud = strchr(un, '-');
-
-		if (ud && !strcmp(ud, dash))
-			break;
-	}
-	if (!dash || i == upstream->patches.nr)
+	if (!up)
 		return 0;
-	if (strbuf_read_file(&from, upstream->patches.v[i], 16 << 20) < 0 ||
+	if (strbuf_read_file(&from, up, 16 << 20) < 0 ||
 	    strbuf_read_file(&to, path, 16 << 20) < 0) {
 		ret = -1;
 		goto out;
@@ -348,6 +366,57 @@ static int follow_trailers(const char *path, const struct series *upstream)
 out:
 	strbuf_release(&from);
 	strbuf_release(&to);
+	strbuf_release(&out);
+	return ret;
+}
+
+/* @p past a "commit SHA upstream." line and the blank line after it, or NULL. */
+static const char *skip_upstream_line(const char *p)
+{
+	size_t n;
+
+	if (!skip_prefix(p, "commit ", &p))
+		return NULL;
+	n = strspn(p, "0123456789abcdef");
+	if (n < 12 || n > 40 || !skip_prefix(p + n, " upstream.\n\n", &p))
+		return NULL;
+	return p;
+}
+
+/*
+ * Once series/merged names the upstream commit of series/'s patch of the
+ * same name, the message of @path begins "commit SHA upstream.", as a
+ * stable backport must (Documentation/process/stable-kernel-rules.rst),
+ * a line another SHA wrote replaced.  1 when it was rewritten, 0 when
+ * not, -1 on an error.
+ */
+static int follow_upstream_commit(const char *path, const struct upstream *u)
+{
+	const char *up = upstream_patch(path, &u->s);
+	const char *sha = up ? series_merged_sha(&u->merged, patch_name(up)) :
+			  NULL;
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	const char *body, *rest;
+	int ret = 0;
+
+	if (!sha)
+		return 0;
+	if (strbuf_read_file(&sb, path, 16 << 20) < 0)
+		return -1;
+	body = strstr(sb.buf, "\n\n");
+	if (!body) {
+		error("%s: no message after its header", path);
+		ret = -1;
+		goto out;
+	}
+	body += 2;
+	rest = skip_upstream_line(body);
+	strbuf_add(&out, sb.buf, body - sb.buf);
+	strbuf_addf(&out, "commit %s upstream.\n\n%s", sha, rest ? rest : body);
+	if (strcmp(out.buf, sb.buf))
+		ret = write_file(path, out.buf, out.len) ? -1 : 1;
+out:
+	strbuf_release(&sb);
 	strbuf_release(&out);
 	return ret;
 }
@@ -461,12 +530,11 @@ out:
 
 /*
  * One target's variant: regenerated (or kept, fixes only), then its
- * Origin:/Forwarded: and review trailers follow series/.  0, 1 (needs a
- * hand), -1 (an error) or -2 (bad input).
+ * Origin:/Forwarded:, review trailers and upstream commit follow
+ * series/.  0, 1 (needs a hand), -1 (an error) or -2 (bad input).
  */
 static int regen_target(const struct target *t, const struct options *opt,
-			const char *results, const struct series *upstream,
-			const char *origin)
+			const char *results, const struct upstream *u)
 {
 	struct regen r = { .t = t, .opt = opt };
 	char *where = xstrfmt("%s:%d", opt->list, t->line);
@@ -499,8 +567,9 @@ static int regen_target(const struct target *t, const struct options *opt,
 	}
 	if (ret >= 0 && strcmp(t->series, "series"))
 		for (j = 0; j < r.s.patches.nr && ret >= 0; j++)
-			if (follow_origin(r.s.patches.v[j], origin) < 0 ||
-			    follow_trailers(r.s.patches.v[j], upstream) < 0)
+			if (follow_origin(r.s.patches.v[j], u->origin.buf) < 0 ||
+			    follow_trailers(r.s.patches.v[j], u) < 0 ||
+			    follow_upstream_commit(r.s.patches.v[j], u) < 0)
 				ret = -1;
 	strbuf_release(&why);
 	strbuf_release(&detail);
@@ -517,8 +586,10 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		   const char *results)
 {
 	struct strvec done = STRVEC_INIT;
-	struct strbuf origin = STRBUF_INIT, err = STRBUF_INIT;
-	struct series upstream = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct upstream u = {
+		.merged = STRVEC_INIT, .origin = STRBUF_INIT,
+	};
 	size_t i;
 	int ret = 0, hand = 0;
 
@@ -526,13 +597,15 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		error("make regenerate needs spatch and git: make deps");
 		return EXIT_TOOL;
 	}
-	if (backport_origin(&origin))
-		return EXIT_USAGE;
-	if (series_load(&upstream, ".", "series", "series", &err)) {
+	if (backport_origin(&u.origin) ||
+	    series_merged_load("series/merged", &u.merged)) {
+		ret = -2;
+		goto out;
+	}
+	if (series_load(&u.s, ".", "series", "series", &err)) {
 		fprintf(stderr, "kverify: %s", err.buf);
-		strbuf_release(&err);
-		strbuf_release(&origin);
-		return EXIT_USAGE;
+		ret = -2;
+		goto out;
 	}
 	for (i = 0; i < list->nr && ret >= 0; i++) {
 		const struct target *t = &list->v[i];
@@ -541,15 +614,17 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		    strvec_has(&done, t->series))
 			continue;
 		strvec_push(&done, t->series);
-		ret = regen_target(t, opt, results, &upstream, origin.buf);
+		ret = regen_target(t, opt, results, &u);
 		hand += ret > 0;
 		if (ret > 0)
 			ret = 0;
 	}
+out:
 	strvec_clear(&done);
-	strbuf_release(&origin);
 	strbuf_release(&err);
-	series_clear(&upstream);
+	strbuf_release(&u.origin);
+	strvec_clear(&u.merged);
+	series_clear(&u.s);
 	if (ret == -2)
 		return EXIT_USAGE;
 	if (ret < 0)

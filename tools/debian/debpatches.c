@@ -93,38 +93,7 @@ static int all_of(const char *s, const char *set)
 	return *s && s[strspn(s, set)] == '\0';
 }
 
-#define HEX "0123456789abcdef"
 #define DIGITS "0123456789"
-
-/* series/merged: "NNNN-name.patch SHA" a line, # comments; 0 or -1. */
-static int read_merged(const char *path, struct strvec *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct line l;
-	int n = 0, ret = 0;
-
-	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
-		return 0;	/* nothing merged yet */
-	for_each_line(l, sb.buf) {
-		char name[256], sha[64], extra;
-
-		n++;
-		if (!l.len || *l.s == '#')
-			continue;
-		if (sscanf(l.s, "%255s %63s %c", name, sha, &extra) != 2 ||
-		    !ends_with(name, ".patch") || strchr(name, '/') ||
-		    strlen(sha) < 12 || strlen(sha) > 40 || !all_of(sha, HEX)) {
-			error("%s:%d: '%.*s' is not 'NNNN-name.patch SHA' (the upstream commit, 12 to 40 lowercase hex digits)",
-			      path, n, (int)l.len, l.s);
-			ret = -1;
-			continue;
-		}
-		strvec_push(out, name);
-		strvec_push(out, sha);
-	}
-	strbuf_release(&sb);
-	return ret;
-}
 
 static int read_posting(struct posting *p, const char *bug,
 			const char *results)
@@ -142,7 +111,7 @@ static int read_posting(struct posting *p, const char *bug,
 	free(rev);
 	if (posted_load(&p->po, p->working, results))
 		return -1;
-	if (read_merged("series/merged", &p->merged))
+	if (series_merged_load("series/merged", &p->merged))
 		return -1;
 	if (!bug || !*bug)
 		return 0;
@@ -158,16 +127,6 @@ static int read_posting(struct posting *p, const char *bug,
 	return 0;
 }
 
-static const char *merged_sha(const struct posting *p, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < p->merged.nr; i += 2)
-		if (!strcmp(p->merged.v[i], name))
-			return p->merged.v[i + 1];
-	return NULL;
-}
-
 /*
  * The DEP-3 fields of the patch file @file of a series of @rel, Debian
  * name @name.
@@ -175,7 +134,7 @@ static const char *merged_sha(const struct posting *p, const char *name)
 static void dep3_fields(const struct posting *p, const char *rel,
 			const char *file, const char *name, struct strbuf *out)
 {
-	const char *sha = merged_sha(p, file);
+	const char *sha = series_merged_sha(&p->merged, file);
 	const char *bp = starts_with(rel, "backports/") ? "backport, " : "";
 	const char *id = NULL;
 	char day[16];

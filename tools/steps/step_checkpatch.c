@@ -224,6 +224,9 @@ static enum step_status run_checkpatch(const struct verify_ctx *ctx, struct step
 	if (n.allowed)
 		strbuf_addf(&r->reason, "; allowed by checkpatch.allow:%s",
 			    n.allowed_types.buf);
+	if (n.stable_line)
+		strbuf_addf(&r->reason, "; %d about stable's \"commit SHA upstream.\" line, not counted",
+			    n.stable_line);
 	if (signer)
 		strbuf_addf(&r->reason, "; checked as sent, signed by %s",
 			    op.full);
