@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 27
+plan 29
 test_expect_success 'the 6.12 and 7.2 sources are in the cache' '
 	src612=$(cached_source 6.12) && src72=$(cached_source 7.2)
 '
@@ -177,6 +177,32 @@ EOT
 test_expect_success 'matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own' - <<\EOT
 	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
 	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"][-1] == "build/kverify sweep --only linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert j["retry"]["exit_codes"] == [3] and j["cache"]["key"] == "kverify-sweep-linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
+EOT
+
+# Ctrl-C (SIGINT to the sweep's process group) while its first version
+# runs, in a cache without rows: the second version never starts, the
+# exit is 130, sweep.json and docs/sweep.md stay the last complete
+# sweep's, and the interrupted sweep's report is written beside them as
+# sweep.interrupted.json, which the next complete sweep removes.
+cp "$J" "$TMP/json.before" && cp "$TMP/sweep.md" "$TMP/md.before"
+(cd "$copy" && exec setsid env -u MAKEFLAGS ./build/kverify --cache "$TMP/cache-int" \
+	--sources "$cache" sweep --md "$TMP/sweep.md" --json "$J") > "$TMP/int.out" 2> "$TMP/int.err" &
+pid=$!
+first_started() { grep -q "^kverify: sweep: linux-source-6.12 6.12.900-1 (1/2) \.\.\.$" "$TMP/int.err"; }
+wait_for 120 first_started && kill -INT -- -$pid
+wait $pid
+intrc=$?
+test_expect_success "Ctrl-C in a sweep: exit $intrc, no second version, sweep.json stays, the interrupted one beside it" - <<\EOT
+	tail -n 5 "$TMP/int.err" && [ $intrc = 130 ] &&
+	! grep -q "(2/2)" "$TMP/int.err" &&
+	cmp "$TMP/json.before" "$J" && cmp "$TMP/md.before" "$TMP/sweep.md" &&
+	[ -s "$TMP/sweep.interrupted.json" ] && ! cmp -s "$TMP/sweep.interrupted.json" "$J"
+EOT
+sweep
+swrc=$?
+test_expect_success "a sweep that completes removes sweep.interrupted.json (exit $swrc: 7.2 fails as above)" - <<\EOT
+	[ $swrc = 1 ] && [ ! -e "$TMP/sweep.interrupted.json" ] &&
+	[ "$(json "$J" 'len(r["versions"])')" = 2 ]
 EOT
 
 status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep --only linux-6.12"

@@ -933,7 +933,8 @@ int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 	printf("sweep: %s\n\n%s", head.buf, body.buf);
 	fflush(stdout);
 	ret = sweep_write_json(&sw, head.buf, t1.tv_sec - t0.tv_sec +
-			 (t1.tv_nsec - t0.tv_nsec) / 1e9);
+			       (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			       run_interrupted());
 	/* one CI job's version, or an interrupted run, is not the table */
 	if (!a->only && !run_interrupted())
 		ret |= sweep_write_md(&sw, head.buf, body.buf);

@@ -7,7 +7,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/fsutil.h"
 #include "lib/json.h"
@@ -208,9 +210,25 @@ static void json_version(struct strbuf *sb, const struct sweep_version *v)
 	strbuf_addstr(sb, "]}");
 }
 
-int sweep_write_json(const struct sweep *sw, const char *head, double secs)
+/*
+ * An interrupted sweep's report goes beside the last complete one's, as a
+ * verify's does (report.c): sweep.interrupted.json beside sweep.json.
+ */
+static char *interrupted_path(const char *json)
+{
+	size_t n = strlen(json);
+
+	if (n > 5 && !strcmp(json + n - 5, ".json"))
+		n -= 5;
+	return xstrfmt("%.*s.interrupted.json", (int)n, json);
+}
+
+int sweep_write_json(const struct sweep *sw, const char *head, double secs,
+		     int interrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *aside = interrupted_path(sw->a->json);
+	const char *path = interrupted ? aside : sw->a->json;
 	int nr_failed, ret;
 	size_t i;
 
@@ -233,10 +251,13 @@ int sweep_write_json(const struct sweep *sw, const char *head, double secs)
 		json_version(&sb, &sw->v[i]);
 	}
 	strbuf_addstr(&sb, "\n  ]\n}\n");
-	ret = write_file_atomic(sw->a->json, sb.buf, sb.len);
+	ret = write_file_atomic(path, sb.buf, sb.len);
 	if (ret)
-		error("cannot write %s: %s", sw->a->json, strerror(errno));
+		error("cannot write %s: %s", path, strerror(errno));
+	else if (!interrupted)
+		unlink(aside);
 	strbuf_release(&sb);
+	free(aside);
 	return ret;
 }
 

@@ -85,10 +85,14 @@ void sweep_table(const struct sweep *sw, struct strbuf *sb);
  * @sw: the sweep
  * @head: the headline
  * @secs: the sweep's time in seconds
+ * @interrupted: the sweep was interrupted: its report goes beside the last
+ *	complete one, NAME.interrupted.json for NAME.json, which a complete
+ *	sweep removes
  *
  * Return: 0, or nonzero if the file cannot be written (said with error()).
  */
-int sweep_write_json(const struct sweep *sw, const char *head, double secs);
+int sweep_write_json(const struct sweep *sw, const char *head, double secs,
+		     int interrupted);
 
 /**
  * sweep_write_md() - put the table between the markers of sw->a->md
