@@ -22,6 +22,18 @@ static int type_allowed(const char *allow, const char *type, size_t n)
 	return 0;
 }
 
+const char *skip_stable_upstream_line(const char *p)
+{
+	size_t n;
+
+	if (!skip_prefix(p, "commit ", &p))
+		return NULL;
+	n = strspn(p, "0123456789abcdef");
+	if (n < 12 || n > 40 || !skip_prefix(p + n, " upstream.\n", &p))
+		return NULL;
+	return p;
+}
+
 /* Does the list " TYPE TYPE" @types name TYPE (@n bytes)? */
 static int has_type(const char *types, const char *type, size_t n)
 {
@@ -47,7 +59,6 @@ static int has_type(const char *types, const char *type, size_t n)
 static int stable_upstream_line(const char *type, size_t tn, const char *e)
 {
 	const char *l;
-	size_t n;
 
 	if (!e || !((tn == 13 && !strncmp(type, "GIT_COMMIT_ID", 13)) ||
 		    (tn == 17 && !strncmp(type, "UNKNOWN_COMMIT_ID", 17))))
@@ -55,10 +66,7 @@ static int stable_upstream_line(const char *type, size_t tn, const char *e)
 	if (e[1] != '#')
 		return 0;
 	l = strchr(e + 1, '\n');
-	if (!l || !skip_prefix(l + 1, "commit ", &l))
-		return 0;
-	n = strspn(l, "0123456789abcdef");
-	return n >= 12 && n <= 40 && !strncmp(l + n, " upstream.\n", 11);
+	return l && skip_stable_upstream_line(l + 1);
 }
 
 /*

@@ -18,6 +18,12 @@ void checkpatch_count(const char *out, const char *allow,
 		      const char *patch);
 void quilt_failure(const char *log, struct strbuf *why);
 
+/*
+ * @p past stable's "commit SHA upstream." line (SHA 12 to 40 lowercase
+ * hex digits) and its newline, or NULL when @p does not start with one.
+ */
+const char *skip_stable_upstream_line(const char *p);
+
 /* The line the semantic patch prints last: what it did to the tree. */
 enum cocci_outcome {
 	COCCI_APPLIED,		/* "APPLIED <shape>" */

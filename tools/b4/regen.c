@@ -46,6 +46,7 @@
 #include "lib/usage.h"
 #include "series.h"
 #include "sources/source.h"
+#include "toolout.h"
 
 #define BASE "kverify-regen-base"
 
@@ -370,19 +371,6 @@ out:
 	return ret;
 }
 
-/* @p past a "commit SHA upstream." line and the blank line after it, or NULL. */
-static const char *skip_upstream_line(const char *p)
-{
-	size_t n;
-
-	if (!skip_prefix(p, "commit ", &p))
-		return NULL;
-	n = strspn(p, "0123456789abcdef");
-	if (n < 12 || n > 40 || !skip_prefix(p + n, " upstream.\n\n", &p))
-		return NULL;
-	return p;
-}
-
 /*
  * Once series/merged names the upstream commit of series/'s patch of the
  * same name, the message of @path begins "commit SHA upstream.", as a
@@ -410,7 +398,8 @@ static int follow_upstream_commit(const char *path, const struct upstream *u)
 		goto out;
 	}
 	body += 2;
-	rest = skip_upstream_line(body);
+	rest = skip_stable_upstream_line(body);
+	rest = rest && *rest == '\n' ? rest + 1 : NULL;	/* and its blank line */
 	strbuf_add(&out, sb.buf, body - sb.buf);
 	strbuf_addf(&out, "commit %s upstream.\n\n%s", sha, rest ? rest : body);
 	if (strcmp(out.buf, sb.buf))
