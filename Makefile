@@ -72,7 +72,7 @@ MAKEOVERRIDES :=
 KV_VERSION := $(value KVERIFY_VERSION)
 # make's variables that kverify reads, each as VAR (read as $KVERIFY_VAR)
 # or VAR:NAME (read as $KVERIFY_NAME): the one list of them here; kverify's
-# own is make_options[] in tools/kverify.c.  Each reaches kverify as the
+# own is make_vars[] in tools/cmd/variables.c.  Each reaches kverify as the
 # raw text given, and none is exported under its own name.  verify-all's
 # own sub-make (KV_INHERIT=1) finds them in its environment.
 KV_VARS := KERNEL:TARGETS BUILD SKIP CONFIG BOOT TREE:BACKPORT_TREE \

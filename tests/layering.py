@@ -22,7 +22,8 @@ CHECK is one of:
   commands  the commands (tools/cmd/) stand on top: no file but
             kverify.c and those of tools/cmd/ calls one or includes a
             header of tools/cmd/, and no command calls another command
-            (cmd.o, what they share, is not a command)
+            (cmd.o and variables.o, what they share, are no command:
+            a command is a cmd_<name>.c)
   shared    b4's workflows and what they share with the pipeline (the
             source, checkpatch, the series) stand below the steps: nothing
             reachable from b4.o is a step (step.o, step_*.o) or the engine,
@@ -188,20 +189,21 @@ def main():
                     bad.append('%s:%d: a writable struct verify_ctx: %s'
                                % (src, n, line.strip()))
     elif check == 'commands':
-        cmds = {os.path.basename(f)[:-2] for f in sources(srcdir)
-                if f.endswith('.c') and
-                os.path.basename(os.path.dirname(f)) == 'cmd'}
+        incmd = {os.path.basename(f)[:-2] for f in sources(srcdir)
+                 if f.endswith('.c') and
+                 os.path.basename(os.path.dirname(f)) == 'cmd'}
+        cmds = {n for n in incmd if n.startswith('cmd_')}
         if not cmds:
-            bad.append('no tools/cmd/*.c in %s' % srcdir)
+            bad.append('no tools/cmd/cmd_*.c in %s' % srcdir)
         for name in sorted(graph):
             for to, sym in sorted(graph[name].items()):
-                if to not in cmds:
+                if to not in incmd:
                     continue
-                if name not in cmds and name != 'kverify':
+                if name not in incmd and name != 'kverify':
                     bad.append('%s.o calls %s (%s), a file of tools/cmd/: '
                                'only kverify.c and the commands do'
                                % (name, to, sym))
-                elif name in cmds and 'cmd' not in (name, to):
+                elif name in cmds and to in cmds:
                     bad.append('%s.o calls %s (%s): a command calls '
                                'another command' % (name, to, sym))
         for src in sources(srcdir):

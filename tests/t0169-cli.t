@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 48
+plan 51
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -152,6 +152,37 @@ test_expect_success 'make send SEND=yes, REFLECT=2, RESEND=true: one line each, 
 		  { cat "$TMP/var.out"; bad="$bad [$a: exit $rc]"; }; }
 	done &&
 	echo "not refused in one line:${bad:- none}" && [ -z "$bad" ]
+EOT
+# make_vars[] (tools/cmd/variables.c) is the one table of the variables
+# kverify reads: the Makefile's KV_VARS names the same make variables, and
+# no other file of tools/ reads a $KVERIFY_* variable.
+test_expect_success "KV_VARS of the Makefile and kverify --help's make variables are the same" - <<\EOT
+	sed -n '/^KV_VARS :=/,/[^\\]$/p' Makefile | sed 's/^KV_VARS :=//' | tr -d '\\' |
+		tr -s ' \t' '\n' | grep . | sed 's/:.*//' | sort > "$TMP/kv_vars" &&
+	"$KVERIFY" --help | sed -n '/^make.s variables/,$p' |
+		sed -n 's/^  \([A-Z_]*\)=.*/\1/p' | sort > "$TMP/table" &&
+	echo "Makefile only: $(comm -23 "$TMP/kv_vars" "$TMP/table" | tr '\n' ' ')" &&
+	echo "table only: $(comm -13 "$TMP/kv_vars" "$TMP/table" | tr '\n' ' ')" &&
+	[ "$(wc -l < "$TMP/kv_vars")" -gt 20 ] && cmp -s "$TMP/kv_vars" "$TMP/table"
+EOT
+# reads of $KVERIFY_* in the C of directory $1 but its table's
+env_reads() {
+	grep -rnE '(getenv|env)\("KVERIFY_' --include='*.[ch]' "$1" |
+		grep -v '^[^:]*/cmd/variables\.c:'
+}
+test_expect_success 'no file of tools/ but cmd/variables.c reads a $KVERIFY_* variable' - <<\EOT
+	! env_reads tools
+EOT
+test_expect_success 'the rule finds a read of $KVERIFY_* put in a step (a mutant)' - <<\EOT
+	rm -rf "$TMP/mutant" && mkdir -p "$TMP/mutant/steps" "$TMP/mutant/cmd" &&
+	cp tools/steps/step_boot.c tools/cmd/variables.c "$TMP/mutant/" &&
+	mv "$TMP/mutant/step_boot.c" "$TMP/mutant/steps/" &&
+	mv "$TMP/mutant/variables.c" "$TMP/mutant/cmd/" &&
+	! env_reads "$TMP/mutant" &&
+	sed -i '0,/^{$/s//{\n\tconst char *q = getenv("KVERIFY_QEMU");/' "$TMP/mutant/steps/step_boot.c" &&
+	env_reads "$TMP/mutant" > "$TMP/reads" &&
+	cat "$TMP/reads" && grep -q "steps/step_boot.c:.*KVERIFY_QEMU" "$TMP/reads" &&
+	[ "$(wc -l < "$TMP/reads")" = 1 ]
 EOT
 test_expect_success 'kverify verify --skip x names --skip as written, exit 2' '
 	"$KVERIFY" verify --skip nosuch 6.12 > "$TMP/cli.out" 2>&1

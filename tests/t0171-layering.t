@@ -93,7 +93,7 @@ test_expect_success 'the source module including a step header is named' '
 '
 test_expect_success 'a file below the commands that calls one is named' '
 	mutant below sweep.c "s/(\tclock_gettime\(CLOCK_MONOTONIC, &t0\);\n)/\t{\n\t\tconst char *env(const char *name);\n\n\t\tif (env(\"KVERIFY_X\"))\n\t\t\treturn 2;\n\t}\n\$1/" &&
-	rejects below commands "^sweep.o calls cmd (env), a file of tools/cmd/"
+	rejects below commands "^sweep.o calls variables (env), a file of tools/cmd/"
 '
 
 test_expect_success 'a command that calls another command is named' '

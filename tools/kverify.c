@@ -5,7 +5,6 @@
  * file is the command line: the options every command takes, make's
  * variables, and commands[], each command of a file of tools/cmd/.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 #include "lib/parse-options.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "test-hooks.h"
 #include "version.h"
 
 static const char usage[] =
@@ -66,77 +64,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return usage_tail();
 }
 
-/* $@name as a number from @min to @max into @n; unset leaves @n. */
-static int env_number(const char *name, long min, long max, long *n)
-{
-	const char *v = env(name);
-	char *end;
-	long x;
-
-	if (!v)
-		return 0;
-	errno = 0;
-	x = strtol(v, &end, 0);
-	if (errno || *end || x < min || x > max) {
-		error("%s is a number from %ld to %ld, not '%s'", name, min, max, v);
-		return EXIT_USAGE;
-	}
-	*n = x;
-	return 0;
-}
-
-/*
- * The environment every command takes, whether or not --env: make's
- * KEEP_GOING=, KCC=, KHOSTCC=, CCACHE=, VERIFY_CACHE=, FORCE=, and
- * $KVERIFY_BUSYBOX, the mirrors, the sim step's knobs and the test hooks
- * (tests/README).
- * The only place that reads them.
- */
-static int options_from_make(struct options *opt)
-{
-	static struct test_hooks hooks;
-	const char *mf = env("MAKEFLAGS");
-	const char *cc = env("KVERIFY_CCACHE");
-	long boot_timeout = 0, progress = 0;
-
-	if (env_switch("KVERIFY_KEEP_GOING", "KEEP_GOING", &opt->keep_going) ||
-	    env_switch("KVERIFY_VERIFY_CACHE", "VERIFY_CACHE",
-		       &opt->verify_cache) ||
-	    env_switch("KVERIFY_FORCE", "FORCE", &opt->force))
-		return EXIT_USAGE;
-	opt->kernel_cc = env("KVERIFY_KERNEL_CC");
-	opt->kernel_hostcc = env("KVERIFY_KERNEL_HOSTCC");
-	if (cc && strcmp(cc, "") && strcmp(cc, "0") && strcmp(cc, "1")) {
-		error("CCACHE=%s: CCACHE is 0 or 1", cc);
-		return EXIT_USAGE;
-	}
-	opt->ccache = cc && *cc ? *cc == '1' : -1;
-	opt->busybox = env("KVERIFY_BUSYBOX");
-	opt->makeflags = mf;
-	opt->make_jobserver = mf && (strstr(mf, "--jobserver-auth=") ||
-				     strstr(mf, "--jobserver-fds="));
-	opt->debian_mirror = env("KVERIFY_DEBIAN_MIRROR");
-	opt->security_mirror = env("KVERIFY_SECURITY_MIRROR");
-	opt->sim_seed = hooks.apt_max_age = -1;
-	opt->sim_debug = !!env("KVERIFY_SIM_DEBUG");
-	hooks.sweep_list = env("KVERIFY_TEST_SWEEP_LIST");
-	opt->ci_image = env("KVERIFY_CI_IMAGE");
-	opt->ci_tags = env("KVERIFY_CI_TAGS");
-	if (env_number("KVERIFY_SIM_SEED", 0, 1L << 62, &opt->sim_seed) ||
-	    env_number("KVERIFY_SIM_TRACES", 1, 100000000, &opt->sim_traces) ||
-	    env_number("KVERIFY_SIM_SECONDS", 1, 3600, &opt->sim_seconds) ||
-	    env_number("KVERIFY_CI_TIMEOUT", 1, 10080, &opt->ci_timeout) ||
-	    env_number("KVERIFY_TEST_BOOT_TIMEOUT", 1, 86400, &boot_timeout) ||
-	    env_number("KVERIFY_TEST_PROGRESS_SECONDS", 1, 3600, &progress) ||
-	    env_number("KVERIFY_TEST_APT_MAX_AGE", 0, 1L << 40,
-		       &hooks.apt_max_age))
-		return EXIT_USAGE;
-	hooks.boot_timeout = boot_timeout;
-	hooks.progress_seconds = progress;
-	opt->test = &hooks;
-	return 0;
-}
-
 /*
  * --cache, else $KVERIFY_CACHE, else the XDG cache: absolute, so that
  * every command can take opt->cache as it is.  A relative $XDG_CACHE_HOME
@@ -147,8 +74,8 @@ static char *cache_dir(const char *given)
 	const char *xdg = env("XDG_CACHE_HOME"), *home = env("HOME");
 	char *dir, *abs;
 
-	if (given || env("KVERIFY_CACHE"))
-		return abspath(given ? given : env("KVERIFY_CACHE"));
+	if (given || the_make_values.cache)
+		return abspath(given ? given : the_make_values.cache);
 	if (xdg && xdg[0] == '/')
 		return xstrfmt("%s/kverify", xdg);
 	dir = xstrfmt("%s/.cache/kverify", home ? home : "/tmp");
@@ -252,9 +179,9 @@ static int run_in_cache(const struct command *cmd, struct options *opt,
 	int ret;
 
 	opt->cache = cache;
-	if (opt->sources || env("KVERIFY_SOURCES"))
+	if (opt->sources || the_make_values.sources)
 		sources = abspath(opt->sources ? opt->sources :
-				  env("KVERIFY_SOURCES"));
+				  the_make_values.sources);
 	opt->sources = sources;
 	if ((cmd->flags & RUNS_TOOLS) && (cache_check(cache, &why) ||
 	    (sources && cache_check(sources, &why)))) {
@@ -289,8 +216,10 @@ static int no_command(int argc, char **argv, int at)
 
 	n = parse_options(argc, (const char **)argv, all, global_usage, 0);
 	free(all);
-	if (n == PARSE_OPT_HELP)
+	if (n == PARSE_OPT_HELP) {
+		print_make_variables(stdout);
 		return EXIT_PASS;
+	}
 	if (n < 0)
 		return EXIT_USAGE;
 	if (name)
@@ -312,7 +241,7 @@ int main(int argc, char **argv)
 	char **args;
 	int at, n, ret;
 
-	if (options_from_make(opt))
+	if (read_make_variables(opt))
 		return EXIT_USAGE;
 	cmd = argc > 1 ? find_command(argv[1]) : NULL;
 	if (cmd && (cmd->flags & OWN_OPTIONS))

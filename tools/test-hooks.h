@@ -11,9 +11,9 @@
  */
 struct test_hooks {
 	/* KVERIFY_TEST_BOOT_TIMEOUT: seconds QEMU may run (step_boot.c) */
-	unsigned int boot_timeout;
+	long boot_timeout;
 	/* KVERIFY_TEST_PROGRESS_SECONDS: between progress lines (verify.c) */
-	double progress_seconds;
+	long progress_seconds;
 	/* KVERIFY_TEST_APT_MAX_AGE: the apt lists' age in seconds; -1 unset */
 	long apt_max_age;
 	/* KVERIFY_TEST_SWEEP_LIST: the archive's versions from a file */

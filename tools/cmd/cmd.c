@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every command of tools/cmd/ stands on: the options every command
- * takes (common_options[] into the_options), make's variables as the
- * options they stand for (make_options[]), errors that name a value as
- * the user wrote it, and kernels.list.
+ * takes (common_options[] into the_options), -j, and kernels.list.
+ * make's variables are variables.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,97 +15,10 @@
 #include "lib/usage.h"
 #include "version.h"
 
-/*
- * make's variables (the Makefile exports them as $KVERIFY_*) as the
- * options they stand for, read with --env: "make verify SKIP=x" is
- * "kverify verify --skip x", the same code and the same errors.  The
- * variables a command reads besides (KVERIFY_TARGETS, make's KERNEL=, and
- * b4's) are not options.
- */
-static const struct make_option {
-	const char *command, *var, *option, *make;
-} make_options[] = {
-	{ "verify", "KVERIFY_BUILD", "--build", "BUILD" },
-	{ "verify", "KVERIFY_SKIP", "--skip", "SKIP" },
-	{ "verify", "KVERIFY_CONFIG", "--config", "CONFIG" },
-	{ "verify", "KVERIFY_BOOT", "--boot", "BOOT" },
-	{ "verify", "KVERIFY_ARTIFACTS", "--artifacts", "ARTIFACTS" },
-	{ "verify", "KVERIFY_REQUIRE", "--require", "REQUIRE" },
-	{ "verify", "KVERIFY_FLAVOURS", "--flavours", "FLAVOURS" },
-	{ "verify", "KVERIFY_FORMAT", "--format", "FORMAT" },
-	{ "backport", "KVERIFY_BACKPORT_TREE", "--tree", "TREE" },
-	{ "backport", "KVERIFY_BACKPORT_NAME", "--name", "NAME" },
-	{ "debian-patches", "KVERIFY_DEST", "--dest", "DEST" },
-	{ "sweep", "KVERIFY_SWEEP_ONLY", "--only", "ONLY" },
-};
-
-/*
- * The value @val of @option as the user wrote it: "SKIP=bot" when it came
- * from make (options_from_env() passes $KVERIFY_SKIP's own string), else
- * "--skip bot"; *@name, unless NULL, the variable or the option alone.
- */
-static char *as_written(const char *option, const char *val,
-			const char **name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(make_options); i++) {
-		const struct make_option *m = &make_options[i];
-
-		if (strcmp(m->option, option) || env(m->var) != val)
-			continue;
-		if (name)
-			*name = m->make;
-		return xstrfmt("%s=%s", m->make, val);
-	}
-	if (name)
-		*name = option;
-	return xstrfmt("%s %s", option, val);
-}
-
-/*
- * A bad value of an option or make variable: "@what: @why", @what as the
- * user wrote it (as_written()), one line; EXIT_USAGE.
- */
-int bad_value(const char *option, const char *val, const char *why)
-{
-	char *w = as_written(option, val, NULL);
-
-	error("%s: %s", w, why);
-	free(w);
-	return EXIT_USAGE;
-}
-
-/* An environment variable that is set and not empty, or NULL. */
-const char *env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
-/*
- * make's switch @make (KEEP_GOING=1), the Makefile's $KVERIFY_@make: 1 or
- * 0 into *@on, unset or empty leaves it; another value is one line and
- * EXIT_USAGE, never taken as 0.
- */
-int env_switch(const char *var, const char *make, int *on)
-{
-	const char *v = env(var);
-
-	if (!v)
-		return 0;
-	if (strcmp(v, "0") && strcmp(v, "1")) {
-		error("%s=%s: %s is 0 or 1", make, v, make);
-		return EXIT_USAGE;
-	}
-	*on = *v == '1';
-	return 0;
-}
-
 /* The options, each into the_options or its command's values (cmd/). */
 struct options the_options = {
 	.list = "kernels.list", .results = "results", .mode = BUILD_KERNEL,
+	.ccache = -1, .sim_seed = -1,
 };
 
 int parse_jobs(const struct option *opt, const char *arg)
@@ -177,30 +89,6 @@ int load_targets(const struct options *opt, struct target_list *list)
 		fprintf(stderr, "%s", err.buf);
 	strbuf_release(&err);
 	return ret;
-}
-
-/*
- * @cmd's make_options[] that are set, parsed as its command line is; the
- * values stay the environment's own strings.
- */
-int options_from_env(const struct command *cmd,
-			    const struct option *options)
-{
-	const char *usagestr[2] = { cmd->usage, NULL };
-	const char *argv[2 * ARRAY_SIZE(make_options) + 2] = { cmd->name };
-	int argc = 1;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(make_options); i++) {
-		const struct make_option *m = &make_options[i];
-
-		if (strcmp(m->command, cmd->name) || !env(m->var))
-			continue;
-		argv[argc++] = m->option;
-		argv[argc++] = env(m->var);
-	}
-	return parse_options(argc, argv, options, usagestr,
-			     PARSE_OPT_NO_USAGE) ? EXIT_USAGE : 0;
 }
 
 int command_usage_error(const struct command *c, const char *fmt,

@@ -9,6 +9,8 @@
  * command's table and common_options[] give, reads make's variables as
  * those options (--env, options_from_env()), and runs it in its cache.
  */
+#include <stdio.h>
+
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "options.h"
@@ -70,15 +72,35 @@ int parse_jobs(const struct option *opt, const char *arg);
  */
 const char *env(const char *name);
 
+/* make's values that are no option of a command (variables.c). */
+struct make_values {
+	const char *targets;	/* KERNEL=: names or prefixes, blank-separated */
+	const char *bug_debian;	/* BUG=: Debian's bug number */
+	const char *to, *cc;	/* send's recipients */
+	const char *mbox;	/* am, trailers: a local mbox */
+	const char *msgid;	/* am: a message-id */
+	const char *from;	/* range-diff: vN */
+	int send, reflect, resend;	/* SEND=1, REFLECT=1, RESEND=1 */
+	const char *cache, *sources;	/* --cache's, --sources' defaults */
+};
+extern struct make_values the_make_values;
+
 /**
- * env_switch() - make's switch (KEEP_GOING=1), read as $@var.
- * @var: The variable the Makefile exports, KVERIFY_KEEP_GOING.
- * @make: make's name of it, for the error: KEEP_GOING.
- * @on: Set to 1 or 0; left alone when @var is unset or empty.
+ * read_make_variables() - Every value row of make_vars[] that is set.
+ * @opt: The options: the switches and knobs, $MAKEFLAGS, the test hooks.
  *
- * Return: 0, or EXIT_USAGE after one line for a value not 0 or 1.
+ * Each $KVERIFY_* variable that stands for no option of a command goes
+ * into @opt or the_make_values; the options' are options_from_env()'s.
+ *
+ * Return: 0, or EXIT_USAGE after one line naming the variable.
  */
-int env_switch(const char *var, const char *make, int *on);
+int read_make_variables(struct options *opt);
+
+/**
+ * print_make_variables() - make_vars[], for kverify --help.
+ * @out: Where.
+ */
+void print_make_variables(FILE *out);
 
 /* The options every command takes: --list, --results, --cache, ... */
 extern const struct option common_options[];
@@ -99,7 +121,7 @@ int command_usage_error(const struct command *c, const char *fmt,
  * @cmd: The command, run with --env.
  * @options: What it parses: common_options[] and its own.
  *
- * Each of make_options[] that is set is parsed as its command line is;
+ * Each option row of make_vars[] that is set is parsed as its command line is;
  * the values stay the environment's own strings.
  *
  * Return: 0, or EXIT_USAGE after one line naming what is wrong.

@@ -84,10 +84,11 @@ static const struct option b4_options[] = {
 static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 {
 	struct target_list list = { 0 };
+	const struct make_values *mv = &the_make_values;
 	struct b4_args a = {
-		.to = env("KVERIFY_TO"), .cc = env("KVERIFY_CC"),
-		.mbox = env("KVERIFY_MBOX"), .msgid = env("KVERIFY_MSGID"),
-		.from = env("KVERIFY_FROM"),
+		.to = mv->to, .cc = mv->cc, .mbox = mv->mbox,
+		.msgid = mv->msgid, .from = mv->from, .send = mv->send,
+		.reflect = mv->reflect, .resend = mv->resend,
 	};
 	const struct target *t = NULL;
 	struct strbuf err = STRBUF_INIT;
@@ -95,14 +96,10 @@ static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 	size_t i;
 	int ret = EXIT_USAGE;
 
-	if (env_switch("KVERIFY_SEND", "SEND", &a.send) ||
-	    env_switch("KVERIFY_REFLECT", "REFLECT", &a.reflect) ||
-	    env_switch("KVERIFY_RESEND", "RESEND", &a.resend))
-		return EXIT_USAGE;
 	if (load_targets(opt, &list))
 		return EXIT_USAGE;
-	if (env("KVERIFY_TARGETS"))
-		t = targets_find(&list, env("KVERIFY_TARGETS"), &err);
+	if (mv->targets)
+		t = targets_find(&list, mv->targets, &err);
 	else
 		for (i = 0; i < list.nr; i++)
 			if (list.v[i].series && !strcmp(list.v[i].series, "series"))
@@ -110,7 +107,7 @@ static int cmd_b4_env(const struct options *opt, const struct b4_cmd *cmd)
 	if (!t) {
 		if (err.len) {
 			targets_from_make = 1;
-			no_such_target(env("KVERIFY_TARGETS"), &err);
+			no_such_target(mv->targets, &err);
 		} else {
 			error("no target in kernels.list takes series/");
 		}

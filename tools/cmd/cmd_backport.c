@@ -28,7 +28,7 @@ static int run_backport(struct options *opt, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (backport_args.env)
-		bp->bug = env("KVERIFY_BUG_DEBIAN");
+		bp->bug = the_make_values.bug_debian;
 	bp->tmp = opt->tmp;
 	return cmd_backport(bp);
 }

@@ -40,10 +40,10 @@ static int run_debian_patches(struct options *opt, int argc, char **argv)
 	int nr = argc - 1, ret;
 
 	if (deb_args.env) {
-		bug = env("KVERIFY_BUG_DEBIAN");
+		bug = the_make_values.bug_debian;
 		nr = 0;
-		if (env("KVERIFY_TARGETS")) {	/* make's KERNEL=: one name */
-			one[0] = env("KVERIFY_TARGETS");
+		if (the_make_values.targets) {	/* make's KERNEL=: one name */
+			one[0] = the_make_values.targets;
 			names = one;
 			nr = 1;
 		}

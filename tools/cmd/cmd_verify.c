@@ -303,7 +303,7 @@ out:
 /* Blank-separated names in $KVERIFY_TARGETS, as argv, without a shell. */
 static int names_from_env(struct strvec *names)
 {
-	const char *v = env("KVERIFY_TARGETS");
+	const char *v = the_make_values.targets;
 	char *copy, *s, *save = NULL;
 
 	if (!v)
