@@ -278,10 +278,10 @@ sweep: deps-verify $(KVERIFY)
 list: $(KVERIFY)
 	@"$$KV_KVERIFY" list
 
-## make matrix-github|matrix-gitlab  CI jobs (build/kverify matrix --format ... [--shard I/N])
+## make matrix-github|matrix-gitlab  CI jobs (build/kverify matrix --ci ... [--shard I/N])
 ##     KVERIFY_CI_IMAGE=, KVERIFY_CI_TAGS=, KVERIFY_CI_TIMEOUT=  image, runner tags, minutes
 matrix-github matrix-gitlab: $(KVERIFY)
-	@"$$KV_KVERIFY" matrix --format $(subst matrix-,,$@)
+	@"$$KV_KVERIFY" matrix --ci $(subst matrix-,,$@)
 
 ## make help                  this text
 ## make deps                  install every Debian package the project uses

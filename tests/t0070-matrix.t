@@ -7,15 +7,15 @@
 # in what matrix generates.
 . "$(dirname "$0")/lib.sh"
 
-plan 16
+plan 17
 want=$("$KVERIFY" list --names | while read -r t; do
 	[ -n "$(grep -E "^$t[[:space:]]" kernels.list | grep -v 'n/a:')" ] && echo "$t"
 done | sort | tr '\n' ' ')
-got=$("$KVERIFY" matrix --format github | python3 -c 'import json,sys; m=json.load(sys.stdin); print(" ".join(sorted(i["kernel"] for i in m["include"])) + " ")')
+got=$("$KVERIFY" matrix --ci github | python3 -c 'import json,sys; m=json.load(sys.stdin); print(" ".join(sorted(i["kernel"] for i in m["include"])) + " ")')
 test_expect_success "github: JSON for strategy.matrix, every applicable target once ($got)" '
 	[ "$got" = "$want" ]
 '
-got=$("$KVERIFY" matrix --format gitlab | /usr/bin/python3 -c '
+got=$("$KVERIFY" matrix --ci gitlab | /usr/bin/python3 -c '
 import sys, yaml
 y = yaml.safe_load(sys.stdin)
 jobs = [j for j in y if j != "stages"]
@@ -26,6 +26,13 @@ print(" ".join(sorted(y[j]["variables"]["KVERIFY_TARGETS"] for j in jobs)) + " "
 test_expect_success "gitlab: a child pipeline, one job per applicable target calling build/kverify, retried on exit 3, with its JUnit report ($got)" '
 	[ "$got" = "$want" ]
 '
+# --format is verify's alone (FORMAT=kcidb); matrix's output is --ci.
+test_expect_success 'matrix --format gitlab is refused (exit 2): the CI is --ci' - <<\EOT
+	"$KVERIFY" matrix --format gitlab > "$TMP/out" 2>&1
+	rc=$? && head -n 3 "$TMP/out" &&
+	[ $rc = 2 ] && grep -qx "kverify: matrix takes no --format" "$TMP/out" &&
+	grep -q -- "--ci github|gitlab" "$TMP/out"
+EOT
 for n in 2 3; do
 	all=$(for i in $(seq 1 $n); do "$KVERIFY" matrix --shard $i/$n; done | sort | tr '\n' ' ')
 	test_expect_success "--shard I/$n: the shards partition the targets ($all)" '
@@ -74,19 +81,19 @@ lacking=$(echo $want | tr ' ' '\n' | grep -vx "$warm" | tail -n 1)
 test_expect_success "a target of 5000 s cold: alone in shard 1, timeout 3 x 5000 s = 251 min; one not in the table 180" '
 	s1=$("$KVERIFY" matrix --costs "$TMP/costs" --shard 1/2 | tr "\n" " ") &&
 	echo "shard 1: $s1" && [ "$s1" = "$warm " ] &&
-	"$KVERIFY" matrix --costs "$TMP/costs" --format github --shard 1/2 |
+	"$KVERIFY" matrix --costs "$TMP/costs" --ci github --shard 1/2 |
 		python3 -c "import json,sys; m=json.load(sys.stdin)[\"include\"]; print(m); assert m[0][\"timeout_minutes\"] == 251" &&
-	"$KVERIFY" matrix --costs "$TMP/costs" --format github |
+	"$KVERIFY" matrix --costs "$TMP/costs" --ci github |
 		python3 -c "import json,sys; m={j[\"kernel\"]: j[\"timeout_minutes\"] for j in json.load(sys.stdin)[\"include\"]}; print(m); assert m[sys.argv[1]] == 180 and set(m.values()) == {251, 30, 180}" $lacking
 '
 sed -i 's/^margin 3$/margin 2/' "$TMP/costs"
 test_expect_success 'margin 2: timeout 2 x 5000 s = 167 min' '
-	"$KVERIFY" matrix --costs "$TMP/costs" --format gitlab | grep -A4 "^\"verify $warm\":" | grep -qx "  timeout: 167 minutes"
+	"$KVERIFY" matrix --costs "$TMP/costs" --ci gitlab | grep -A4 "^\"verify $warm\":" | grep -qx "  timeout: 167 minutes"
 '
 bad=
 for l in "margin 0" "margin x" "$warm" "$warm -5" "$warm 5 6" "../x 5" "$warm 1e9"; do
 	printf 'margin 3\n# a comment\n%s\n' "$l" > "$TMP/costs"
-	"$KVERIFY" matrix --costs "$TMP/costs" --format github > "$TMP/out" 2>&1
+	"$KVERIFY" matrix --costs "$TMP/costs" --ci github > "$TMP/out" 2>&1
 	mrc=$?
 	{ [ $mrc = 2 ] && grep -q "$TMP/costs:3: " "$TMP/out"; } || bad="$bad [$l: exit $mrc]"
 done
@@ -100,7 +107,7 @@ test_expect_success "a bad table line exits 2 naming file:line; no margin, no ta
 # The same commit gives the same CI: a verify that writes a report (its
 # durations, its cold cost) changes nothing in what matrix generates.
 # The committed table names every applicable target.
-gen() { for f in github gitlab; do "$KVERIFY" --results "$TMP/res" matrix --format $f; done; }
+gen() { for f in github gitlab; do "$KVERIFY" --results "$TMP/res" matrix --ci $f; done; }
 gen > "$TMP/ci.before" 2>&1
 first=$1
 "$KVERIFY" --results "$TMP/res" verify --skip tree,apply,sim,checkpatch,cocci,config,build,kabi,selftests,boot $first > "$TMP/verify.out" 2>&1
@@ -114,18 +121,18 @@ for t in $want; do
 	awk -v t="$t" '$1 == t' .ci/cold-seconds | grep -q . || missing="$missing $t"
 done
 test_expect_success "the committed table .ci/cold-seconds has every applicable target${missing:+; missing:$missing}" '
-	[ -z "$missing" ] && "$KVERIFY" matrix --format github > /dev/null
+	[ -z "$missing" ] && "$KVERIFY" matrix --ci github > /dev/null
 '
 
 # Never empty: fewer shards than asked, with a note; a shard beyond is refused.
 n=$((nr + 2))
-"$KVERIFY" --results "$TMP/none" matrix --format github --shard 1/$n > "$TMP/out" 2> "$TMP/err"
+"$KVERIFY" --results "$TMP/none" matrix --ci github --shard 1/$n > "$TMP/out" 2> "$TMP/err"
 mrc=$?
 test_expect_success "--shard 1/$n over $nr targets: one target and a note (exit $mrc)" '
 	[ $mrc = 0 ] && grep -q "note: $n shards asked for $nr targets: $nr shards" "$TMP/err" &&
 	python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))[\"include\"]) == 1" "$TMP/out"
 '
-"$KVERIFY" --results "$TMP/none" matrix --format github --shard $n/$n > "$TMP/out" 2> "$TMP/err"
+"$KVERIFY" --results "$TMP/none" matrix --ci github --shard $n/$n > "$TMP/out" 2> "$TMP/err"
 mrc=$?
 test_expect_success "--shard $n/$n: refused (exit $mrc), never an empty matrix" '
 	[ $mrc = 2 ] && [ ! -s "$TMP/out" ] && grep -q "shard $n/$n would be empty; use --shard I/$nr" "$TMP/err"
@@ -134,8 +141,8 @@ test_expect_success "--shard $n/$n: refused (exit $mrc), never an empty matrix" 
 empty=
 for n in $(seq 1 $nr); do
 	for i in $(seq 1 $n); do
-		"$KVERIFY" matrix --format github --shard $i/$n | grep -q '"include": \[\]' && empty="$empty $i/$n"
-		[ "$("$KVERIFY" matrix --format gitlab --shard $i/$n | grep -c '^"verify ')" -gt 0 ] || empty="$empty gitlab:$i/$n"
+		"$KVERIFY" matrix --ci github --shard $i/$n | grep -q '"include": \[\]' && empty="$empty $i/$n"
+		[ "$("$KVERIFY" matrix --ci gitlab --shard $i/$n | grep -c '^"verify ')" -gt 0 ] || empty="$empty gitlab:$i/$n"
 	done
 done
 test_expect_success "no github or gitlab shard is empty${empty:+:$empty}" '

@@ -66,7 +66,7 @@ printf 'pass tar:%s good\nfail dir:%s bad\nerror dir:%s good\n' \
 	"$TMP/tree.tar" "$TMP/tree" "$TMP/notree" > "$repo/kernels.list"
 ci_env="KVERIFY_CI_IMAGE=debian:bookworm-slim KVERIFY_CI_TAGS=kvm,x86_64"
 # What the parent's generate job must write: matrix's bytes, before any run.
-(cd "$repo" && env $ci_env ./build/kverify matrix --format gitlab > "$TMP/child.want" &&
+(cd "$repo" && env $ci_env ./build/kverify matrix --ci gitlab > "$TMP/child.want" &&
 	git init -q && git add -A && git add -f build && git -c user.name=kverify -c user.email=kverify@localhost.localdomain \
 	commit -qm pipeline) > "$TMP/git.out" 2>&1 || diag < "$TMP/git.out"
 
@@ -124,7 +124,7 @@ test_expect_success 'the parent pipeline: generate writes the child as an artifa
 	import sys, yaml
 	y = yaml.safe_load(open(sys.argv[1]))
 	g, v = y["generate"], y["verify"]
-	assert g["script"][-1] == "build/kverify matrix --format gitlab > kverify-child.yml", g
+	assert g["script"][-1] == "build/kverify matrix --ci gitlab > kverify-child.yml", g
 	assert g["artifacts"]["paths"] == ["kverify-child.yml"], g
 	assert v["trigger"] == {"include": [{"artifact": "kverify-child.yml", "job": "generate"}],
 	                        "strategy": "depend", "forward": {"pipeline_variables": True}}, v
@@ -198,7 +198,7 @@ test_expect_success 'isolated jobs: the first fills the target cache with the st
 test_expect_success 'a bad KVERIFY_CI_IMAGE or KVERIFY_CI_TAGS is refused with exit 2, before any YAML' '
 	bad= &&
 	for v in "KVERIFY_CI_IMAGE=a b" "KVERIFY_CI_IMAGE=x\"y" "KVERIFY_CI_TAGS=a,,b" "KVERIFY_CI_TAGS=a:b" "KVERIFY_CI_TIMEOUT=0"; do
-		env "$v" "$KVERIFY" matrix --format gitlab > "$TMP/bad.out" 2> "$TMP/bad.err"
+		env "$v" "$KVERIFY" matrix --ci gitlab > "$TMP/bad.out" 2> "$TMP/bad.err"
 		rc=$?
 		[ $rc = 2 ] && [ ! -s "$TMP/bad.out" ] || bad="$bad [$v: $rc]"
 	done &&

@@ -170,12 +170,12 @@ test_expect_success "--only runs one version and leaves docs/sweep.md alone (exi
 	[ $swrc = 0 ] && [ "$(json "$J" 'len(r["versions"])')" = 1 ] && cmp -s "$TMP/sweep.md" "$TMP/md.before"
 EOT
 
-test_expect_success 'matrix --sweep --format github: one job per version' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+test_expect_success 'matrix --sweep --ci github: one job per version' - <<\EOT
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --ci github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.900-1@bookworm", "linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"], m' "$TMP/gh"
 EOT
-test_expect_success 'matrix --sweep --format gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format gitlab) > "$TMP/gl" 2> "$TMP/err" &&
+test_expect_success 'matrix --sweep --ci gitlab: a job per version running build/kverify sweep --only, retried on exit 3, with a cache of its own' - <<\EOT
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --ci gitlab) > "$TMP/gl" 2> "$TMP/err" &&
 	python3 -c 'import yaml,sys; p=yaml.safe_load(open(sys.argv[1])); j=p["sweep linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports"]; assert j["script"][-1] == "build/kverify sweep --only linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert j["retry"]["exit_codes"] == [3] and j["cache"]["key"] == "kverify-sweep-linux-source-7.2=7.2.900-1~bpo13+1@trixie-backports", j; assert len([k for k in p if k.startswith("sweep ")]) == 2' "$TMP/gl"
 EOT
 

@@ -279,7 +279,7 @@ static void gitlab_pipeline(const struct job *jobs, size_t nr, int shard,
 	const char *list = ci->list ? ci->list : "kernels.list";
 	size_t i;
 
-	printf(GITLAB_HEADER("--format gitlab: one job per kernel")
+	printf(GITLAB_HEADER("--ci gitlab: one job per kernel")
 	       "stages:\n  - verify\n");
 	for (i = 0; i < nr; i++) {
 		const char *t = jobs[i].name;
@@ -311,7 +311,7 @@ int cmd_matrix(const struct target_list *l, const char *format,
 	if (!jobs)
 		abort();
 	if (format && strcmp(format, "github") && strcmp(format, "gitlab")) {
-		error("--format is github or gitlab, not '%s'", format);
+		error("--ci is github or gitlab, not '%s'", format);
 		goto out;
 	}
 	if (shard_spec && parse_shard(shard_spec, &shard, &n)) {
@@ -381,7 +381,7 @@ int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
 			       jobs->v[i]);
 		printf("]}\n");
 	} else if (!strcmp(format, "gitlab")) {
-		printf(GITLAB_HEADER("--sweep --format gitlab: one job per version")
+		printf(GITLAB_HEADER("--sweep --ci gitlab: one job per version")
 		       "stages:\n  - sweep\n");
 		for (i = 0; i < jobs->nr; i++) {
 			char *job = xstrfmt("sweep %s", jobs->v[i]);
@@ -397,7 +397,7 @@ int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
 			free(job);
 		}
 	} else {
-		error("--format is github or gitlab, not '%s'", format);
+		error("--ci is github or gitlab, not '%s'", format);
 		return EXIT_USAGE;
 	}
 	return 0;

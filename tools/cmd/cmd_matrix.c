@@ -8,14 +8,14 @@
 #include "sweep.h"
 
 static const char usage_matrix[] =
-"usage: kverify [--list FILE] matrix [--format github|gitlab] [--shard I/N]\n"
+"usage: kverify [--list FILE] matrix [--ci github|gitlab] [--shard I/N]\n"
 "                                    [--costs FILE]\n"
 "\n"
-"Fan the applicable targets out over CI: --format github prints JSON for\n"
-"strategy.matrix (kernel, image, timeout_minutes, cache_key), --format\n"
+"Fan the applicable targets out over CI: --ci github prints JSON for\n"
+"strategy.matrix (kernel, image, timeout_minutes, cache_key), --ci\n"
 "gitlab a child pipeline: one job per target calling build/kverify (its\n"
 "exit status kept: 1 FAIL, 3 ERROR, retried), with image, tags, timeout,\n"
-"a cache of $KVERIFY_CACHE per target and its JUnit report; no --format\n"
+"a cache of $KVERIFY_CACHE per target and its JUnit report; no --ci\n"
 "the names, one a line.  --shard I/N keeps the I-th of N shards, balanced\n"
 "on each target's cold cost from the committed table .ci/cold-seconds\n"
 "(--costs FILE; never a local run's results: the same commit gives the\n"
@@ -26,10 +26,10 @@ static const char usage_matrix[] =
 "a,b; default kvm), $KVERIFY_CI_TIMEOUT (minutes; default the table's\n"
 "margin times the cold cost, at least 30, 180 when unknown) shape the jobs.\n";
 
-static struct { const char *format, *shard, *costs; int sweep; } matrix_args;
+static struct { const char *ci, *shard, *costs; int sweep; } matrix_args;
 
 static const struct option matrix_options[] = {
-	OPT_PATH("format", &matrix_args.format, "github|gitlab",
+	OPT_PATH("ci", &matrix_args.ci, "github|gitlab",
 		 "JSON for GitHub's strategy.matrix, or a GitLab child\n"
 		 "pipeline; none: the names, one a line"),
 	OPT_PATH("shard", &matrix_args.shard, "I/N",
@@ -66,7 +66,7 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 
 		if (matrix_args.shard)
 			return command_usage_error(&command_matrix, "%s", "matrix --sweep has one job per version: no --shard");
-		a.matrix = matrix_args.format ? matrix_args.format : "github";
+		a.matrix = matrix_args.ci ? matrix_args.ci : "github";
 		return cmd_sweep(opt, &a);
 	}
 	if (load_targets(opt, &list))
@@ -76,7 +76,7 @@ static int run_matrix(struct options *opt, int argc, char **argv)
 	ci.timeout = opt->ci_timeout;
 	ci.list = strcmp(opt->list, "kernels.list") ? opt->list : NULL;
 	ci.costs = matrix_args.costs;
-	ret = cmd_matrix(&list, matrix_args.format, matrix_args.shard, &ci);
+	ret = cmd_matrix(&list, matrix_args.ci, matrix_args.shard, &ci);
 	targets_clear(&list);
 	return ret;
 }
