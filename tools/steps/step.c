@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every step may use: cache paths, its log and timeout, make, stamps. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include "lib/fsutil.h"
 #include "lib/hash.h"
+#include "lib/lock.h"
 #include "lib/sandbox.h"
 #include "lib/tree.h"
 #include "series.h"
@@ -237,27 +239,161 @@ int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
 	ret = kernel_compilers(ctx->opt, c);
-	if (ctx->opt->ccache && path_has("ccache")) {
+	if (ctx->opt->ccache && path_has("ccache"))
 		ccache_env(ctx, &c->env);
-		/*
-		 * Bound into the sandbox by whichever step runs first: the
-		 * selftests may start before the build.  A failure here is
-		 * reported by the sandbox that cannot bind it.
-		 */
-		mkdir_p(ccache_dir(c));
-	}
 	return ret;
 }
 
 /*
+ * The code a tree is: its source and every patch of the series, by name and
+ * bytes (not path: two checkouts of one series share the tree).
+ */
+static uint64_t code_hash(const struct verify_ctx *ctx)
+{
+	const char *key = ctx->fetch.source.src_key;
+	uint64_t h = hash_bytes(HASH_INIT, key, strlen(key));
+	size_t i;
+
+	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
+		const char *name = patch_name(series_of(ctx)->patches.v[i]);
+
+		h = hash_bytes(h, name, strlen(name) + 1);
+		if (hash_file(&h, series_of(ctx)->patches.v[i]))
+			h = hash_bytes(h, "missing", 7);
+	}
+	return h;
+}
+
+/* A real directory, or a regular file, of kverify's user. */
+static int own_entry(const char *path, mode_t type)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && (st.st_mode & S_IFMT) == type &&
+	       st.st_uid == geteuid();
+}
+
+/*
+ * <cache>/ccache/ holds a store per source and series: made anew, under a
+ * lock, when it is not kverify's own directory with CCACHE_LAYOUT in it
+ * (an older cache's one store, which the sandbox wrote, or a directory
+ * somebody else made).
+ */
+static int ccache_layout(const struct verify_ctx *ctx)
+{
+	char *top = cache_path(ctx, "ccache");
+	char *mark = cache_path(ctx, "ccache/" CCACHE_LAYOUT);
+	static const char text[] = "a ccache store per source and series: <hash>/\n";
+	struct strbuf why = STRBUF_INIT;
+	int fd = -1, ret = 0;
+
+	if (own_entry(top, S_IFDIR) && own_entry(mark, S_IFREG))
+		goto out;
+	ret = lock_in_cache(ctx->cache, 1, &fd, &why, "ccache.lock");
+	if (!ret && !(own_entry(top, S_IFDIR) && own_entry(mark, S_IFREG)))
+		ret = rm_rf(top) || mkdir(top, 0755) < 0 ||
+		      write_file_atomic(mark, text, strlen(text)) ? -1 : 0;
+	unlock_file(fd);
+out:
+	strbuf_release(&why);
+	free(mark);
+	free(top);
+	return ret;
+}
+
+struct store_age {
+	char *path;
+	struct timespec used;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct store_age *)a)->used;
+	const struct timespec *y = &((const struct store_age *)b)->used;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? 1 : -1;
+	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
+}
+
+/* The stores of @dir but @keep and the newest others: CCACHE_STORES_KEPT. */
+static void ccache_prune(const char *dir, const char *keep)
+{
+	struct store_age *old = NULL;
+	size_t nr = 0, i;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !strcmp(e->d_name, CCACHE_LAYOUT))
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (!strcmp(path, keep) || lstat(path, &st)) {
+			free(path);
+			continue;
+		}
+		old = xrealloc(old, (nr + 1) * sizeof(*old));
+		old[nr].path = path;
+		old[nr++].used = st.st_mtim;
+	}
+	if (d)
+		closedir(d);
+	if (nr)
+		qsort(old, nr, sizeof(*old), newest_first);
+	for (i = 0; i < nr; i++) {
+		if (i >= CCACHE_STORES_KEPT - 1)
+			rm_rf(old[i].path);
+		free(old[i].path);
+	}
+	free(old);
+}
+
+/*
+ * ccache's store for this run's code: <cache>/ccache/<code hash>, made here
+ * (the selftests may start before the build), its mtime the time it was
+ * last used.  The tree's own make writes it (in the sandbox), so only a
+ * build of the same source and series reads it: what one tree's code
+ * leaves there is never taken for another series' compilation, nor for
+ * another source's.  The cache keeps the CCACHE_STORES_KEPT newest.
+ */
+static char *ccache_store(const struct verify_ctx *ctx)
+{
+	char *top = cache_path(ctx, "ccache");
+	char *store = xstrfmt("%s/%016llx", top,
+			      (unsigned long long)code_hash(ctx));
+
+	if (ccache_layout(ctx) ||
+	    (mkdir(store, 0755) < 0 && errno != EEXIST) ||
+	    utimensat(AT_FDCWD, store, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
+		free(store);
+		store = NULL;
+	} else {
+		ccache_prune(top, store);
+	}
+	free(top);
+	return store;
+}
+
+/*
  * ccache's store is the cache's own (not ~/.cache/ccache, which other builds
- * share and fill), and it knows a compiler by its bytes, not its mtime: a
- * new gcc (a toolchain upgrade) misses.
+ * share and fill), one per source and series (ccache_store()), and it knows a
+ * compiler by its bytes, not its mtime: a new gcc (a toolchain upgrade)
+ * misses.  Without a store, ccache only runs gcc.
  */
 void ccache_env(const struct verify_ctx *ctx, struct strvec *env)
 {
-	strvec_pushf(env, "CCACHE_DIR=%s/ccache", ctx->cache);
+	char *store = ccache_store(ctx);
+
+	if (store)
+		strvec_pushf(env, "CCACHE_DIR=%s", store);
+	else
+		strvec_push(env, "CCACHE_DISABLE=1");
 	strvec_push(env, "CCACHE_COMPILERCHECK=content");
+	free(store);
 }
 
 /* ccache's hit and miss counters (of the cache's ccache store). */
@@ -352,10 +488,7 @@ uint64_t hash_patched_mtimes(const struct verify_ctx *ctx, uint64_t h)
 	return h;
 }
 
-/*
- * What the tree was made from: the source and every patch of the series, by
- * name and bytes (not path: two checkouts of one series share the tree).
- */
+/* What the tree was made from: its code, and which fetch of the source. */
 char *tree_stamp(const struct verify_ctx *ctx)
 {
 	struct strvec files = STRVEC_INIT;
@@ -365,14 +498,7 @@ char *tree_stamp(const struct verify_ctx *ctx)
 
 	if (!ctx->fetch.source.src_key)	/* the fetch step did not run */
 		return xstrdup("");
-	h = hash_bytes(HASH_INIT, ctx->fetch.source.src_key, strlen(ctx->fetch.source.src_key));
-	for (i = 0; i < series_of(ctx)->patches.nr; i++) {
-		const char *name = patch_name(series_of(ctx)->patches.v[i]);
-
-		h = hash_bytes(h, name, strlen(name) + 1);
-		if (hash_file(&h, series_of(ctx)->patches.v[i]))
-			h = hash_bytes(h, "missing", 7);
-	}
+	h = code_hash(ctx);
 	/*
 	 * And the pristine contents of the files the series touches (a few):
 	 * an edit that keeps a file's size and mtime is still seen.

@@ -176,6 +176,10 @@ int make_args(const struct verify_ctx *ctx, struct child *c);
 /* make_args() with @objtree as O= instead of the run's build directory. */
 int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 		 struct child *c);
+/* The cache keeps this many ccache stores, the newest (ccache_env()). */
+#define CCACHE_STORES_KEPT 8
+/* In <cache>/ccache/ once it holds a store per source and series. */
+#define CCACHE_LAYOUT ".kverify-stores"
 void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
 const char *ccache_dir(const struct child *c);
 int ccache_counts(const struct verify_ctx *ctx, long *hits, long *misses);
