@@ -1,14 +1,16 @@
 #!/bin/bash
 # A second run is incremental: no download, no extraction, nothing rebuilt;
 # after another series was applied (and not built), make runs again; after
-# editing one patch only what it changes is rebuilt.
+# editing one patch only what it changes is rebuilt.  KCIDB's build object
+# has no duration for the warm build (up to date: misc.up_to_date and its
+# reason) and its duration for a build that ran make.
 # tier: kernels
 # lane: 1
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_INCREMENTAL_TARGET:-6.12}
-plan 14
+plan 16
 
 logs=results/$T/logs
 # Whatever an earlier test left in the cache (another series, another
@@ -18,8 +20,22 @@ test_expect_success "first make verify KERNEL=$T passes" '
 	{ tail -n 20 "$TMP/first.out"; false; }
 '
 test_expect_success "warm make verify KERNEL=$T passes" '
-	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim > "$TMP/warm.out" 2>&1 ||
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim FORMAT=kcidb > "$TMP/warm.out" 2>&1 ||
 	{ tail -n 20 "$TMP/warm.out"; false; }
+'
+# KCIDB's build object: the build that compiled has its duration; the one
+# that found it up to date ran no compiler, so it has none, only "valid",
+# its reason and misc.up_to_date (tests/kcidb/check.py: the schema).
+kcidb_build() {	# kcidb_build FILE: "DURATION VALID UP_TO_DATE COMMENT"
+	/usr/bin/python3 tests/kcidb/check.py "$1" &&
+	/usr/bin/python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["builds"][0]
+print(b.get("duration", "-"), b.get("valid"), b["misc"].get("up_to_date", "-"), b.get("comment", "-")[:40])' "$1"
+}
+test_expect_success "KCIDB: the warm build, up to date, has no duration, its reason and misc.up_to_date" '
+	kcidb_build results/$T/kcidb.json > "$TMP/kb" && cat "$TMP/kb" &&
+	read -r d v u c < "$TMP/kb" && [ "$d" = - ] && [ "$v" = True ] && [ "$u" = True ] &&
+	[ "${c#up to date: tree, .config}" != "$c" ]
 '
 grep_ok "fetch: cached, nothing downloaded" "cached deb-" "$TMP/warm.out"
 test_expect_success 'fetch ran neither apt-get download nor dpkg-deb' '
@@ -47,8 +63,12 @@ test_expect_success 'another series applied and not built' '
 		--skip sim,checkpatch,cocci,config,build,kabi,selftests,boot $T) > "$TMP/between.out" 2>&1
 '
 test_expect_success 'then this series: the build step runs make, and it passes' '
-	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot > "$TMP/back.out" 2>&1 &&
+	make --no-print-directory verify KERNEL=$T BOOT=own SKIP=sim,checkpatch,cocci,selftests,boot FORMAT=kcidb > "$TMP/back.out" 2>&1 &&
 	grep -q "^\$ .*make" $logs/07-build.log
+'
+test_expect_success "KCIDB: that build, which ran make, has its duration and is no build up to date" '
+	kcidb_build results/$T/kcidb.json > "$TMP/kb" && cat "$TMP/kb" &&
+	read -r d v u c < "$TMP/kb" && [ "$d" != - ] && [ "$v" = True ] && [ "$u" = - ] && [ "$c" = - ]
 '
 
 # The stamp covers the output: without the bzImage, make runs and only links.
