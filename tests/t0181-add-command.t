@@ -3,13 +3,16 @@
 # tests/cmd/cmd_hello.c as tools/cmd/cmd_hello.c and "COMMAND(hello)" in
 # tools/cmd/commands.h, is built, and its kverify runs the command with
 # its options and the common ones, prints its --help from its table, and
-# has the other commands refuse its option.  Seconds, after the copy's
-# build.
+# has the other commands refuse its option.  A make variable is then a
+# word of the Makefile's KV_VARS and a row of make_vars[]
+# (tools/cmd/variables.c): make passes WHO= on as $KVERIFY_WHO, "kverify
+# hello --env" takes it as --who, and --help lists it.  Seconds, after the
+# copy's build.
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 4
+plan 7
 copy=$TMP/repo
 repo_copy "$copy"
 kv() { (cd "$copy" && ./build/kverify "$@"); }
@@ -36,5 +39,23 @@ test_expect_success 'another command refuses --who, and hello refuses theirs: ex
 	[ $rc = 2 ] && grep -q "^kverify: list takes no --who" "$TMP/list.out" &&
 	{ kv hello --skip sim > "$TMP/hello.out" 2>&1; rc=$?; } &&
 	[ $rc = 2 ] && grep -q "^kverify: hello takes no --skip" "$TMP/hello.out"
+'
+test_expect_success 'a make variable: WHO in KV_VARS, a row of make_vars[], and the copy builds' - <<\EOT
+	sed -i 's/^KV_VARS := /KV_VARS := WHO /' "$copy/Makefile" &&
+	sed -i 's/^static const struct make_var make_vars\[\] = {$/&\n\tMAKE_OPTION("hello", "KVERIFY_WHO", "--who", "WHO"),/' \
+		"$copy/tools/cmd/variables.c" &&
+	[ "$(diff Makefile "$copy/Makefile" | grep -c "^>")" = 1 ] &&
+	[ "$(diff tools/cmd/variables.c "$copy/tools/cmd/variables.c" | grep -c "^>")" = 1 ] &&
+	(cd "$copy" && make -s build/kverify) > "$TMP/make.out" 2>&1 ||
+	{ cat "$TMP/make.out"; false; }
+EOT
+test_expect_success 'make passes WHO= on as KVERIFY_WHO, raw; hello --env takes it as --who' '
+	make -C "$copy" -s -p -n list "WHO=kernel \$(info x)" 2> /dev/null > "$TMP/p" &&
+	grep -qx "KVERIFY_WHO := kernel \$\$(info x)" "$TMP/p" &&
+	KVERIFY_WHO=kernel kv hello --env > "$TMP/out" && grep -qx "hello, kernel, from kernels.list" "$TMP/out" &&
+	KVERIFY_WHO= kv hello --env > "$TMP/out" && grep -qx "hello, world, from kernels.list" "$TMP/out"
+'
+test_expect_success 'kverify --help lists WHO= as hello --who' '
+	kv --help > "$TMP/help" && grep -qx "  WHO=                   hello --who" "$TMP/help"
 '
 done_testing

@@ -2,7 +2,7 @@
 /*
  * kverify hello: a command of tests/t0181-add-command.t, added to a copy
  * of the repository as tools/cmd/cmd_hello.c with "COMMAND(hello)" in
- * tools/cmd/commands.h, and nothing else.
+ * tools/cmd/commands.h, and nothing else; then make's WHO= as its --who.
  */
 #include <stdio.h>
 
@@ -13,10 +13,11 @@ static const char usage_hello[] =
 "\n"
 "Greet NAME, and name the target list.\n";
 
-static struct { const char *who; } hello_args = { .who = "world" };
+static struct { const char *who; int env; } hello_args = { .who = "world" };
 
 static const struct option hello_options[] = {
 	OPT_PATH("who", &hello_args.who, "NAME", "whom to greet (default world)"),
+	OPT_ENV(&hello_args.env, "the options from make's variables"),
 	OPT_END()
 };
 
@@ -30,5 +31,5 @@ static int run_hello(struct options *opt, int argc, char **argv)
 
 const struct command command_hello = {
 	.name = "hello", .run = run_hello, .usage = usage_hello,
-	.options = hello_options,
+	.options = hello_options, .env = &hello_args.env,
 };
