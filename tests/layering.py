@@ -31,6 +31,11 @@ CHECK is one of:
             directly or through another header; b4's own files (b4.o, the
             command, and the b4_*.o of its workflows) are all reached from
             b4.o, so the rule sees each of them
+  folders   the folders stand in layers: lib/, sources/, core/ (the
+            step contract: the run's context, the outputs, what every
+            step may use), debian/ (Debian's kernel), steps/, cmd/; a
+            file of one neither includes a header of a folder above its
+            own nor calls a file there
 Prints what breaks the rule and exits 1; exits 0 when it holds.
 """
 import collections
@@ -48,6 +53,16 @@ ENGINE_CALLERS = {'cmd_verify', 'sweep'}
 # The steps' and the engine's headers, which code below the steps does
 # not include.
 STEP_HEADERS = {'step.h', 'steps.h', 'verify.h'}
+
+
+# The folders of tools/ that stand in layers, lowest first.
+FOLDERS = ['lib', 'sources', 'core', 'debian', 'steps', 'cmd']
+
+
+def folder_of(path, srcdir):
+    """The layered folder @path (a file below @srcdir) is in, or None."""
+    top = os.path.relpath(path, srcdir).split(os.sep)[0]
+    return top if top in FOLDERS else None
 
 
 def call_graph(objdir):
@@ -231,6 +246,26 @@ def main():
                 for h in sorted(includes(src, srcdir) & STEP_HEADERS):
                     bad.append('%s.c: includes %s, a step\'s header, '
                                'and b4 uses it' % (name, h))
+    elif check == 'folders':
+        rank = {f: i for i, f in enumerate(FOLDERS)}
+        where = {name: folder_of(src, srcdir) for name, src in source.items()}
+        for src in sources(srcdir):
+            mine = folder_of(src, srcdir)
+            if mine is None:
+                continue
+            for h in re.findall(r'^#include "([^/"]+)/', open(src).read(),
+                                re.M):
+                if h in rank and rank[h] > rank[mine]:
+                    bad.append('%s: includes a header of %s/, a folder '
+                               'above %s/' % (os.path.relpath(src, srcdir),
+                                              h, mine))
+        for name in sorted(graph):
+            mine = where.get(name)
+            for to, sym in sorted(graph[name].items()):
+                theirs = where.get(to)
+                if mine and theirs and rank[theirs] > rank[mine]:
+                    bad.append('%s.o calls %s (%s), of %s/, a folder above '
+                               '%s/' % (name, to, sym, theirs, mine))
     else:
         sys.exit('layering.py: no check named %r' % check)
     for b in bad:

@@ -16,7 +16,7 @@ make -s build/kverify > "$TMP/make.out" 2>&1 || diag < "$TMP/make.out"
 # left), but FILE's, which the unit includes, and main()'s.
 objects_but() {
 	local f objs=build/obj/version.o
-	for f in tools/*.c tools/lib/*.c tools/sources/*.c tools/debian/*.c \
+	for f in tools/*.c tools/lib/*.c tools/sources/*.c tools/core/*.c tools/debian/*.c \
 		tools/steps/*.c tools/b4/*.c; do
 		f=${f##*/}
 		case $f in "$1" | kverify.c) ;; *) objs="$objs build/obj/${f%.c}.o" ;; esac

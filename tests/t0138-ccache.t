@@ -99,9 +99,9 @@ test_expect_success "another series gets a store of its own: what its tree left 
 '
 test_expect_success "a kverify with one store for every series (a mutant) fails that check" - <<\EOT
 	mut=$TMP/mutant && repo_copy "$mut" &&
-	sed -i 's/(unsigned long long)code_hash(ctx));/0ULL);/' "$mut/tools/steps/step.c" &&
-	grep -q '"%s/%016llx", top,$' "$mut/tools/steps/step.c" &&
-	grep -q '^			      0ULL);$' "$mut/tools/steps/step.c" &&
+	sed -i 's/(unsigned long long)code_hash(ctx));/0ULL);/' "$mut/tools/core/step.c" &&
+	grep -q '"%s/%016llx", top,$' "$mut/tools/core/step.c" &&
+	grep -q '^			      0ULL);$' "$mut/tools/core/step.c" &&
 	make -C "$mut" -s build/kverify > "$TMP/mut.make" 2>&1 &&
 	cp -r "$copy/series-b" "$copy/cc-b.list" "$mut/" && printf 'cc\tdir:%s\t%s\n' "$src" "$series" > "$mut/cc.list" &&
 	(cd "$mut" && for l in cc-b.list cc.list; do

@@ -10,13 +10,15 @@
 # but the output the engine hands it; b4 and the modules it shares with the
 # pipeline (source, checkpatch, series) stand below the steps: they call
 # no step and include no step's header, and every b4_*.o is reached from
-# b4.o, so that rule sees it.  Each rule is shown to reject a
+# b4.o, so that rule sees it; the folders stand in layers (lib/, sources/,
+# core/, debian/, steps/, cmd/): none includes or calls one above it.
+# Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
 # what they call, as a compiler that refuses implicit declarations wants).
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 16
+plan 19
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -37,7 +39,7 @@ rejects() {
 	grep "$3" "$TMP/out"
 }
 
-for rule in cycles engine const shared commands; do
+for rule in cycles engine const shared commands folders; do
 	test_expect_success "the real sources keep the rule: $rule" "
 		python3 tests/layering.py build/obj tools $rule
 	"
@@ -88,7 +90,7 @@ test_expect_success 'a file of b4 that b4.o does not reach is named' '
 '
 
 test_expect_success 'the source module including a step header is named' '
-	mutant srcstep sources/source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"steps\/step.h\"\n/" &&
+	mutant srcstep sources/source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"core\/step.h\"\n/" &&
 	rejects srcstep shared "^source.c: includes step.h, a step.s header, and b4 uses it"
 '
 test_expect_success 'a file below the commands that calls one is named' '
@@ -99,5 +101,13 @@ test_expect_success 'a file below the commands that calls one is named' '
 test_expect_success 'a command that calls another command is named' '
 	mutant cmdcmd cmd/cmd_list.c "s/(\tif \(load_targets\(opt, &list\)\)\n)/\tif (!command_verify.name)\n\t\treturn 2;\n\$1/" &&
 	rejects cmdcmd commands "^cmd_list.o calls cmd_verify (command_verify): a command calls another command"
+'
+test_expect_success 'a file of debian/ that includes a step header is named' '
+	mutant debsteps debian/debian_kabi.c "s/#include \"core\/step.h\"\n/#include \"core\/step.h\"\n#include \"steps\/steps.h\"\n/" &&
+	rejects debsteps folders "^debian/debian_kabi.c: includes a header of steps/, a folder above debian/"
+'
+test_expect_success 'a file of core/ that calls into debian/ is named' '
+	mutant corecalls core/step.c "s/(int step_run\(const struct verify_ctx \*ctx, struct step_result \*r,\n\t     struct child \*c\)\n\{\n)/\$1\t{\n\t\tint config_value(const char *config, const char *sym);\n\n\t\tif (config_value(\"\", \"X\"))\n\t\t\treturn -1;\n\t}\n/" &&
+	rejects corecalls folders "^step.o calls debian_kabi (config_value), of debian/, a folder above core/"
 '
 done_testing

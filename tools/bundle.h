@@ -2,7 +2,7 @@
 #ifndef KVERIFY_BUNDLE_H
 #define KVERIFY_BUNDLE_H
 
-#include "steps/step.h"
+#include "core/step.h"
 
 /* results/<target>/bundle/: what a lab needs to run the tests. */
 int write_bundle(const struct verify_ctx *ctx);

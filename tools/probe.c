@@ -17,7 +17,7 @@
 #include "lib/sandbox.h"
 #include "probe.h"
 #include "series.h"
-#include "steps/step.h"
+#include "core/step.h"
 #include "toolout.h"
 
 struct variant {

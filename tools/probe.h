@@ -2,7 +2,7 @@
 #ifndef KVERIFY_PROBE_H
 #define KVERIFY_PROBE_H
 
-#include "steps/step.h"
+#include "core/step.h"
 
 /* VERSION and PATCHLEVEL of @tree's Makefile as X * 1000 + Y, or -1. */
 long tree_version(const char *tree);

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "steps/step.h"
+#include "core/step.h"
 
 struct progress {
 	const struct verify_ctx *ctx;

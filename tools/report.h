@@ -3,7 +3,7 @@
 #define KVERIFY_REPORT_H
 
 /* What a verify run found: terminal, report.json, JUnit, KCIDB. */
-#include "steps/step.h"
+#include "core/step.h"
 
 void report_text(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n);

@@ -44,7 +44,7 @@
 #include "sim.h"
 #include "sources/archive.h"
 #include "sources/targets.h"
-#include "steps/step.h"
+#include "core/step.h"
 #include "sweep.h"
 #include "sweep_report.h"
 #include "test-hooks.h"

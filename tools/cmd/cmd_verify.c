@@ -6,7 +6,7 @@
 
 #include "bundle.h"
 #include "cmd/cmd.h"
-#include "debian/flavour.h"
+#include "core/flavour.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"

@@ -3,7 +3,7 @@
 #define KVERIFY_DEBIAN_H
 
 /* Debian's kernel: its packages, the patched modules against its headers. */
-#include "steps/step.h"
+#include "core/step.h"
 
 #define KVM_DIR "arch/x86/kvm"
 /* The modules KVM_DIR builds, in load order. */

@@ -15,7 +15,7 @@
 #include "debian/debian.h"
 #include "debian/modinfo.h"
 #include "lib/fsutil.h"
-#include "steps/steps.h"
+#include "core/step.h"
 
 /* Module names compare with '-' and '_' alike, as the kernel does. */
 static char *mod_name(const char *s, size_t n)

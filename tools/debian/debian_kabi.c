@@ -46,7 +46,7 @@
 
 #include "debian/debian.h"
 #include "lib/fsutil.h"
-#include "steps/steps.h"
+#include "core/step.h"
 
 /* @sym's ("CONFIG_VFIO") value in @config ("\n"-led .config): 'y', 'm', 0. */
 int config_value(const char *config, const char *sym)

@@ -28,7 +28,7 @@
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "series.h"
-#include "steps/steps.h"
+#include "core/step.h"
 
 /* The modules arch/x86/kvm builds, in load order. */
 const char *const kvm_modules[NR_KVM_MODULES] = { "kvm", "kvm-amd", "kvm-intel" };

@@ -33,7 +33,7 @@
 #include "series.h"
 #include "sources/apt.h"
 #include "sources/toolchain.h"
-#include "steps/steps.h"
+#include "core/step.h"
 
 static int apt_query(const struct verify_ctx *ctx, struct step_result *r,
 		     struct apt_suite *as, struct strvec *args,

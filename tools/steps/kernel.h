@@ -9,7 +9,7 @@
  * headers.  The engine picks the one wanted (BOOT=); the config step
  * records the one used (config_out.kernel_ops: BOOT=auto may fall back).
  */
-#include "steps/step.h"
+#include "core/step.h"
 
 struct kernel_ops {
 	const char *boot;	/* report.json's "boot": "own", "distro" */

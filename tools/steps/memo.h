@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "steps/step.h"
+#include "core/step.h"
 
 /*
  * A step whose outcome follows from its inputs alone (checkpatch: the

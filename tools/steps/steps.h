@@ -10,7 +10,7 @@
  */
 #include <stddef.h>
 
-#include "steps/step.h"
+#include "core/step.h"
 
 enum step_idx {
 #define STEP(name) STEP_IDX_##name,

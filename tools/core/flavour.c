@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "debian/flavour.h"
+#include "core/flavour.h"
 #include "lib/strbuf.h"
 
 static const struct flavour flavours[] = {

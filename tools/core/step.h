@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "debian/flavour.h"
+#include "core/flavour.h"
 #include "ktap.h"
 #include "lib/run.h"
 #include "lib/strbuf.h"

@@ -16,7 +16,7 @@
 #include "lib/sandbox.h"
 #include "lib/tree.h"
 #include "series.h"
-#include "steps/step.h"
+#include "core/step.h"
 
 char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 {
