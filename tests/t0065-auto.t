@@ -71,6 +71,6 @@ test_expect_success "when no variant applies, fetch fails and says what it tried
 grep_ok "a series directory without a variant file is named" 'series/variant has no "shape:" and "kernel: X.Y" lines, not a candidate' "$TMP/out"
 
 test_expect_success 'auto targets are applicable targets of the CI matrix' - <<\EOT
-	"$KVERIFY" --list "$copy/kernels.list" matrix --format github | grep -q '"vendor612"'
+	"$KVERIFY" --list "$copy/kernels.list" matrix --ci github | grep -q '"vendor612"'
 EOT
 done_testing

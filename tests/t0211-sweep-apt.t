@@ -82,7 +82,7 @@ test_expect_success "the .deb is unpacked in part under a key of its own and not
 	[ -z "$(find "$cache" -name '*.deb')" ]
 EOT
 test_expect_success 'matrix --sweep lists what the archive lists' - <<\EOT
-	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --format github) > "$TMP/gh" 2> "$TMP/err" &&
+	(cd "$copy" && ./build/kverify --cache "$cache" --sources "$cache" matrix --sweep --ci github) > "$TMP/gh" 2> "$TMP/err" &&
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert [e["sweep"] for e in m["include"]] == ["linux-source-6.12=6.12.899-1@bookworm", "linux-source-6.12=6.12.900-1@bookworm"], m' "$TMP/gh"
 EOT
 # A version the suite does not have: the fetch step names those it has.
