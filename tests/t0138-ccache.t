@@ -11,18 +11,21 @@
 # $CCACHE_DIR, gets a store of its own, and its file is in no other
 # store; a kverify that keeps one store for every series (a mutant) fails
 # that check.  An older cache's one store, which the sandbox owned, is
-# made anew; the cache keeps its eight newest stores.
+# made anew; the cache keeps the eight stores used last, and one that a
+# run holds.
 # Cost: three builds of arch/x86/kvm/ objects (--build objects, our
 # allnoconfig + configs/kvm-guest.config; the first and third cold) in a
 # cache of the test's own, from the test cache's 6.12 source, config-only
 # runs, and a build of the mutant kverify.
+# tier: kernels
+# lane: 2
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_CCACHE_TARGET:-6.12}
 plan 9
 if ! command -v ccache > /dev/null; then
-	for i in 1 2 3 4 5; do skip "ccache" "ccache is not installed"; done
+	for i in $(seq 9); do skip "ccache" "ccache is not installed"; done
 	done_testing
 fi
 copy=$TMP/repo
@@ -100,8 +103,7 @@ test_expect_success "another series gets a store of its own: what its tree left 
 test_expect_success "a kverify with one store for every series (a mutant) fails that check" - <<\EOT
 	mut=$TMP/mutant && repo_copy "$mut" &&
 	sed -i 's/(unsigned long long)code_hash(ctx));/0ULL);/' "$mut/tools/core/step.c" &&
-	grep -q '"%s/%016llx", top,$' "$mut/tools/core/step.c" &&
-	grep -q '^			      0ULL);$' "$mut/tools/core/step.c" &&
+	grep -q 'xstrfmt("%016llx", 0ULL);$' "$mut/tools/core/step.c" &&
 	make -C "$mut" -s build/kverify > "$TMP/mut.make" 2>&1 &&
 	cp -r "$copy/series-b" "$copy/cc-b.list" "$mut/" && printf 'cc\tdir:%s\t%s\n' "$src" "$series" > "$mut/cc.list" &&
 	(cd "$mut" && for l in cc-b.list cc.list; do
@@ -113,15 +115,20 @@ test_expect_success "a kverify with one store for every series (a mutant) fails 
 	! planted_apart "$TMP/mut-cc.list.log" "$TMP/mut-cc-b.list.log" &&
 	[ -f "$(store_of "$TMP/mut-cc.list.log")/left-by-the-tree" ]
 EOT
-test_expect_success "the cache keeps its eight newest stores" - <<\EOT
-	for i in 1 2 3 4 5 6 7 8 9; do
-		mkdir -p "$C/ccache/000000000000000$i" && touch -d "2026-01-0$i" "$C/ccache/000000000000000$i" || return 1
-	done &&
-	rm -rf "$C/build" && KVERIFY_CCACHE= run build &&
-	ls "$C/ccache" &&
-	[ "$(ls "$C/ccache" | wc -l)" = 8 ] && [ -d "$A" ] &&
+# Nine older stores, their last use their locks' mtimes; the oldest held
+# by a run (a shared flock of its lock, as a run holds its store).
+for i in 1 2 3 4 5 6 7 8 9; do
+	mkdir -p "$C/ccache/000000000000000$i" && touch "$C/locks/ccache-000000000000000$i" &&
+	touch -d "2000-01-0$i" "$C/locks/ccache-000000000000000$i"
+done
+test_expect_success "the cache keeps its eight stores used last, and one a run holds" - <<\EOT
+	flock -s "$C/locks/ccache-0000000000000001" sleep 600 > /dev/null 2>&1 &
+	holder=$! && test_when_finished "kill $holder" &&
+	rm -rf "$C/build" && KVERIFY_CCACHE= run build && ls "$C/ccache" &&
+	[ "$(ls "$C/ccache" | wc -l)" = 9 ] && [ -d "$A" ] &&
 	[ -d "$C/ccache/0000000000000009" ] && [ -d "$C/ccache/0000000000000004" ] &&
-	[ ! -e "$C/ccache/0000000000000003" ] && [ ! -e "$C/ccache/0000000000000001" ]
+	[ -d "$C/ccache/0000000000000001" ] &&
+	[ ! -e "$C/ccache/0000000000000003" ] && [ ! -e "$C/ccache/0000000000000002" ]
 EOT
 test_expect_success "CCACHE=0: no ccache in the make command" '
 	rm -rf "$C/build" && KVERIFY_CCACHE=0 run build && grep "^\\$.* make " "$copy/results/cc/logs/"*-config.log &&

@@ -7,14 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/lock.h"
+#include "lib/run.h"
 #include "lib/sandbox.h"
 #include "lib/tree.h"
+#include "lib/usage.h"
 #include "series.h"
 #include "core/step.h"
 
@@ -199,14 +202,14 @@ void make_jobs(const struct verify_ctx *ctx, struct child *c)
 
 /*
  * The kernel's compilers: make's KCC=/KHOSTCC= (distcc, icecream), else
- * ccache in front of gcc where ccache is installed (CCACHE=0: not).  kbuild
- * records the compiler command: switching an existing O= directory to or
- * from ccache rebuilds it all, once.
+ * ccache in front of gcc when @ccache (it is installed, CCACHE is not 0,
+ * and the run has its store).  kbuild records the compiler command:
+ * switching an existing O= directory to or from ccache rebuilds it all,
+ * once.
  */
-static int kernel_compilers(const struct options *opt, struct child *c)
+static int kernel_compilers(const struct options *opt, struct child *c,
+			    int ccache)
 {
-	int ccache = opt->ccache && path_has("ccache");
-
 	if (opt->kernel_cc)
 		strvec_pushf(&c->args, "CC=%s", opt->kernel_cc);
 	else if (ccache)
@@ -230,7 +233,8 @@ int make_args(const struct verify_ctx *ctx, struct child *c)
 int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 		 struct child *c)
 {
-	int ret;
+	int ccache = ctx->opt->ccache && path_has("ccache") &&
+		     ccache_env(ctx, &c->env);
 
 	strvec_pushl(&c->args, "make", "-C", ctx->tree, NULL);
 	strvec_pushf(&c->args, "O=%s", objtree);
@@ -238,10 +242,7 @@ int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 	strvec_push(&c->env, "KBUILD_BUILD_TIMESTAMP=2026-01-01");
 	strvec_push(&c->env, "KBUILD_BUILD_USER=kverify");
 	strvec_push(&c->env, "KBUILD_BUILD_HOST=kverify");
-	ret = kernel_compilers(ctx->opt, c);
-	if (ctx->opt->ccache && path_has("ccache"))
-		ccache_env(ctx, &c->env);
-	return ret;
+	return kernel_compilers(ctx->opt, c, ccache);
 }
 
 /*
@@ -279,30 +280,79 @@ static int own_entry(const char *path, mode_t type)
  * (an older cache's one store, which the sandbox wrote, or a directory
  * somebody else made).
  */
-static int ccache_layout(const struct verify_ctx *ctx)
+static int ccache_layout(const struct verify_ctx *ctx, struct strbuf *why)
 {
 	char *top = cache_path(ctx, "ccache");
 	char *mark = cache_path(ctx, "ccache/" CCACHE_LAYOUT);
 	static const char text[] = "a ccache store per source and series: <hash>/\n";
-	struct strbuf why = STRBUF_INIT;
 	int fd = -1, ret = 0;
 
 	if (own_entry(top, S_IFDIR) && own_entry(mark, S_IFREG))
 		goto out;
-	ret = lock_in_cache(ctx->cache, 1, &fd, &why, "ccache.lock");
-	if (!ret && !(own_entry(top, S_IFDIR) && own_entry(mark, S_IFREG)))
-		ret = rm_rf(top) || mkdir(top, 0755) < 0 ||
-		      write_file_atomic(mark, text, strlen(text)) ? -1 : 0;
+	ret = lock_in_cache(ctx->cache, 1, &fd, why, "ccache.lock");
+	if (!ret && !(own_entry(top, S_IFDIR) && own_entry(mark, S_IFREG)) &&
+	    (rm_rf(top) || mkdir(top, 0755) < 0 ||
+	     write_file_atomic(mark, text, strlen(text)))) {
+		strbuf_addf(why, "cannot make %s anew: %s", top,
+			    strerror(errno));
+		ret = -1;
+	}
 	unlock_file(fd);
 out:
-	strbuf_release(&why);
 	free(mark);
 	free(top);
 	return ret;
 }
 
+/*
+ * The lock of store @name, locks/ccache-<name> (kverify's, out of the
+ * sandbox's reach): its mtime is the store's last use.
+ */
+static int store_lock(const struct verify_ctx *ctx, const char *name,
+		      struct strbuf *why)
+{
+	char *dir = cache_path(ctx, "locks");
+	char *path = cache_path(ctx, "locks/ccache-%s", name);
+	int fd = mkdir_p(dir) < 0 ? -1 :
+		 open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+
+	if (fd < 0)
+		strbuf_addf(why, "%s: %s", path, strerror(errno));
+	free(path);
+	free(dir);
+	return fd;
+}
+
+/*
+ * The stores this process uses: each held with a shared flock of its lock
+ * until the process ends, so that no run prunes a store a build of
+ * another still writes.  Waits while a prune removes it.
+ */
+static int hold_store(const struct verify_ctx *ctx, const char *name,
+		      struct strbuf *why)
+{
+	static struct strvec held = STRVEC_INIT;
+	int fd;
+
+	if (strvec_has(&held, name))
+		return 0;
+	fd = store_lock(ctx, name, why);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_SH) < 0) {
+		if (errno != EINTR || run_interrupted()) {
+			strbuf_addf(why, "flock: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	futimens(fd, NULL);
+	strvec_push(&held, name);
+	return 0;	/* @fd stays open: the lock lasts as long as we do */
+}
+
 struct store_age {
-	char *path;
+	char *name;
 	struct timespec used;
 };
 
@@ -316,29 +366,53 @@ static int newest_first(const void *a, const void *b)
 	return x->tv_nsec < y->tv_nsec ? 1 : x->tv_nsec > y->tv_nsec ? -1 : 0;
 }
 
-/* The stores of @dir but @keep and the newest others: CCACHE_STORES_KEPT. */
-static void ccache_prune(const char *dir, const char *keep)
+/*
+ * A store no run holds, renamed out of the way and removed: nothing of the
+ * sandbox's runs in it any more.
+ */
+static void remove_store(const struct verify_ctx *ctx, const char *name)
 {
+	struct strbuf why = STRBUF_INIT;
+	char *path = cache_path(ctx, "ccache/%s", name);
+	char *gone = cache_path(ctx, "ccache/.gone-%s-%ld", name,
+				(long)getpid());
+	int fd = store_lock(ctx, name, &why);
+
+	if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB) && !rename(path, gone))
+		rm_rf(gone);
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&why);
+	free(gone);
+	free(path);
+}
+
+/*
+ * The stores of <cache>/ccache/ but @keep and the newest others,
+ * CCACHE_STORES_KEPT in all, by the mtimes of their locks; one that a run
+ * holds stays.
+ */
+static void ccache_prune(const struct verify_ctx *ctx, const char *keep)
+{
+	char *top = cache_path(ctx, "ccache");
 	struct store_age *old = NULL;
 	size_t nr = 0, i;
 	struct dirent *e;
-	DIR *d = opendir(dir);
+	DIR *d = opendir(top);
 
 	while (d && (e = readdir(d))) {
-		char *path;
+		char *lock;
 		struct stat st;
 
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    !strcmp(e->d_name, CCACHE_LAYOUT))
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, keep))
 			continue;
-		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (!strcmp(path, keep) || lstat(path, &st)) {
-			free(path);
-			continue;
-		}
+		lock = cache_path(ctx, "locks/ccache-%s", e->d_name);
 		old = xrealloc(old, (nr + 1) * sizeof(*old));
-		old[nr].path = path;
-		old[nr++].used = st.st_mtim;
+		old[nr].name = xstrdup(e->d_name);
+		old[nr].used = lstat(lock, &st) ? (struct timespec){ 0 } :
+			       st.st_mtim;
+		nr++;
+		free(lock);
 	}
 	if (d)
 		closedir(d);
@@ -346,74 +420,85 @@ static void ccache_prune(const char *dir, const char *keep)
 		qsort(old, nr, sizeof(*old), newest_first);
 	for (i = 0; i < nr; i++) {
 		if (i >= CCACHE_STORES_KEPT - 1)
-			rm_rf(old[i].path);
-		free(old[i].path);
+			remove_store(ctx, old[i].name);
+		free(old[i].name);
 	}
 	free(old);
+	free(top);
 }
 
 /*
- * ccache's store for this run's code: <cache>/ccache/<code hash>, made here
- * (the selftests may start before the build), its mtime the time it was
- * last used.  The tree's own make writes it (in the sandbox), so only a
- * build of the same source and series reads it: what one tree's code
- * leaves there is never taken for another series' compilation, nor for
- * another source's.  The cache keeps the CCACHE_STORES_KEPT newest.
+ * ccache's store for this run's code: <cache>/ccache/<code hash>, held
+ * (hold_store()) and made here; the selftests may start before the build.
+ * The tree's own make writes it (in the sandbox), so only a build of the
+ * same source and series reads it: what one tree's code leaves there is
+ * never taken for another series' compilation, nor for another source's.
+ * The cache keeps the CCACHE_STORES_KEPT used last.
  */
 static char *ccache_store(const struct verify_ctx *ctx)
 {
-	char *top = cache_path(ctx, "ccache");
-	char *store = xstrfmt("%s/%016llx", top,
-			      (unsigned long long)code_hash(ctx));
+	struct strbuf why = STRBUF_INIT;
+	char *name = xstrfmt("%016llx", (unsigned long long)code_hash(ctx));
+	char *store = cache_path(ctx, "ccache/%s", name);
 
-	if (ccache_layout(ctx) ||
-	    (mkdir(store, 0755) < 0 && errno != EEXIST) ||
-	    utimensat(AT_FDCWD, store, NULL, AT_SYMLINK_NOFOLLOW) < 0) {
+	int ok = !ccache_layout(ctx, &why) && !hold_store(ctx, name, &why);
+
+	if (ok && mkdir(store, 0755) < 0 && errno != EEXIST) {
+		strbuf_addf(&why, "%s: %s", store, strerror(errno));
+		ok = 0;
+	}
+	if (!ok) {
+		warning("no ccache for this build: %s", why.buf);
 		free(store);
 		store = NULL;
 	} else {
-		ccache_prune(top, store);
+		ccache_prune(ctx, name);
 	}
-	free(top);
+	strbuf_release(&why);
+	free(name);
 	return store;
 }
 
 /*
  * ccache's store is the cache's own (not ~/.cache/ccache, which other builds
- * share and fill), one per source and series (ccache_store()), and it knows a
- * compiler by its bytes, not its mtime: a new gcc (a toolchain upgrade)
- * misses.  Without a store, ccache only runs gcc.
+ * share and fill), one per source and series (ccache_store()), and it knows
+ * a compiler by its bytes, not its mtime: a new gcc (a toolchain upgrade)
+ * misses.  0, and nothing in @env, when the run has no store.
  */
-void ccache_env(const struct verify_ctx *ctx, struct strvec *env)
+int ccache_env(const struct verify_ctx *ctx, struct strvec *env)
 {
 	char *store = ccache_store(ctx);
 
-	if (store)
-		strvec_pushf(env, "CCACHE_DIR=%s", store);
-	else
-		strvec_push(env, "CCACHE_DISABLE=1");
+	if (!store)
+		return 0;
+	strvec_pushf(env, "CCACHE_DIR=%s", store);
 	strvec_push(env, "CCACHE_COMPILERCHECK=content");
 	free(store);
+	return 1;
 }
 
-/* ccache's hit and miss counters (of the cache's ccache store). */
+/*
+ * ccache's hit and miss counters of the run's store, read in the sandbox:
+ * the sandbox wrote the store (its configuration, its counters), so
+ * kverify's own user reads nothing of it.
+ */
 int ccache_counts(const struct verify_ctx *ctx, long *hits,
 			 long *misses)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct sandbox sb = SANDBOX_INIT;
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
 	struct child c = CHILD_INIT;
 	struct line l;
+	int ret = -1;
 
 	*hits = *misses = 0;
 	strvec_pushl(&c.args, "ccache", "--print-stats", NULL);
-	ccache_env(ctx, &c.env);
 	c.out = &out;
 	c.log = "/dev/null";
-	if (run_child(&c)) {
-		child_clear(&c);
-		strbuf_release(&out);
-		return -1;
-	}
+	step_sandbox_reads(ctx, &sb);
+	if (!ccache_env(ctx, &c.env) || sandbox_child(&c, &sb, &why) ||
+	    run_child(&c))
+		goto out;
 	for_each_line(l, out.buf) {
 		if (starts_with(l.s, "direct_cache_hit\t") ||
 		    starts_with(l.s, "preprocessed_cache_hit\t"))
@@ -421,9 +506,13 @@ int ccache_counts(const struct verify_ctx *ctx, long *hits,
 		else if (starts_with(l.s, "cache_miss\t"))
 			*misses += atol(strchr(l.s, '\t') + 1);
 	}
+	ret = 0;
+out:
 	child_clear(&c);
+	sandbox_clear(&sb);
+	strbuf_release(&why);
 	strbuf_release(&out);
-	return 0;
+	return ret;
 }
 
 /*

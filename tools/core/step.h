@@ -180,7 +180,8 @@ int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 #define CCACHE_STORES_KEPT 8
 /* In <cache>/ccache/ once it holds a store per source and series. */
 #define CCACHE_LAYOUT ".kverify-stores"
-void ccache_env(const struct verify_ctx *ctx, struct strvec *env);
+/* CCACHE_DIR= and the rest into @env: 1, or 0 (nothing) without a store. */
+int ccache_env(const struct verify_ctx *ctx, struct strvec *env);
 const char *ccache_dir(const struct child *c);
 int ccache_counts(const struct verify_ctx *ctx, long *hits, long *misses);
 void make_jobs(const struct verify_ctx *ctx, struct child *c);

@@ -515,10 +515,10 @@ static int debian_ccache(const struct verify_ctx *ctx, struct child *c)
 		strbuf_read_file(&text, vars, 1 << 16);
 		on = text.buf && !!strstr(text.buf, "DEBIAN_KERNEL_USE_CCACHE");
 	}
-	if (on) {
+	if (on)
+		on = ccache_env(ctx, &c->env);
+	if (on)
 		strvec_push(&c->env, "DEBIAN_KERNEL_USE_CCACHE=1");
-		ccache_env(ctx, &c->env);
-	}
 	strbuf_release(&text);
 	free(vars);
 	free(hdr);

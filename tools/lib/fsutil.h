@@ -167,8 +167,9 @@ char *kernel_release(const char *src, int full);
  * The cache and every directory or symlink at its top (src, trees,
  * build, tmp, locks, memo, ccache...) must be a real directory, not a
  * symlink, owned by kverify's user and writable by no one else; as root,
- * ccache/ may belong to the sandbox's user (SANDBOX_UID), which writes
- * it.  A directory that does not exist passes: kverify makes it.  Called
+ * ccache/ may belong to the sandbox's user (SANDBOX_UID): an older
+ * cache's one store, which the sandbox wrote (kverify makes it anew as a
+ * directory of stores, its own).  A directory that does not exist passes: kverify makes it.  Called
  * before anything in the cache is read or written.
  *
  * Return: 0, or -1 with @err saying what is wrong and what to do.
