@@ -6,7 +6,7 @@
 # test's skip stays a skip.
 . "$(dirname "$0")/lib.sh"
 
-plan 11
+plan 12
 mkdir -p "$TMP/tests"
 printf '#!/bin/sh\necho "SKIP no vPMU here"\nexit 4\n' > "$TMP/tests/pmu_fake_test"
 printf '#!/bin/sh\necho "SKIP not this CPU"\nexit 4\n' > "$TMP/tests/cpuid_test"
@@ -95,17 +95,25 @@ test_expect_success 'fixes only, but the kernel has the parameter: not ok' '
 '
 # The console carries KTAP for LAVA: the kernel's infos must not cut its
 # lines, its warnings and worse (KERN_WARNING is 4) must still show.
+# Without /proc/sys (our own kernel has no CONFIG_PROC_SYSCTL) busybox's
+# dmesg -n sets the level: here a function that writes down its arguments.
 guest_main() {	# guest_main PRINTK: main() with no modules and failed plumbing
 	KVERIFY_GUEST_FUNCTIONS_ONLY=1 sh -c '
 		. tools/guest/init
-		PRINTK=$1 TESTS=$2
+		PRINTK=$1 TESTS=$2 DMESG_ARGS=$3
+		dmesg() { echo "$*" > "$DMESG_ARGS"; }
 		load_modules() { :; }
 		plumbing() { return 1; }
-		main' main "$1" "$TMP/tests"
+		main' main "$1" "$TMP/tests" "$TMP/dmesg"
 }
 test_expect_success 'main: the console keeps warnings and worse, no infos' '
-	guest_main "$TMP/printk" > "$TMP/main" && cat "$TMP/main" &&
+	echo 7 > "$TMP/printk" && guest_main "$TMP/printk" > "$TMP/main" && cat "$TMP/main" &&
 	grep -qx "KTAP version 1" "$TMP/main" && grep -qx KVERIFY-DONE "$TMP/main" &&
 	level=$(cat "$TMP/printk") && [ "$level" -gt 4 ] && [ "$level" -le 5 ]
+'
+test_expect_success 'main without /proc/sys: dmesg -n 5, and no error on the console' '
+	rm -f "$TMP/dmesg" && guest_main "$TMP/no/such/printk" > "$TMP/main" 2>&1 && cat "$TMP/main" &&
+	grep -qx "KTAP version 1" "$TMP/main" && ! grep -q "printk" "$TMP/main" &&
+	[ "$(cat "$TMP/dmesg")" = "-n 5" ]
 '
 done_testing
