@@ -32,10 +32,11 @@ CHECK is one of:
             command, and the b4_*.o of its workflows) are all reached from
             b4.o, so the rule sees each of them
   folders   the folders stand in layers: lib/, sources/, core/ (the
-            step contract: the run's context, the outputs, what every
-            step may use), debian/ (Debian's kernel), steps/, cmd/; a
-            file of one neither includes a header of a folder above its
-            own nor calls a file there
+            step contract, the series, what every step and b4 may use),
+            then b4/ and debian/ side by side (b4's workflows, Debian's
+            kernel), steps/, cmd/; a file of one neither includes a
+            header of a folder above its own or beside it nor calls a
+            file there
 Prints what breaks the rule and exits 1; exits 0 when it holds.
 """
 import collections
@@ -55,8 +56,11 @@ ENGINE_CALLERS = {'cmd_verify', 'sweep'}
 STEP_HEADERS = {'step.h', 'steps.h', 'verify.h'}
 
 
-# The folders of tools/ that stand in layers, lowest first.
-FOLDERS = ['lib', 'sources', 'core', 'debian', 'steps', 'cmd']
+# The folders of tools/ that stand in layers, lowest first; the folders
+# of one layer stand side by side and use none of each other.
+LAYERS = [['lib'], ['sources'], ['core'], ['b4', 'debian'], ['steps'],
+          ['cmd']]
+FOLDERS = [f for layer in LAYERS for f in layer]
 
 
 def folder_of(path, srcdir):
@@ -247,7 +251,7 @@ def main():
                     bad.append('%s.c: includes %s, a step\'s header, '
                                'and b4 uses it' % (name, h))
     elif check == 'folders':
-        rank = {f: i for i, f in enumerate(FOLDERS)}
+        rank = {f: i for i, layer in enumerate(LAYERS) for f in layer}
         where = {name: folder_of(src, srcdir) for name, src in source.items()}
         for src in sources(srcdir):
             mine = folder_of(src, srcdir)
@@ -255,17 +259,21 @@ def main():
                 continue
             for h in re.findall(r'^#include "([^/"]+)/', open(src).read(),
                                 re.M):
-                if h in rank and rank[h] > rank[mine]:
+                if h in rank and h != mine and rank[h] >= rank[mine]:
                     bad.append('%s: includes a header of %s/, a folder '
-                               'above %s/' % (os.path.relpath(src, srcdir),
-                                              h, mine))
+                               '%s %s/' % (os.path.relpath(src, srcdir), h,
+                                           'above' if rank[h] > rank[mine]
+                                           else 'beside', mine))
         for name in sorted(graph):
             mine = where.get(name)
             for to, sym in sorted(graph[name].items()):
                 theirs = where.get(to)
-                if mine and theirs and rank[theirs] > rank[mine]:
-                    bad.append('%s.o calls %s (%s), of %s/, a folder above '
-                               '%s/' % (name, to, sym, theirs, mine))
+                if (mine and theirs and theirs != mine and
+                        rank[theirs] >= rank[mine]):
+                    bad.append('%s.o calls %s (%s), of %s/, a folder %s '
+                               '%s/' % (name, to, sym, theirs,
+                                        'above' if rank[theirs] > rank[mine]
+                                        else 'beside', mine))
     else:
         sys.exit('layering.py: no check named %r' % check)
     for b in bad:

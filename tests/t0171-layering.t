@@ -11,14 +11,15 @@
 # pipeline (source, checkpatch, series) stand below the steps: they call
 # no step and include no step's header, and every b4_*.o is reached from
 # b4.o, so that rule sees it; the folders stand in layers (lib/, sources/,
-# core/, debian/, steps/, cmd/): none includes or calls one above it.
+# core/, b4/ and debian/ side by side, steps/, cmd/): none includes or
+# calls one above it or beside it.
 # Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
 # what they call, as a compiler that refuses implicit declarations wants).
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 19
+plan 21
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -109,5 +110,13 @@ test_expect_success 'a file of debian/ that includes a step header is named' '
 test_expect_success 'a file of core/ that calls into debian/ is named' '
 	mutant corecalls core/step.c "s/(int step_run\(const struct verify_ctx \*ctx, struct step_result \*r,\n\t     struct child \*c\)\n\{\n)/\$1\t{\n\t\tint config_value(const char *config, const char *sym);\n\n\t\tif (config_value(\"\", \"X\"))\n\t\t\treturn -1;\n\t}\n/" &&
 	rejects corecalls folders "^step.o calls debian_kabi (config_value), of debian/, a folder above core/"
+'
+test_expect_success 'a file of debian/ that calls b4/, beside it, is named' '
+	mutant debb4 debian/debpatches.c "s/(\tif \(!dest \|\| !\*dest\) \{\n)/\t{\n\t\tint valid_change_id(const char *s);\n\n\t\tif (valid_change_id(\"x\"))\n\t\t\treturn 2;\n\t}\n\$1/" &&
+	rejects debb4 folders "^debpatches.o calls b4_text (valid_change_id), of b4/, a folder beside debian/"
+'
+test_expect_success 'a file of core/ that includes a header of b4/ is named' '
+	mutant coreb4 core/series.c "s/#include \"core\/symvers.h\"\n/#include \"b4\/b4_int.h\"\n#include \"core\/symvers.h\"\n/" &&
+	rejects coreb4 folders "^core/series.c: includes a header of b4/, a folder above core/"
 '
 done_testing

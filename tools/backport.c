@@ -23,22 +23,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "b4/ident.h"
 #include "backport.h"
 #include "backport_fixes.h"
 #include "cocci.h"
+#include "core/ident.h"
+#include "core/toolout.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
 #include "probe.h"
 #include "sources/targets.h"
-#include "toolout.h"
 
 #define SMPL COCCI_SMPL
 /* The patch of series/ the variant comes from: NNNN-<this>. */
 #define PATCH_SUFFIX "-KVM-x86-pmu-Batch-counter-reprograms-for-emulated-in.patch"
-#define LORE "https://lore.kernel.org/r/"
 
 static char *spatch_outcome(const char *tree, const char *work)
 {
@@ -170,41 +169,6 @@ static int write_variant_file(const char *dir, const char *shape,
 	ret = write_file(path, text, strlen(text));
 	free(text);
 	free(path);
-	return ret;
-}
-
-/*
- * Origin: and Forwarded: for the revision of series/: its posting when
- * series/message-id records one, else what it is and that it is not
- * posted.  -1 when series/ says no revision.
- */
-int backport_origin(struct strbuf *out)
-{
-	char *rev = read_first_line("series/revision");
-	char *id = read_first_line("series/change-id");
-	char *msgid = read_first_line("series/message-id");
-	int ret = -1;
-
-	if (!rev || !id || !*rev || strspn(rev, "0123456789") != strlen(rev)) {
-		error("series/revision and series/change-id are needed (the revision the variant comes from)");
-		goto out;
-	}
-	if (msgid && (strpbrk(msgid, " \t<>\"") || !strchr(msgid, '@'))) {
-		error("series/message-id:1: '%s' is not a message-id: write the posting's, without <>",
-		      msgid);
-		goto out;
-	}
-	if (msgid)
-		strbuf_addf(out, "Origin: backport, " LORE "%s\nForwarded: " LORE "%s\n",
-			    msgid, msgid);
-	else
-		strbuf_addf(out, "Origin: backport, v%s of change-id %s (not posted yet)\nForwarded: no\n",
-			    rev, id);
-	ret = 0;
-out:
-	free(rev);
-	free(id);
-	free(msgid);
 	return ret;
 }
 
@@ -480,7 +444,7 @@ int cmd_backport(const struct backport_args *a)
 		      tree);
 		goto out;
 	}
-	if (backport_origin(&dep3) || dep3_bug(a->bug, &dep3))
+	if (series_origin(&dep3) || dep3_bug(a->bug, &dep3))
 		goto out;
 	dir = xstrfmt("backports/%s", a->name);
 	if (is_dir(dir)) {

@@ -11,13 +11,4 @@ struct backport_args {
 
 int cmd_backport(const struct backport_args *a);
 
-struct strbuf;
-
-/*
- * The DEP-3 Origin: and Forwarded: lines of a variant of series/'s
- * revision: its posting (series/message-id) or "not posted yet"; 0, or -1
- * after an error when series/ says no revision.
- */
-int backport_origin(struct strbuf *out);
-
 #endif

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "checkpatch.h"
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/sandbox.h"
-#include "series.h"
-#include "toolout.h"
 
 static void checkpatch_args(struct child *c, const char *tree,
 			    const char *patch)

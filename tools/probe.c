@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "cocci.h"
+#include "core/series.h"
+#include "core/step.h"
+#include "core/toolout.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/sandbox.h"
 #include "probe.h"
-#include "series.h"
-#include "core/step.h"
-#include "toolout.h"
 
 struct variant {
 	char *rel;		/* "series" or "backports/X.Y" */

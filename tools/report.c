@@ -10,12 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/fsutil.h"
 #include "lib/json.h"
 #include "report.h"
-#include "series.h"
 #include "steps/kernel.h"
-#include "toolout.h"
 #include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */

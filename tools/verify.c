@@ -18,8 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "b4/ident.h"
 #include "bundle.h"
+#include "core/ident.h"
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
@@ -27,7 +28,6 @@
 #include "lib/usage.h"
 #include "progress.h"
 #include "report.h"
-#include "series.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"
 #include "verify.h"

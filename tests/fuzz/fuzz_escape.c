@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../tools/lib/escape.h"
-#include "../../tools/b4/ident.h"
+#include "../../tools/core/ident.h"
 
 /* The code point at @s, its length in *@len; -1 when not strict UTF-8. */
 static long decode(const unsigned char *s, size_t n, size_t *len)

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../tools/ktap.h"
+#include "../../tools/core/ktap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -27,7 +27,7 @@
 #include <sys/utsname.h>
 #include <cmocka.h>
 
-#include "../../tools/b4/ident.h"
+#include "../../tools/core/ident.h"
 #include "../../tools/lib/fsutil.h"
 
 /* This account at this machine, as git would guess it, made now. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/ktap.h"
+#include "../../tools/core/ktap.h"
 
 static void console_with_noise(void **state)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/debian/symvers.h"
+#include "../../tools/core/symvers.h"
 
 static int kvm_only(const char *mod)
 {

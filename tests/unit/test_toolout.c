@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/toolout.h"
+#include "../../tools/core/toolout.h"
 
 static const char allow[] =
 	"# checkpatch.allow\n"

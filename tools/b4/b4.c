@@ -38,11 +38,11 @@
 
 #include "b4/b4.h"
 #include "b4/b4_int.h"
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/usage.h"
-#include "series.h"
 #include "sim.h"
 
 /*

@@ -11,10 +11,10 @@
 #include <unistd.h>
 
 #include "b4/b4_int.h"
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
-#include "series.h"
 
 /*
  * series/cover-letter from b4's .cover: its subject and text (up to the

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "b4/b4_int.h"
+#include "core/series.h"
 #include "lib/escape.h"
 #include "lib/exitcode.h"
 #include "lib/usage.h"
 #include "report_read.h"
-#include "series.h"
 
 /*
  * The steps make verify-all must have run, not skipped, for make send:

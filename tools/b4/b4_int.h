@@ -7,7 +7,7 @@
  * and the helpers more than one of its files calls.
  */
 #include "b4/b4.h"
-#include "b4/ident.h"
+#include "core/ident.h"
 #include "lib/run.h"
 #include "lib/strbuf.h"
 #include "sources/source.h"

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "b4/b4_int.h"
+#include "core/series.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
-#include "series.h"
 
 char *read_trim(const char *path)
 {

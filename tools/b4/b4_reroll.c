@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "b4/b4_int.h"
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
-#include "series.h"
 
 /* The revisions series/old/ keeps, highest first. */
 static int old_revisions(int *revs, int max)

@@ -14,10 +14,10 @@
 
 #include "b4/b4_int.h"
 #include "checkpatch.h"
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
-#include "series.h"
 
 static int is_commit_id(const char *s)
 {

@@ -22,7 +22,7 @@
  *    kept as it is: the semantic patch writes the knob, not the fixes.
  *
  * The Origin: and Forwarded: lines of every backports/ patch follow
- * series/revision and series/message-id (backport_origin()), as make
+ * series/revision and series/message-id (series_origin()), as make
  * backport writes them, and its message gets the review trailers
  * (Reviewed-by:, Acked-by:, Tested-by:) that series/'s patch of the same
  * name has, the fixes-only series too.  Once series/merged names the
@@ -36,17 +36,16 @@
 #include <string.h>
 
 #include "b4/b4_int.h"
-#include "b4/ident.h"
 #include "b4/regen.h"
-#include "backport.h"
 #include "cocci.h"
+#include "core/ident.h"
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "series.h"
 #include "sources/source.h"
-#include "toolout.h"
 
 #define BASE "kverify-regen-base"
 
@@ -586,7 +585,7 @@ int cmd_regenerate(const struct target_list *list, const struct options *opt,
 		error("make regenerate needs spatch and git: make deps");
 		return EXIT_TOOL;
 	}
-	if (backport_origin(&u.origin) ||
+	if (series_origin(&u.origin) ||
 	    series_merged_load("series/merged", &u.merged)) {
 		ret = -2;
 		goto out;

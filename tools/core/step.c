@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/step.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/lock.h"
@@ -18,8 +20,6 @@
 #include "lib/sandbox.h"
 #include "lib/tree.h"
 #include "lib/usage.h"
-#include "series.h"
-#include "core/step.h"
 
 char *cache_path(const struct verify_ctx *ctx, const char *fmt, ...)
 {

@@ -13,12 +13,12 @@
 #include <time.h>
 
 #include "core/flavour.h"
-#include "ktap.h"
+#include "core/ktap.h"
+#include "core/series.h"
 #include "lib/run.h"
 #include "lib/strbuf.h"
 #include "options.h"
 #include "result.h"
-#include "series.h"
 #include "sources/source.h"
 #include "sources/targets.h"
 

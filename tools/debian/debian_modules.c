@@ -22,13 +22,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/step.h"
+#include "core/symvers.h"
 #include "debian/debian.h"
 #include "debian/modinfo.h"
-#include "debian/symvers.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
-#include "series.h"
-#include "core/step.h"
 
 /* The modules arch/x86/kvm builds, in load order. */
 const char *const kvm_modules[NR_KVM_MODULES] = { "kvm", "kvm-amd", "kvm-intel" };

@@ -26,14 +26,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/step.h"
 #include "debian/debian.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
 #include "lib/lock.h"
-#include "series.h"
 #include "sources/apt.h"
 #include "sources/toolchain.h"
-#include "core/step.h"
 
 static int apt_query(const struct verify_ctx *ctx, struct step_result *r,
 		     struct apt_suite *as, struct strvec *args,

@@ -46,14 +46,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "b4/ident.h"
+#include "core/ident.h"
+#include "core/series.h"
 #include "debian/debpatches.h"
 #include "debian/debpatches_meta.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "series.h"
 #include "sources/targets.h"
 
 #define LORE "https://lore.kernel.org/r/"

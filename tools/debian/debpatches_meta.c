@@ -11,10 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/series.h"
 #include "debian/debpatches_meta.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
-#include "series.h"
 
 static int isalnum_ascii(char c)
 {

@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/series.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/run.h"
-#include "series.h"
 #include "steps/memo.h"
 
 void memo_init_bare(struct memo *m, const struct verify_ctx *ctx,

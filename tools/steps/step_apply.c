@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
-#include "series.h"
 #include "steps/steps.h"
-#include "toolout.h"
 
 static void quilt_args(const struct verify_ctx *ctx, struct child *c)
 {

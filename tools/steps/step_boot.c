@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/series.h"
 #include "debian/debian.h"
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/sandbox.h"
-#include "series.h"
 #include "steps/kernel.h"
 #include "steps/memo.h"
 #include "steps/steps.h"

@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/series.h"
 #include "debian/debian.h"
 #include "lib/fsutil.h"
-#include "series.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"
 

@@ -24,13 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "b4/ident.h"
 #include "checkpatch.h"
+#include "core/ident.h"
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/fsutil.h"
-#include "series.h"
 #include "steps/memo.h"
 #include "steps/steps.h"
-#include "toolout.h"
 
 #define UNSIGNED_TYPE "MISSING_SIGN_OFF"
 

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "cocci.h"
+#include "core/series.h"
+#include "core/toolout.h"
 #include "lib/fsutil.h"
-#include "series.h"
 #include "steps/memo.h"
 #include "steps/steps.h"
-#include "toolout.h"
 
 static int run_spatch(const struct verify_ctx *ctx, struct step_result *r,
 		      const char *work, char **outcome)

@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "probe.h"
-#include "series.h"
 #include "sources/source.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/series.h"
+#include "core/symvers.h"
 #include "debian/debian.h"
-#include "debian/symvers.h"
 #include "lib/fsutil.h"
-#include "series.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/series.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
-#include "series.h"
 #include "steps/kernel.h"
 #include "steps/steps.h"
 

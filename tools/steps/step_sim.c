@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/series.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/run.h"
-#include "series.h"
 #include "sim.h"
 #include "steps/memo.h"
 #include "steps/steps.h"

@@ -17,9 +17,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/series.h"
 #include "lib/fsutil.h"
 #include "lib/tree.h"
-#include "series.h"
 #include "sources/manifest.h"
 #include "steps/steps.h"
 

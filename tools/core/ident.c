@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "b4/ident.h"
+#include "core/ident.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 

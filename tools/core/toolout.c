@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "toolout.h"
+#include "core/toolout.h"
 
 /* Is TYPE (@n bytes) listed in checkpatch.allow ("TYPE reason" lines)? */
 static int type_allowed(const char *allow, const char *type, size_t n)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "debian/symvers.h"
+#include "core/symvers.h"
 
 /* By symbol; a symbol listed twice by its CRC, so that the order is fixed. */
 static int by_symbol(const void *a, const void *b)

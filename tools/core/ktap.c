@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktap.h"
+#include "core/ktap.h"
 #include "lib/strbuf.h"
 
 #define DIAG_MAX 8192

@@ -49,4 +49,11 @@ int series_merged_load(const char *path, struct strvec *out);
 /* The upstream commit series_merged_load() gave @name (a file name), or NULL. */
 const char *series_merged_sha(const struct strvec *merged, const char *name);
 
+/*
+ * The DEP-3 Origin: and Forwarded: lines of a variant of series/'s
+ * revision: its posting (series/message-id) or "not posted yet"; 0, or -1
+ * after an error when series/ says no revision.
+ */
+int series_origin(struct strbuf *out);
+
 #endif

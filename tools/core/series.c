@@ -6,13 +6,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "debian/symvers.h"
+#include "core/series.h"
+#include "core/symvers.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "series.h"
 #include "sources/manifest.h"
 #include "sources/targets.h"
+
+#define LORE "https://lore.kernel.org/r/"
 
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
@@ -699,4 +701,39 @@ const char *series_merged_sha(const struct strvec *merged, const char *name)
 		if (!strcmp(merged->v[i], name))
 			return merged->v[i + 1];
 	return NULL;
+}
+
+/*
+ * Origin: and Forwarded: for the revision of series/: its posting when
+ * series/message-id records one, else what it is and that it is not
+ * posted.  -1 when series/ says no revision.
+ */
+int series_origin(struct strbuf *out)
+{
+	char *rev = read_first_line("series/revision");
+	char *id = read_first_line("series/change-id");
+	char *msgid = read_first_line("series/message-id");
+	int ret = -1;
+
+	if (!rev || !id || !*rev || strspn(rev, "0123456789") != strlen(rev)) {
+		error("series/revision and series/change-id are needed (the revision the variant comes from)");
+		goto out;
+	}
+	if (msgid && (strpbrk(msgid, " \t<>\"") || !strchr(msgid, '@'))) {
+		error("series/message-id:1: '%s' is not a message-id: write the posting's, without <>",
+		      msgid);
+		goto out;
+	}
+	if (msgid)
+		strbuf_addf(out, "Origin: backport, " LORE "%s\nForwarded: " LORE "%s\n",
+			    msgid, msgid);
+	else
+		strbuf_addf(out, "Origin: backport, v%s of change-id %s (not posted yet)\nForwarded: no\n",
+			    rev, id);
+	ret = 0;
+out:
+	free(rev);
+	free(id);
+	free(msgid);
+	return ret;
 }
