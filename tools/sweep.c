@@ -884,7 +884,7 @@ bad:
 
 int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 {
-	struct sweep sw = { .opt = opt, .a = a };
+	struct sweep sw = { .opt = opt, .a = a, .md = a->md, .json = a->json };
 
 	find_sweep_steps();
 	struct strbuf head = STRBUF_INIT, body = STRBUF_INIT;

@@ -227,8 +227,8 @@ int sweep_write_json(const struct sweep *sw, const char *head, double secs,
 		     int interrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *aside = interrupted_path(sw->a->json);
-	const char *path = interrupted ? aside : sw->a->json;
+	char *aside = interrupted_path(sw->json);
+	const char *path = interrupted ? aside : sw->json;
 	int nr_failed, ret;
 	size_t i;
 
@@ -272,7 +272,7 @@ int sweep_write_md(const struct sweep *sw, const char *head,
 	const char *b = NULL, *e = NULL;
 	int ret;
 
-	if (strbuf_read_file(&old, sw->a->md, 1 << 20) >= 0) {
+	if (strbuf_read_file(&old, sw->md, 1 << 20) >= 0) {
 		b = strstr(old.buf, MD_BEGIN);
 		e = b ? strstr(b, MD_END) : NULL;
 	}
@@ -283,9 +283,9 @@ int sweep_write_md(const struct sweep *sw, const char *head,
 	strbuf_addf(&sb, "%s\n**%s**\n\n%s\n%s", MD_BEGIN, head, body, MD_END);
 	if (b && e)
 		strbuf_addstr(&sb, e + strlen(MD_END));
-	ret = write_file_atomic(sw->a->md, sb.buf, sb.len);
+	ret = write_file_atomic(sw->md, sb.buf, sb.len);
 	if (ret)
-		error("cannot write %s: %s", sw->a->md, strerror(errno));
+		error("cannot write %s: %s", sw->md, strerror(errno));
 	strbuf_release(&old);
 	strbuf_release(&sb);
 	return ret;

@@ -8,7 +8,9 @@
 #define KVERIFY_SWEEP_REPORT_H
 
 #include "lib/strbuf.h"
-#include "sweep.h"
+
+struct options;
+struct sweep_args;
 
 /*
  * The steps a sweep runs: those of the engine's table that read only the
@@ -35,6 +37,7 @@ struct sweep_version {
 struct sweep {
 	const struct options *opt;
 	const struct sweep_args *a;
+	const char *md, *json;	/* a->md, a->json: where the report goes */
 	char *repo, *results;
 	const char *cache;	/* opt->cache */
 	char *hash;		/* series/, backports/, cocci/, checkpatch.allow */
@@ -81,7 +84,7 @@ void sweep_headline(const struct sweep *sw, struct strbuf *sb);
 void sweep_table(const struct sweep *sw, struct strbuf *sb);
 
 /**
- * sweep_write_json() - write sw->a->json, the sweep in JSON
+ * sweep_write_json() - write sw->json, the sweep in JSON
  * @sw: the sweep
  * @head: the headline
  * @secs: the sweep's time in seconds
@@ -95,7 +98,7 @@ int sweep_write_json(const struct sweep *sw, const char *head, double secs,
 		     int interrupted);
 
 /**
- * sweep_write_md() - put the table between the markers of sw->a->md
+ * sweep_write_md() - put the table between the markers of sw->md
  * @sw: the sweep
  * @head: the headline
  * @body: the table (sweep_table())
