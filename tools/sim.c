@@ -851,11 +851,12 @@ static int build_unit(const struct sim_opts *o, const struct sim_store *st,
 
 /*
  * Our sources of the program, each a .c of tools/sim/: the harness
- * (harness.h: its command line, the reference model, the ops, the traces,
- * the judging) and the simulated perf PMU.
+ * (harness_int.h: its command line, the reference model, the ops, the
+ * traces, the judging), the run the tree's code reports into, and the
+ * simulated perf PMU.
  */
 static const char *const sim_ours[] = {
-	"harness", "model", "ops", "trace", "check", "perf",
+	"harness", "model", "ops", "trace", "check", "world", "perf",
 };
 
 /* One of sim_ours[], through the store. */

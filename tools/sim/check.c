@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness.h"
+#include "harness_int.h"
 
 /*
  * The baseline: pristine plus the series' Fixes: patches (kverify sim
@@ -27,32 +27,6 @@ static const struct sim_tree *baseline(void)
 static const char *baseline_name(void)
 {
 	return &sim_tree_baseline ? "baseline" : "pristine";
-}
-
-/*
- * --fixes-only: the patched tree is pristine plus fixes and nothing else
- * (no parameter), i.e. it is its own baseline.  Invariant iv then excuses
- * no spurious overflow raised in perf's overflow handler (perf's, whose
- * period 0001 makes exact); one KVM raises folding the counter's emulated
- * events (the comparison with a snapshot a counter write offsets, which no
- * fix claims: fold_signal()); and any other only if the pristine tree
- * raises it too, the same way, at the same op for the same counter.
- */
-int fixes_only;
-
-/*
- * ii-native holds the patched tree to 0001 where the baseline is the
- * Fixes: patches (which carry it): the first wrap by native events alone
- * after a counter write is owed at once.  0001's pmc_update_sample_period()
- * re-periods a running event to get_sample_period(pmc, val), the distance
- * from the written value to the wrap (series/0001), and kvm_perf_overflow()
- * signals it through __kvm_perf_overflow() (7.3 pmu.c:200-243, 6.12
- * pmu.c:99-143), its bit at once and KVM_REQ_PMI with INT.  Against the pristine tree (M2, docs/sim.md) and for a
- * series of fixes only, it is not owed.
- */
-int owes_native(const struct sim_tree *t)
-{
-	return t == &sim_tree_patched && &sim_tree_baseline && !fixes_only;
 }
 
 /* The tree whose spurious signals iv excuses, and its name. */
@@ -241,7 +215,7 @@ int check_trace(const struct trace *tr, struct failure *f, int self_only)
 	return 0;
 }
 
-double now(void)
+double sim_now(void)
 {
 	struct timespec ts;
 
@@ -253,16 +227,16 @@ double now(void)
 void shrink(struct trace *tr, const struct failure *orig, double budget,
 	    int self_only)
 {
-	double end = now() + budget;
+	double end = sim_now() + budget;
 	struct trace t = *tr;
 	struct failure f;
 	int chunk, i, progress = 1;
 
 	t.ops = malloc(tr->n * sizeof(*tr->ops));
-	while (progress && now() < end) {
+	while (progress && sim_now() < end) {
 		progress = 0;
-		for (chunk = tr->n / 2; chunk >= 1 && now() < end; chunk /= 2) {
-			for (i = 0; i + chunk <= tr->n && now() < end;) {
+		for (chunk = tr->n / 2; chunk >= 1 && sim_now() < end; chunk /= 2) {
+			for (i = 0; i + chunk <= tr->n && sim_now() < end;) {
 				memcpy(t.ops, tr->ops, i * sizeof(*t.ops));
 				memcpy(t.ops + i, tr->ops + i + chunk,
 				       (tr->n - i - chunk) * sizeof(*t.ops));
@@ -279,7 +253,7 @@ void shrink(struct trace *tr, const struct failure *orig, double budget,
 			}
 		}
 		/* fewer emulated instructions in a burst */
-		for (i = 0; i < tr->n && now() < end; i++) {
+		for (i = 0; i < tr->n && sim_now() < end; i++) {
 			uint64_t a = tr->ops[i].a;
 
 			if (tr->ops[i].type != OP_EMUL || a <= 1)

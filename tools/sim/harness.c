@@ -16,7 +16,7 @@
  *  v       the figure's reprograms stay within the batching's bound.
  *
  * This file is the program's command line; the model is model.c, the ops
- * ops.c, the traces trace.c, and the judging check.c (harness.h).
+ * ops.c, the traces trace.c, and the judging check.c (harness_int.h).
  *
  * Exit 0: every trace passed; 1: a counterexample; 2: bad usage.
  */
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness_int.h"
 
 /* The command line. */
 struct harness_opts {
@@ -154,7 +154,7 @@ static int report_failure(const struct harness_opts *o, struct trace *tr,
 {
 	char where[64];
 
-	printf("FAIL after %ld traces (%.1f s)\n", idx + 1, now() - t0);
+	printf("FAIL after %ld traces (%.1f s)\n", idx + 1, sim_now() - t0);
 	shrink(tr, f, o->shrink_s, o->self_only);
 	check_trace(tr, f, o->self_only);
 	snprintf(where, sizeof(where), "seed=%" PRIu64 " trace=%ld", o->seed,
@@ -181,7 +181,7 @@ static int run_traces(struct harness_opts *o, double t0)
 		int ti = idx % ARRAY_SIZE(trace_tolerances);
 		unsigned int tol;
 
-		if (o->max_s > 0 && now() - t0 > o->max_s) {
+		if (o->max_s > 0 && sim_now() - t0 > o->max_s) {
 			printf("time budget of %.0f s spent after %ld of %ld traces\n",
 			       o->max_s, idx, o->traces);
 			o->traces = idx;
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 		.min_period = -1,
 	};
 	char fig_what[512], fig_inv[4] = "";
-	double t0 = now();
+	double t0 = sim_now();
 
 	if (parse_options(&o, argc, argv))
 		return print_usage();
@@ -227,6 +227,6 @@ int main(int argc, char **argv)
 		printf("RESULT FAIL invariant %s: %s\n", fig_inv, fig_what);
 		return 1;
 	}
-	printf("RESULT PASS %ld traces, %.1f s\n", o.traces, now() - t0);
+	printf("RESULT PASS %ld traces, %.1f s\n", o.traces, sim_now() - t0);
 	return 0;
 }

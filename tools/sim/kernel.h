@@ -386,8 +386,8 @@ int perf_event_release_kernel(struct perf_event *event);
 #define PMU_CAP_LBR_FMT 0x3f
 
 /* Requests: the vCPU's bits, as kvm_host.h numbers the two we need. */
-#define KVM_REQ_PMU 10
-#define KVM_REQ_PMI 11
+#define KVM_REQ_PMU SIM_REQ_PMU
+#define KVM_REQ_PMI SIM_REQ_PMI
 
 /* The userspace event filter's ABI (Documentation/virt/kvm/api.rst). */
 #define KVM_PMU_EVENT_ALLOW 0

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "harness.h"
+#include "harness_int.h"
 
 /*
  * The valid counter of R at list position *M or after it (*M moves there),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The interface between the harness (harness.c and the files harness.h
- * joins, perf.c) and one tree's vPMU code (a generated unit: the tree's
+ * The interface between the harness (harness.c and the files
+ * harness_int.h joins, world.c, perf.c) and one tree's vPMU code (a generated unit: the tree's
  * functions, then glue.c).  The harness never sees the tree's structs; a
  * unit never sees the reference model.
  */
@@ -76,7 +76,11 @@ struct sim_tree {
 	int (*pmc_idx)(const void *pmc);
 };
 
-/* The harness, for the units. */
+/* The two requests of the vCPU's bits the harness counts (kernel.h's). */
+#define SIM_REQ_PMU 10
+#define SIM_REQ_PMI 11
+
+/* The harness, for the units (world.c). */
 void sim_request(unsigned long *requests, int req);
 void sim_warn(const char *what);
 /* a bit set in a bitmap: the tree's GLOBAL_STATUS is watched */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "harness_int.h"
 
 const char *const op_names[NR_OPS] = {
 	"vm-entry", "emulate", "native", "rdpmc", "rdmsr-ctr",

@@ -9,8 +9,8 @@
  * harness.c is the program's command line.  The trees' code never sees
  * this header (sim.h is their interface).
  */
-#ifndef SIM_HARNESS_H
-#define SIM_HARNESS_H
+#ifndef SIM_HARNESS_INT_H
+#define SIM_HARNESS_INT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -51,7 +51,7 @@ extern const struct sim_tree sim_tree_baseline __weak;
 #define EV_REF 0x0300ULL
 
 #define FIXED 32
-#define REQ_PMI_BIT (1UL << 11)	/* KVM_REQ_PMI, as kernel.h numbers it */
+#define REQ_PMI_BIT (1UL << SIM_REQ_PMI)
 #define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
 #define MAX_CTR 64
 
@@ -213,7 +213,7 @@ struct run {
 	int nsp, cur_op;
 	/*
 	 * The tree is held to 0001 by the model: a wrap by native events
-	 * alone after a counter write is owed at once (check.c, owes_native())
+	 * alone after a counter write is owed at once (ops.c, owes_native())
 	 */
 	int owe_native;
 	unsigned long seen_pmi_other;
@@ -233,7 +233,7 @@ struct gen_opts {
 extern int era_sync;
 extern int era_prev;	/* 6.2-6.7: each emulated instruction after an entry */
 
-/* --fixes-only: the patched tree is its own baseline (check.c). */
+/* --fixes-only: the patched tree is its own baseline (ops.c). */
 extern int fixes_only;
 
 /**
@@ -241,7 +241,7 @@ extern int fixes_only;
  * @t: the tree a run drives
  *
  * Return: nonzero for the patched tree against a baseline of Fixes:
- * patches, whose 0001 makes the period after a write exact (check.c).
+ * patches, whose 0001 makes the period after a write exact (ops.c).
  */
 int owes_native(const struct sim_tree *t);
 
@@ -376,7 +376,7 @@ void ref_set_value(struct ref *r, int i, uint64_t v);
 /* ops.c: running ops on one tree */
 
 /**
- * fail() - the run's first failure: the op, the invariant and what broke
+ * run_fail() - the run's first failure: the op, the invariant and what broke
  * @run: the run
  * @op: the op's index in the trace
  * @inv: the invariant's name ("i", "ii-a", ...)
@@ -384,8 +384,8 @@ void ref_set_value(struct ref *r, int i, uint64_t v);
  *
  * A run keeps its first failure only.
  */
-__printf(4, 5) void fail(struct run *run, int op, const char *inv,
-			 const char *fmt, ...);
+__printf(4, 5) void run_fail(struct run *run, int op, const char *inv,
+			     const char *fmt, ...);
 
 /**
  * ctr_name() - a counter's name in messages and trace files
@@ -508,11 +508,11 @@ void parse_trace(const char *file, struct trace *tr);
 /* check.c: judging a trace, shrinking it, the figure */
 
 /**
- * now() - the monotonic clock
+ * sim_now() - the monotonic clock
  *
  * Return: seconds.
  */
-double now(void);
+double sim_now(void);
 
 /**
  * check_trace() - every invariant on a trace
