@@ -33,6 +33,7 @@
 #include "lib/run.h"
 #include "lib/usage.h"
 #include "probe.h"
+#include "sources/source.h"
 #include "sources/targets.h"
 
 #define SMPL COCCI_SMPL

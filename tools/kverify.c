@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "lib/cache.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/lock.h"

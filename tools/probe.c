@@ -19,6 +19,7 @@
 #include "lib/run.h"
 #include "lib/sandbox.h"
 #include "probe.h"
+#include "sources/source.h"
 
 struct variant {
 	char *rel;		/* "series" or "backports/X.Y" */

@@ -33,7 +33,9 @@
 #include <unistd.h>
 
 #include "cocci.h"
+#include "core/step.h"
 #include "debian/debversion.h"
+#include "lib/cache.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
@@ -44,7 +46,6 @@
 #include "sim.h"
 #include "sources/archive.h"
 #include "sources/targets.h"
-#include "core/step.h"
 #include "sweep.h"
 #include "sweep_report.h"
 #include "test-hooks.h"

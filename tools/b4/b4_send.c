@@ -18,6 +18,7 @@
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/usage.h"
+#include "sources/source.h"
 
 static int is_commit_id(const char *s)
 {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Files and directories: made (under a guarded directory without following
- * a symlink), removed, written whole or atomically, copied, read; names in
- * the cache, and the cache's own check.  Hashes are lib/hash.c, locks and
- * the process's $TMPDIR lib/lock.c, trees lib/tree.c.
+ * a symlink), removed, written whole or atomically, copied, read.  Names
+ * in the cache and its own check are lib/cache.c, hashes lib/hash.c, locks
+ * and the process's $TMPDIR lib/lock.c, trees lib/tree.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -20,9 +19,6 @@
 
 #include "lib/fsutil.h"
 #include "lib/guard.h"
-#include "lib/lock.h"
-#include "lib/run.h"
-#include "lib/sandbox.h"
 #include "lib/usage.h"
 
 /*
@@ -233,18 +229,6 @@ char *abspath(const char *path)
 }
 
 /*
- * A name in the cache (a source key, a sweep row): letters, digits, '.'
- * and '-' stay, anything else ('~', '+', ':', '/') becomes '_'.
- */
-void cache_name(char *s)
-{
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '-'))
-			*s = '_';
-}
-
-/*
  * @in to @out from where each stands to @in's end: in the kernel where the
  * file systems let it (copy_file_range(2): no pass through our memory),
  * then with read and write what is left, all of it where it cannot.
@@ -303,123 +287,4 @@ out:
 	close(in);
 	errno = e;
 	return ret;
-}
-
-/*
- * The release of the kernel tree @src, from its Makefile: "X.Y" (the
- * stable branch), or with @full "X.Y.Z" and EXTRAVERSION; NULL if the
- * Makefile says none.
- */
-char *kernel_release(const char *src, int full)
-{
-	static const char *const keys[] = {
-		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION",
-	};
-	char *mk = xstrfmt("%s/Makefile", src), *val[4] = { 0 }, *ret = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	struct line l;
-	size_t i;
-
-	if (strbuf_read_file(&sb, mk, 1 << 20) < 0)
-		goto out;
-	for_each_line(l, sb.buf)
-		for (i = 0; i < ARRAY_SIZE(keys); i++) {
-			size_t n = strlen(keys[i]);
-			const char *v = l.s + n;
-
-			if (val[i] || strncmp(l.s, keys[i], n))
-				continue;
-			v += strspn(v, " \t");
-			if (*v != '=')
-				continue;
-			v++;
-			v += strspn(v, " \t");
-			val[i] = xstrfmt("%.*s", (int)strcspn(v, " \t\n"), v);
-		}
-	if (val[0] && val[1] && *val[0] && *val[1] && !full)
-		ret = xstrfmt("%s.%s", val[0], val[1]);
-	else if (val[0] && val[1] && *val[0] && *val[1])
-		ret = xstrfmt("%s.%s%s%s%s", val[0], val[1],
-			      val[2] && *val[2] && strcmp(val[2], "0") ? "." : "",
-			      val[2] && strcmp(val[2], "0") ? val[2] : "",
-			      val[3] ? val[3] : "");
-out:
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		free(val[i]);
-	strbuf_release(&sb);
-	free(mk);
-	return ret;
-}
-
-/*
- * One directory of the cache's skeleton, @path: a real directory (not a
- * symlink), kverify's user's (or, if @sandbox_ok and kverify is root, the
- * sandbox's user's: it writes ccache/), writable by no one else.  Absent
- * is fine: kverify makes it, mode 755.  What is wrong, with what to do,
- * is added to @err.
- */
-static void cache_dir_check(const char *path, int sandbox_ok,
-			    struct strbuf *err)
-{
-	static const char fix[] = "or point KVERIFY_CACHE (--cache) at a directory of your own";
-	uid_t uid = geteuid();
-	struct stat st;
-
-	if (lstat(path, &st) < 0) {
-		if (errno != ENOENT)
-			strbuf_addf(err, "%s: %s: make it readable, %s\n",
-				    path, strerror(errno), fix);
-		return;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		strbuf_addf(err, "%s is a symlink, where the cache has a directory: whoever can change where it leads chooses what is verified; remove it (kverify makes the directory), %s\n",
-			    path, fix);
-	} else if (!S_ISDIR(st.st_mode)) {
-		strbuf_addf(err, "%s is not a directory: remove it, %s\n",
-			    path, fix);
-	} else if (st.st_uid != uid &&
-		   !(sandbox_ok && !uid && st.st_uid == SANDBOX_UID)) {
-		strbuf_addf(err, "%s is owned by uid %u, not by kverify's user (uid %u), and its owner could change what is verified: chown -R %u it, remove it, %s\n",
-			    path, (unsigned int)st.st_uid, (unsigned int)uid,
-			    (unsigned int)uid, fix);
-	} else if (st.st_mode & 022) {
-		strbuf_addf(err, "%s is writable by others (mode %04o), who could change what is verified: chmod go-w it, %s\n",
-			    path, (unsigned int)(st.st_mode & 07777), fix);
-	}
-}
-
-/*
- * The cache and every directory at its top (src, trees, build, tmp,
- * locks, memo, ccache...) must be kverify's user's own, before anything
- * in it is read or written.  0, or -1 with @err saying what is wrong and
- * what to do.
- */
-int cache_check(const char *cache, struct strbuf *err)
-{
-	char *top = xstrdup(cache);
-	size_t n = strlen(top);
-	struct dirent *e;
-	DIR *d;
-
-	while (n > 1 && top[n - 1] == '/')
-		top[--n] = '\0';
-	cache_dir_check(top, 0, err);
-	d = err->len ? NULL : opendir(top);
-	while (d && (e = readdir(d))) {
-		struct stat st;
-		char *path;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		path = xstrfmt("%s/%s", top, e->d_name);
-		if (!lstat(path, &st) &&
-		    (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)))
-			cache_dir_check(path, !strcmp(e->d_name, "ccache"),
-					err);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	free(top);
-	return err->len ? -1 : 0;
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/cache.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/lock.h"
@@ -829,4 +830,50 @@ void source_clear(struct source *s)
 	free(s->git_commit);
 	free(s->git_commit_object);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The release of the kernel tree @src, from its Makefile: "X.Y" (the
+ * stable branch), or with @full "X.Y.Z" and EXTRAVERSION; NULL if the
+ * Makefile says none.
+ */
+char *kernel_release(const char *src, int full)
+{
+	static const char *const keys[] = {
+		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION",
+	};
+	char *mk = xstrfmt("%s/Makefile", src), *val[4] = { 0 }, *ret = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct line l;
+	size_t i;
+
+	if (strbuf_read_file(&sb, mk, 1 << 20) < 0)
+		goto out;
+	for_each_line(l, sb.buf)
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
+			size_t n = strlen(keys[i]);
+			const char *v = l.s + n;
+
+			if (val[i] || strncmp(l.s, keys[i], n))
+				continue;
+			v += strspn(v, " \t");
+			if (*v != '=')
+				continue;
+			v++;
+			v += strspn(v, " \t");
+			val[i] = xstrfmt("%.*s", (int)strcspn(v, " \t\n"), v);
+		}
+	if (val[0] && val[1] && *val[0] && *val[1] && !full)
+		ret = xstrfmt("%s.%s", val[0], val[1]);
+	else if (val[0] && val[1] && *val[0] && *val[1])
+		ret = xstrfmt("%s.%s%s%s%s", val[0], val[1],
+			      val[2] && *val[2] && strcmp(val[2], "0") ? "." : "",
+			      val[2] && strcmp(val[2], "0") ? val[2] : "",
+			      val[3] ? val[3] : "");
+out:
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		free(val[i]);
+	strbuf_release(&sb);
+	free(mk);
+	return ret;
 }

@@ -45,4 +45,17 @@ int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail);
 void source_clear(struct source *s);
 
+/**
+ * kernel_release() - The release of a kernel tree, from its Makefile.
+ * @src: The tree; the first MiB of @src/Makefile is read, and the first
+ *	assignment of each of VERSION, PATCHLEVEL, SUBLEVEL and
+ *	EXTRAVERSION there counts.
+ * @full: 0 for "X.Y", the stable branch; nonzero for "X.Y.Z" followed by
+ *	EXTRAVERSION, where a SUBLEVEL of 0 or empty leaves ".Z" out.
+ *
+ * Return: The release, to be freed; NULL if the Makefile cannot be read
+ * or gives no VERSION or PATCHLEVEL, or an empty one.
+ */
+char *kernel_release(const char *src, int full);
+
 #endif
