@@ -10,13 +10,14 @@
  * read stays unread; under another user, in a user namespace of its own.
  * Without bubblewrap, root refuses to run such code at all.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <ftw.h>
-#include <pwd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/fsutil.h"
 #include "lib/guard.h"
@@ -45,29 +46,112 @@ static void make_parents(struct strvec *a, struct strvec *made,
 }
 
 /*
- * A file with more than one link may share its inode with the pristine
- * source (trees are hard links to it): it is, or becomes again, ours, so
- * the sandbox can replace it in a directory it owns (patch(1) and as(1)
- * do) but never write into it.
+ * Hand the entry @name of @dirfd (@dirfd itself for NULL), whose lstat is
+ * @st, to the sandbox's user.  A file with more than one link may share
+ * its inode with the pristine source (trees are hard links to it): it is,
+ * or becomes again, ours, so the sandbox can replace it in a directory it
+ * owns (patch(1) and as(1) do) but never write into it.  Gone before the
+ * call (ENOENT): a step beside this one (the build's ccache) renames its
+ * temporary files as we walk.
  */
-static int chown_one(const char *path, const struct stat *st, int type,
-		     struct FTW *ftw)
+static int chown_one(int dirfd, const char *name, const struct stat *st)
 {
-	(void)ftw;
-	/*
-	 * Gone between readdir and lstat or lchown: a step beside this one
-	 * (the build's ccache) renames its temporary files as we walk.
-	 */
-	if (type == FTW_NS)
+	uid_t to = SANDBOX_UID;
+	int ret;
+
+	if (S_ISREG(st->st_mode) && st->st_nlink > 1) {
+		if (st->st_uid != SANDBOX_UID && st->st_gid != SANDBOX_UID)
+			return 0;
+		to = 0;
+	} else if (st->st_uid == SANDBOX_UID && st->st_gid == SANDBOX_UID) {
 		return 0;
-	if (type == FTW_F && S_ISREG(st->st_mode) && st->st_nlink > 1)
-		return (st->st_uid == SANDBOX_UID ||
-			st->st_gid == SANDBOX_UID) &&
-		       lchown(path, 0, 0) < 0 && errno != ENOENT ? -1 : 0;
-	if (st->st_uid == SANDBOX_UID && st->st_gid == SANDBOX_UID)
-		return 0;
-	return lchown(path, SANDBOX_UID, SANDBOX_UID) < 0 && errno != ENOENT ?
-	       -1 : 0;
+	}
+	if (name)
+		ret = fchownat(dirfd, name, to, to, AT_SYMLINK_NOFOLLOW);
+	else
+		ret = fchown(dirfd, to, to);
+	return ret < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Deeper than this, a tree is refused (ELOOP) rather than walked. */
+#define CHOWN_MAX_DEPTH 256
+
+/*
+ * Every entry below the directory @fd, walked by descriptors: each
+ * directory is opened from its parent's descriptor with O_NOFOLLOW, and
+ * each entry changed with fchownat(AT_SYMLINK_NOFOLLOW) relative to it.
+ * A step beside this one may write here as we walk (the selftests' and
+ * the build's sandboxes share the ccache store): a directory it swaps
+ * for a symlink after we read it is not entered (ELOOP, ENOTDIR), and
+ * no path is resolved again, so no change of ours leaves the directory.
+ */
+static int chown_below(int fd, int depth)
+{
+	struct dirent *e;
+	int ret = 0, err;
+	DIR *d;
+
+	d = depth > CHOWN_MAX_DEPTH ? NULL : fdopendir(fd);
+	if (!d) {
+		err = depth > CHOWN_MAX_DEPTH ? ELOOP : errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	while (!ret && (errno = 0, e = readdir(d))) {
+		struct stat st;
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				ret = -1;
+			continue;
+		}
+		if (chown_one(fd, e->d_name, &st) < 0) {
+			ret = -1;
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		sub = openat(fd, e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			if (errno != ENOENT && errno != ELOOP &&
+			    errno != ENOTDIR)
+				ret = -1;
+			continue;
+		}
+		ret = chown_below(sub, depth + 1);
+	}
+	if (!ret && errno)
+		ret = -1;
+	err = errno;
+	closedir(d);
+	errno = err;
+	return ret;
+}
+
+/*
+ * @dir and all below it to the sandbox's user, @dir itself opened without
+ * following a symlink (its parents are the cache's, kverify's own).
+ */
+static int chown_tree(const char *dir)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || chown_one(fd, NULL, &st) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return chown_below(fd, 0);
 }
 
 /* A mount point for @path inside @root, made on the host before bwrap. */
@@ -293,7 +377,7 @@ int sandbox_child(struct child *c, const struct sandbox *sb,
 		strvec_pushl(&a, rw ? "--bind" : "--ro-bind", p, p, NULL);
 		if (rw)		/* root opens nothing the sandbox plants there */
 			fs_guard(p);
-		if (rw && root && nftw(p, chown_one, 32, FTW_PHYS) < 0) {
+		if (rw && root && chown_tree(p) < 0) {
 			strbuf_addf(why, "cannot hand %s to the sandbox's user: %s",
 				    p, strerror(errno));
 			strvec_clear(&a);
