@@ -19,6 +19,15 @@
 static const char *swap_to;	/* where "swapped" and a/ are made to lead */
 static const char *swap_top;	/* the walk's top, for a/ */
 
+/* fstatat(2) of "unstattable", renamed away just before */
+static int racing_fstatat(int dirfd, const char *name, struct stat *st,
+			  int flags)
+{
+	if (!strcmp(name, "unstattable"))
+		unlinkat(dirfd, name, 0);
+	return fstatat(dirfd, name, st, flags);
+}
+
 /*
  * fchownat(2), with what a process beside the walk does just before it:
  * "vanishing-*" renamed away, "swapped" (a directory the walk has read)
@@ -48,7 +57,9 @@ static int racing_fchownat(int dirfd, const char *name, uid_t uid,
 }
 
 #define fchownat racing_fchownat
+#define fstatat racing_fstatat
 #include "../../tools/lib/sandbox.c"
+#undef fstatat
 #undef fchownat
 
 #include <setjmp.h>
@@ -91,7 +102,9 @@ static uid_t owner(const char *dir, const char *name)
 
 static void files_gone_midway_are_not_errors(void **state)
 {
-	static const char *const names[] = { "kept", "vanishing-1", NULL };
+	static const char *const names[] = {
+		"kept", "vanishing-1", "unstattable", NULL,
+	};
 	char *dir = dir_with(names);
 	int ret;
 
@@ -193,6 +206,69 @@ static void a_symlink_is_changed_never_followed(void **state)
 	free(outside);
 }
 
+/*
+ * A file with two links (a tree's file shares its inode with the pristine
+ * source) is root's after the walk, whoever had it; a single-link file is
+ * the sandbox's.
+ */
+static void a_file_with_two_links_is_never_the_sandboxs(void **state)
+{
+	static const char *const names[] = { "shared", "theirs", "one", NULL };
+	char *dir = dir_with(names);
+	char *shared = xstrfmt("%s/shared", dir), *theirs = xstrfmt("%s/theirs", dir);
+	char *link1 = xstrfmt("%s/shared.link", dir);
+	char *link2 = xstrfmt("%s/theirs.link", dir);
+
+	(void)state;
+	if (geteuid()) {
+		rm_rf(dir);
+		skip();
+	}
+	assert_int_equal(link(shared, link1), 0);
+	assert_int_equal(link(theirs, link2), 0);
+	assert_int_equal(lchown(theirs, SANDBOX_UID, SANDBOX_UID), 0);
+	assert_int_equal(chown_tree(dir), 0);
+	assert_int_equal(owner(dir, "shared"), 0);
+	assert_int_equal(owner(dir, "theirs"), 0);
+	assert_int_equal(owner(dir, "one"), SANDBOX_UID);
+	assert_int_equal(rm_rf(dir), 0);
+	free(shared);
+	free(theirs);
+	free(link1);
+	free(link2);
+	free(dir);
+}
+
+/*
+ * A directory handed over below a guarded one (arch/x86/kvm of a tree)
+ * whose parent became a symlink to a directory outside with a kvm/ of its
+ * own: refused, and nothing outside changes owner.
+ */
+static void a_symlink_above_the_top_is_refused_below_a_guard(void **state)
+{
+	static const char *const names[] = { "arch/x86/kvm/pmu.c", NULL };
+	static const char *const outside_names[] = { "kvm/x", NULL };
+	char *tree = dir_with(names), *outside = dir_with(outside_names);
+	char *virt = xstrfmt("%s/virt", tree);
+	char *top = xstrfmt("%s/virt/kvm", tree);
+	uid_t me = geteuid();
+
+	(void)state;
+	assert_int_equal(symlink(outside, virt), 0);
+	fs_guard(tree);
+	assert_int_equal(chown_tree(top), -1);
+	assert_true(errno == ELOOP || errno == ENOTDIR || errno == EXDEV);
+	fs_unguard_all();
+	assert_int_equal(owner(outside, "kvm"), me);
+	assert_int_equal(owner(outside, "kvm/x"), me);
+	assert_int_equal(rm_rf(tree), 0);
+	assert_int_equal(rm_rf(outside), 0);
+	free(virt);
+	free(top);
+	free(tree);
+	free(outside);
+}
+
 static void a_top_that_is_a_symlink_is_refused(void **state)
 {
 	static const char *const outside_names[] = { "secret", NULL };
@@ -218,6 +294,8 @@ int main(void)
 		cmocka_unit_test(a_directory_swapped_for_a_symlink_is_not_entered),
 		cmocka_unit_test(a_parent_swapped_midway_leads_nowhere),
 		cmocka_unit_test(a_symlink_is_changed_never_followed),
+		cmocka_unit_test(a_file_with_two_links_is_never_the_sandboxs),
+		cmocka_unit_test(a_symlink_above_the_top_is_refused_below_a_guard),
 		cmocka_unit_test(a_top_that_is_a_symlink_is_refused),
 	};
 

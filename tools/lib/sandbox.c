@@ -134,15 +134,17 @@ static int chown_below(int fd, int depth)
 }
 
 /*
- * @dir and all below it to the sandbox's user, @dir itself opened without
- * following a symlink (its parents are the cache's, kverify's own).
+ * @dir and all below it to the sandbox's user.  @dir itself is opened
+ * without following a symlink, and, below a guarded directory (a module
+ * directory in the tree, which the apply step handed to the sandbox), by
+ * open_guarded(): no name on the way may be one either.
  */
 static int chown_tree(const char *dir)
 {
 	struct stat st;
 	int fd, e;
 
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open_guarded(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || chown_one(fd, NULL, &st) < 0) {
