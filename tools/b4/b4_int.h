@@ -16,7 +16,6 @@
 #define BASE_TAG "kverify-base"
 #define MAGIC "--- b4-submit-tracking ---"
 #define MAX_REVISION 999
-#define LORE "https://lore.kernel.org/r/"
 #define CO_DEVELOPED "series/co-developed"
 #define COCCI_INPUT "cocci/emulated_counter_reprogram_tolerance.cocci"
 

@@ -14,8 +14,6 @@
 #include "sources/manifest.h"
 #include "sources/targets.h"
 
-#define LORE "https://lore.kernel.org/r/"
-
 static void scan_patch(const char *text, struct strvec *files, int new_only)
 {
 	const char *p = text;

@@ -4,6 +4,9 @@
 
 #include "lib/strbuf.h"
 
+/* Where a posting's Message-Id leads: lore.kernel.org, then the id. */
+#define LORE "https://lore.kernel.org/r/"
+
 /* The patches verified on a target, or why none applies. */
 struct series {
 	char *dir;		/* absolute series directory, or NULL: n/a */

@@ -56,7 +56,6 @@
 #include "lib/usage.h"
 #include "sources/targets.h"
 
-#define LORE "https://lore.kernel.org/r/"
 #define LINUS "https://git.kernel.org/linus/"
 #define DEBIAN_DIR "bugfix/x86"
 
