@@ -100,6 +100,20 @@ static uid_t owner(const char *dir, const char *name)
 	return st.st_uid;
 }
 
+/*
+ * A change of owner to another user needs root: otherwise @dir and
+ * @outside (or NULL) are removed and the test is skipped.
+ */
+static void skip_unless_root(const char *dir, const char *outside)
+{
+	if (!geteuid())
+		return;
+	rm_rf(dir);
+	if (outside)
+		rm_rf(outside);
+	skip();
+}
+
 static void files_gone_midway_are_not_errors(void **state)
 {
 	static const char *const names[] = {
@@ -136,11 +150,7 @@ static void a_directory_swapped_for_a_symlink_is_not_entered(void **state)
 	char *dir = dir_with(names), *outside = dir_with(outside_names);
 
 	(void)state;
-	if (geteuid()) {
-		rm_rf(dir);
-		rm_rf(outside);
-		skip();
-	}
+	skip_unless_root(dir, outside);
 	swap_to = outside;
 	assert_int_equal(chown_tree(dir), 0);
 	swap_to = NULL;
@@ -165,11 +175,7 @@ static void a_parent_swapped_midway_leads_nowhere(void **state)
 	char *dir = dir_with(names), *outside = dir_with(outside_names);
 
 	(void)state;
-	if (geteuid()) {
-		rm_rf(dir);
-		rm_rf(outside);
-		skip();
-	}
+	skip_unless_root(dir, outside);
 	swap_to = outside;
 	swap_top = dir;
 	assert_int_equal(chown_tree(dir), 0);
@@ -190,11 +196,7 @@ static void a_symlink_is_changed_never_followed(void **state)
 	char *dir = xstrdup(mkdtemp(tmpl)), *link = xstrfmt("%s/l", dir);
 
 	(void)state;
-	if (geteuid()) {
-		rm_rf(dir);
-		rm_rf(outside);
-		skip();
-	}
+	skip_unless_root(dir, outside);
 	assert_int_equal(symlink(outside, link), 0);
 	assert_int_equal(chown_tree(dir), 0);
 	assert_int_equal(owner(dir, "l"), SANDBOX_UID);
@@ -220,10 +222,7 @@ static void a_file_with_two_links_is_never_the_sandboxs(void **state)
 	char *link2 = xstrfmt("%s/theirs.link", dir);
 
 	(void)state;
-	if (geteuid()) {
-		rm_rf(dir);
-		skip();
-	}
+	skip_unless_root(dir, NULL);
 	assert_int_equal(link(shared, link1), 0);
 	assert_int_equal(link(theirs, link2), 0);
 	assert_int_equal(lchown(theirs, SANDBOX_UID, SANDBOX_UID), 0);
