@@ -24,11 +24,32 @@ struct flavour {
 	const char *infix;
 };
 
-/* The flavour named @name, or NULL. */
+/**
+ * flavour_find() - A flavour of the table, by its name.
+ * @name: Debian's name of it: "amd64", "cloud-amd64" or "rt-amd64".
+ *
+ * Return: The flavour, or NULL for a name the table does not have.
+ */
 const struct flavour *flavour_find(const char *name);
-/* The pipeline's own: amd64. */
+
+/**
+ * flavour_pipeline() - The flavour of the pipeline's own rows.
+ *
+ * Return: amd64, the first of the table.
+ */
 const struct flavour *flavour_pipeline(void);
-/* Is @pkg, an image package @f's search found, @f's and no other's? */
+
+/**
+ * flavour_owns_package() - Is an image package a flavour's and no other's?
+ * @f: The flavour whose search for image packages found @pkg.
+ * @pkg: The package's name.
+ *
+ * A flavour with an infix owns whatever its search found.  The pipeline
+ * flavour's search (linux-image-*-amd64) finds the others' packages too:
+ * those with another flavour's infix in their name are not its own.
+ *
+ * Return: 1 if @pkg is @f's, else 0.
+ */
 int flavour_owns_package(const struct flavour *f, const char *pkg);
 
 #endif

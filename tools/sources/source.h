@@ -13,6 +13,7 @@
 /* Seconds for each tool of a fetch: a download of ~150 MB, xz, tar. */
 #define SOURCE_TIMEOUT 3600
 
+/* What source_get() is asked: a target's source, and how to fetch it. */
 struct source_req {
 	const struct target *t;
 	const struct options *opt;
@@ -28,6 +29,7 @@ struct source_req {
 	void *data;		/* for @unpacking */
 };
 
+/* A target's pristine source, as source_get() found or fetched it. */
 struct source {
 	char *src;		/* pristine tree, never written */
 	char *src_key;		/* its name in the cache */
@@ -37,12 +39,31 @@ struct source {
 	int refetched;		/* it had changed since it was fetched */
 };
 
-/*
- * Fetch or reuse @req's source into @out: 0, or -1.  @reason says what was
- * done or what failed, @detail the tail of the log of a tool that failed.
+/**
+ * source_get() - Fetch a target's source into the cache, or reuse it.
+ * @req: The target and how to fetch it.
+ * @out: A zeroed source, filled in; free it with source_clear(), also
+ *	when this fails.
+ * @reason: Appended to: what was done ("cached KEY", "fetched and
+ *	unpacked KEY", a dir: used in place) or what failed.
+ * @detail: Appended to: the tail of the log of a tool that failed.
+ *
+ * A tree is unpacked into a temporary directory, under the source's
+ * lock, and renamed into place when whole, with its manifest.  A tree
+ * already there is checked against its manifest (manifest_check()): one
+ * that changed is fetched again (@out->refetched).  A dir: source is used
+ * in place, never written; its manifest notices an edit since its last
+ * run, which also sets @out->refetched.
+ *
+ * Return: 0, or -1.
  */
 int source_get(const struct source_req *req, struct source *out,
 	       struct strbuf *reason, struct strbuf *detail);
+
+/**
+ * source_clear() - Free what a source holds.
+ * @s: The source; left zeroed.
+ */
 void source_clear(struct source *s);
 
 /**
