@@ -6,11 +6,14 @@
 # variables taken as the options they stand for, KEEP_GOING=1 (a checkpatch finding no longer
 # skips the steps that do not need checkpatch), the progress line (one
 # updating line on a TTY, seen moving in tmux; a line per interval off a
-# TTY) and --quiet.  A tiny dir: tree and a fake make: seconds.
+# TTY) and --quiet.  And the docs' shape: make help against the docs'
+# make targets, hacking.md's layout table, the kernel-doc of the headers
+# of tools/lib, core, sources and debian (6.12's scripts/kernel-doc).  A
+# tiny dir: tree and a fake make: seconds.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 51
+plan 53
 # The progress line rewrites itself only outside make's jobserver.
 unset MAKEFLAGS MFLAGS
 test_expect_success '--version: kverify and the git description it was built from' - <<\EOT
@@ -269,6 +272,42 @@ print("missing: %s; not there: %s" % (" ".join(missing) or "none", " ".join(gone
 PY
 	cat "$TMP/layout" &&
 	grep -qx "missing: none; not there: none" "$TMP/layout"
+EOT
+
+# The headers of tools/lib/, core/, sources/ and debian/ carry the
+# kernel's kernel-doc comments (docs/hacking.md), held to what 6.12's
+# scripts/kernel-doc says of them: with -none -Wall no warning (a comment
+# opened with "/**" that is not kernel-doc, a parameter or a Return: left
+# out), and a comment for every function the compiler sees declared in a
+# header (gcc -aux-info), which kernel-doc finds (-rst).  A new header of
+# those folders is held to it too.  The source is fetched from Debian's
+# archive: it may not be had here.
+src612=$(cached_source 6.12)
+kd=$src612/scripts/kernel-doc
+test_lazy_prereq KERNEL_DOC_6_12 'test -f "$kd"'
+kdoc_headers=$(ls tools/lib/*.h tools/core/*.h tools/sources/*.h tools/debian/*.h)
+test_expect_success KERNEL_DOC_6_12 "the headers of tools/lib, core, sources and debian pass kernel-doc -none -Wall" - <<\EOT
+	echo "$kdoc_headers" | grep -c . &&
+	for d in lib core sources debian; do
+		echo "$kdoc_headers" | grep -q "^tools/$d/" || return 1
+	done &&
+	perl "$kd" -none -Wall $kdoc_headers > "$TMP/kd.out" 2>&1
+	rc=$? && cat "$TMP/kd.out" && [ $rc = 0 ] && [ ! -s "$TMP/kd.out" ]
+EOT
+test_expect_success KERNEL_DOC_6_12 "every function declared in those headers has its kernel-doc comment" - <<\EOT
+	for h in $kdoc_headers; do
+		printf '#include "%s"\n' "${h#tools/}" > "$TMP/kd.c" &&
+		${HOSTCC:-cc} -std=gnu11 -D_GNU_SOURCE -Itools -fsyntax-only \
+			-aux-info "$TMP/kd.aux" "$TMP/kd.c" || return 1
+		sed -n "s|^/\* $h:[0-9]*:[A-Z]* \*/ [^(]*[ *]\([a-z_0-9]*\) (.*|\1|p" \
+			"$TMP/kd.aux" | sort -u > "$TMP/kd.declared" &&
+		perl "$kd" -rst "$h" 2> /dev/null |
+			sed -n 's/^\.\. c:function:: [^(]*[ *]\([a-z_0-9]*\) (.*/\1/p' |
+			sort -u > "$TMP/kd.documented" &&
+		comm -23 "$TMP/kd.declared" "$TMP/kd.documented" |
+			sed "s|.*|undocumented: & ($h)|" || return 1
+	done > "$TMP/kd.out" &&
+	cat "$TMP/kd.out" && [ ! -s "$TMP/kd.out" ]
 EOT
 
 # A tree whose checkpatch has a finding and whose make fails: at once
