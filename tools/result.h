@@ -20,6 +20,22 @@ enum step_status { STEP_PASS, STEP_FAIL, STEP_SKIP, STEP_NA, STEP_ERROR };
  */
 enum step_cause { CAUSE_PATCH, CAUSE_MACHINE };
 
+/*
+ * Why a step did not run: set with its SKIP or N-A by the engine's one
+ * decision (verify.c's step_verdict()), for the pipeline's rows and each
+ * flavour's alike, and read where a skip the user asked for must be told
+ * from one a failure caused.
+ */
+enum skip_cause {
+	SKIP_NONE,		/* it ran, or a step decided its own N-A */
+	SKIP_NO_SERIES,		/* N-A: the target has no series */
+	SKIP_INTERRUPTED,	/* the run was interrupted before it */
+	SKIP_USER,		/* --skip named it */
+	SKIP_NEEDS,		/* a step it needs failed or did not run */
+	SKIP_STOPPED,		/* the run stopped at a failure before it */
+	SKIP_KERNEL,		/* N-A: a flavour's row, and no Debian kernel */
+};
+
 struct step_result {
 	const char *name;	/* the step's */
 	enum step_status status;
@@ -29,6 +45,7 @@ struct step_result {
 	double cpu_seconds;	/* user + system, kverify's and its children's */
 	char *log;
 	enum step_cause cause;	/* of the last failure */
+	enum skip_cause skipped;
 };
 
 #define STEP_RESULT_INIT(step) \

@@ -386,48 +386,86 @@ static void start_ready(struct engine *e)
 	}
 }
 
-/* Step @i, which runs in the engine or was not started beside. */
-static void run_or_skip(struct engine *e, int i)
+/*
+ * Whether step @s runs, decided alike for the pipeline's rows and each
+ * flavour's: if not, @r says why (its status, reason and skip cause) and
+ * the cause is returned; SKIP_NONE: it runs.  @rows: the row of each step
+ * in this walk, as the bits of @failed index them (a flavour's own rows
+ * for its config, build, kabi and boot); @failed: the steps that failed or
+ * did not run for a failure; @stopped: what stopped the run, or "".
+ */
+static enum skip_cause step_verdict(const struct verify_ctx *ctx,
+				    const struct step *s,
+				    const struct step_result *const *rows,
+				    unsigned int failed, const char *stopped,
+				    struct step_result *r)
 {
-	const struct step *s = e->steps[i];
-	struct step_result *r = &e->res[i];
+	const struct series *se = series_of(ctx);
 	int j;
 
-	name_result(e, i);
-	e->done |= 1u << i;
-	if (!series_of(e->ctx)->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
+	if (!se->dir && !(s->flags & STEP_RUNS_WHEN_NA)) {
 		r->status = STEP_NA;
-		strbuf_addstr(&r->reason, series_of(e->ctx)->na_reason ?
-			      series_of(e->ctx)->na_reason : "no series");
-	} else if (run_interrupted() && e->stopped.len) {
+		strbuf_addstr(&r->reason,
+			      se->na_reason ? se->na_reason : "no series");
+		return r->skipped = SKIP_NO_SERIES;
+	}
+	if (run_interrupted() && *stopped) {
 		r->status = STEP_SKIP;
-		strbuf_addf(&r->reason, "not run: %s", e->stopped.buf);
-	} else if (step_skipped(e->ctx->opt, s->name)) {
+		strbuf_addstr(&r->reason, "not run: interrupted");
+		return r->skipped = SKIP_INTERRUPTED;
+	}
+	if (step_skipped(ctx->opt, s->name)) {
 		/* The user's choice, whatever failed before it. */
 		r->status = STEP_SKIP;
 		strbuf_addstr(&r->reason, "skipped with --skip");
-	} else if (s->needs & e->failed) {
-		for (j = 0; !(s->needs & e->failed & (1u << j)); j++)
+		return r->skipped = SKIP_USER;
+	}
+	if (s->needs & failed) {
+		for (j = 0; !(s->needs & failed & (1u << j)); j++)
 			;
 		r->status = STEP_SKIP;
 		strbuf_addf(&r->reason, "not run: needs %s, which %s",
-			    e->steps[j]->name,
-			    e->res[j].status == STEP_SKIP ? "did not run" :
-			    "failed");
-		e->failed |= 1u << i;
-	} else if (e->stopped.len) {
+			    rows[j]->name, rows[j]->status == STEP_SKIP ?
+			    "did not run" : "failed");
+		return r->skipped = SKIP_NEEDS;
+	}
+	if (*stopped) {
 		/*
 		 * It does not read what failed: it is not run only
 		 * because the run stops at the first failure.
 		 */
 		r->status = STEP_SKIP;
 		strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
-			    e->stopped.buf, s->name);
-	} else {
-		run_one(e->ctx, s, r, 1);
+			    stopped, r->name);
+		return r->skipped = SKIP_STOPPED;
+	}
+	return SKIP_NONE;
+}
+
+/* Step @i, which runs in the engine or was not started beside. */
+static void run_or_skip(struct engine *e, int i)
+{
+	const struct step_result *rows[32];
+	struct step_result *r = &e->res[i];
+	int j;
+
+	name_result(e, i);
+	e->done |= 1u << i;
+	for (j = 0; j < e->nr; j++)
+		rows[j] = &e->res[j];
+	switch (step_verdict(e->ctx, e->steps[i], rows, e->failed,
+			     e->stopped.buf, r)) {
+	case SKIP_NONE:
+		run_one(e->ctx, e->steps[i], r, 1);
 		if (run_interrupted() && !e->stopped.len)
 			strbuf_addstr(&e->stopped, "interrupted");
 		note_failure(e, i);
+		break;
+	case SKIP_NEEDS:
+		e->failed |= 1u << i;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -539,8 +577,9 @@ static unsigned int pipeline_missing(const struct step_result *res)
 		if (!(FLAVOUR_STEPS_MASK & (1u << j)) &&
 		    (res[j].status == STEP_FAIL ||
 		     res[j].status == STEP_ERROR ||
-		     (res[j].status == STEP_SKIP &&
-		      starts_with(res[j].reason.buf, "not run:"))))
+		     res[j].skipped == SKIP_NEEDS ||
+		     res[j].skipped == SKIP_STOPPED ||
+		     res[j].skipped == SKIP_INTERRUPTED))
 			missing |= 1u << j;
 	return missing;
 }
@@ -557,8 +596,16 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 	const char *flavour = fl->name;
 	struct verify_ctx fc = *ctx;
 	unsigned int failed = pipeline_missing(res);
+	const struct step_result *rows[NR_STEPS];
+	struct strbuf stop = STRBUF_INIT;
 	size_t i;
 	int j;
+
+	strbuf_addstr(&stop, stopped);
+	for (j = 0; j < nr_verify_steps; j++)
+		rows[j] = &res[j];
+	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++)
+		rows[flavour_steps[i]] = &res[first + i];
 
 	for (i = 0; i < ARRAY_SIZE(flavour_steps); i++)
 		step_out_init(&fc, verify_steps[flavour_steps[i]]);
@@ -578,48 +625,39 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 		r->name = name;
 		r->log = xstrfmt("%s/logs/%02d-%s-%s.log", ctx->results,
 				 first + (int)i, s->name, flavour);
-		if (!series_of(ctx)->dir) {
+		if (series_of(ctx)->dir && (!ctx->kernel_ops->prebuilt ||
+		    (ctx->config.boot_why && k != STEP_IDX_config))) {
 			r->status = STEP_NA;
-			strbuf_addstr(&r->reason, series_of(ctx)->na_reason ?
-				      series_of(ctx)->na_reason : "no series");
-		} else if (!ctx->kernel_ops->prebuilt ||
-			   (ctx->config.boot_why && k != STEP_IDX_config)) {
-			r->status = STEP_NA;
+			r->skipped = SKIP_KERNEL;
 			strbuf_addf(&r->reason, "%s is one of Debian's kernels, which only BOOT=distro (or auto, with Debian's compiler here) builds against: this run %s",
 				    flavour, ctx->config.boot_why ?
 				    ctx->config.boot_why : "boots its own kernel");
-		} else if (fc.config.boot_why && k != STEP_IDX_config) {
+			continue;
+		}
+		if (series_of(ctx)->dir && fc.config.boot_why &&
+		    k != STEP_IDX_config) {
 			r->status = STEP_NA;
+			r->skipped = SKIP_KERNEL;
 			strbuf_addf(&r->reason, "config:%s: %s", flavour,
 				    fc.config.boot_why);
-		} else if (run_interrupted()) {
-			r->status = STEP_SKIP;
-			strbuf_addstr(&r->reason, "not run: interrupted");
-		} else if (step_skipped(ctx->opt, s->name)) {
-			r->status = STEP_SKIP;
-			strbuf_addstr(&r->reason, "skipped with --skip");
-		} else if (s->needs & failed) {
-			for (j = 0; !(s->needs & failed & (1u << j)); j++)
-				;
-			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: needs %s%s%s, which %s",
-				    verify_steps[j]->name,
-				    FLAVOUR_STEPS_MASK & (1u << j) ? ":" : "",
-				    FLAVOUR_STEPS_MASK & (1u << j) ? flavour : "",
-				    FLAVOUR_STEPS_MASK & (1u << j) ||
-				    res[j].status != STEP_SKIP ? "failed" :
-				    "did not run");
-			failed |= 1u << k;
-		} else if (*stopped) {
-			r->status = STEP_SKIP;
-			strbuf_addf(&r->reason, "not run: the run stopped when %s; %s does not need it: --keep-going runs it",
-				    stopped, name);
-		} else {
+			continue;
+		}
+		if (run_interrupted() && !stop.len)
+			strbuf_addstr(&stop, "interrupted");
+		switch (step_verdict(ctx, s, rows, failed, stop.buf, r)) {
+		case SKIP_NONE:
 			run_one(&fc, s, r, 1);
 			if (r->status == STEP_FAIL || r->status == STEP_ERROR)
 				failed |= 1u << k;
+			break;
+		case SKIP_NEEDS:
+			failed |= 1u << k;
+			break;
+		default:
+			break;
 		}
 	}
+	strbuf_release(&stop);
 	free(fc.build);
 	free(fc.kvm_tree);
 	free(fc.results);

@@ -113,6 +113,10 @@ static void finish(struct run *w)
 	assert_string_equal((w)->res[i].reason.buf, (why));		\
 } while (0)
 
+/* Why it did not run, as a field: what the flavours' rows read. */
+#define assert_cause(w, i, why) \
+	assert_int_equal((w)->res[i].skipped, (why))
+
 static void all_pass(void **state)
 {
 	struct run w;
@@ -141,6 +145,9 @@ static void fail_stops(void **state)
 		    "not run: the run stopped when b failed; d does not need it: --keep-going runs it");
 	assert_step(&w, G, STEP_SKIP,
 		    "not run: the run stopped when b failed; g does not need it: --keep-going runs it");
+	assert_cause(&w, B, SKIP_NONE);
+	assert_cause(&w, C, SKIP_NEEDS);
+	assert_cause(&w, D, SKIP_STOPPED);
 	finish(&w);
 }
 
@@ -158,6 +165,7 @@ static void keep_going(void **state)
 	assert_step(&w, C, STEP_SKIP, "not run: needs b, which did not run");
 	assert_step(&w, D, STEP_SKIP, "not run: needs a, which failed");
 	assert_step(&w, F, STEP_PASS, "");
+	assert_cause(&w, C, SKIP_NEEDS);
 	finish(&w);
 }
 
@@ -196,7 +204,75 @@ static void skip_option(void **state)
 	gives[A] = STEP_FAIL;
 	walk(&w);
 	assert_step(&w, G, STEP_SKIP, "skipped with --skip");
+	assert_cause(&w, G, SKIP_USER);
 	finish(&w);
+}
+
+/*
+ * A flavour's rows are decided by the verdict of the pipeline's rows: what
+ * failed in the pipeline is needed, a flavour's own row that did not run
+ * is named with its flavour, --skip and the run's stop say the same.
+ */
+static void flavour_rows(void **state)
+{
+	static const struct kernel_ops debian = { .boot = "distro",
+						  .prebuilt = 1 };
+	static const char *const skips[] = { NULL, "config,build,kabi,boot",
+					     NULL };
+	static const char *const stops[] = { "", "", "checkpatch failed" };
+	struct step_result res[NR_STEPS + 4];
+	struct target t = { .name = "t" };
+	struct options opt = { .quiet = 1 };
+	struct verify_ctx ctx = { .t = &t, .opt = &opt, .results = dir,
+				  .cache = dir, .kernel_ops = &debian };
+	int i, k;
+
+	(void)state;
+	ctx.listed.dir = dir;
+	for (k = 0; k < 3; k++) {
+		opt.skip = skips[k];
+		for (i = 0; i < NR_STEPS + 4; i++) {
+			res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
+			if (i < NR_STEPS)
+				res[i].name = verify_steps[i]->name;
+		}
+		if (k == 0)
+			res[STEP_IDX_apply].status = STEP_ERROR;
+		run_flavour(&ctx, flavour_find("rt-amd64"), res, NR_STEPS,
+			    stops[k]);
+		for (i = NR_STEPS; i < NR_STEPS + 4; i++)
+			assert_int_equal(res[i].status, STEP_SKIP);
+		switch (k) {
+		case 0:
+			assert_string_equal(res[NR_STEPS].reason.buf,
+					    "not run: needs apply, which failed");
+			assert_string_equal(res[NR_STEPS + 1].reason.buf,
+					    "not run: needs config:rt-amd64, which did not run");
+			for (i = NR_STEPS; i < NR_STEPS + 4; i++)
+				assert_int_equal(res[i].skipped, SKIP_NEEDS);
+			break;
+		case 1:
+			for (i = NR_STEPS; i < NR_STEPS + 4; i++) {
+				assert_string_equal(res[i].reason.buf,
+						    "skipped with --skip");
+				assert_int_equal(res[i].skipped, SKIP_USER);
+			}
+			break;
+		case 2:
+			assert_string_equal(res[NR_STEPS].reason.buf,
+					    "not run: the run stopped when checkpatch failed; config:rt-amd64 does not need it: --keep-going runs it");
+			assert_int_equal(res[NR_STEPS].skipped, SKIP_STOPPED);
+			break;
+		}
+		for (i = 0; i < NR_STEPS + 4; i++) {
+			strbuf_release(&res[i].reason);
+			strbuf_release(&res[i].detail);
+			if (i >= NR_STEPS) {
+				free((char *)res[i].name);
+				free(res[i].log);
+			}
+		}
+	}
 }
 
 /* A series that is n/a: only the steps marked so run, the rest say why. */
@@ -211,7 +287,40 @@ static void not_applicable(void **state)
 	assert_step(&w, A, STEP_NA, "n/a here");
 	assert_step(&w, F, STEP_NA, "n/a here");
 	assert_step(&w, G, STEP_PASS, "");
+	assert_cause(&w, A, SKIP_NO_SERIES);
+	assert_cause(&w, G, SKIP_NONE);
 	finish(&w);
+}
+
+/*
+ * What a flavour's rows cannot have of the pipeline's steps: those that
+ * failed, or did not run for a failure, told by the cause, not the words:
+ * a step the user skipped is not missing, whatever its reason says.
+ */
+static void flavours_missing(void **state)
+{
+	struct step_result res[NR_STEPS];
+	int i;
+
+	(void)state;
+	for (i = 0; i < NR_STEPS; i++)
+		res[i] = (struct step_result)STEP_RESULT_INIT(NULL);
+	res[STEP_IDX_sim].status = STEP_SKIP;
+	res[STEP_IDX_sim].skipped = SKIP_USER;
+	strbuf_addstr(&res[STEP_IDX_sim].reason, "not run: as the user said");
+	assert_int_equal(pipeline_missing(res), 0);
+	res[STEP_IDX_selftests].status = STEP_SKIP;
+	res[STEP_IDX_selftests].skipped = SKIP_NEEDS;
+	res[STEP_IDX_checkpatch].status = STEP_SKIP;
+	res[STEP_IDX_checkpatch].skipped = SKIP_STOPPED;
+	res[STEP_IDX_apply].status = STEP_ERROR;
+	/* amd64's own config is no other flavour's */
+	res[STEP_IDX_config].status = STEP_FAIL;
+	assert_int_equal(pipeline_missing(res),
+			 NEEDS(STEP_IDX_selftests) | NEEDS(STEP_IDX_checkpatch) |
+			 NEEDS(STEP_IDX_apply));
+	for (i = 0; i < NR_STEPS; i++)
+		strbuf_release(&res[i].reason);
 }
 
 /* A FAIL the machine caused is an ERROR, and stops the run as a FAIL does. */
@@ -471,6 +580,8 @@ int main(void)
 		cmocka_unit_test(independent),
 		cmocka_unit_test(skip_option),
 		cmocka_unit_test(not_applicable),
+		cmocka_unit_test(flavours_missing),
+		cmocka_unit_test(flavour_rows),
 		cmocka_unit_test(machine_error),
 		cmocka_unit_test(beside),
 		cmocka_unit_test(beside_not_independent),
