@@ -29,7 +29,8 @@ struct options {
 	 */
 	const char *sources;
 	const char *tmp;	/* $TMPDIR: in <cache>/tmp, or NULL */
-	const char *skip;	/* comma-separated steps to skip */
+	const char *skip;	/* --skip as given: comma-separated steps */
+	unsigned int skip_steps;	/* the steps it names, as NEEDS() bits */
 	const char *config;	/* "distro", or a fragment overriding the list */
 	enum build_mode mode;
 	enum boot_mode boot;

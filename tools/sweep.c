@@ -46,6 +46,7 @@
 #include "sim.h"
 #include "sources/archive.h"
 #include "sources/targets.h"
+#include "steps/steps.h"
 #include "sweep.h"
 #include "sweep_report.h"
 #include "test-hooks.h"
@@ -57,7 +58,7 @@
  * and the series (verify_step_source_only()), in its order; the others are
  * skipped (sweep_skip).  Filled by find_sweep_steps().
  */
-static struct strbuf sweep_skip = STRBUF_INIT;
+static unsigned int sweep_skip;
 
 static void find_sweep_steps(void)
 {
@@ -70,9 +71,7 @@ static void find_sweep_steps(void)
 		    nr_sweep_steps < MAX_SWEEP_STEPS)
 			sweep_steps[nr_sweep_steps++] = verify_step_name(i);
 		else if (!verify_step_source_only(i))
-			strbuf_addf(&sweep_skip, "%s%s",
-				    sweep_skip.len ? "," : "",
-				    verify_step_name(i));
+			sweep_skip |= NEEDS(i);
 	}
 }
 
@@ -594,7 +593,7 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 			v->version, err.buf);
 		goto out;
 	}
-	o.skip = sweep_skip.buf;
+	o.skip_steps = sweep_skip;
 	o.results = sw->results;
 	o.extract_only = &sw->members;
 	o.on_result = record;

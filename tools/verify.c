@@ -374,7 +374,7 @@ static void start_ready(struct engine *e)
 		if (!(s->flags & STEP_BESIDE) || ((e->done | e->pending) & bit) ||
 		    (s->needs & ~e->done) || (s->needs & e->failed) ||
 		    e->stopped.len || run_interrupted() ||
-		    opt->make_jobserver || step_skipped(opt, s->name) ||
+		    opt->make_jobserver || step_skipped(opt, k) ||
 		    (!series_of(e->ctx)->dir &&
 		     !(s->flags & STEP_RUNS_WHEN_NA)))
 			continue;
@@ -389,13 +389,14 @@ static void start_ready(struct engine *e)
 /*
  * Whether step @s runs, decided alike for the pipeline's rows and each
  * flavour's: if not, @r says why (its status, reason and skip cause) and
- * the cause is returned; SKIP_NONE: it runs.  @rows: the row of each step
+ * the cause is returned; SKIP_NONE: it runs.  @idx: @s's index in the
+ * table, which --skip's bits follow; @rows: the row of each step
  * in this walk, as the bits of @failed index them (a flavour's own rows
  * for its config, build, kabi and boot); @failed: the steps that failed or
  * did not run for a failure; @stopped: what stopped the run, or "".
  */
 static enum skip_cause step_verdict(const struct verify_ctx *ctx,
-				    const struct step *s,
+				    const struct step *s, int idx,
 				    const struct step_result *const *rows,
 				    unsigned int failed, const char *stopped,
 				    struct step_result *r)
@@ -414,7 +415,7 @@ static enum skip_cause step_verdict(const struct verify_ctx *ctx,
 		strbuf_addstr(&r->reason, "not run: interrupted");
 		return r->skipped = SKIP_INTERRUPTED;
 	}
-	if (step_skipped(ctx->opt, s->name)) {
+	if (step_skipped(ctx->opt, idx)) {
 		/* The user's choice, whatever failed before it. */
 		r->status = STEP_SKIP;
 		strbuf_addstr(&r->reason, "skipped with --skip");
@@ -453,7 +454,7 @@ static void run_or_skip(struct engine *e, int i)
 	e->done |= 1u << i;
 	for (j = 0; j < e->nr; j++)
 		rows[j] = &e->res[j];
-	switch (step_verdict(e->ctx, e->steps[i], rows, e->failed,
+	switch (step_verdict(e->ctx, e->steps[i], i, rows, e->failed,
 			     e->stopped.buf, r)) {
 	case SKIP_NONE:
 		run_one(e->ctx, e->steps[i], r, 1);
@@ -644,7 +645,7 @@ static void run_flavour(struct verify_ctx *ctx, const struct flavour *fl,
 		}
 		if (run_interrupted() && !stop.len)
 			strbuf_addstr(&stop, "interrupted");
-		switch (step_verdict(ctx, s, rows, failed, stop.buf, r)) {
+		switch (step_verdict(ctx, s, k, rows, failed, stop.buf, r)) {
 		case SKIP_NONE:
 			run_one(&fc, s, r, 1);
 			if (r->status == STEP_FAIL || r->status == STEP_ERROR)

@@ -11,6 +11,7 @@
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
+#include "steps/steps.h"
 #include "verify.h"
 
 static const char usage_bundle[] =
@@ -41,7 +42,7 @@ static struct verify_args {
 	const char *require, *artifacts, *flavours;
 } verify_args;
 
-static int check_skip(const char *skip)
+static int check_skip(struct options *opt, const char *skip)
 {
 	char *copy = xstrdup(skip), *s, *save = NULL;
 	int i, bad = 0;
@@ -50,8 +51,11 @@ static int check_skip(const char *skip)
 	     s = strtok_r(NULL, ",", &save)) {
 		struct strbuf why = STRBUF_INIT;
 
-		if (verify_step_index(s) >= 0)
+		i = verify_step_index(s);
+		if (i >= 0) {
+			opt->skip_steps |= NEEDS(i);
 			continue;
+		}
 		strbuf_addf(&why, "no step named '%s'; the steps are", s);
 		for (i = 0; i < nr_verify_steps; i++)
 			strbuf_addf(&why, "%s%s", i ? ", " : " ",
@@ -77,20 +81,6 @@ static int check_config(const char *config)
 	ret = bad_value("--config", config, msg);
 	free(msg);
 	return ret;
-}
-
-/* Whether @skip names a step the guest's tests need. */
-static int skips_a_test_step(const char *skip)
-{
-	char *copy = xstrdup(skip), *s, *save = NULL;
-	int found = 0;
-
-	for (s = strtok_r(copy, ",", &save); s && !found;
-	     s = strtok_r(NULL, ",", &save))
-		found = !strcmp(s, "build") || !strcmp(s, "selftests") ||
-			!strcmp(s, "boot") || !strcmp(s, "config");
-	free(copy);
-	return found;
 }
 
 /*
@@ -264,7 +254,7 @@ static int check_verify_options(struct options *opt)
 	if (a->format && strcmp(a->format, "kcidb"))
 		return bad_value("--format", a->format,
 				 "the one format besides report.json and junit.xml is kcidb (KernelCI's KCIDB I/O data)");
-	return opt->skip ? check_skip(opt->skip) : 0;
+	return opt->skip ? check_skip(opt, opt->skip) : 0;
 }
 
 /* Each of @names[0..@nr) verified in turn, until one is interrupted. */
@@ -322,7 +312,10 @@ static int run_verify(struct options *opt, int argc, char **argv)
 {
 	opt->kcidb = !!verify_args.format;
 	if (opt->require_pmu && (opt->mode == BUILD_OBJECTS ||
-				 (opt->skip && skips_a_test_step(opt->skip))))
+				 (opt->skip_steps & (NEEDS(STEP_IDX_config) |
+						     NEEDS(STEP_IDX_build) |
+						     NEEDS(STEP_IDX_selftests) |
+						     NEEDS(STEP_IDX_boot)))))
 		return command_usage_error(&command_verify, "%s",
 					   "--require pmu needs the config, build, selftests and boot steps: not with --build objects or --skip of them");
 	if (verify_args.env) {

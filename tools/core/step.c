@@ -53,20 +53,6 @@ char *distro_config_path(const struct verify_ctx *ctx)
 			    ctx->fetch.source.src_key);
 }
 
-int step_skipped(const struct options *opt, const char *name)
-{
-	const char *s = opt->skip;
-	size_t n = strlen(name);
-
-	while (s && *s) {
-		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
-			return 1;
-		s = strchr(s, ',');
-		s = s ? s + 1 : NULL;
-	}
-	return 0;
-}
-
 int append_log(const char *log, const struct strbuf *out)
 {
 	ssize_t n;

@@ -206,12 +206,16 @@ void claim_for_source(const struct verify_ctx *ctx, const char *dir);
 
 /**
  * step_skipped() - Is a step one of those --skip names?
- * @opt: The options; @opt->skip is a comma-separated list, or NULL.
- * @name: The step.
+ * @opt: The options; @opt->skip_steps the steps' bits, set once by the
+ *	command that read --skip.
+ * @idx: The step's index in its table (enum step_idx for the pipeline).
  *
- * Return: 1 if the list names @name, else 0.
+ * Return: 1 if --skip names it, else 0.
  */
-int step_skipped(const struct options *opt, const char *name);
+static inline int step_skipped(const struct options *opt, int idx)
+{
+	return !!(opt->skip_steps & (1u << idx));
+}
 
 /**
  * step_run() - Run a step's tool with its log and timeout.

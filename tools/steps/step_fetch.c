@@ -40,7 +40,7 @@ static void prefetch_start(const struct source_req *req)
 
 	if (!ctx->kernel_ops->prefetch || !ctx->fetch.source.deb_version ||
 	    pf->pid ||
-	    step_skipped(ctx->opt, "config"))
+	    step_skipped(ctx->opt, STEP_IDX_config))
 		return;
 	pf->log = xstrfmt("%s.packages", ctx->log);
 	pf->pid = run_fork();
