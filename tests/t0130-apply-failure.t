@@ -24,9 +24,15 @@ test_expect_success "a broken context line fails the apply step (exit $rc)" '
 	tail -n 20 "$TMP/out" &&
 	[ $rc = 1 ] && [ "$(step_status "$copy/results/$T/report.json" apply)" = FAIL ]
 '
-grep_ok "the reason names the patch and the failing hunk" "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out"
+test_expect_success 'the reason names the patch and the failing hunk' '
+	grep -q "patch $p1 does not apply: arch/x86/kvm/pmu.c: Hunk #[0-9]* FAILED at" "$TMP/out" ||
+	{ tail -n 20 "$TMP/out"; false; }
+'
 json "$copy/results/$T/report.json" '[s["detail"] for s in r["steps"] if s["name"] == "apply"][0]' > "$TMP/detail"
-grep_ok "the report shows the reject" "reject: arch/x86/kvm/pmu.c.rej" "$TMP/detail"
+test_expect_success 'the report shows the reject' '
+	grep -q "reject: arch/x86/kvm/pmu.c.rej" "$TMP/detail" ||
+	{ tail -n 20 "$TMP/detail"; false; }
+'
 test_expect_success 'the cached pristine tree is unchanged' '
 	[ "$(pristine_sum "$src" failed)" = "$before" ]
 '

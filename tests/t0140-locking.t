@@ -36,7 +36,10 @@ test_expect_success "$OTHER runs to the end while $T is locked and its second ru
 	tail -n 20 "$TMP/other.out" &&
 	[ $other_rc = 0 ] && [ $still = 0 ]
 '
-grep_ok "the second run says it is waiting, for whom: the pid and command of flock(1), which holds the lock" "waiting for pid $holder (flock $lock sh -c .*), which holds .*$T.lock" "$TMP/wait"
+test_expect_success 'the second run says it is waiting, for whom: the pid and command of flock(1), which holds the lock' '
+	grep -q "waiting for pid $holder (flock $lock sh -c .*), which holds .*$T.lock" "$TMP/wait" ||
+	{ tail -n 20 "$TMP/wait"; false; }
+'
 test_expect_success 'while it waits, the results of the run holding the lock are untouched' '
 	[ -f "results/$T/marker" ]
 '

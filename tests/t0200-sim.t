@@ -551,8 +551,10 @@ test_expect_success "--coverage lists the tree's vPMU functions reached, kvm_pmu
 	grep -q '^COVERAGE kvm_pmu_cleanup: [1-9][0-9]*% of [0-9]*, .* | [1-9]' "$TMP/out" &&
 	grep -q '^COVERAGE reprogram_counter: ' "$KVERIFY_CACHE/sim/t0200-cov/coverage.txt"
 EOT
-status_is "kverify sim --trace with no such file exits 2" 2 \
-	"$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent"
+test_expect_success 'kverify sim --trace with no such file exits 2' '
+	test_expect_code 2 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent" > "$TMP/out" 2>&1 ||
+	{ tail -n 30 "$TMP/out"; false; }
+'
 
 "$KVERIFY" --results "$RES" verify --skip sim,$QUICK 6.12 > "$TMP/out" 2>&1
 krc=$?
@@ -560,7 +562,12 @@ test_expect_success "--skip sim skips it like any step (exit $krc)" - <<\EOT
 	[ $krc = 0 ] && [ "$(step_status $RES/6.12/report.json sim)" = SKIP ] &&
 	json $RES/6.12/report.json '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]' | grep -q 'skipped with --skip'
 EOT
-status_is "kverify sim without --patched exits 2" 2 "$KVERIFY" sim --pristine /nonexistent
-status_is "kverify sim on a directory that is no kernel tree exits 2" 2 \
-	"$KVERIFY" sim --pristine "$TMP" --patched "$TMP" --work "$TMP/w"
+test_expect_success 'kverify sim without --patched exits 2' '
+	test_expect_code 2 "$KVERIFY" sim --pristine /nonexistent > "$TMP/out" 2>&1 ||
+	{ tail -n 30 "$TMP/out"; false; }
+'
+test_expect_success 'kverify sim on a directory that is no kernel tree exits 2' '
+	test_expect_code 2 "$KVERIFY" sim --pristine "$TMP" --patched "$TMP" --work "$TMP/w" > "$TMP/out" 2>&1 ||
+	{ tail -n 30 "$TMP/out"; false; }
+'
 done_testing

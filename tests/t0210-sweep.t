@@ -62,7 +62,10 @@ test_expect_success 'the table: one row per version (a version in two suites onc
 	grep -q '^| 6.12 6.12.900-1 | bookworm, trixie | backports/6.12 | PASS | PASS | PASS | PASS | PASS | PASS | .* MB | checked ' "$TMP/out" &&
 	grep -q '^| 7.2 7.2.900-1~bpo13+1 | trixie-backports | backports/7.2 | PASS | PASS | PASS | PASS | PASS | PASS |' "$TMP/out"
 EOT
-grep_ok "a suite the mirror lacks is reported" '^- suite nowhere: the mirror has no such suite' "$TMP/out"
+test_expect_success 'a suite the mirror lacks is reported' - <<\EOT
+	grep -q '^- suite nowhere: the mirror has no such suite' "$TMP/out" ||
+	{ tail -n 20 "$TMP/out"; false; }
+EOT
 test_expect_success 'the JSON parses and says the same' - <<\EOT
 	json "$J" 'r["passed"] and len(r["versions"]) == 2 and r["missing_suites"][0].startswith("nowhere") and all(len(v["steps"]) == 6 for v in r["versions"])' > "$TMP/j" 2>&1 &&
 	[ "$(cat "$TMP/j")" = True ]
@@ -205,9 +208,21 @@ test_expect_success "a sweep that completes removes sweep.interrupted.json (exit
 	[ "$(json "$J" 'len(r["versions"])')" = 2 ]
 EOT
 
-status_is "a bad --only exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep --only linux-6.12"
-grep_ok "and says what it wants" "wants linux-source-X.Y=VERSION\[@SUITE\], not 'linux-6.12'" "$TMP/out"
+test_expect_success 'a bad --only exits 2' - <<\EOT
+	test_expect_code 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep --only linux-6.12" > "$TMP/out" 2>&1 ||
+	{ tail -n 30 "$TMP/out"; false; }
+EOT
+test_expect_success 'and says what it wants' - <<\EOT
+	grep -q "wants linux-source-X.Y=VERSION\[@SUITE\], not 'linux-6.12'" "$TMP/out" ||
+	{ tail -n 20 "$TMP/out"; false; }
+EOT
 echo "bookworm linux-source-6.12" > "$TMP/bad"
-KVERIFY_TEST_SWEEP_LIST=$TMP/bad status_is "a bad test list line exits 2" 2 sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep"
-grep_ok "naming file:line" "$TMP/bad:1: expected" "$TMP/out"
+test_expect_success 'a bad test list line exits 2' - <<\EOT
+	test_expect_code 2 env KVERIFY_TEST_SWEEP_LIST="$TMP/bad" sh -c "cd '$copy' && ./build/kverify --cache '$cache' --sources '$cache' sweep" > "$TMP/out" 2>&1 ||
+	{ tail -n 30 "$TMP/out"; false; }
+EOT
+test_expect_success 'naming file:line' '
+	grep -q "$TMP/bad:1: expected" "$TMP/out" ||
+	{ tail -n 20 "$TMP/out"; false; }
+'
 done_testing
