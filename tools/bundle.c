@@ -25,6 +25,7 @@
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
+#include "steps/kernel.h"
 #include "version.h"
 
 /* The tolerance the jobs put on the kernel command line. */
@@ -158,12 +159,13 @@ struct bundle_kernel {
 
 static void bundle_kernel(const struct verify_ctx *ctx, struct bundle_kernel *k)
 {
-	if (ctx->config.kernel) {
-		k->from = xstrdup(ctx->config.kernel);
+	struct kernel_desc d;
+
+	if (!kernel_describe(ctx, &d)) {
+		k->from = xstrdup(d.image);
 		k->file = "vmlinuz";
 		k->what = xstrfmt("Debian %s %s, the patched KVM modules in the initramfs",
-				  ctx->config.deb_image,
-				  ctx->fetch.source.deb_version);
+				  d.package, d.version);
 		/* Debian's kernel patches its own text: one TCG thread */
 		k->tcg = "tcg,thread=single";
 	} else {

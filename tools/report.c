@@ -105,13 +105,14 @@ void report_text(const struct verify_ctx *ctx,
 		 const struct step_result *res, int n)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct kernel_desc kd;
 	size_t i, cols;
 	int s, w = 11;
 
 	printf("\n%s (%s)\n", ctx->t->name, ctx->t->source);
-	if (ctx->config.kernel && ctx->built.kernel_built)
+	if (!kernel_describe(ctx, &kd) && ctx->built.kernel_built)
 		printf("  kernel: Debian's %s (%s %s), patched KVM modules\n",
-		       ctx->config.deb_release, ctx->config.deb_image, ctx->fetch.source.deb_version);
+		       kd.release, kd.package, kd.version);
 	/* 11: "checkpatch"; wider for --flavours' "config:cloud-amd64" */
 	for (s = 0; s < n; s++)
 		if ((int)strlen(res[s].name) > w)
@@ -451,6 +452,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 			     interrupted_infix(ctx));
 	char *cc = compiler(ctx, res, n);
 	char *console = xstrfmt("%s/console.log", ctx->results);
+	struct kernel_desc kd;
 	char t0[32], t1[32];
 	int s, ret;
 
@@ -479,10 +481,10 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	json_field(&sb, "\n  ", "boot", kernel_of(ctx)->boot);
 	if (ctx->config.boot_why)
 		json_field(&sb, "\n  ", "boot_why", ctx->config.boot_why);
-	if (ctx->config.kernel && ctx->built.kernel_built) {
-		strbuf_addf(&sb, ",\n  \"kernel\": \"%s\"", ctx->config.deb_release);
-		json_field(&sb, "\n  ", "image", ctx->config.deb_image);
-		json_field(&sb, "\n  ", "image_version", ctx->fetch.source.deb_version);
+	if (!kernel_describe(ctx, &kd) && ctx->built.kernel_built) {
+		json_field(&sb, "\n  ", "kernel", kd.release);
+		json_field(&sb, "\n  ", "image", kd.package);
+		json_field(&sb, "\n  ", "image_version", kd.version);
 	}
 	json_field(&sb, "\n  ", "accel", ctx->boot.accel);
 	strbuf_addstr(&sb, ",\n  \"console\": ");
@@ -730,9 +732,11 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 /* The config the build used, by name: Debian's own, or the fragment. */
 static char *config_name(const struct verify_ctx *ctx)
 {
-	if (kernel_of(ctx)->prebuilt && ctx->config.deb_abi)
+	struct kernel_desc kd;
+
+	if (!kernel_describe(ctx, &kd))
 		return xstrfmt("Debian config-%s (modules of arch/x86/kvm)",
-			       ctx->config.deb_release);
+			       kd.release);
 	if (distro_config(ctx->opt))
 		return xstrfmt("Debian config-amd64 of %s", ctx->t->deb_package ?
 			       ctx->t->deb_package : ctx->t->source);

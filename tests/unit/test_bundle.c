@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "../../tools/bundle.c"
+#include "debian/debian.h"
 
 static const char *const jobs[] = {
 	"lava-qemu-intel.yaml", "lava-qemu-amd.yaml", "lava-x86-intel.yaml",
@@ -67,14 +68,19 @@ static void jobs_for(struct series *s, const char *dir, const char *version)
 		.name = "7.3", .kind = SRC_DEB, .deb_package = "linux-source-7.3",
 		.source = "deb:linux-source-7.3@trixie-backports",
 	};
-	struct verify_ctx ctx = { .t = &t, .repo = repo_dir(), .listed = *s };
+	struct debian_state deb = {
+		.image = "/cache/debian/x/boot/vmlinuz-7.3.4+deb13-amd64",
+		.package = "linux-image-7.3.4+deb13-amd64",
+		.release = "7.3.4+deb13-amd64",
+	};
+	struct verify_ctx ctx = { .t = &t, .repo = repo_dir(), .listed = *s,
+				  .kernel_ops = &debian_kernel };
 	struct bundle_kernel k;
 
 	ctx.fetch.source.deb_version = (char *)version;
-	ctx.config.kernel = "/cache/debian/x/boot/vmlinuz-7.3.4+deb13-amd64";
-	ctx.config.deb_image = "linux-image-7.3.4+deb13-amd64";
+	ctx.config.debian = &deb;
 	bundle_kernel(&ctx, &k);
-	assert_string_equal(k.from, ctx.config.kernel);
+	assert_string_equal(k.from, deb.image);
 	assert_string_equal(k.file, "vmlinuz");
 	assert_int_equal(write_jobs(&ctx, dir, "file:///srv/kverify", &k, "0",
 				    "1"), 0);

@@ -40,6 +40,15 @@ struct sim_out {
 };
 
 struct kernel_ops;	/* kernel.h */
+struct debian_state;	/* debian/debian.h: Debian's kernel ops' own */
+
+/* A built kernel a run boots (kernel_describe()): not our own bzImage. */
+struct kernel_desc {
+	const char *image;	/* the vmlinuz */
+	const char *release;	/* its uname -r: 6.12.117+deb12-amd64 */
+	const char *package;	/* the package it comes in */
+	const char *version;	/* that package's version */
+};
 
 /* config: what boots, and where it is built. */
 struct config_out {
@@ -47,15 +56,10 @@ struct config_out {
 	const struct kernel_ops *kernel_ops;
 	char *boot_why;		/* why BOOT=auto boots our own kernel after all */
 	char *build;		/* O= directory, when not the one wanted */
-	/* Debian's built kernel of the source's version: */
-	char *deb_abi;		/* 6.12.117+deb12 */
-	char *deb_release;	/* its flavour's uname -r: 6.12.117+deb12-amd64 */
-	char *deb_root;		/* the packages unpacked: usr/, lib/, boot/ */
-	char *deb_image;	/* the image package's name */
 	char *kbuild;		/* objtree: Debian's headers, our srctree */
 	char *toolchain;	/* Debian's compiler's release, or NULL (host) */
-	char *kernel;		/* the vmlinuz that boots, NULL: our bzImage */
-	int deb_fetched;	/* downloaded by this run */
+	/* Debian's built kernel of the source's version, or NULL */
+	struct debian_state *debian;
 };
 
 /* build: the kernel or the modules. */

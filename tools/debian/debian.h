@@ -20,7 +20,39 @@ extern const char *const kvm_modules[NR_KVM_MODULES];
  */
 #define KABI_SYMVERS ".kverify-kabi.symvers"
 
+/*
+ * Debian's built kernel of the source's version, as the config step found
+ * and unpacked it (config_out.debian): read here and through the kernel
+ * ops (debian_describe()), by no step.
+ */
+struct debian_state {
+	char *abi;		/* 6.12.117+deb12 */
+	char *release;		/* its flavour's uname -r */
+	char *root;		/* the packages unpacked: usr/, boot/ */
+	char *package;		/* the image package's name */
+	char *image;		/* its vmlinuz */
+	int fetched;		/* downloaded by this run */
+};
+
 /* Its packages (debian_packages.c), for the config step. */
+
+/**
+ * debian_state_free() - Free what the config step found of Debian's kernel.
+ * @s: The state, or NULL.
+ */
+void debian_state_free(struct debian_state *s);
+
+/**
+ * debian_describe() - Debian's kernel that a run boots, in words.
+ * @ctx: The run.
+ * @cfg: Its config step's output.
+ * @d: Filled with the vmlinuz, its release, its package and the package's
+ *	version, which stay @cfg's and @ctx's.
+ *
+ * Return: 0, or -1 when the config step found no vmlinuz of Debian's.
+ */
+int debian_describe(const struct verify_ctx *ctx,
+		    const struct config_out *cfg, struct kernel_desc *d);
 
 /**
  * headers_dir() - Where Debian's headers of the kernel are unpacked.

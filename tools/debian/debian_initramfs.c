@@ -141,7 +141,7 @@ static int add_module(const struct verify_ctx *ctx, struct step_result *r,
 			from = xstrdup(ms->paths.v[i]);
 	if (!from) {
 		strbuf_addf(&r->reason, "module %s (needed by %s) is not in %s",
-			    name, by, ctx->config.deb_image);
+			    name, by, ctx->config.debian->package);
 		goto out;
 	}
 	ret = stage_module(ctx, r, ms->stage, name, from, &info) ||
@@ -167,7 +167,8 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	char *load = xstrfmt("%s/modules.load", dir);
 	/* /usr/lib/modules since trixie's usr-merge, /lib/modules before */
 	char *kdir = xstrfmt("%s/usr/lib/modules/%s/kernel",
-			     ctx->config.deb_root, ctx->config.deb_release);
+			     ctx->config.debian->root,
+			     ctx->config.debian->release);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret = 0;
@@ -177,8 +178,9 @@ int debian_initramfs(const struct verify_ctx *ctx, struct step_result *r,
 	ms.stage = stage;
 	if (!is_dir(kdir)) {
 		free(kdir);
-		kdir = xstrfmt("%s/lib/modules/%s/kernel", ctx->config.deb_root,
-			       ctx->config.deb_release);
+		kdir = xstrfmt("%s/lib/modules/%s/kernel",
+			       ctx->config.debian->root,
+			       ctx->config.debian->release);
 	}
 	index_modules(kdir, &ms.names, &ms.paths);
 	for (i = 0; i < ARRAY_SIZE(kvm_modules) && !ret; i++) {

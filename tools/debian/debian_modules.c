@@ -43,7 +43,7 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 	struct strbuf info = STRBUF_INIT;
 	char *ko = kvm_module_path(ctx, "kvm");
 	const char *magic = NULL;
-	char *want = xstrfmt("%s ", ctx->config.deb_release);
+	char *want = xstrfmt("%s ", ctx->config.debian->release);
 	int ret = -1;
 
 	if (!read_modinfo(ko, &info))
@@ -52,7 +52,7 @@ static int check_vermagic(const struct verify_ctx *ctx, struct step_result *r)
 		strbuf_addf(&r->reason, "%s has no .modinfo vermagic", ko);
 	else if (!starts_with(magic, want))
 		strbuf_addf(&r->reason, "vermagic '%s' is not Debian's %s",
-			    magic, ctx->config.deb_release);
+			    magic, ctx->config.debian->release);
 	else
 		ret = 0;
 	if (!ret) {
@@ -77,7 +77,8 @@ static char *modules_stamp(const struct verify_ctx *ctx, const struct child *c)
 	size_t i;
 
 	h = hash_patched_mtimes(ctx, h);
-	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
+	h = hash_bytes(h, ctx->config.debian->root,
+		       strlen(ctx->config.debian->root));
 	if (ctx->config.toolchain)
 		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
 	for (i = 0; i < c->args.nr; i++)
@@ -642,7 +643,8 @@ static char *kabi_stamp(const struct verify_ctx *ctx, const struct child *kvm)
 
 	/* how: genksyms (debian_kabi.c), not the modules kbuild compiled */
 	h = hash_bytes(h, KABI_SYMVERS, strlen(KABI_SYMVERS));
-	h = hash_bytes(h, ctx->config.deb_root, strlen(ctx->config.deb_root));
+	h = hash_bytes(h, ctx->config.debian->root,
+		       strlen(ctx->config.debian->root));
 	if (ctx->config.toolchain)
 		h = hash_bytes(h, ctx->config.toolchain, strlen(ctx->config.toolchain));
 	for (i = 0; i < kvm->args.nr; i++)
@@ -858,7 +860,8 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 	int ccache, build;
 
 	out->ccache_hits = out->ccache_misses = -1;
-	if (!ctx->config.kbuild || !ctx->config.deb_root) {
+	if (!ctx->config.kbuild || !ctx->config.debian ||
+	    !ctx->config.debian->root) {
 		strbuf_addstr(&r->reason, "BOOT=distro: the config step prepares Debian's headers, and it did not run");
 		goto out;
 	}
@@ -891,7 +894,7 @@ enum step_status build_debian_modules(const struct verify_ctx *ctx,
 				goto out;
 		}
 		strbuf_addf(&r->reason, "%s modules built against Debian's %s headers",
-			    KVM_DIR, ctx->config.deb_release);
+			    KVM_DIR, ctx->config.debian->release);
 		note_kabi_dirs_kept(&r->reason, &kabi_dirs);
 		if (ccache && !ccache_counts(ctx, &h1, &m1)) {
 			out->ccache_hits = h1 - h0;

@@ -118,10 +118,10 @@ static int find_image(const struct verify_ctx *ctx,
 		free(ver);
 		p = *end ? end + 2 : end;
 	}
-	cfg->deb_image = unsigned_pkg ? unsigned_pkg : signed_pkg;
+	cfg->debian->package = unsigned_pkg ? unsigned_pkg : signed_pkg;
 	if (unsigned_pkg)
 		free(signed_pkg);
-	if (!cfg->deb_image) {
+	if (!cfg->debian->package) {
 		strbuf_reset(&r->reason);
 		strbuf_addf(&r->reason, "%s has no linux-image-%s*-%s[-unsigned] of version %s (the source's): BOOT=distro needs Debian's kernel of exactly this version (never another); it lists",
 			    ctx->t->deb_suite, xy, ctx->flavour->name,
@@ -132,13 +132,13 @@ static int find_image(const struct verify_ctx *ctx,
 			strbuf_addstr(&r->reason, " none");
 		goto out;
 	}
-	p = cfg->deb_image + strlen("linux-image-");
-	cfg->deb_release = xstrfmt("%.*s", (int)(strlen(p) -
+	p = cfg->debian->package + strlen("linux-image-");
+	cfg->debian->release = xstrfmt("%.*s", (int)(strlen(p) -
 				   (ends_with(p, "-unsigned") ?
 				    strlen("-unsigned") : 0)), p);
-	cfg->deb_abi = xstrfmt("%.*s", (int)(strlen(cfg->deb_release) -
+	cfg->debian->abi = xstrfmt("%.*s", (int)(strlen(cfg->debian->release) -
 				strlen(ctx->flavour->name) - 1),
-				cfg->deb_release);
+				cfg->debian->release);
 	ret = 0;
 out:
 	strvec_clear(&args);
@@ -175,7 +175,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 	int ret;
 
 	strvec_pushl(&args, "show", "--no-all-versions", NULL);
-	strvec_pushf(&args, "%s=%s", cfg->deb_image, ctx->fetch.source.deb_version);
+	strvec_pushf(&args, "%s=%s", cfg->debian->package, ctx->fetch.source.deb_version);
 	ret = apt_query(ctx, r, as, &args, &out);
 	if (!ret)
 		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
@@ -183,7 +183,7 @@ static int find_image_parts(const struct verify_ctx *ctx,
 	     tok = next_dep(NULL, &save)) {
 		if ((starts_with(tok, "linux-binary-") ||
 		     starts_with(tok, "linux-modules-")) &&
-		    ends_with(tok, cfg->deb_release))
+		    ends_with(tok, cfg->debian->release))
 			strvec_pushf(pkgs, "%s=%s", tok, ctx->fetch.source.deb_version);
 	}
 	free(dep);
@@ -203,7 +203,7 @@ static int find_headers(const struct verify_ctx *ctx,
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *headers = xstrfmt("linux-headers-%s", cfg->deb_release);
+	char *headers = xstrfmt("linux-headers-%s", cfg->debian->release);
 	char *dep = NULL, *tok, *save = NULL;
 	int common = 0, kbuild = 0;
 
@@ -211,7 +211,7 @@ static int find_headers(const struct verify_ctx *ctx,
 	strvec_pushf(&args, "%s=%s", headers, ctx->fetch.source.deb_version);
 	if (!apt_query(ctx, r, as, &args, &out))
 		dep = deb822_field(out.buf, out.buf + out.len, "Depends");
-	strvec_pushf(pkgs, "%s=%s", cfg->deb_image, ctx->fetch.source.deb_version);
+	strvec_pushf(pkgs, "%s=%s", cfg->debian->package, ctx->fetch.source.deb_version);
 	strvec_pushf(pkgs, "%s=%s", headers, ctx->fetch.source.deb_version);
 	for (tok = dep ? next_dep(dep, &save) : NULL; tok;
 	     tok = next_dep(NULL, &save)) {
@@ -287,7 +287,7 @@ out:
 static const char *deb_key(const struct verify_ctx *ctx,
 			   const struct config_out *cfg)
 {
-	return default_flavour(ctx) ? cfg->deb_abi : cfg->deb_release;
+	return default_flavour(ctx) ? cfg->debian->abi : cfg->debian->release;
 }
 
 /*
@@ -301,7 +301,7 @@ static int fetch_packages(const struct verify_ctx *ctx,
 {
 	char *tmp = sources_path(ctx, "debian/.tmp-%s", deb_key(ctx, cfg));
 	char *name = xstrfmt("%s/root/kverify-image", tmp), *root;
-	char *marker = xstrfmt("%s/kverify-image", cfg->deb_root), *had;
+	char *marker = xstrfmt("%s/kverify-image", cfg->debian->root), *had;
 	struct strbuf want = STRBUF_INIT;
 	int lockfd = -1, ret;
 	size_t i;
@@ -316,19 +316,19 @@ static int fetch_packages(const struct verify_ctx *ctx,
 		goto out;
 	lock_inherit(lockfd);
 	rm_rf(tmp);
-	rm_rf(cfg->deb_root);
+	rm_rf(cfg->debian->root);
 	ret = download_unpack(ctx, r, as, pkgs, tmp) ||
 	      write_file(name, want.buf, want.len);
 	root = xstrfmt("%s/root", tmp);
-	if (!ret && rename(root, cfg->deb_root) < 0) {
-		strbuf_addf(&r->reason, "rename %s: %s", cfg->deb_root,
+	if (!ret && rename(root, cfg->debian->root) < 0) {
+		strbuf_addf(&r->reason, "rename %s: %s", cfg->debian->root,
 			    strerror(errno));
 		ret = -1;
 	}
 	free(root);
 	rm_rf(tmp);
 	if (!ret)
-		cfg->deb_fetched = 1;
+		cfg->debian->fetched = 1;
 out:
 	unlock_file(lockfd);
 	strbuf_release(&want);
@@ -347,6 +347,10 @@ static int find_packages(const struct verify_ctx *ctx,
 {
 	int ret;
 
+	if (!cfg->debian) {
+		cfg->debian = xmalloc(sizeof(*cfg->debian));
+		*cfg->debian = (struct debian_state){ 0 };
+	}
 	if (apt_suite_init(as, ctx->opt, ctx->t->deb_suite, &r->reason) ||
 	    apt_suite_lock(as, &r->reason))
 		return -1;
@@ -367,7 +371,7 @@ static void set_deb_root(const struct verify_ctx *ctx, struct config_out *cfg)
 	for (p = ver; *p; p++)
 		if (*p == '~' || *p == ':')
 			*p = '_';
-	cfg->deb_root = sources_path(ctx, "debian/%s_%s", deb_key(ctx, cfg),
+	cfg->debian->root = sources_path(ctx, "debian/%s_%s", deb_key(ctx, cfg),
 				     ver);
 	free(ver);
 }
@@ -386,21 +390,44 @@ int debian_prefetch(const struct verify_ctx *ctx, struct step_result *r)
 		ret = fetch_packages(ctx, &cfg, r, &as, &pkgs);
 	}
 	if (!ret)
-		ret = !cfg.deb_fetched;
+		ret = !cfg.debian->fetched;
 	apt_suite_clear(&as);
 	strvec_clear(&pkgs);
 	free(cc_pkg);
-	free(cfg.deb_abi);
-	free(cfg.deb_release);
-	free(cfg.deb_root);
-	free(cfg.deb_image);
+	debian_state_free(cfg.debian);
 	return ret;
+}
+
+void debian_state_free(struct debian_state *s)
+{
+	if (!s)
+		return;
+	free(s->abi);
+	free(s->release);
+	free(s->root);
+	free(s->package);
+	free(s->image);
+	free(s);
+}
+
+int debian_describe(const struct verify_ctx *ctx,
+		    const struct config_out *cfg, struct kernel_desc *d)
+{
+	const struct debian_state *s = cfg->debian;
+
+	if (!s || !s->image)
+		return -1;
+	d->image = s->image;
+	d->release = s->release;
+	d->package = s->package;
+	d->version = ctx->fetch.source.deb_version;
+	return 0;
 }
 
 char *headers_dir(const struct config_out *cfg)
 {
-	return xstrfmt("%s/usr/src/linux-headers-%s", cfg->deb_root,
-		       cfg->deb_release);
+	return xstrfmt("%s/usr/src/linux-headers-%s", cfg->debian->root,
+		       cfg->debian->release);
 }
 
 /* The headers' Module.symvers: the kabi step's reference. */
@@ -472,7 +499,7 @@ static int check_compiler(const struct config_out *cfg, struct step_result *r,
 		const char *ver = strrchr(*cc, '-');
 
 		strbuf_addf(&r->reason, "Debian built %s with %s (its headers' .kernelvariables), which is not installed %s: modules built with another compiler are not Debian's; install it with 'apt-get install gcc%s'",
-			    cfg->deb_release, *cc, cfg->toolchain ? "in " : "here",
+			    cfg->debian->release, *cc, cfg->toolchain ? "in " : "here",
 			    ver ? ver : "");
 		if (cfg->toolchain)
 			strbuf_addstr(&r->reason, cfg->toolchain);
@@ -592,13 +619,13 @@ static void boot_own_instead(const struct verify_ctx *ctx,
 /* The vmlinuz of Debian's image: boot/, or (7.x) beside the modules. */
 static char *find_vmlinuz(const struct config_out *cfg)
 {
-	char *path = xstrfmt("%s/boot/vmlinuz-%s", cfg->deb_root,
-			     cfg->deb_release);
+	char *path = xstrfmt("%s/boot/vmlinuz-%s", cfg->debian->root,
+			     cfg->debian->release);
 
 	if (!is_file(path)) {
 		free(path);
 		path = xstrfmt("%s/usr/lib/modules/%s/vmlinuz",
-			       cfg->deb_root, cfg->deb_release);
+			       cfg->debian->root, cfg->debian->release);
 	}
 	return is_file(path) ? path : (free(path), NULL);
 }
@@ -632,7 +659,7 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 		toolchain = toolchain_usable(&no_toolchain);
 	if (cc && !found && !toolchain) {
 		char *why = xstrfmt("Debian built %s with %s (a Depends: of linux-headers-%s), which is not installed here, and %s; modules built with another compiler are not Debian's%s",
-				    cfg->deb_release, cc_pkg, cfg->deb_release,
+				    cfg->debian->release, cc_pkg, cfg->debian->release,
 				    no_toolchain.buf,
 				    ctx->opt->boot == BOOT_AUTO ?
 				    " (BOOT=distro makes this a failure)" : "");
@@ -663,15 +690,15 @@ enum step_status configure_debian(const struct verify_ctx *ctx,
 	}
 	if (check_compiler(cfg, r, &cc))
 		goto out;
-	cfg->kernel = find_vmlinuz(cfg);
-	if (!cfg->kernel) {
+	cfg->debian->image = find_vmlinuz(cfg);
+	if (!cfg->debian->image) {
 		strbuf_addf(&r->reason, "no vmlinuz in %s (boot/ or usr/lib/modules/<abi>/)",
-			    cfg->deb_image);
+			    cfg->debian->package);
 		goto out;
 	}
 	strbuf_addf(&r->reason, "Debian's %s: %s %s (%s); modules built against its headers with %s, srctree the patched tree",
-		    cfg->deb_release, cfg->deb_image, ctx->fetch.source.deb_version,
-		    cfg->deb_fetched ? "fetched" :
+		    cfg->debian->release, cfg->debian->package, ctx->fetch.source.deb_version,
+		    cfg->debian->fetched ? "fetched" :
 		    default_flavour(ctx) && ctx->fetch.packages_fetched ?
 		    "fetched beside the source" : "cached", cc);
 	if (cfg->toolchain) {

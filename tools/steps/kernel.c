@@ -18,4 +18,5 @@ const struct kernel_ops debian_kernel = {
 	.build = build_debian_modules,
 	.symvers = debian_symvers,
 	.initramfs = debian_initramfs,
+	.describe = debian_describe,
 };

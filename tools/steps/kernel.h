@@ -37,9 +37,32 @@ struct kernel_ops {
 	/* boot: the kernel's modules the initramfs takes; NULL: none */
 	int (*initramfs)(const struct verify_ctx *ctx, struct step_result *r,
 			 const char *dir, struct strbuf *list);
+	/*
+	 * boot, kabi, the bundle and the reports: the built kernel that
+	 * boots, as kernel_describe() says; NULL: our own bzImage
+	 */
+	int (*describe)(const struct verify_ctx *ctx,
+			const struct config_out *cfg, struct kernel_desc *d);
 };
 
 extern const struct kernel_ops own_kernel, debian_kernel;
+
+/**
+ * kernel_describe() - The built kernel a run boots, when not its bzImage.
+ * @ctx: The run, after its config step (a flavour's rows: theirs).
+ * @d: Filled: the image, its release, its package and that package's
+ *	version, which stay the config step's.
+ *
+ * Return: 0, or -1: the run boots the bzImage its build makes, or its
+ * config step found no image.
+ */
+static inline int kernel_describe(const struct verify_ctx *ctx,
+				  struct kernel_desc *d)
+{
+	const struct kernel_ops *k = kernel_of(ctx);
+
+	return k->describe ? k->describe(ctx, &ctx->config, d) : -1;
+}
 
 /* Our own, in step_config.c and step_build.c. */
 enum step_status configure_own_kernel(const struct verify_ctx *ctx,

@@ -196,12 +196,15 @@ static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 		      enum accel accel, const char *initrd,
 		      const char *append)
 {
+	struct kernel_desc d;
+	int prebuilt = !kernel_describe(ctx, &d);
+
 	strvec_pushl(&c->args, "qemu-system-x86_64", "-M", "q35", "-m", "2G",
 		     "-smp", "2", "-nographic", "-no-reboot", "-monitor",
 		     "none", "-nic", "none", NULL);
 	if (accel == ACCEL_KVM)
 		strvec_pushl(&c->args, "-accel", "kvm", "-cpu", "host", NULL);
-	else if (ctx->config.kernel)
+	else if (prebuilt)
 		/*
 		 * Debian's kernel patches its own text live (static keys,
 		 * text_poke_bp()'s int3 dance, e.g. when kvm.ko loads).  With
@@ -214,8 +217,8 @@ static void qemu_args(const struct verify_ctx *ctx, struct child *c,
 	else
 		strvec_pushl(&c->args, "-accel", "tcg", "-cpu", "max", NULL);
 	strvec_pushl(&c->args, "-kernel", NULL);
-	if (ctx->config.kernel)	/* BOOT=distro: Debian's vmlinuz */
-		strvec_push(&c->args, ctx->config.kernel);
+	if (prebuilt)	/* BOOT=distro: Debian's vmlinuz */
+		strvec_push(&c->args, d.image);
 	else
 		strvec_pushf(&c->args, "%s/arch/x86/boot/bzImage", build_dir(ctx));
 	strvec_pushl(&c->args, "-initrd", initrd, "-append", append, NULL);
@@ -490,11 +493,12 @@ static int rt_without_kvm(const struct verify_ctx *ctx,
 {
 	const struct ktap_result *k = &out->tests;
 	const char *refusal = "RT requires X86_FEATURE_CONSTANT_TSC";
+	struct kernel_desc d;
 	char *hdr, *config, *x86;
 	int rt, refuses;
 	size_t i;
 
-	if (out->kind != ACCEL_TCG || !ctx->config.kernel)
+	if (out->kind != ACCEL_TCG || kernel_describe(ctx, &d))
 		return 0;
 	hdr = headers_dir(&ctx->config);
 	config = xstrfmt("%s/.config", hdr);
@@ -610,6 +614,7 @@ static void boot_memo(const struct verify_ctx *ctx, enum accel accel,
 		      const char *how, const char *initrd, const char *list,
 		      struct memo *m)
 {
+	struct kernel_desc d;
 	struct child c = CHILD_INIT;
 	struct line l;
 	size_t i;
@@ -633,8 +638,8 @@ static void boot_memo(const struct verify_ctx *ctx, enum accel accel,
 			memo_add_file(m, from);
 		free(t);
 	}
-	if (ctx->config.kernel) {
-		memo_add_file(m, ctx->config.kernel);
+	if (!kernel_describe(ctx, &d)) {
+		memo_add_file(m, d.image);
 	} else {
 		char *bz = xstrfmt("%s/arch/x86/boot/bzImage", build_dir(ctx));
 
@@ -653,6 +658,7 @@ static void boot_memo(const struct verify_ctx *ctx, enum accel accel,
 static enum step_status boot_and_test(const struct verify_ctx *ctx,
 				      struct boot_out *out, struct step_result *r)
 {
+	struct kernel_desc d;
 	char *dir = xstrfmt("%s/boot", ctx->results);
 	char *initrd = xstrfmt("%s/initramfs.cpio", dir);
 	char *console_path = xstrfmt("%s/console.log", ctx->results);
@@ -709,9 +715,9 @@ static enum step_status boot_and_test(const struct verify_ctx *ctx,
 		strbuf_release(&why);
 		st = STEP_SKIP;
 	}
-	if (ctx->config.kernel)
+	if (!kernel_describe(ctx, &d))
 		strbuf_addf(&r->reason, "; booted Debian's %s (%s %s)",
-			    ctx->config.deb_release, ctx->config.deb_image, ctx->fetch.source.deb_version);
+			    d.release, d.package, d.version);
 	memo_keep_data(&memo, st, r, &runner);
 out:
 	if (memo.path)

@@ -366,13 +366,9 @@ static void config_clear(void *out)
 
 	free(c->boot_why);
 	free(c->build);
-	free(c->deb_abi);
-	free(c->deb_release);
-	free(c->deb_root);
-	free(c->deb_image);
 	free(c->kbuild);
 	free(c->toolchain);
-	free(c->kernel);
+	debian_state_free(c->debian);
 }
 
 static enum step_status config_step_run(const struct verify_ctx *ctx, void *out,

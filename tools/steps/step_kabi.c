@@ -266,14 +266,18 @@ struct kabi_run {
 	struct symvers_ignore ignore;
 	struct kabi_diff d;
 	char *debian, *mine, *ignore_file;
+	const char *release;	/* of Debian's kernel: its uname -r */
 	struct strbuf list, outside;
 	struct strvec dirs;
 	size_t nkvm, nout, nout_changed, nzero, nexport;
 };
 
-/* Why kabi does not run, into @r, and @st NA or SKIP: 1; 0: it runs. */
+/*
+ * Why kabi does not run, into @r, and @st NA or SKIP: 1; 0: it runs, on the
+ * modules built for @d.
+ */
 static int kabi_not_run(const struct verify_ctx *ctx, struct step_result *r,
-			enum step_status *st)
+			enum step_status *st, struct kernel_desc *d)
 {
 	if (!kernel_of(ctx)->symvers) {
 		if (ctx->t->kind != SRC_DEB)
@@ -287,7 +291,7 @@ static int kabi_not_run(const struct verify_ctx *ctx, struct step_result *r,
 		*st = STEP_NA;
 		return 1;
 	}
-	if (!ctx->config.deb_root || !ctx->built.kernel_built) {
+	if (kernel_describe(ctx, d) || !ctx->built.kernel_built) {
 		strbuf_addstr(&r->reason, "no modules built against Debian's headers");
 		*st = STEP_SKIP;
 		return 1;
@@ -395,7 +399,7 @@ static void kabi_fail_reason(const struct verify_ctx *ctx,
 	size_t i;
 
 	strbuf_addf(&r->reason, "kABI broken against Debian's %s Module.symvers:",
-		    ctx->config.deb_release);
+		    k->release);
 	if (d->changed.nr) {
 		strbuf_addf(&r->reason, " %zu changed CRC(s):", d->changed.nr);
 		name_some(&r->reason, &d->changed);
@@ -413,7 +417,7 @@ static void kabi_fail_reason(const struct verify_ctx *ctx,
 	}
 	if (k->nzero == k->theirs.nr)
 		strbuf_addf(&r->reason, " (Debian's %s is built without CONFIG_MODVERSIONS, every CRC 0x00000000: names, export types and namespaces compared, not types)",
-			    ctx->config.deb_release);
+			    k->release);
 	if (k->nout_changed)
 		strbuf_addf(&r->reason, "; outside %s: %s", KVM_DIR,
 			    k->outside.buf);
@@ -438,8 +442,7 @@ static void kabi_fail_reason(const struct verify_ctx *ctx,
  * for KVM's the export type and namespace: Debian keeps no other ABI
  * record of such a kernel (docs/debian.md).
  */
-static void kabi_pass_reason(const struct verify_ctx *ctx,
-			     const struct kabi_run *k, struct step_result *r)
+static void kabi_pass_reason(const struct kabi_run *k, struct step_result *r)
 {
 	int names_only = k->nzero == k->theirs.nr;
 	size_t i;
@@ -447,10 +450,10 @@ static void kabi_pass_reason(const struct verify_ctx *ctx,
 	if (names_only)
 		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: the same names, %zu of them with the same export type and namespace, as Debian's %s Module.symvers",
 			    k->nkvm, KVM_DIR, k->nexport,
-			    ctx->config.deb_release);
+			    k->release);
 	else
 		strbuf_addf(&r->reason, "%zu exported symbols of %s's modules: CRCs equal Debian's %s Module.symvers",
-			    k->nkvm, KVM_DIR, ctx->config.deb_release);
+			    k->nkvm, KVM_DIR, k->release);
 	if (k->dirs.nr) {
 		strbuf_addf(&r->reason, ", and %zu of", k->nout);
 		for (i = 0; i < k->dirs.nr; i++)
@@ -460,7 +463,7 @@ static void kabi_pass_reason(const struct verify_ctx *ctx,
 	}
 	if (names_only)
 		strbuf_addf(&r->reason, "; not their types: Debian's %s is built without CONFIG_MODVERSIONS, every CRC is 0x00000000, and Debian keeps no other ABI file for it",
-			    ctx->config.deb_release);
+			    k->release);
 }
 
 /* What is said whatever the verdict: vmlinux, added, accepted; export types. */
@@ -518,9 +521,11 @@ static enum step_status check_kabi(const struct verify_ctx *ctx,
 	};
 	enum step_status st = STEP_FAIL;
 	const struct kabi_diff *d = &k.d;
+	struct kernel_desc kd;
 
-	if (kabi_not_run(ctx, r, &st))
+	if (kabi_not_run(ctx, r, &st, &kd))
 		return st;
+	k.release = kd.release;
 	k.d = (struct kabi_diff){
 		STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT,
 		STRBUF_INIT, &k.ignore, STRVEC_INIT
@@ -542,7 +547,7 @@ static enum step_status check_kabi(const struct verify_ctx *ctx,
 	if (d->changed.nr || d->removed.nr || d->exported.nr) {
 		kabi_fail_reason(ctx, &k, r);
 	} else {
-		kabi_pass_reason(ctx, &k, r);
+		kabi_pass_reason(&k, r);
 		st = STEP_PASS;
 	}
 	kabi_notes(ctx, &k, r);
