@@ -363,7 +363,7 @@ out:
 
 /*
  * matrix --sweep: one job per linux-source version of make sweep, each
- * "linux-source-X.Y=VERSION@SUITE" (tools/sweep.c lists them).
+ * "linux-source-X.Y=VERSION@SUITE" (tools/sweep_list.c lists them).
  */
 int cmd_matrix_sweep(const struct strvec *jobs, const char *format,
 		     const struct ci_jobs *ci)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The rows of a sweep (sweep.c runs the versions and keeps the rows) and
- * their reports (sweep_report.c: the headline, the Markdown table, and
- * sweep.json).  sweep.c calls sweep_report.c, never the other way.
+ * The rows of a sweep (sweep.c runs the versions, sweep_rows.c keeps the
+ * rows) and their reports (sweep_report.c: the headline, the Markdown
+ * table, and sweep.json).  sweep.c and sweep_rows.c call sweep_report.c,
+ * never the other way.
  */
 #ifndef KVERIFY_SWEEP_REPORT_H
 #define KVERIFY_SWEEP_REPORT_H
