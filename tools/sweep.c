@@ -386,7 +386,8 @@ bad:
 
 int cmd_sweep(const struct options *opt, const struct sweep_args *a)
 {
-	struct sweep sw = { .opt = opt, .a = a, .md = a->md, .json = a->json };
+	struct sweep sw = { .opt = opt, .a = a, .md = a->md, .json = a->json,
+			    .only = a->only };
 
 	find_sweep_steps();
 	struct strbuf head = STRBUF_INIT, body = STRBUF_INIT;

@@ -16,7 +16,6 @@
 #include "lib/usage.h"
 #include "sources/archive.h"
 #include "sources/targets.h"
-#include "sweep.h"
 #include "sweep_int.h"
 #include "test-hooks.h"
 
@@ -45,7 +44,7 @@ static struct sweep_version *find_version(struct sweep *sw, const char *pkg,
 static int wanted(const struct sweep *sw, const char *pkg,
 		  const char *version, const char *suite)
 {
-	const char *only = sw->a->only;
+	const char *only = sw->only;
 	size_t n;
 
 	if (!only)
@@ -89,7 +88,7 @@ static void add_version(void *data, const char *suite, const char *pkg,
 
 int sweep_list_versions(struct sweep *sw)
 {
-	const char *only_suite = sw->a->only ? strchr(sw->a->only, '@') : NULL;
+	const char *only_suite = sw->only ? strchr(sw->only, '@') : NULL;
 	struct archive_query q = {
 		.opt = sw->opt,
 		.suite = only_suite ? only_suite + 1 : NULL,

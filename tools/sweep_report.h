@@ -39,6 +39,7 @@ struct sweep {
 	const struct options *opt;
 	const struct sweep_args *a;
 	const char *md, *json;	/* a->md, a->json: where the report goes */
+	const char *only;	/* a->only: the one version to check, or NULL */
 	char *repo, *results;
 	const char *cache;	/* opt->cache */
 	char *hash;		/* series/, backports/, cocci/, checkpatch.allow */
