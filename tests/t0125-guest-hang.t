@@ -33,12 +33,16 @@ EOF
 chmod +x "$copy/fakebin/qemu-system-x86_64"
 rm -f "$KVERIFY_CACHE/accel-probe"
 # While the guest hangs: who runs QEMU (the real executable), and how.
+# QEMU sets its seccomp filter (-sandbox) once it has read its options, a
+# moment after the exec: the status is read again until the filter is
+# there, and the last one read stays if it never comes.
 qemu=$(readlink -f "$(command -v qemu-system-x86_64)")
 (for i in $(seq 900); do
 	for pid in $(pgrep -f "qemu-system-x86_64.*-kernel $KVERIFY_CACHE/build/$T/"); do
 		[ "$(readlink /proc/$pid/exe)" = "$qemu" ] || continue
-		grep -E "^(Uid|Gid|Groups|Seccomp|NoNewPrivs):" /proc/$pid/status > "$TMP/qemu.status"
-		exit 0
+		grep -E "^(Uid|Gid|Groups|Seccomp|NoNewPrivs):" /proc/$pid/status > "$TMP/qemu.status.new" &&
+			mv "$TMP/qemu.status.new" "$TMP/qemu.status"
+		grep -Eqs "^Seccomp:[[:space:]]+2$" "$TMP/qemu.status" && exit 0
 	done
 	sleep 0.1
 done) &
