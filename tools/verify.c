@@ -446,7 +446,7 @@ static enum skip_cause step_verdict(const struct verify_ctx *ctx,
 /* Step @i, which runs in the engine or was not started beside. */
 static void run_or_skip(struct engine *e, int i)
 {
-	const struct step_result *rows[32];
+	const struct step_result *rows[32];	/* needs is a 32-bit mask */
 	struct step_result *r = &e->res[i];
 	int j;
 
