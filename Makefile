@@ -40,7 +40,7 @@ override export KV_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ito
 override KV_CC = set -f; $$KV_HOSTCC $$KV_CFLAGS
 # The driver's folders (tools/sim/ and tools/guest/ are not the driver's:
 # the sim step and the guest build them).
-override SRC_DIRS := tools tools/cmd tools/core tools/lib tools/sources tools/debian tools/steps tools/b4
+override SRC_DIRS := tools tools/cmd tools/core tools/lib tools/sources tools/debian tools/kernels tools/steps tools/b4
 override SRCS := $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c))
 # An object per source file, in one folder (no two share a name), and the
 # headers each one read (-MMD), so an edit recompiles what it touches.

@@ -33,8 +33,9 @@ CHECK is one of:
             b4.o, so the rule sees each of them
   folders   the folders stand in layers: lib/, sources/, core/ (the
             step contract, the series, what every step and b4 may use),
-            then b4/ and debian/ side by side (b4's workflows, Debian's
-            kernel), steps/, cmd/; a file of one neither includes a
+            then b4/, debian/ and kernels/ side by side (b4's workflows,
+            Debian's patch queue, the kernels a run builds), steps/,
+            cmd/; a file of one neither includes a
             header of a folder above its own or beside it nor calls a
             file there
 Prints what breaks the rule and exits 1; exits 0 when it holds.
@@ -58,8 +59,8 @@ STEP_HEADERS = {'step.h', 'steps.h', 'verify.h'}
 
 # The folders of tools/ that stand in layers, lowest first; the folders
 # of one layer stand side by side and use none of each other.
-LAYERS = [['lib'], ['sources'], ['core'], ['b4', 'debian'], ['steps'],
-          ['cmd']]
+LAYERS = [['lib'], ['sources'], ['core'], ['b4', 'debian', 'kernels'],
+          ['steps'], ['cmd']]
 FOLDERS = [f for layer in LAYERS for f in layer]
 
 

@@ -285,10 +285,10 @@ EOT
 src612=$(cached_source 6.12)
 kd=$src612/scripts/kernel-doc
 test_lazy_prereq KERNEL_DOC_6_12 'test -f "$kd"'
-kdoc_headers=$(ls tools/lib/*.h tools/core/*.h tools/sources/*.h tools/debian/*.h)
-test_expect_success KERNEL_DOC_6_12 "the headers of tools/lib, core, sources and debian pass kernel-doc -none -Wall" - <<\EOT
+kdoc_headers=$(ls tools/lib/*.h tools/core/*.h tools/sources/*.h tools/debian/*.h tools/kernels/*.h)
+test_expect_success KERNEL_DOC_6_12 "the headers of tools/lib, core, sources, debian and kernels pass kernel-doc -none -Wall" - <<\EOT
 	echo "$kdoc_headers" | grep -c . &&
-	for d in lib core sources debian; do
+	for d in lib core sources debian kernels; do
 		echo "$kdoc_headers" | grep -q "^tools/$d/" || return 1
 	done &&
 	perl "$kd" -none -Wall $kdoc_headers > "$TMP/kd.out" 2>&1

@@ -11,7 +11,7 @@
 # pipeline (source, checkpatch, series) stand below the steps: they call
 # no step and include no step's header, and every b4_*.o is reached from
 # b4.o, so that rule sees it; the folders stand in layers (lib/, sources/,
-# core/, b4/ and debian/ side by side, steps/, cmd/): none includes or
+# core/, b4/, debian/ and kernels/ side by side, steps/, cmd/): none includes or
 # calls one above it or beside it.
 # Each rule is shown to reject a
 # mutant of the real sources (the mutants that call the engine declare
@@ -19,7 +19,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 21
+plan 22
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -103,13 +103,17 @@ test_expect_success 'a command that calls another command is named' '
 	mutant cmdcmd cmd/cmd_list.c "s/(\tif \(load_targets\(opt, &list\)\)\n)/\tif (!command_verify.name)\n\t\treturn 2;\n\$1/" &&
 	rejects cmdcmd commands "^cmd_list.o calls cmd_verify (command_verify): a command calls another command"
 '
-test_expect_success 'a file of debian/ that includes a step header is named' '
-	mutant debsteps debian/debian_kabi.c "s/#include \"core\/step.h\"\n/#include \"core\/step.h\"\n#include \"steps\/steps.h\"\n/" &&
-	rejects debsteps folders "^debian/debian_kabi.c: includes a header of steps/, a folder above debian/"
+test_expect_success 'a file of kernels/ that includes a step header is named' '
+	mutant debsteps kernels/debian_kabi.c "s/#include \"core\/step.h\"\n/#include \"core\/step.h\"\n#include \"steps\/steps.h\"\n/" &&
+	rejects debsteps folders "^kernels/debian_kabi.c: includes a header of steps/, a folder above kernels/"
 '
-test_expect_success 'a file of core/ that calls into debian/ is named' '
+test_expect_success 'a file of kernels/ that includes a header of debian/, beside it, is named' '
+	mutant kerndeb kernels/own.c "s/#include \"core\/series.h\"\n/#include \"core\/series.h\"\n#include \"debian\/debversion.h\"\n/" &&
+	rejects kerndeb folders "^kernels/own.c: includes a header of debian/, a folder beside kernels/"
+'
+test_expect_success 'a file of core/ that calls into kernels/ is named' '
 	mutant corecalls core/step.c "s/(int step_run\(const struct verify_ctx \*ctx, struct step_result \*r,\n\t     struct child \*c\)\n\{\n)/\$1\t{\n\t\tint config_value(const char *config, const char *sym);\n\n\t\tif (config_value(\"\", \"X\"))\n\t\t\treturn -1;\n\t}\n/" &&
-	rejects corecalls folders "^step.o calls debian_kabi (config_value), of debian/, a folder above core/"
+	rejects corecalls folders "^step.o calls debian_kabi (config_value), of kernels/, a folder above core/"
 '
 test_expect_success 'a file of debian/ that calls b4/, beside it, is named' '
 	mutant debb4 debian/debpatches.c "s/(\tif \(!dest \|\| !\*dest\) \{\n)/\t{\n\t\tint valid_change_id(const char *s);\n\n\t\tif (valid_change_id(\"x\"))\n\t\t\treturn 2;\n\t}\n\$1/" &&

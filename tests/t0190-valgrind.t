@@ -28,7 +28,7 @@ cp=$src/scripts/checkpatch.pl
 test_lazy_prereq CHECKPATCH_6_12 'test -f "$cp"'
 test_expect_success CHECKPATCH_6_12 "our C passes checkpatch --no-tree -f ($(basename "$(dirname "$(dirname "$cp")")"))" - <<\EOT
 	{ perl "$cp" --no-tree --terse --show-types -f tools/*.[ch] tools/lib/*.[ch] tools/sources/*.[ch] \
-		tools/core/*.[ch] tools/debian/*.[ch] tools/steps/*.[ch] tools/b4/*.[ch] tools/cmd/*.[ch] \
+		tools/core/*.[ch] tools/debian/*.[ch] tools/kernels/*.[ch] tools/steps/*.[ch] tools/b4/*.[ch] tools/cmd/*.[ch] \
 		tools/sim/*.c tools/sim/*.h tools/guest/*.c tests/unit/*.c tests/fuzz/*.c tests/cmd/*.c \
 		> "$TMP/cp" 2>&1 || :; } &&
 	! grep -E 'ERROR|WARNING|CHECK' "$TMP/cp"

@@ -22,10 +22,10 @@
 #include <sys/stat.h>
 
 #include "bundle.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "steps/kernel.h"
 #include "version.h"
 
 /* The tolerance the jobs put on the kernel command line. */

@@ -12,10 +12,10 @@
 
 #include "core/series.h"
 #include "core/toolout.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/json.h"
 #include "report.h"
-#include "steps/kernel.h"
 #include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */
@@ -729,22 +729,6 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 	strbuf_addstr(sb, "}");
 }
 
-/* The config the build used, by name: Debian's own, or the fragment. */
-static char *config_name(const struct verify_ctx *ctx)
-{
-	struct kernel_desc kd;
-
-	if (!kernel_describe(ctx, &kd))
-		return xstrfmt("Debian config-%s (modules of arch/x86/kvm)",
-			       kd.release);
-	if (distro_config(ctx->opt))
-		return xstrfmt("Debian config-amd64 of %s", ctx->t->deb_package ?
-			       ctx->t->deb_package : ctx->t->source);
-	return xstrdup(ctx->opt->config ? ctx->opt->config :
-		       ctx->t->config ? ctx->t->config :
-		       "configs/kvm-guest.config");
-}
-
 /* The checkout: the source at its version with the series (@id). */
 static void kcidb_checkout(struct strbuf *sb, const struct verify_ctx *ctx,
 			   const char *id, const char *psh,
@@ -787,7 +771,7 @@ static void kcidb_build(struct strbuf *sb, const struct verify_ctx *ctx,
 			const char *id, const char *build_id,
 			const struct step_result *b, const char *cc)
 {
-	char *cfg = config_name(ctx);
+	char *cfg = kernel_of(ctx)->config_name(ctx);
 	int kept = b && up_to_date(b->reason.buf);
 
 	strbuf_addstr(sb, "\n    {\"id\": ");

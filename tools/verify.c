@@ -21,6 +21,7 @@
 #include "bundle.h"
 #include "core/ident.h"
 #include "core/series.h"
+#include "kernels/kernel.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
@@ -28,7 +29,6 @@
 #include "lib/usage.h"
 #include "progress.h"
 #include "report.h"
-#include "steps/kernel.h"
 #include "steps/steps.h"
 #include "verify.h"
 
@@ -695,11 +695,9 @@ static int setup(struct verify_ctx *ctx, struct strbuf *err)
 	ctx->flavour = flavour_pipeline();
 	ctx->kvm_tree = ctx->tree;
 	ctx->kernel_ops = wants_distro_boot(ctx) ? &debian_kernel :
+			  distro_config(ctx->opt) ? &distro_config_kernel :
 			  &own_kernel;
-	ctx->build = cache_path(ctx, ctx->kernel_ops->prebuilt ?
-				"build/%s-debian" :
-				distro_config(ctx->opt) ? "build/%s-distro" :
-				"build/%s", ctx->t->name);
+	ctx->build = cache_path(ctx, ctx->kernel_ops->build_dir, ctx->t->name);
 	/* what an earlier run's sandbox wrote (lib/guard.c) */
 	fs_guard(ctx->tree);
 	fs_guard(ctx->build);

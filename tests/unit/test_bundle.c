@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "../../tools/bundle.c"
-#include "debian/debian.h"
+#include "kernels/debian.h"
 
 static const char *const jobs[] = {
 	"lava-qemu-intel.yaml", "lava-qemu-amd.yaml", "lava-x86-intel.yaml",

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/debian/modinfo.h"
+#include "../../tools/kernels/modinfo.h"
 
 static const char strtab[] = "\0.shstrtab\0.modinfo\0.text";
 static const char info[] = "license=GPL\0depends=kvm,irqbypass\0"

@@ -329,7 +329,7 @@ static enum step_status fetch_deb(const struct source_req *req,
 	*key = xstrfmt("deb-%s-%s", req->t->deb_package, *version);
 	cache_name(*key);
 	st = STEP_PASS;
-	if (distro_config(req->opt))
+	if (req->debian_config)
 		st = fetch_distro_config(req, r, &as, *key, *version);
 out:
 	apt_suite_clear(&as);

@@ -27,6 +27,8 @@ struct source_req {
 	 */
 	void (*unpacking)(const struct source_req *req);
 	void *data;		/* for @unpacking */
+	/* deb: Debian's linux-config package of the version, too */
+	int debian_config;
 };
 
 /* A target's pristine source, as source_get() found or fetched it. */

@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "core/series.h"
-#include "debian/debian.h"
+#include "kernels/debian.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/sandbox.h"
-#include "steps/kernel.h"
 #include "steps/memo.h"
 #include "steps/steps.h"
 #include "test-hooks.h"

@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "core/series.h"
+#include "kernels/kernel.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "probe.h"
 #include "sources/source.h"
-#include "steps/kernel.h"
 #include "steps/steps.h"
 
 /*
@@ -91,6 +91,7 @@ static enum step_status fetch_source(const struct verify_ctx *ctx,
 		.t = ctx->t, .opt = ctx->opt, .cache = sources_dir(ctx->opt),
 		.log = ctx->log, .timeout = ctx->timeout,
 		.unpacking = prefetch_start, .data = &pf,
+		.debian_config = ctx->kernel_ops->debian_config,
 	};
 	int ret = source_get(&req, &out->source, &r->reason, &r->detail);
 

@@ -14,9 +14,9 @@
 
 #include "core/series.h"
 #include "core/symvers.h"
-#include "debian/debian.h"
+#include "kernels/debian.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
-#include "steps/kernel.h"
 #include "steps/steps.h"
 
 /* @text's lines, without their newlines. */

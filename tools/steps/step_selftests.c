@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "core/series.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
-#include "steps/kernel.h"
 #include "steps/steps.h"
 
 static const char *const stock_tests[] = {
@@ -99,7 +99,8 @@ static char *claim_dir(const struct verify_ctx *ctx)
 static int boots_a_kernel(const struct verify_ctx *ctx)
 {
 	return ctx->kernel_ops->prebuilt ||
-	       (ctx->opt->mode != BUILD_OBJECTS && !distro_config(ctx->opt));
+	       (ctx->opt->mode != BUILD_OBJECTS &&
+		!ctx->kernel_ops->objects_only);
 }
 
 static enum step_status build_selftests(const struct verify_ctx *ctx,

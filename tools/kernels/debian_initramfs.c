@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "debian/debian.h"
-#include "debian/modinfo.h"
-#include "lib/fsutil.h"
 #include "core/step.h"
+#include "kernels/debian.h"
+#include "kernels/modinfo.h"
+#include "lib/fsutil.h"
 
 /* Module names compare with '-' and '_' alike, as the kernel does. */
 static char *mod_name(const char *s, size_t n)

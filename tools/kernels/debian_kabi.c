@@ -44,9 +44,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "debian/debian.h"
-#include "lib/fsutil.h"
 #include "core/step.h"
+#include "kernels/debian.h"
+#include "lib/fsutil.h"
 
 /* @sym's ("CONFIG_VFIO") value in @config ("\n"-led .config): 'y', 'm', 0. */
 int config_value(const char *config, const char *sym)

@@ -8,7 +8,7 @@
 #include <elf.h>
 #include <string.h>
 
-#include "debian/modinfo.h"
+#include "kernels/modinfo.h"
 
 /* [@off, @off + @size) within @len bytes, without overflow. */
 static int within(uint64_t off, uint64_t size, size_t len)

@@ -55,6 +55,15 @@ int debian_describe(const struct verify_ctx *ctx,
 		    const struct config_out *cfg, struct kernel_desc *d);
 
 /**
+ * debian_config_name() - The config of the modules' build, by name.
+ * @ctx: The run, after its config step.
+ *
+ * Return: "Debian config-<release> (modules of arch/x86/kvm)", or our
+ * own kernel's name when the config step found no vmlinuz; to be freed.
+ */
+char *debian_config_name(const struct verify_ctx *ctx);
+
+/**
  * headers_dir() - Where Debian's headers of the kernel are unpacked.
  * @cfg: The config step's output: Debian's kernel found and unpacked.
  *

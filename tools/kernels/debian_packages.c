@@ -28,7 +28,8 @@
 
 #include "core/series.h"
 #include "core/step.h"
-#include "debian/debian.h"
+#include "kernels/debian.h"
+#include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/guard.h"
 #include "lib/lock.h"
@@ -422,6 +423,15 @@ int debian_describe(const struct verify_ctx *ctx,
 	d->package = s->package;
 	d->version = ctx->fetch.source.deb_version;
 	return 0;
+}
+
+char *debian_config_name(const struct verify_ctx *ctx)
+{
+	struct kernel_desc d;
+
+	if (debian_describe(ctx, &ctx->config, &d))
+		return own_config_name(ctx);
+	return xstrfmt("Debian config-%s (modules of arch/x86/kvm)", d.release);
 }
 
 char *headers_dir(const struct config_out *cfg)

@@ -25,8 +25,8 @@
 #include "core/series.h"
 #include "core/step.h"
 #include "core/symvers.h"
-#include "debian/debian.h"
-#include "debian/modinfo.h"
+#include "kernels/debian.h"
+#include "kernels/modinfo.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 
