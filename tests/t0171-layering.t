@@ -64,7 +64,7 @@ test_expect_success 'b4, which is not a command that runs the pipeline, calling 
 
 test_expect_success 'a header that includes the engine header is named' '
 	mkdir -p "$TMP/header" && cp -r tools "$TMP/header/" &&
-	perl -0pi -e "s/#include \"options.h\"\n/#include \"options.h\"\n#include \"verify.h\"\n/" "$TMP/header/tools/sweep.h" &&
+	perl -0pi -e "s/#include \"lib\/options.h\"\n/#include \"lib\/options.h\"\n#include \"verify.h\"\n/" "$TMP/header/tools/sweep.h" &&
 	! cmp -s tools/sweep.h "$TMP/header/tools/sweep.h" &&
 	! python3 tests/layering.py build/obj "$TMP/header/tools" engine > "$TMP/out" &&
 	grep "^sweep.h: includes the engine.s header verify.h" "$TMP/out"
@@ -91,7 +91,7 @@ test_expect_success 'a file of b4 that b4.o does not reach is named' '
 '
 
 test_expect_success 'the source module including a step header is named' '
-	mutant srcstep sources/source.c "s/#include \"result.h\"\n/#include \"result.h\"\n#include \"core\/step.h\"\n/" &&
+	mutant srcstep sources/source.c "s/#include \"lib\/result.h\"\n/#include \"lib\/result.h\"\n#include \"core\/step.h\"\n/" &&
 	rejects srcstep shared "^source.c: includes step.h, a step.s header, and b4 uses it"
 '
 test_expect_success 'a file below the commands that calls one is named' '

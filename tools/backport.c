@@ -25,14 +25,14 @@
 
 #include "backport.h"
 #include "backport_fixes.h"
-#include "cocci.h"
+#include "core/cocci.h"
 #include "core/ident.h"
+#include "core/probe.h"
 #include "core/toolout.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/usage.h"
-#include "probe.h"
 #include "sources/source.h"
 #include "sources/targets.h"
 

@@ -13,8 +13,8 @@
 
 #include "lib/fsutil.h"
 #include "lib/run.h"
+#include "lib/test-hooks.h"
 #include "progress.h"
-#include "test-hooks.h"
 
 /* Count the complete new lines of the step's log that kbuild's CC/AS print. */
 static void count_objects(struct progress *p)

@@ -2,7 +2,7 @@
 #ifndef KVERIFY_SWEEP_H
 #define KVERIFY_SWEEP_H
 
-#include "options.h"
+#include "lib/options.h"
 
 struct sweep_args {
 	const char *only;	/* linux-source-X.Y=VERSION[@SUITE], or NULL */

@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "debian/debversion.h"
+#include "lib/test-hooks.h"
 #include "lib/usage.h"
 #include "sources/archive.h"
 #include "sources/targets.h"
 #include "sweep_int.h"
-#include "test-hooks.h"
 
 /* --- the versions the archive offers (sources/archive.c lists them) --- */
 

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cocci.h"
+#include "core/cocci.h"
+#include "core/sim.h"
 #include "lib/hash.h"
 #include "lib/tree.h"
-#include "sim.h"
 #include "sweep_int.h"
 
 /*

@@ -3,7 +3,7 @@
 #define KVERIFY_VERIFY_H
 
 /* The pipeline engine: the steps of a target, in order, and the reports. */
-#include "options.h"
+#include "lib/options.h"
 #include "sources/targets.h"
 
 int verify_target(const struct target *t, const struct options *opt);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/result.h"
+#include "../../tools/lib/result.h"
 
 static char *log_path;
 

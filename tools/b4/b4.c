@@ -39,11 +39,11 @@
 #include "b4/b4.h"
 #include "b4/b4_int.h"
 #include "core/series.h"
+#include "core/sim.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/usage.h"
-#include "sim.h"
 
 /*
  * The series as make verify reads it, before anything runs: every patch

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "b4/b4_int.h"
-#include "checkpatch.h"
+#include "core/checkpatch.h"
 #include "core/series.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"

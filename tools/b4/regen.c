@@ -37,7 +37,7 @@
 
 #include "b4/b4_int.h"
 #include "b4/regen.h"
-#include "cocci.h"
+#include "core/cocci.h"
 #include "core/ident.h"
 #include "core/series.h"
 #include "core/toolout.h"

@@ -11,9 +11,9 @@
  */
 #include <stdio.h>
 
+#include "lib/options.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
-#include "options.h"
 #include "sources/targets.h"
 
 enum command_flags {

@@ -14,8 +14,8 @@
 
 #include "cmd/cmd.h"
 #include "lib/exitcode.h"
+#include "lib/test-hooks.h"
 #include "lib/usage.h"
-#include "test-hooks.h"
 
 enum var_kind {
 	VAR_OPTION,	/* @option of @command, parsed with its --env */

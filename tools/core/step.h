@@ -15,10 +15,10 @@
 #include "core/flavour.h"
 #include "core/ktap.h"
 #include "core/series.h"
+#include "lib/options.h"
+#include "lib/result.h"
 #include "lib/run.h"
 #include "lib/strbuf.h"
-#include "options.h"
-#include "result.h"
 #include "sources/source.h"
 #include "sources/targets.h"
 

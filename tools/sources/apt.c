@@ -15,8 +15,8 @@
 
 #include "lib/fsutil.h"
 #include "lib/lock.h"
+#include "lib/test-hooks.h"
 #include "sources/apt.h"
-#include "test-hooks.h"
 
 #define APT_SOURCES "/etc/apt/sources.list"
 #define APT_SOURCES_D "/etc/apt/sources.list.d"

@@ -2,9 +2,9 @@
 #ifndef KVERIFY_APT_H
 #define KVERIFY_APT_H
 
+#include "lib/options.h"
 #include "lib/run.h"
 #include "lib/strbuf.h"
-#include "options.h"
 
 /* A private apt state for one Debian suite; the system's is untouched. */
 struct apt_suite {

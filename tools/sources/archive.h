@@ -2,8 +2,8 @@
 #ifndef KVERIFY_ARCHIVE_H
 #define KVERIFY_ARCHIVE_H
 
+#include "lib/options.h"
 #include "lib/strbuf.h"
-#include "options.h"
 
 /*
  * A linux-source-X.Y version a suite offers: @suite, the package @pkg,

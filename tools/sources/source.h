@@ -6,8 +6,8 @@
  * A target's pristine source, in the cache: for the pipeline's fetch step
  * and for b4's workflows alike.
  */
+#include "lib/options.h"
 #include "lib/strbuf.h"
-#include "options.h"
 #include "sources/targets.h"
 
 /* Seconds for each tool of a fetch: a download of ~150 MB, xz, tar. */

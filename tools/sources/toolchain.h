@@ -2,8 +2,8 @@
 #ifndef KVERIFY_TOOLCHAIN_H
 #define KVERIFY_TOOLCHAIN_H
 
+#include "lib/options.h"
 #include "lib/strbuf.h"
-#include "options.h"
 
 /**
  * toolchain_release() - The Debian release of an apt suite.

@@ -20,9 +20,9 @@
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/sandbox.h"
+#include "lib/test-hooks.h"
 #include "steps/memo.h"
 #include "steps/steps.h"
-#include "test-hooks.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
 #define TOLERANCES "0 1000 100000 10000000\n"

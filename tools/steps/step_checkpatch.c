@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checkpatch.h"
+#include "core/checkpatch.h"
 #include "core/ident.h"
 #include "core/series.h"
 #include "core/toolout.h"

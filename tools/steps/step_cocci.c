@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cocci.h"
+#include "core/cocci.h"
 #include "core/series.h"
 #include "core/toolout.h"
 #include "lib/fsutil.h"

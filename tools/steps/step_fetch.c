@@ -9,11 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/probe.h"
 #include "core/series.h"
 #include "kernels/kernel.h"
 #include "lib/exitcode.h"
 #include "lib/fsutil.h"
-#include "probe.h"
 #include "sources/source.h"
 #include "steps/steps.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sim: the tree's own vPMU code, pristine and patched, against a simulated
- * perf PMU and an architectural reference model (tools/sim.c, docs/sim.md).
+ * perf PMU and an architectural reference model (tools/core/sim.c, docs/sim.md).
  * A counterexample fails the step: its shortest trace goes into the log and
  * the detail, its invariant and values into the reason.
  */
@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "core/series.h"
+#include "core/sim.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
 #include "lib/run.h"
-#include "sim.h"
 #include "steps/memo.h"
 #include "steps/steps.h"
 

@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
+#include "lib/options.h"
 #include "lib/strbuf.h"
-#include "options.h"
 
 /* The cache's store of objects that do not change between runs. */
 #define SIM_OBJECTS "sim-objects"
@@ -62,18 +62,77 @@ struct sim_result {
 	{ .reason = STRBUF_INIT, .output = STRBUF_INIT, .figures = STRBUF_INIT, \
 	  .reads = STRBUF_INIT, .coverage = STRBUF_INIT }
 
+/**
+ * sim_era_name() - An era by the name docs/sim.md gives it.
+ * @era: The era.
+ *
+ * Return: "none", "sync", "prev_counter", "emulated_counter" or
+ * "mediated".
+ */
 const char *sim_era_name(enum sim_era era);
+
+/**
+ * sim_detect_era() - How a tree counts emulated instructions.
+ * @tree: The tree, read from its own arch/x86/kvm/.
+ * @why: Why it is SIM_ERA_NONE: not a tree with KVM's PMU, or no
+ *	per-instruction accounting.
+ *
+ * Return: the tree's era.
+ */
 enum sim_era sim_detect_era(const char *tree, struct strbuf *why);
+
+/**
+ * sim_generate() - A tree's unit: its vPMU code between our headers.
+ * @tree: The tree.
+ * @era: Its era.
+ * @unit: The unit's name, for --debug's notes.
+ * @src: Our sim sources (sim_source_dir()).
+ * @debug: Name what each definition brings along, on stderr.
+ * @out: The unit: our kernel.h, the tree's macros and types, our vcpu.h
+ *	and x86_run.h, the tree's variables and functions (prototypes
+ *	first), then our glue.c.
+ * @err: Why not.
+ *
+ * Return: 0; -1 when a file cannot be read; -2 when a definition the sim
+ * runs is missing from the tree (bad input: a tree the sim does not know).
+ */
 int sim_generate(const char *tree, enum sim_era era, const char *unit,
 		 const char *src, int debug, struct strbuf *out,
 		 struct strbuf *err);
+
+/**
+ * sim_source_dir() - Our sim sources, tools/sim beside the kverify binary.
+ *
+ * Return: the kverify binary's ../tools/sim, else ./tools/sim, as an
+ * absolute path to be freed.
+ */
 char *sim_source_dir(void);
-/* Our sim sources (by name and bytes) and gcc, cc1, as, ld into @h. */
+
+/**
+ * sim_hash_toolchain() - What a kept object of the sim depends on.
+ * @h: Our sim sources (by name and bytes) and gcc, cc1, as and ld are
+ *	hashed into it.
+ *
+ * Return: 0, or -1 when a tool cannot be found or read.
+ */
 int sim_hash_toolchain(uint64_t *h);
+
+/**
+ * sim_run() - Build the trees' units and the harness, then run it.
+ * @o: The trees, the traces and where the work goes.
+ * @r: The verdict: passed, the reason, the harness's output and figures.
+ *
+ * Return: 0 when the harness gave its verdict (@r->passed), -1 when it
+ * could not (@r->cannot_run: the machine; @r->bad_input: a tree, the
+ * baseline or the trace; else the patched code did not build or run).
+ */
 int sim_run(const struct sim_opts *o, struct sim_result *r);
+
+/**
+ * sim_result_clear() - Free a result's buffers.
+ * @r: The result, SIM_RESULT_INIT again after.
+ */
 void sim_result_clear(struct sim_result *r);
-/* kverify sim: the standalone command; the cache holds its work directory. */
-int cmd_sim(int argc, char **argv, const struct options *opt);
 
 /* The tree's files the sim reads; "?" marks one a tree may lack. */
 extern const char *const sim_files[];

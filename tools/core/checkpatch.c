@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "checkpatch.h"
+#include "core/checkpatch.h"
 #include "core/series.h"
 #include "core/toolout.h"
 #include "lib/sandbox.h"

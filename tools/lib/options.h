@@ -78,13 +78,23 @@ struct options {
 #define __stringify_1(x) #x
 #define __stringify(x) __stringify_1(x)
 
-/* CONFIG=distro: Debian's own configuration, arch/x86/kvm objects only. */
+/**
+ * distro_config() - CONFIG=distro: Debian's own config, KVM objects only.
+ * @opt: The options.
+ *
+ * Return: 1 when CONFIG=distro was asked for.
+ */
 static inline int distro_config(const struct options *opt)
 {
 	return opt->config && !strcmp(opt->config, "distro");
 }
 
-/* Where fetched things live: opt->sources, or the cache itself. */
+/**
+ * sources_dir() - Where fetched things live.
+ * @opt: The options.
+ *
+ * Return: opt->sources, or the cache itself.
+ */
 static inline const char *sources_dir(const struct options *opt)
 {
 	return opt->sources ? opt->sources : opt->cache;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cocci.h"
+#include "core/cocci.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/sandbox.h"

@@ -51,22 +51,59 @@ struct step_result {
 #define STEP_RESULT_INIT(step) \
 	{ .name = (step), .reason = STRBUF_INIT, .detail = STRBUF_INIT }
 
+/**
+ * step_status_name() - A status as the reports write it.
+ * @s: The status.
+ *
+ * Return: "PASS", "FAIL", "SKIP", "N-A" or "ERROR".
+ */
 const char *step_status_name(enum step_status s);
 
-/* What failed is the machine, not the patch (r->cause): returns -1. */
+/**
+ * blame_machine() - What failed is the machine, not the patch.
+ * @r: The step's result; its cause is set to CAUSE_MACHINE.
+ *
+ * Return: -1, for a caller's "return blame_machine(r);".
+ */
 int blame_machine(struct step_result *r);
-/* A step's @st as reported: a FAIL the machine caused is an ERROR. */
+
+/**
+ * step_outcome() - A step's status as reported.
+ * @st: What the step returned.
+ * @r: Its result, whose cause decides.
+ *
+ * Return: @st, or STEP_ERROR for a FAIL the machine caused.
+ */
 enum step_status step_outcome(enum step_status st,
 			      const struct step_result *r);
 
-/*
- * Run @c with @log and @timeout, unless it has its own; on failure say why
- * in @r, and whose fault it is: a tool that could not start, or a full
- * disk, is the machine's.
+/**
+ * run_tool() - Run a tool for a step, and say why it failed.
+ * @log: The file its output is appended to, unless @c has its own.
+ * @timeout: Seconds, unless @c has its own.
+ * @r: The step's result: on failure the reason, the log's tail and the
+ *	cause (a tool that could not start, or a full disk, is the machine's,
+ *	anything else the patch's).
+ * @c: The tool.
+ *
+ * Return: 0, or non-zero when it did not exit 0.
  */
 int run_tool(const char *log, unsigned int timeout, struct step_result *r,
 	     struct child *c);
+
+/**
+ * step_fail_tail() - The last lines of a log, as a failure's detail.
+ * @r: The step's result, whose detail they replace.
+ * @log: The log, or NULL: nothing.
+ * @lines: How many.
+ */
 void step_fail_tail(struct step_result *r, const char *log, int lines);
+
+/**
+ * note_enospc() - A full disk, when that is why a step failed.
+ * @r: The step's result: when its detail (a tool's output) says "No
+ *	space left on device", the reason says so and the machine is blamed.
+ */
 void note_enospc(struct step_result *r);
 
 #endif

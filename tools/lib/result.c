@@ -2,7 +2,7 @@
 /* A step's result, and a tool run into it. */
 #include <string.h>
 
-#include "result.h"
+#include "lib/result.h"
 
 const char *step_status_name(enum step_status s)
 {

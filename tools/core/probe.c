@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cocci.h"
+#include "core/cocci.h"
+#include "core/probe.h"
 #include "core/series.h"
 #include "core/step.h"
 #include "core/toolout.h"
 #include "lib/fsutil.h"
 #include "lib/run.h"
 #include "lib/sandbox.h"
-#include "probe.h"
 #include "sources/source.h"
 
 struct variant {
