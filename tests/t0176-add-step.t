@@ -3,12 +3,15 @@
 # tests/steps/step_dummy.c as tools/steps/step_dummy.c and "STEP(dummy)"
 # after apply in tools/steps/pipeline.h, is built, and its pipeline runs the
 # step in its place, skips it with --skip, does not run it when apply
-# failed, and stops after its failure unless --keep-going.  A tiny dir: tree whose
-# make fails (config FAILs): seconds, after the copy's build.
+# failed, and stops after its failure unless --keep-going.  A step with an
+# output is its file, its header and a line: step_count.c with
+# step_count.h, read by step_echo.c through the header's count_of().  A
+# tiny dir: tree whose make fails (config FAILs): seconds, after the
+# copy's build.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-repo.sh"
 
-plan 6
+plan 9
 copy=$TMP/repo
 repo_copy "$copy"
 mkdir -p "$TMP/tree/arch/x86/kvm" "$TMP/tree/scripts" "$copy/good" "$copy/bad" "$TMP/bin"
@@ -76,5 +79,26 @@ test_expect_success 'with --keep-going the steps after it run' '
 	[ "$(step_status $R dummy)" = FAIL ] &&
 	[ "$(step_status $R checkpatch)" = PASS ] &&
 	[ "$(step_status $R config)" = FAIL ] && [ $rc = 1 ]
+'
+test_expect_success 'a step with an output, its header, and a step that reads it build' '
+	cp tests/steps/step_count.c tests/steps/step_count.h tests/steps/step_echo.c "$copy/tools/steps/" &&
+	sed -i "s/^STEP(dummy)\$/&\nSTEP(count)\nSTEP(echo)/" "$copy/tools/steps/pipeline.h" &&
+	rm -f "$copy/build/kverify" &&
+	make -C "$copy" -j2 KVERIFY_VERSION=t0176 > "$TMP/make.log" 2>&1 ||
+	{ tail -20 "$TMP/make.log"; false; }
+'
+test_expect_success 'the step after it reads its output through its header' '
+	{ run good > "$TMP/out" 2>&1; rc=$?; } &&
+	json $R "\" \".join(s[\"name\"] for s in r[\"steps\"])" > "$TMP/order" &&
+	[ "$(cat "$TMP/order")" = "fetch tree apply dummy count echo sim checkpatch cocci config build kabi selftests boot" ] &&
+	[ "$(reason $R count)" = "1 patches" ] &&
+	[ "$(reason $R echo)" = "count found 1 patches, the first 0001-x.patch" ] &&
+	[ $rc = 1 ]
+'
+test_expect_success 'with the step skipped, the one that reads it does not run' '
+	{ run good --skip count > "$TMP/out" 2>&1; rc=$?; } &&
+	[ "$(step_status $R count)" = SKIP ] &&
+	[ "$(step_status $R echo)" = SKIP ] &&
+	[ "$(reason $R echo)" = "not run: needs count, which did not run" ] && [ $rc = 1 ]
 '
 done_testing

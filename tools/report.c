@@ -16,6 +16,8 @@
 #include "lib/fsutil.h"
 #include "lib/json.h"
 #include "report.h"
+#include "steps/step_boot.h"
+#include "steps/step_sim.h"
 #include "version.h"
 
 /* report.json's layout version (docs/report.md); 1 had no "schema". */
@@ -132,11 +134,11 @@ void report_text(const struct verify_ctx *ctx,
 		if (r->detail.len)
 			print_tail(r->detail.buf);
 	}
-	for (i = 0; i < ctx->boot.tests.nr; i++) {
-		const struct test_case *tc = &ctx->boot.tests.v[i];
+	for (i = 0; i < boot_of(ctx)->tests.nr; i++) {
+		const struct test_case *tc = &boot_of(ctx)->tests.v[i];
 
 		if (!i)
-			printf("  guest tests (%s):\n", ctx->boot.accel);
+			printf("  guest tests (%s):\n", boot_of(ctx)->accel);
 		printf("    %-4s %s", test_status_names[tc->status],
 		       term(&sb, tc->name));
 		printf("%s%s\n", tc->reason ? ": " : "",
@@ -182,15 +184,15 @@ static void json_figure(struct strbuf *sb, const char *key, const char *t,
 /* What the sim step ran and its figure, for dashboards. */
 static void json_sim(struct strbuf *sb, const struct verify_ctx *ctx)
 {
-	if (!ctx->sim.era)
+	if (!sim_of(ctx)->era)
 		return;
 	strbuf_addstr(sb, ",\n  \"sim\": {\"era\": ");
-	json_escape(sb, ctx->sim.era);
+	json_escape(sb, sim_of(ctx)->era);
 	strbuf_addf(sb, ", \"traces\": %ld, \"traces_asked\": %ld, \"seed\": %llu, \"reprograms_per_million_emulated\": {",
-		    ctx->sim.traces, ctx->sim.traces_asked, ctx->sim.seed);
-	sim_figures(ctx->sim.figures.buf, "reprograms", json_figure, sb);
+		    sim_of(ctx)->traces, sim_of(ctx)->traces_asked, sim_of(ctx)->seed);
+	sim_figures(sim_of(ctx)->figures.buf, "reprograms", json_figure, sb);
 	strbuf_addstr(sb, "}, \"reads_per_million_emulated\": {");
-	sim_figures(ctx->sim.reads.buf, "reads", json_figure, sb);
+	sim_figures(sim_of(ctx)->reads.buf, "reads", json_figure, sb);
 	strbuf_addstr(sb, "}}");
 }
 
@@ -474,8 +476,8 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addf(&sb, ",\n  \"cold_seconds\": %.0f",
 		    cold_seconds(ctx, res, n));
 	strbuf_addstr(&sb, ",\n  \"kernel_release\": ");
-	if (ctx->boot.kernel_release)
-		json_escape(&sb, ctx->boot.kernel_release);
+	if (boot_of(ctx)->kernel_release)
+		json_escape(&sb, boot_of(ctx)->kernel_release);
 	else
 		strbuf_addstr(&sb, "null");
 	json_field(&sb, "\n  ", "boot", kernel_of(ctx)->boot);
@@ -486,7 +488,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 		json_field(&sb, "\n  ", "image", kd.package);
 		json_field(&sb, "\n  ", "image_version", kd.version);
 	}
-	json_field(&sb, "\n  ", "accel", ctx->boot.accel);
+	json_field(&sb, "\n  ", "accel", boot_of(ctx)->accel);
 	strbuf_addstr(&sb, ",\n  \"console\": ");
 	if (is_file(console))
 		json_escape(&sb, "console.log");
@@ -513,7 +515,7 @@ int report_json(const struct verify_ctx *ctx, const struct step_result *res,
 	}
 	strbuf_addstr(&sb, "\n  ]");
 	json_sim(&sb, ctx);
-	json_tests(&sb, &ctx->boot.tests);
+	json_tests(&sb, &boot_of(ctx)->tests);
 	strbuf_addstr(&sb, "\n}\n");
 	ret = write_report(path, &sb, err);
 	free(cc);
@@ -575,7 +577,7 @@ static int test_to_step(enum test_status s)
 int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 		 int n, struct strbuf *err)
 {
-	const struct ktap_result *k = &ctx->boot.tests;
+	const struct ktap_result *k = &boot_of(ctx)->tests;
 	struct strbuf sb = STRBUF_INIT;
 	char *path = xstrfmt("%s/junit%s.xml", ctx->results,
 			     interrupted_infix(ctx));
@@ -607,14 +609,14 @@ int report_junit(const struct verify_ctx *ctx, const struct step_result *res,
 	strbuf_addstr(&sb, " hostname=\"");
 	xml_str(&sb, host);
 	strbuf_addstr(&sb, "\">\n");
-	if (ctx->sim.era) {
+	if (sim_of(ctx)->era) {
 		strbuf_addstr(&sb, "    <properties>\n      <property name=\"sim.era\" value=\"");
-		xml_str(&sb, ctx->sim.era);
+		xml_str(&sb, sim_of(ctx)->era);
 		strbuf_addf(&sb, "\"/>\n      <property name=\"sim.traces\" value=\"%ld\"/>\n",
-			    ctx->sim.traces);
+			    sim_of(ctx)->traces);
 		strbuf_addstr(&sb, "  ");
-		sim_figures(ctx->sim.figures.buf, "reprograms", xml_figure, &sb);
-		sim_figures(ctx->sim.reads.buf, "reads", xml_figure, &sb);
+		sim_figures(sim_of(ctx)->figures.buf, "reprograms", xml_figure, &sb);
+		sim_figures(sim_of(ctx)->reads.buf, "reads", xml_figure, &sb);
 		strbuf_addstr(&sb, "    </properties>\n");
 	}
 	for (s = 0; s < n; s++)
@@ -719,9 +721,9 @@ static void kcidb_test(struct strbuf *sb, const char *build_id, int i,
 		json_field(sb, " ", "comment", reason);
 	if (detail)
 		kcidb_excerpt(sb, detail);
-	if (ctx->boot.accel && *ctx->boot.accel) {
+	if (boot_of(ctx)->accel && *boot_of(ctx)->accel) {
 		strbuf_addstr(sb, ", \"environment\": {\"comment\": ");
-		json_escape(sb, ctx->boot.accel);
+		json_escape(sb, boot_of(ctx)->accel);
 		strbuf_addstr(sb, "}");
 	}
 	if (up_to_date(reason))
@@ -855,8 +857,8 @@ int report_kcidb(const struct verify_ctx *ctx, const struct step_result *res,
 			   res[s].status, res[s].seconds,
 			   res[s].reason.buf, res[s].detail.buf,
 			   ctx);
-	for (t = 0; t < ctx->boot.tests.nr; t++) {
-		const struct test_case *tc = &ctx->boot.tests.v[t];
+	for (t = 0; t < boot_of(ctx)->tests.nr; t++) {
+		const struct test_case *tc = &boot_of(ctx)->tests.v[t];
 
 		kcidb_test(&sb, build_id, i++, "kverify.guest.", tc->name,
 			   test_to_step(tc->status), tc->seconds, tc->reason,

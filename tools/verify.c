@@ -29,6 +29,7 @@
 #include "lib/usage.h"
 #include "progress.h"
 #include "report.h"
+#include "steps/step_selftests.h"
 #include "steps/steps.h"
 #include "verify.h"
 
@@ -63,18 +64,44 @@ static const struct step *const verify_steps[] = {
 _Static_assert(ARRAY_SIZE(verify_steps) == NR_STEPS,
 	       "verify_steps[]: a step for each line of pipeline.h");
 _Static_assert(NR_STEPS <= 32, "needs is a 32-bit mask");
+_Static_assert(NR_STEPS <= STEP_OUTPUTS_MAX, "an output for every step");
 
 /* @s's output in @ctx, NULL when it has none. */
 static void *step_out(struct verify_ctx *ctx, const struct step *s)
 {
-	return s->out_size ? (char *)ctx + s->out : NULL;
+	if (!s->out_size)
+		return NULL;
+	if (s->out == STEP_OUT_OWN)
+		return step_output(ctx, s);
+	return (char *)ctx + s->out;
 }
 
-/* @s's output before it runs: zero, then what its init_out sets. */
+/* Where @ctx holds @s's output of its own type: its slot, or a free one. */
+static struct step_output *own_slot(struct verify_ctx *ctx,
+				    const struct step *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->outs); i++)
+		if (!ctx->outs[i].step || ctx->outs[i].step == s)
+			break;
+	if (i == ARRAY_SIZE(ctx->outs))
+		abort();	/* a table of more than STEP_OUTPUTS_MAX steps */
+	ctx->outs[i].step = s;
+	return &ctx->outs[i];
+}
+
+/*
+ * @s's output before it runs: zero, then what its init_out sets.  An
+ * output of its own type is allocated anew: a flavour's copy of the
+ * context gets its own, and the pipeline's stays.
+ */
 static void step_out_init(struct verify_ctx *ctx, const struct step *s)
 {
 	if (!s->out_size)
 		return;
+	if (s->out == STEP_OUT_OWN)
+		own_slot(ctx, s)->out = xmalloc(s->out_size);
 	memset(step_out(ctx, s), 0, s->out_size);
 	if (s->init_out)
 		s->init_out(step_out(ctx, s));
@@ -82,8 +109,17 @@ static void step_out_init(struct verify_ctx *ctx, const struct step *s)
 
 static void step_out_clear(struct verify_ctx *ctx, const struct step *s)
 {
+	struct step_output *own;
+
+	if (!s->out_size)
+		return;
 	if (s->clear_out)
 		s->clear_out(step_out(ctx, s));
+	if (s->out == STEP_OUT_OWN) {
+		own = own_slot(ctx, s);
+		free(own->out);
+		own->out = NULL;
+	}
 }
 
 const int nr_verify_steps = ARRAY_SIZE(verify_steps);
@@ -846,7 +882,7 @@ int verify_target(const struct target *t, const struct options *opt)
 	ret = fail ? EXIT_FAIL : errored ? EXIT_TOOL : EXIT_PASS;
 	if (write_reports(&ctx, res, n))
 		ret = exit_worse(ret, EXIT_TOOL);
-	if (opt->bundle && ret == EXIT_PASS && ctx.selftests.bins.nr &&
+	if (opt->bundle && ret == EXIT_PASS && selftests_of(&ctx)->bins.nr &&
 	    write_bundle(&ctx))
 		ret = EXIT_TOOL;
 	if (run_interrupted())

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../tools/verify.c"
+#include "../../tools/steps/step_sim.h"
 
 /* What the fake steps did, in order: "a b c ". */
 static struct strbuf ran = STRBUF_INIT;
@@ -359,8 +360,8 @@ static void machine_error(void **state)
 /*
  * A STEP_BESIDE step "s" runs in a process of its own: "c", which does not
  * need it, runs while it still works; "n", which needs it, only once it
- * ended, and sees its FAIL; its result and its output (the sim's, in the
- * context) come back by its pipe.
+ * ended, and sees its FAIL; its result and its output (the sim's type,
+ * which the engine allocates) come back by its pipe.
  */
 static char *beside_done;
 static int beside_exit;		/* the step's process exits at once */
@@ -399,7 +400,7 @@ static enum step_status fake_sees(const struct verify_ctx *ctx, void *out,
 static struct step s_step = {
 	.name = "s", .run = fake_beside,
 	.flags = STEP_INDEPENDENT | STEP_BESIDE, .needs = NEEDS(0),
-	STEP_OUTPUT(sim),
+	STEP_OWN_OUTPUT(struct sim_out),
 };
 static const struct step sees_c = { .name = "c", .run = fake_sees,
 				    .needs = NEEDS(0) };
@@ -409,14 +410,25 @@ static const struct step *const beside_steps[] = {
 	&a_step, &s_step, &sees_c, &sees_n,
 };
 
+static struct step s_late;
+
+/* The sim's output, as step @s of @w's table wrote it. */
+static const struct sim_out *sim_in(struct run *w, const struct step *s)
+{
+	return step_output(&w->ctx, s);
+}
+
+/* Both "s" steps: the sim's output, as the engine sets it up. */
 static void beside_start_clean(struct run *w, int jobserver)
 {
 	start(w, NULL, 0, 0);
 	w->opt.make_jobserver = jobserver;
-	s_step.save_out = sim_step.save_out;
-	s_step.load_out = sim_step.load_out;
-	w->ctx.sim.figures = (struct strbuf)STRBUF_INIT;
-	w->ctx.sim.reads = (struct strbuf)STRBUF_INIT;
+	s_step.init_out = s_late.init_out = sim_step.init_out;
+	s_step.clear_out = s_late.clear_out = sim_step.clear_out;
+	s_step.save_out = s_late.save_out = sim_step.save_out;
+	s_step.load_out = s_late.load_out = sim_step.load_out;
+	step_out_init(&w->ctx, &s_step);
+	step_out_init(&w->ctx, &s_late);
 	unlink(beside_done);
 	beside_exit = 0;
 	gives['s' - 'a'] = STEP_PASS;
@@ -424,9 +436,9 @@ static void beside_start_clean(struct run *w, int jobserver)
 
 static void beside_finish(struct run *w)
 {
-	free(w->ctx.sim.era);
-	strbuf_release(&w->ctx.sim.figures);
-	strbuf_release(&w->ctx.sim.reads);
+	step_out_clear(&w->ctx, &s_step);
+	step_out_clear(&w->ctx, &s_late);
+	assert_null(sim_in(w, &s_step));
 	finish(w);
 }
 
@@ -444,9 +456,10 @@ static void beside(void **state)
 	assert_string_not_equal(w.res[1].reason.buf, pid);
 	assert_string_equal(w.res[1].detail.buf, "detail\nwith lines\n");
 	assert_true(w.res[1].seconds >= 0.5);
-	assert_string_equal(w.ctx.sim.era, "fake era");
-	assert_int_equal(w.ctx.sim.traces, 7);
-	assert_string_equal(w.ctx.sim.reads.buf, "T=0:2");
+	assert_string_equal(sim_in(&w, &s_step)->era, "fake era");
+	assert_int_equal(sim_in(&w, &s_step)->traces, 7);
+	assert_string_equal(sim_in(&w, &s_step)->reads.buf, "T=0:2");
+	assert_null(sim_in(&w, &s_late)->era);
 	beside_finish(&w);
 
 	/* its FAIL comes back: what needs it is not run */
@@ -464,7 +477,7 @@ static void beside(void **state)
 	run_steps(&w.ctx, beside_steps, 4, w.res);
 	assert_step(&w, 1, STEP_ERROR,
 		    "its process ended (exit 3) before it said how the step ended");
-	assert_null(w.ctx.sim.era);
+	assert_null(sim_in(&w, &s_step)->era);
 	beside_finish(&w);
 
 	/* make's jobserver counts the jobs: it runs in turn, in ours */
@@ -484,7 +497,7 @@ static void beside(void **state)
  */
 static struct step s_late = {
 	.name = "s", .run = fake_beside, .flags = STEP_BESIDE,
-	.needs = NEEDS(0), STEP_OUTPUT(sim),
+	.needs = NEEDS(0), STEP_OWN_OUTPUT(struct sim_out),
 };
 static const struct step below_n = { .name = "n", .run = fake_sees,
 				     .needs = NEEDS(0) };
@@ -497,13 +510,11 @@ static void beside_not_independent(void **state)
 	struct run w;
 
 	(void)state;
-	s_late.save_out = sim_step.save_out;
-	s_late.load_out = sim_step.load_out;
 	beside_start_clean(&w, 0);
 	run_steps(&w.ctx, late_steps, 4, w.res);
 	assert_string_equal(ran.buf, "a c- n+ ");
 	assert_int_equal(w.res[2].status, STEP_PASS);
-	assert_string_equal(w.ctx.sim.era, "fake era");
+	assert_string_equal(sim_in(&w, &s_late)->era, "fake era");
 	beside_finish(&w);
 
 	beside_start_clean(&w, 0);
@@ -526,16 +537,17 @@ static void beside_not_independent(void **state)
 }
 
 /*
- * Step @i's output is a field of struct verify_ctx that no other step's
- * output overlaps; a step with an init or clear has an output; a step in
- * a process of its own sends back the output it has.
+ * Step @i's output is of its own type, or a field of struct verify_ctx
+ * that no other step's output overlaps; a step with an init or clear has
+ * an output; a step in a process of its own sends back the output it has.
  */
 static void step_outputs_are_whole(int i)
 {
 	const struct step *s = verify_steps[i];
 	int j;
 
-	assert_true(s->out + s->out_size <= sizeof(struct verify_ctx));
+	assert_true(s->out == STEP_OUT_OWN ||
+		    s->out + s->out_size <= sizeof(struct verify_ctx));
 	if (s->init_out || s->clear_out || s->save_out || s->load_out)
 		assert_int_not_equal(s->out_size, 0);
 	if ((s->flags & STEP_BESIDE) && s->out_size) {
@@ -545,7 +557,8 @@ static void step_outputs_are_whole(int i)
 	for (j = 0; j < i; j++) {
 		const struct step *o = verify_steps[j];
 
-		if (!s->out_size || !o->out_size)
+		if (!s->out_size || !o->out_size || s->out == STEP_OUT_OWN ||
+		    o->out == STEP_OUT_OWN)
 			continue;
 		assert_true(s->out >= o->out + o->out_size ||
 			    o->out >= s->out + s->out_size);

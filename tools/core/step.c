@@ -47,6 +47,16 @@ char *sources_path(const struct verify_ctx *ctx, const char *fmt, ...)
 }
 
 /* Where the fetch step keeps Debian's amd64 config of this source. */
+void *step_output(const struct verify_ctx *ctx, const void *step)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->outs) && ctx->outs[i].step; i++)
+		if (ctx->outs[i].step == step)
+			return ctx->outs[i].out;
+	return NULL;
+}
+
 char *distro_config_path(const struct verify_ctx *ctx)
 {
 	return sources_path(ctx, "src/%s.config-amd64",

@@ -5,15 +5,16 @@
 /*
  * What a step of the pipeline is given and what it gives back.  The engine
  * (verify.c) passes every step the run's context read-only, and the one
- * structure below that is that step's own to write: a step's output is
- * declared here, next to the others, and nothing but that step writes it.
+ * structure that is that step's own to write: the outputs the kernels
+ * read (fetch, config, build) are declared here; any other step's is a
+ * type of its own header (steps/step_<name>.h), which the engine
+ * allocates (step_output()).  Nothing but its step writes an output.
  * Which outputs a step reads is the `needs` column of the engine's table.
  */
 #include <stdint.h>
 #include <time.h>
 
 #include "core/flavour.h"
-#include "core/ktap.h"
 #include "core/series.h"
 #include "lib/options.h"
 #include "lib/result.h"
@@ -29,18 +30,8 @@ struct fetch_out {
 	int packages_fetched;	/* the kernel's prefetch fetched them */
 };
 
-/* sim: the tree's own vPMU code against a simulated perf PMU. */
-struct sim_out {
-	char *era;		/* what ran, or NULL */
-	long traces;		/* ran: fewer than asked when time ran out */
-	long traces_asked;	/* KVERIFY_SIM_TRACES, or SIM_TRACES */
-	unsigned long long seed;
-	struct strbuf figures;	/* "T=0:1000000 T=1:500000 ..." */
-	struct strbuf reads;	/* perf_event_read_value() calls, the same */
-};
-
 struct kernel_ops;	/* kernel.h */
-struct debian_state;	/* debian/debian.h: Debian's kernel ops' own */
+struct debian_state;	/* kernels/debian.h: Debian's kernel ops' own */
 
 /* A built kernel a run boots (kernel_describe()): not our own bzImage. */
 struct kernel_desc {
@@ -68,25 +59,17 @@ struct build_out {
 	long ccache_hits, ccache_misses;	/* -1: no ccache */
 };
 
-/* selftests: the static KVM selftests the guest runs. */
-struct selftests_out {
-	char *arch;		/* "x86" or "x86_64" */
-	struct strvec bins;	/* built, absolute paths */
-	struct strvec new_tests;	/* tests the series adds */
+/*
+ * A step's output of its own type (steps/step_<name>.h): the engine
+ * allocates it before the run and frees it at its end.
+ */
+struct step_output {
+	const void *step;	/* its const struct step */
+	void *out;
 };
 
-/* boot: the guest's run of the tests. */
-enum accel {
-	ACCEL_TCG,		/* QEMU's emulation */
-	ACCEL_KVM,		/* the host's KVM, after a probe booted */
-};
-
-struct boot_out {
-	enum accel kind;	/* the accelerator the guest booted with */
-	char *accel;		/* it, and why: "tcg (no usable /dev/kvm)" */
-	char *kernel_release;	/* uname -r of the booted kernel, or NULL */
-	struct ktap_result tests;
-};
+/* As many as a step table has lines (steps.h: NR_STEPS <= 32). */
+#define STEP_OUTPUTS_MAX 32
 
 /* One verify run of one target. */
 struct verify_ctx {
@@ -120,12 +103,22 @@ struct verify_ctx {
 
 	/* What the steps made, each written by its step only. */
 	struct fetch_out fetch;
-	struct sim_out sim;
 	struct config_out config;
 	struct build_out built;
-	struct selftests_out selftests;
-	struct boot_out boot;
+	/* the other steps' outputs, each of its own type: step_output() */
+	struct step_output outs[STEP_OUTPUTS_MAX];
 };
+
+/**
+ * step_output() - A step's output of its own type, in a run.
+ * @ctx: The run, set up by the engine.
+ * @step: The step's const struct step.
+ *
+ * A step's header wraps it for the step's type (sim_of(), boot_of()).
+ *
+ * Return: The output, or NULL when the engine holds none for @step.
+ */
+void *step_output(const struct verify_ctx *ctx, const void *step);
 
 /**
  * series_of() - The series a run verifies.

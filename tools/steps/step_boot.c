@@ -22,6 +22,8 @@
 #include "lib/sandbox.h"
 #include "lib/test-hooks.h"
 #include "steps/memo.h"
+#include "steps/step_boot.h"
+#include "steps/step_selftests.h"
 #include "steps/steps.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static; $KVERIFY_BUSYBOX */
@@ -61,12 +63,12 @@ static int write_plan(const struct verify_ctx *ctx, const char *dir)
 	size_t i, j;
 	int ret;
 
-	for (i = 0; i < ctx->selftests.bins.nr; i++) {
-		const char *name = patch_name(ctx->selftests.bins.v[i]);
+	for (i = 0; i < selftests_of(ctx)->bins.nr; i++) {
+		const char *name = patch_name(selftests_of(ctx)->bins.v[i]);
 		const char *kind = "pmu";
 
-		for (j = 0; j < ctx->selftests.new_tests.nr; j++)
-			if (!strcmp(name, ctx->selftests.new_tests.v[j]))
+		for (j = 0; j < selftests_of(ctx)->new_tests.nr; j++)
+			if (!strcmp(name, selftests_of(ctx)->new_tests.v[j]))
 				kind = "pmu-sweep";
 		if (!strcmp(name, "cpuid_test"))
 			kind = "control";
@@ -148,10 +150,10 @@ static void cpio_list(const struct verify_ctx *ctx, const char *dir,
 	strbuf_addf(sb, "file /tests/plan %s/plan 644 0 0\n", dir);
 	strbuf_addf(sb, "file /tests/tolerances %s/tolerances 644 0 0\n", dir);
 	strbuf_addf(sb, "file /tests/knob %s/knob 644 0 0\n", dir);
-	for (i = 0; i < ctx->selftests.bins.nr; i++)
+	for (i = 0; i < selftests_of(ctx)->bins.nr; i++)
 		strbuf_addf(sb, "file /tests/%s %s 755 0 0\n",
-			    patch_name(ctx->selftests.bins.v[i]),
-			    ctx->selftests.bins.v[i]);
+			    patch_name(selftests_of(ctx)->bins.v[i]),
+			    selftests_of(ctx)->bins.v[i]);
 }
 
 /* The gen_init_cpio list is in @list. */
@@ -668,7 +670,7 @@ static enum step_status boot_and_test(const struct verify_ctx *ctx,
 	enum step_status st = STEP_FAIL;
 	struct memo memo = { 0 };
 
-	if (!ctx->built.kernel_built || !ctx->selftests.bins.nr) {
+	if (!ctx->built.kernel_built || !selftests_of(ctx)->bins.nr) {
 		strbuf_addstr(&r->reason, "no kernel image or selftests to boot");
 		st = STEP_SKIP;
 		if (ctx->opt->require_pmu) {
@@ -753,6 +755,6 @@ const struct step boot_step = {
 	.timeout = 1800,
 	.needs = NEEDS(STEP_IDX_config) | NEEDS(STEP_IDX_build) |
 		 NEEDS(STEP_IDX_selftests),
-	STEP_OUTPUT(boot),
+	STEP_OWN_OUTPUT(struct boot_out),
 	.clear_out = boot_clear,
 };

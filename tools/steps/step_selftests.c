@@ -16,6 +16,7 @@
 #include "kernels/kernel.h"
 #include "lib/fsutil.h"
 #include "lib/hash.h"
+#include "steps/step_selftests.h"
 #include "steps/steps.h"
 
 static const char *const stock_tests[] = {
@@ -236,7 +237,7 @@ const struct step selftests_step = {
 	.timeout = 1800,
 	.flags = STEP_BESIDE,
 	.needs = NEEDS(STEP_IDX_apply),
-	STEP_OUTPUT(selftests),
+	STEP_OWN_OUTPUT(struct selftests_out),
 	.clear_out = selftests_clear,
 	.save_out = selftests_save,
 	.load_out = selftests_load,

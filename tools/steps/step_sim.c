@@ -17,6 +17,7 @@
 #include "lib/hash.h"
 #include "lib/run.h"
 #include "steps/memo.h"
+#include "steps/step_sim.h"
 #include "steps/steps.h"
 
 /* The counterexample block of the harness's output, for the detail. */
@@ -396,7 +397,7 @@ const struct step sim_step = {
 	.timeout = 300,
 	.flags = STEP_INDEPENDENT | STEP_BESIDE | STEP_SOURCE_ONLY,
 	.needs = NEEDS(STEP_IDX_apply),
-	STEP_OUTPUT(sim),
+	STEP_OWN_OUTPUT(struct sim_out),
 	.init_out = sim_init,
 	.clear_out = sim_clear,
 	.save_out = sim_save,

@@ -4,9 +4,12 @@
 
 /*
  * A step's contract.  A step is a file, tools/steps/step_<name>.c, that
- * defines a const struct step <name>_step, and a line of pipeline.h.  It reads the
- * run's context, read-only; what it writes is its own output (STEP_OUTPUT),
- * which the engine hands it.
+ * defines a const struct step <name>_step, and a line of pipeline.h.  It
+ * reads the run's context, read-only; what it writes is its own output,
+ * which the engine hands it: a type of its own header,
+ * tools/steps/step_<name>.h, with the accessor the steps after it read it
+ * by (STEP_OWN_OUTPUT), or one of the context's fields the kernels read
+ * (STEP_OUTPUT).
  */
 #include <stddef.h>
 
@@ -30,7 +33,10 @@ struct step {
 	unsigned int timeout;	/* seconds, for each tool the step runs */
 	unsigned int flags;	/* STEP_RUNS_WHEN_NA ... below */
 	unsigned int needs;	/* NEEDS(STEP_IDX_x) | ... */
-	/* STEP_OUTPUT(): where in struct verify_ctx, and its size (0: none) */
+	/*
+	 * STEP_OUTPUT(): where in struct verify_ctx, and its size (0: none);
+	 * STEP_OWN_OUTPUT(): STEP_OUT_OWN, and its type's size
+	 */
 	size_t out, out_size;
 	/* Its output before any step runs, zeroed first; and its end. */
 	void (*init_out)(void *out);
@@ -47,6 +53,15 @@ struct step {
 #define STEP_OUTPUT(field)						\
 	.out = offsetof(struct verify_ctx, field),			\
 	.out_size = sizeof(((const struct verify_ctx *)0)->field)
+
+/*
+ * The step writes a @type of its own header, which the engine allocates
+ * and finds by the step (step_output()), and nothing else.
+ */
+#define STEP_OUT_OWN	((size_t)-1)
+#define STEP_OWN_OUTPUT(type)						\
+	.out = STEP_OUT_OWN,						\
+	.out_size = sizeof(type)
 
 /* It also runs for targets whose series is n/a. */
 #define STEP_RUNS_WHEN_NA	(1u << 0)
