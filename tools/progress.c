@@ -13,7 +13,7 @@
 
 #include "lib/fsutil.h"
 #include "lib/run.h"
-#include "lib/test-hooks.h"
+#include "lib/options.h"
 #include "progress.h"
 
 /* Count the complete new lines of the step's log that kbuild's CC/AS print. */

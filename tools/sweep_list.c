@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "debian/debversion.h"
-#include "lib/test-hooks.h"
+#include "lib/options.h"
 #include "lib/usage.h"
 #include "sources/archive.h"
 #include "sources/targets.h"

@@ -14,7 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "lib/exitcode.h"
-#include "lib/test-hooks.h"
+#include "lib/options.h"
 #include "lib/usage.h"
 
 enum var_kind {

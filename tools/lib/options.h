@@ -5,9 +5,26 @@
 #include <string.h>
 
 struct strvec;
-struct test_hooks;
 struct verify_ctx;
 struct step_result;
+
+/*
+ * The test hooks: values a test gives the driver, through
+ * $KVERIFY_TEST_*, so that it can stand in for what it cannot have here
+ * (tests/README, "Test hooks").  tools/kverify.c reads them once, and
+ * struct options points to them (opt->test, NULL: none); a field 0 or
+ * NULL is unset.  Nothing but the test suite sets them.
+ */
+struct test_hooks {
+	/* KVERIFY_TEST_BOOT_TIMEOUT: seconds QEMU may run (step_boot.c) */
+	long boot_timeout;
+	/* KVERIFY_TEST_PROGRESS_SECONDS: between progress lines (verify.c) */
+	long progress_seconds;
+	/* KVERIFY_TEST_APT_MAX_AGE: the apt lists' age in seconds; -1 unset */
+	long apt_max_age;
+	/* KVERIFY_TEST_SWEEP_LIST: the archive's versions from a file */
+	const char *sweep_list;
+};
 
 enum build_mode { BUILD_KERNEL, BUILD_OBJECTS };
 
@@ -66,7 +83,7 @@ struct options {
 	/* kverify matrix's jobs: $KVERIFY_CI_IMAGE, _TAGS, _TIMEOUT (minutes) */
 	const char *ci_image, *ci_tags;
 	long ci_timeout;
-	const struct test_hooks *test;	/* $KVERIFY_TEST_* (test-hooks.h) */
+	const struct test_hooks *test;	/* $KVERIFY_TEST_*, above */
 	/* make sweep (tools/sweep.c): */
 	const struct strvec *extract_only;	/* unpack only these paths */
 	void (*on_result)(const struct verify_ctx *ctx,

@@ -15,7 +15,7 @@
 
 #include "lib/fsutil.h"
 #include "lib/lock.h"
-#include "lib/test-hooks.h"
+#include "lib/options.h"
 #include "sources/apt.h"
 
 #define APT_SOURCES "/etc/apt/sources.list"

@@ -20,7 +20,7 @@
 #include "lib/fsutil.h"
 #include "lib/lock.h"
 #include "lib/sandbox.h"
-#include "lib/test-hooks.h"
+#include "lib/options.h"
 #include "steps/memo.h"
 #include "steps/step_boot.h"
 #include "steps/step_selftests.h"
