@@ -537,6 +537,32 @@ static void beside_not_independent(void **state)
 }
 
 /*
+ * A copy of the context (a flavour's, run_flavour()) gets an output of its
+ * own for a step that owns its type; the pipeline's stays as it was.
+ */
+static void own_output_copied(void **state)
+{
+	struct verify_ctx fc;
+	struct sim_out *mine;
+	struct run w;
+
+	(void)state;
+	beside_start_clean(&w, 0);
+	mine = step_output(&w.ctx, &s_step);
+	mine->traces = 7;
+	fc = w.ctx;
+	step_out_init(&fc, &s_step);
+	assert_ptr_not_equal(step_output(&fc, &s_step), mine);
+	assert_int_equal(((struct sim_out *)step_output(&fc, &s_step))->traces, 0);
+	assert_ptr_equal(sim_in(&w, &s_step), mine);
+	assert_int_equal(mine->traces, 7);
+	step_out_clear(&fc, &s_step);
+	assert_null(step_output(&fc, &s_step));
+	assert_ptr_equal(sim_in(&w, &s_step), mine);
+	beside_finish(&w);
+}
+
+/*
  * Step @i's output is of its own type, or a field of struct verify_ctx
  * that no other step's output overlaps; a step with an init or clear has
  * an output; a step in a process of its own sends back the output it has.
@@ -610,6 +636,7 @@ int main(void)
 		cmocka_unit_test(machine_error),
 		cmocka_unit_test(beside),
 		cmocka_unit_test(beside_not_independent),
+		cmocka_unit_test(own_output_copied),
 		cmocka_unit_test(real_table),
 	};
 	char tmpl[] = "/tmp/kverify-test-engine-XXXXXX";
