@@ -74,6 +74,18 @@ static char *target_name(const struct sweep_version *v)
 	return name;
 }
 
+/* What the version's run found, as its row. */
+static void record_row(struct sweep_version *v,
+		       const struct verify_outcome *run)
+{
+	v->variant = xstrdup(run->variant ? run->variant : "n/a");
+	v->na_reason = run->variant || !run->na_reason ? NULL :
+		       xstrdup(run->na_reason);
+	v->src_key = run->src_key ? xstrdup(run->src_key) : NULL;
+	v->kept = run->src && is_dir(run->src) ? sweep_disk_usage(run->src) : 0;
+	sweep_record_steps(v, run->res, run->nr);
+}
+
 /* Run the pipeline on one version: 0, or -1 if it could not run. */
 static int check_version(struct sweep *sw, struct sweep_version *v)
 {
@@ -81,6 +93,7 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 	struct target_list list = { 0 };
 	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
 	static const char *const tree_files[] = { "", ".stamp", ".mtimes" };
+	struct verify_outcome run = { 0 };
 	char *name = target_name(v), *p;
 	int ret = -1;
 	size_t i;
@@ -98,12 +111,11 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 	o.skip_steps = sweep_skip;
 	o.results = sw->results;
 	o.extract_only = &sw->members;
-	o.on_result = sweep_record_row;
-	o.on_result_data = v;
 	sweep_clear_row(v);
-	verify_target(&list.v[0], &o);
-	if (!v->have_row)
+	verify_target_outcome(&list.v[0], &o, &run);
+	if (!run.res)
 		goto out;
+	record_row(v, &run);
 	v->hash = xstrdup(sw->hash);
 	ret = 0;
 	/* the tree and the sim's work are made again when needed */
@@ -116,6 +128,7 @@ static int check_version(struct sweep *sw, struct sweep_version *v)
 	rm_rf(p);
 	free(p);
 out:
+	verify_outcome_clear(&run);
 	targets_clear(&list);
 	strbuf_release(&line);
 	strbuf_release(&err);

@@ -86,15 +86,24 @@ int sweep_write_row_file(const char *path, const struct sweep_version *v);
 int sweep_write_row(const struct sweep *sw, const struct sweep_version *v);
 
 /**
- * sweep_record_row() - verify_target()'s results, as a version's row.
- * @ctx: The version's run.
+ * sweep_record_steps() - A version's run, as its row.
+ * @v: The version, whose variant, n/a reason and source its run set
+ *	(sweep.c); its row is set: when it was checked, each step's status,
+ *	reason and time, whether the archive no longer has it.
  * @res: Its steps' results.
  * @n: How many.
- * @data: The struct sweep_version, whose row is set.
- *
- * The on_result callback of struct options.
  */
-void sweep_record_row(const struct verify_ctx *ctx,
-		      const struct step_result *res, int n, void *data);
+void sweep_record_steps(struct sweep_version *v,
+			const struct step_result *res, int n);
+
+/**
+ * sweep_disk_usage() - Disk a directory takes.
+ * @dir: The directory.
+ *
+ * Hard links are counted once per walk, as du does not.
+ *
+ * Return: bytes, or -1 when it cannot be walked.
+ */
+long long sweep_disk_usage(const char *dir);
 
 #endif

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "core/step.h"
+#include "lib/result.h"
 #include "lib/cache.h"
 #include "lib/fsutil.h"
 #include "sweep_int.h"
@@ -178,8 +178,7 @@ static int add_bytes(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
-/* Disk used by @dir (hard links counted once per walk, as du does not). */
-static long long disk_usage(const char *dir)
+long long sweep_disk_usage(const char *dir)
 {
 	tree_bytes = 0;
 	if (nftw(dir, add_bytes, 32, FTW_PHYS))
@@ -187,23 +186,16 @@ static long long disk_usage(const char *dir)
 	return tree_bytes;
 }
 
-/* verify_target()'s results, as the version's row. */
-void sweep_record_row(const struct verify_ctx *ctx,
-		      const struct step_result *res, int n, void *data)
+void sweep_record_steps(struct sweep_version *v,
+			const struct step_result *res, int n)
 {
-	struct sweep_version *v = data;
 	char stamp[32];
 	time_t now = time(NULL);
 	int i, j;
 
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%MZ", gmtime(&now));
 	v->checked = xstrdup(stamp);
-	v->variant = xstrdup(series_of(ctx)->rel ? series_of(ctx)->rel : "n/a");
-	v->na_reason = series_of(ctx)->rel || !series_of(ctx)->na_reason ? NULL :
-		       xstrdup(series_of(ctx)->na_reason);
 	one_line(v->na_reason);
-	v->src_key = ctx->fetch.source.src_key ? xstrdup(ctx->fetch.source.src_key) : NULL;
-	v->kept = ctx->fetch.source.src && is_dir(ctx->fetch.source.src) ? disk_usage(ctx->fetch.source.src) : 0;
 	/* apt's "Failed to fetch URI  404  Not Found" */
 	v->gone = res[0].status != STEP_PASS &&
 		  strstr(res[0].detail.buf, "Failed to fetch") &&

@@ -801,8 +801,9 @@ static int fresh_results(struct verify_ctx *ctx, struct strbuf *err)
 	return ret;
 }
 
+/* @text: the table on stdout too (verify_target()'s, not the outcome's) */
 static int write_reports(struct verify_ctx *ctx, struct step_result *res,
-			 int n)
+			 int n, int text)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
@@ -814,10 +815,7 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res,
 		unlink(kcidb);
 		free(kcidb);
 	}
-	if (ctx->opt->on_result)
-		ctx->opt->on_result(ctx, res, n,
-				    ctx->opt->on_result_data);
-	else
+	if (text)
 		report_text(ctx, res, n);
 	if (report_json(ctx, res, n, &err) ||
 	    report_junit(ctx, res, n, &err) ||
@@ -830,7 +828,54 @@ static int write_reports(struct verify_ctx *ctx, struct step_result *res,
 	return ret;
 }
 
+static void clear_results(struct step_result *res, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		strbuf_release(&res[i].reason);
+		strbuf_release(&res[i].detail);
+		free(res[i].log);
+		if (i >= nr_verify_steps)	/* "<step>:<flavour>" */
+			free((char *)res[i].name);
+	}
+	free(res);
+}
+
+void verify_outcome_clear(struct verify_outcome *out)
+{
+	clear_results(out->res, out->nr);
+	free(out->variant);
+	free(out->na_reason);
+	free(out->src_key);
+	free(out->src);
+	memset(out, 0, sizeof(*out));
+}
+
+/* What the run found, its results moved to @out: theirs now. */
+static void take_outcome(const struct verify_ctx *ctx,
+			 struct step_result **res, int n,
+			 struct verify_outcome *out)
+{
+	const struct series *s = series_of(ctx);
+	const struct source *src = &ctx->fetch.source;
+
+	out->res = *res;
+	out->nr = n;
+	*res = NULL;
+	out->variant = s->rel ? xstrdup(s->rel) : NULL;
+	out->na_reason = s->na_reason ? xstrdup(s->na_reason) : NULL;
+	out->src_key = src->src_key ? xstrdup(src->src_key) : NULL;
+	out->src = src->src ? xstrdup(src->src) : NULL;
+}
+
 int verify_target(const struct target *t, const struct options *opt)
+{
+	return verify_target_outcome(t, opt, NULL);
+}
+
+int verify_target_outcome(const struct target *t, const struct options *opt,
+			  struct verify_outcome *out)
 {
 	const struct flavour **flavours = NULL;
 	struct strbuf stopped = STRBUF_INIT;
@@ -880,23 +925,19 @@ int verify_target(const struct target *t, const struct options *opt)
 		errored |= res[i].status == STEP_ERROR;
 	}
 	ret = fail ? EXIT_FAIL : errored ? EXIT_TOOL : EXIT_PASS;
-	if (write_reports(&ctx, res, n))
+	if (write_reports(&ctx, res, n, !out))
 		ret = exit_worse(ret, EXIT_TOOL);
 	if (opt->bundle && ret == EXIT_PASS && selftests_of(&ctx)->bins.nr &&
 	    write_bundle(&ctx))
 		ret = EXIT_TOOL;
 	if (run_interrupted())
 		ret = EXIT_INTERRUPTED;
+	if (out)
+		take_outcome(&ctx, &res, n, out);
 out:
 	unlock_file(lockfd);
-	for (i = 0; i < n; i++) {
-		strbuf_release(&res[i].reason);
-		strbuf_release(&res[i].detail);
-		free(res[i].log);
-		if (i >= nr_verify_steps)	/* "<step>:<flavour>" */
-			free((char *)res[i].name);
-	}
-	free(res);
+	if (res)
+		clear_results(res, n);
 	free(flavours);
 	strbuf_release(&stopped);
 	strbuf_release(&err);

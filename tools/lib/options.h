@@ -5,8 +5,6 @@
 #include <string.h>
 
 struct strvec;
-struct verify_ctx;
-struct step_result;
 
 /*
  * The test hooks: values a test gives the driver, through
@@ -86,9 +84,6 @@ struct options {
 	const struct test_hooks *test;	/* $KVERIFY_TEST_*, above */
 	/* make sweep (tools/sweep.c): */
 	const struct strvec *extract_only;	/* unpack only these paths */
-	void (*on_result)(const struct verify_ctx *ctx,
-			  const struct step_result *res, int n, void *data);
-	void *on_result_data;	/* on_result's; then no text report */
 };
 
 #define JOBS_MAX 4096
