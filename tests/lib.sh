@@ -309,38 +309,6 @@ test_when_finished() { _tes_cleanup="$*${_tes_cleanup:+; $_tes_cleanup}"; }
 
 diag() { sed 's/^/# /'; }
 
-# expect NAME COMMAND...: the command must succeed
-expect() {
-	name=$1
-	shift
-	if "$@" > "$TMP/out" 2>&1; then ok 0 "$name"; else
-		ok 1 "$name"
-		diag < "$TMP/out"
-	fi
-}
-
-# grep_ok NAME PATTERN FILE
-grep_ok() {
-	if grep -q -- "$2" "$3"; then ok 0 "$1"; else
-		ok 1 "$1"
-		echo "# no '$2' in $3:"
-		tail -n 20 "$3" | diag
-	fi
-}
-
-# status_is NAME WANT COMMAND...: the command's exit status must be WANT
-status_is() {
-	name=$1
-	want=$2
-	shift 2
-	"$@" > "$TMP/out" 2>&1
-	got=$?
-	if [ "$got" = "$want" ]; then ok 0 "$name"; else
-		ok 1 "$name (exit $got, want $want)"
-		tail -n 30 "$TMP/out" | diag
-	fi
-}
-
 # json PATH EXPR: evaluate a Python expression over report.json as "r"
 json() {
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

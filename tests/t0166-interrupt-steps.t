@@ -115,8 +115,12 @@ test_expect_success "the next run makes the tree again and applies all $n patche
 test_expect_success 'it has nothing left of the killed run to wait for' '
 	! grep "waiting for" "$TMP/apply-again.out"
 '
-grep_ok "tree: the half-applied tree is not reused" "fresh tree linked to" "$TMP/apply-again.out"
-grep_ok "apply: all $n patches" "$n patches applied" "$TMP/apply-again.out"
+test_expect_success 'tree: the half-applied tree is not reused' '
+	grep -q -- "fresh tree linked to" "$TMP/apply-again.out"
+'
+test_expect_success "apply: all $n patches" '
+	grep -q -- "$n patches applied" "$TMP/apply-again.out"
+'
 test_expect_success 'no process is left working in the tree' '
 	in_tree &&
 	[ -z "$(in_tree)" ]

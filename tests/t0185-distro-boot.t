@@ -189,7 +189,9 @@ test_expect_success 'with BOOT=own the kabi step is N-A, with the reason' '
 	[ "$(step_status $R kabi)" = N-A ] && reason $R kabi | grep -q "own-kernel boot"
 '
 
-status_is "BOOT=foo is bad input: exit 2" 2 "$KVERIFY" --boot foo verify $T
+test_expect_success 'BOOT=foo is bad input: exit 2' '
+	test_expect_code 2 "$KVERIFY" --boot foo verify $T
+'
 
 # 4. A fixture variant adding a field to struct kvm_pmc breaks the kABI.
 # The tree stamp is the patches' names and bytes, so a second run of this
