@@ -187,7 +187,10 @@ static enum step_status refetch(const struct source_req *req,
 	unlock_file(lockfd);
 	free(out->src);
 	free(out->src_key);
+	free(out->git_commit);
+	free(out->git_commit_object);
 	out->src = out->src_key = NULL;
+	out->git_commit = out->git_commit_object = NULL;
 	st = fetch_tree(req, out, r);
 	out->refetched = st == STEP_PASS;
 out:
