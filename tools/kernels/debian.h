@@ -79,7 +79,10 @@ char *headers_dir(const struct config_out *cfg);
  */
 char *debian_symvers(const struct config_out *cfg);
 
-/* Its modules (debian_modules.c), for the build and kabi steps. */
+/*
+ * Its modules (debian_modules.c, debian_kabi.c), for the build and kabi
+ * steps.
+ */
 
 /**
  * kabi_module_dirs() - The module dirs a KABI_DIRS list names.

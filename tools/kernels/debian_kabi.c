@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CRCs of a module dir beyond arch/x86/kvm (debian_modules.c: "kABI
+ * The CRCs of a module dir beyond arch/x86/kvm (debian_kabi_dirs.c: "kABI
  * beyond arch/x86/kvm"), the kernel's own way but without compiling: it
- * is never booted, only its exported symbols' CRCs are compared.
+ * is never booted, only its exported symbols' CRCs are compared.  The
+ * dirs a KABI_DIRS list names are read here too (kabi_module_dirs()).
  *
  * With CONFIG_MODVERSIONS, kbuild compiles each object and, when it
  * exports symbols, appends to its .cmd what
@@ -313,4 +314,15 @@ int kabi_genksyms(const struct verify_ctx *ctx, struct step_result *r,
 	strvec_clear(&objs);
 	strvec_clear(&of);
 	return ret;
+}
+
+/* The "module DIR" lines of @list. */
+void kabi_module_dirs(const char *list, struct strvec *dirs)
+{
+	struct line l;
+
+	for_each_line(l, list)
+		if (l.len > 7 && starts_with(l.s, "module "))
+			strvec_pushf(dirs, "%.*s", (int)(strcspn(l.s, "\n") - 7),
+				     l.s + 7);
 }
