@@ -121,6 +121,24 @@ nn=$(echo "$NULLS" | grep -c .)
 plan $((6 * 4 + 4 + nm + nn + 2 + 4 + 3 + 3 + 4 + 1 + 2 + 3 + 3 + 6 + 2 + 2 + 1 + 3 + 5 + 2 + 1 + 1))
 
 RES=$TMP/results	# this script's own, not the repository's
+# What kverify sim keeps (the store's objects, the program linked in
+# WORK/sim-<hash>) is named by the units' text and the flags: the text
+# names each tree's path, the flags the sim sources' (-I, the directory
+# beside kverify's).  Here those paths are the same from run to run, not
+# under $TMP: kverify and tools/sim are copied (the same bytes) to the
+# cache, the mutant, null variant and baseline trees are made anew at the
+# same paths, and the runs on them share one work directory.  A run on
+# trees an earlier run (or check) had then compiles and links nothing:
+# under $TMP each mutant was compiled and linked again, 1.8 of its 2.2
+# CPU-s, and each replay, in a work directory of its own, too.
+SIMDIR=$KVERIFY_CACHE/sim/t0200-kverify
+TREES=$KVERIFY_CACHE/sim/t0200-trees
+WORK=$KVERIFY_CACHE/sim/t0200
+SIM=$SIMDIR/build/kverify
+rm -rf "$TREES" "$SIMDIR"
+mkdir -p "$SIMDIR/build" "$SIMDIR/tools" && cp -p "$KVERIFY" "$SIM" &&
+cp -Rp "$REPO/tools/sim" "$SIMDIR/tools/sim" ||
+	{ echo "Bail out! cannot copy kverify and tools/sim to $SIMDIR"; exit 1; }
 
 src_of() {	# the pristine tree of a verified target
 	echo "$SOURCES/src/$(json $RES/$1/report.json 'r["source_key"]')"
@@ -169,7 +187,7 @@ for T in $TARGETS; do
 		EOT
 	fi
 	P=$(src_of $T)
-	nice "$KVERIFY" sim --pristine "$P" --patched "$P" --work "$KVERIFY_CACHE/sim/t0200-self" > "$TMP/self" 2>&1
+	nice "$SIM" sim --pristine "$P" --patched "$P" --work "$WORK" > "$TMP/self" 2>&1
 	krc=$?
 	test_expect_success "$T: the pristine tree passes against itself, 20000 traces (exit $krc, $(sed -n 's/^RESULT PASS .*, \([0-9.]* s\)$/\1/p' "$TMP/self"))" - <<-\EOT
 		sed -n '/^COUNTEREXAMPLE/,+30p' "$TMP/self" &&
@@ -219,11 +237,11 @@ patched_copy() {	# patched_copy PRISTINE DIR PATCH
 # made from a series with Fixes: patches: tests/sim/baseline/<target>.patch.
 baseline_of() {	# baseline_of NAME PRISTINE: the --baseline option, or nothing
 	[ -f "tests/sim/baseline/$1.patch" ] || return 0
-	if [ ! -d "$TMP/baseline-$1" ]; then
-		patched_copy "$2" "$TMP/baseline-$1" "tests/sim/baseline/$1.patch" ||
+	if [ ! -d "$TREES/baseline-$1" ]; then
+		patched_copy "$2" "$TREES/baseline-$1" "tests/sim/baseline/$1.patch" ||
 			{ diag < "$TMP/patch"; return 0; }
 	fi
-	echo "--baseline $TMP/baseline-$1"
+	echo "--baseline $TREES/baseline-$1"
 }
 
 # Mutants on the same kind of copy: each fails its own invariant.
@@ -240,7 +258,7 @@ while read -r spec opts; do
 		opts=${opts# }
 	esac
 	P=$(src_of $T)
-	M=$TMP/mutant-${name/\//-}
+	M=$TREES/mutant-${name/\//-}
 	sum=$(md5sum < "$P/arch/x86/kvm/pmu.c")
 	rm -rf "$M"
 	applied=1
@@ -253,7 +271,7 @@ while read -r spec opts; do
 	fi
 	base=$(baseline_of $bname "$P")
 	# shellcheck disable=SC2086
-	nice "$KVERIFY" sim --pristine "$P" $base --patched "$M" --shrink-seconds 3 $opts --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
+	nice "$SIM" sim --pristine "$P" $base --patched "$M" --shrink-seconds 3 $opts --work "$WORK" > "$TMP/out" 2>&1
 	krc=$?
 	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
 	test_expect_success "mutant $name${opts:+ ($opts)} is rejected for invariant $want (got '$got', exit $krc)" - <<-\EOT
@@ -267,7 +285,7 @@ while read -r name opts; do
 	[ -n "$name" ] || continue
 	T=${name%/*}
 	P=$(src_of $T)
-	M=$TMP/null-${name/\//-}
+	M=$TREES/null-${name/\//-}
 	rm -rf "$M"
 	applied=1
 	patched_copy "$P" "$M" tests/sim/null/$name.patch || applied=0
@@ -279,7 +297,7 @@ while read -r name opts; do
 	fi
 	base=$(baseline_of $T "$P")
 	# shellcheck disable=SC2086
-	nice "$KVERIFY" sim --pristine "$P" $base --patched "$M" $opts --work "$KVERIFY_CACHE/sim/t0200-null" > "$TMP/out" 2>&1
+	nice "$SIM" sim --pristine "$P" $base --patched "$M" $opts --work "$WORK" > "$TMP/out" 2>&1
 	krc=$?
 	test_expect_success "null variant $name${opts:+ ($opts)} passes 20000 traces (exit $krc)" - <<-\EOT
 		sed -n '/^RESULT/p' "$TMP/out" &&
@@ -296,7 +314,7 @@ P=$(src_of 7.3)
 W=$KVERIFY_CACHE/sim/t0200-store
 rm -rf "$W"
 ls "$KVERIFY_CACHE/sim-objects" > "$TMP/store.before"
-nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+nice "$SIM" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TREES/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "a run on trees sims ran before compiles only the patched unit (exit $krc)" - <<\EOT
 	ls "$W" && sed -n '/^RESULT/p' "$TMP/out" &&
@@ -311,7 +329,7 @@ EOT
 # trees' code cannot write) and runs as it is: nothing is compiled or
 # linked.
 touch "$TMP/relinked"
-nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+nice "$SIM" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TREES/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "a run on the same trees in the same work directory compiles and links nothing (exit $krc)" - <<\EOT
 	sed -n '/^RESULT/p' "$TMP/out" &&
@@ -326,7 +344,7 @@ EOT
 for f in "$KVERIFY_CACHE"/sim-objects/*.o; do echo x > "$f"; done
 rm -f "$W"/sim-*	# or the kept program would run, no object read
 touch "$TMP/corrupted"
-nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TMP/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
+nice "$SIM" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$TREES/null-7.3-half-range-div" --traces 100 --work "$W" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "kept objects that are not objects are compiled again (exit $krc)" - <<\EOT
 	sed -n '/^RESULT/p' "$TMP/out" &&
@@ -341,17 +359,17 @@ EOT
 
 # A counterexample's printout replays with --trace, to the same verdict.
 P=$(src_of 7.3)
-M=$TMP/mutant-7.3-not-at-once
-nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --shrink-seconds 2 --without set-param --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/ce" 2>&1
+M=$TREES/mutant-7.3-not-at-once
+nice "$SIM" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --shrink-seconds 2 --without set-param --work "$WORK" > "$TMP/ce" 2>&1
 sed -n '/^COUNTEREXAMPLE/,$p' "$TMP/ce" > "$TMP/ce.trace"
-nice "$KVERIFY" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --trace "$TMP/ce.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/replay" 2>&1
+nice "$SIM" sim --pristine "$P" $(baseline_of 7.3 "$P") --patched "$M" --trace "$TMP/ce.trace" --work "$WORK" > "$TMP/replay" 2>&1
 krc=$?
 test_expect_success "a counterexample replays from its printout with --trace: the same invariant and failure (exit $krc)" - <<\EOT
 	sed -n '/^RESULT/p' "$TMP/ce" "$TMP/replay" &&
 	[ $krc = 1 ] && [ "$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*ops: /\1 /p' "$TMP/ce")" = "$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*ops: /\1 /p' "$TMP/replay")" ] &&
 	grep -q '^RESULT FAIL invariant ii-a' "$TMP/replay"
 EOT
-nice "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/ce.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/replay" 2>&1
+nice "$SIM" sim --pristine "$P" --patched "$P" --trace "$TMP/ce.trace" --work "$WORK" > "$TMP/replay" 2>&1
 krc=$?
 test_expect_success "the same trace passes on the pristine tree, with its calls op by op (exit $krc)" - <<\EOT
 	[ $krc = 0 ] && grep -q '^RESULT PASS 1 traces' "$TMP/replay" && grep -q "the patched tree's calls, op by op" "$TMP/replay"
@@ -363,8 +381,8 @@ EOT
 replay() {
 	local trace=$1 tree=$2 title=$3
 	shift 3
-	nice "$KVERIFY" sim --pristine "$P" "$@" --patched "$tree" --trace "$trace" \
-		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+	nice "$SIM" sim --pristine "$P" "$@" --patched "$tree" --trace "$trace" \
+		--work "$WORK" > "$TMP/out" 2>&1
 	krc=$?
 	got=$(sed -n 's/^RESULT FAIL invariant \([a-z-]*\):.*/\1/p' "$TMP/out")
 	test_expect_success "$title: exit $krc, invariant ${got:-none} (want ${want_exit:+exit $want_exit, }$want)" - <<-\EOT
@@ -378,7 +396,7 @@ replay() {
 # the tolerance is set to 0 at runtime; not without the change; pristine
 # never.
 P=$(src_of 6.1)
-M=$TMP/mutant-6.1-v3-backport
+M=$TREES/mutant-6.1-v3-backport
 grep -v '^set-param' tests/sim/traces/m3-6.1.trace > "$TMP/m3-no-param"
 want_grep=
 for t in "$M tests/sim/traces/m3-6.1.trace 1 ii-lost" "$M $TMP/m3-no-param 0 -" \
@@ -395,7 +413,7 @@ P=$(src_of 7.3)
 want_exit=
 for t in "m1a-v1-save save-unfolded ii-save" "m2-write-below-count v2-as-posted iv"; do
 	set -- $t
-	for tree in "$TMP/mutant-7.3-$2" "$TMP/null-7.3-to-wrap-plus-one"; do
+	for tree in "$TREES/mutant-7.3-$2" "$TREES/null-7.3-to-wrap-plus-one"; do
 		want=$3
 		case $tree in *null-*) want=- ;; esac
 		replay tests/sim/traces/$1.trace "$tree" "$1.trace on the ${tree##*/} tree" $(baseline_of 7.3 "$P")
@@ -406,7 +424,7 @@ done
 # refuses periods below a host minimum (the mutant list above).
 for T in 7.3 6.12; do
 	P=$(src_of $T)
-	nice "$KVERIFY" sim --pristine "$P" $(baseline_of $T-v4 "$P") --patched "$TMP/mutant-$T-refused-period-trusted" --min-period 0 --work "$KVERIFY_CACHE/sim/t0200-mutant" > "$TMP/out" 2>&1
+	nice "$SIM" sim --pristine "$P" $(baseline_of $T-v4 "$P") --patched "$TREES/mutant-$T-refused-period-trusted" --min-period 0 --work "$WORK" > "$TMP/out" 2>&1
 	krc=$?
 	test_expect_success "$T: v4 as it is passes with --min-period 0, every period taken (exit $krc)" - <<-\EOT
 		sed -n '/^RESULT/p' "$TMP/out" &&
@@ -419,7 +437,7 @@ P=$(src_of 7.3)
 want_grep='period(#[0-9]*,[0-9]*)=-EINVAL'
 for t in "mutant-7.3-refused-period-trusted 7.3-v4 ii-a" "null-7.3-to-wrap-plus-one 7.3 -" "pristine - -"; do
 	set -- $t
-	tree=$TMP/$1 want=$3
+	tree=$TREES/$1 want=$3
 	[ "$1" = pristine ] && tree=$P
 	replay tests/sim/traces/n1-rejected-period.trace "$tree" "n1-rejected-period.trace on the $1 tree" $(baseline_of $2 "$P")
 done
@@ -430,7 +448,7 @@ want_grep=
 for t in "mutant-7.3-0001-defect 7.3-0001-defect iv" "null-7.3-to-wrap-plus-one 7.3 -"; do
 	set -- $t
 	want=$3
-	replay tests/sim/traces/m2-write-below-count.trace "$TMP/$1" "m2-write-below-count.trace on the $1 tree, baseline $2" $(baseline_of $2 "$P")
+	replay tests/sim/traces/m2-write-below-count.trace "$TREES/$1" "m2-write-below-count.trace on the $1 tree, baseline $2" $(baseline_of $2 "$P")
 done
 # A wrap by native events alone after a counter write is owed at once
 # where 0001 is among the Fixes: patches (ii-native): the mutant that
@@ -444,7 +462,7 @@ for t in "mutant-7.3-native-wrap-lost-after-write ii-native 1" "series - 0" "pri
 	series) replay tests/sim/traces/native-wrap-after-write.trace "$KVERIFY_CACHE/trees/7.3" \
 		"native-wrap-after-write.trace on the series' own 7.3 tree" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" ;;
 	pristine) replay tests/sim/traces/native-wrap-after-write.trace "$P" "native-wrap-after-write.trace on the pristine tree" ;;
-	*) replay tests/sim/traces/native-wrap-after-write.trace "$TMP/$1" "native-wrap-after-write.trace on the $1 tree" \
+	*) replay tests/sim/traces/native-wrap-after-write.trace "$TREES/$1" "native-wrap-after-write.trace on the $1 tree" \
 		$(baseline_of 7.3-native-wrap-lost-after-write "$P") ;;
 	esac
 done
@@ -458,7 +476,7 @@ want_exit=
 for t in "legacy-sign-extend mutant-7.3-legacy-no-sign-extend i" "legacy-sign-extend null-7.3-to-wrap-plus-one -" "legacy-sign-extend pristine -" \
 	"n6-loop-8bit null-7.3-to-wrap-plus-one ii-a" "n6-loop-8bit null-7.3-half-range-div ii-a" "n6-loop-8bit pristine -"; do
 	set -- $t
-	tree=$TMP/$2 want=$3
+	tree=$TREES/$2 want=$3
 	[ "$2" = pristine ] && tree=$P
 	replay tests/sim/traces/$1.trace "$tree" "$1.trace on the $2 tree" $(baseline_of 7.3 "$P")
 done
@@ -483,7 +501,7 @@ for t in "mutant-7.3-sync-before-out ii-save 1" "series - 0" "pristine - 0"; do
 	series) replay tests/sim/traces/sync-before-out.trace "$KVERIFY_CACHE/trees/7.3" \
 		"sync-before-out.trace on the series' own 7.3 tree" --baseline "$KVERIFY_CACHE/sim/7.3/baseline" ;;
 	pristine) replay tests/sim/traces/sync-before-out.trace "$P" "sync-before-out.trace on the pristine tree" ;;
-	*) replay tests/sim/traces/sync-before-out.trace "$TMP/$1" "sync-before-out.trace on the $1 tree" \
+	*) replay tests/sim/traces/sync-before-out.trace "$TREES/$1" "sync-before-out.trace on the $1 tree" \
 		$(baseline_of 7.3-sync-before-out "$P") ;;
 	esac
 done
@@ -510,12 +528,12 @@ x86_copy() {	# x86_copy DIR SED: the pristine 7.3 arch/x86, x86.c through SED
 	mkdir -p "$1/arch" && cp -al "$P/arch/x86" "$1/arch/x86" &&
 	rm "$1/arch/x86/kvm/x86.c" && sed "$2" "$P/arch/x86/kvm/x86.c" > "$1/arch/x86/kvm/x86.c"
 }
-x86_copy "$TMP/no-goto-out" '/r = kvm_x86_vcpu_pre_run(vcpu);/{n;N;d}'
+x86_copy "$TREES/no-goto-out" '/r = kvm_x86_vcpu_pre_run(vcpu);/{n;N;d}'
 printf 'vendor intel\nhost-rdmsr-status run=pre-run-fails\n' > "$TMP/pre-run.trace"
 want=warn want_exit=1 want_grep='did not take the path x86_run.h set up: a failing pre_run'
-replay "$TMP/pre-run.trace" "$TMP/no-goto-out" "a KVM_RUN that runs on after a failing pre_run"
+replay "$TMP/pre-run.trace" "$TREES/no-goto-out" "a KVM_RUN that runs on after a failing pre_run"
 x86_copy "$TMP/no-run" 's/^int kvm_arch_vcpu_ioctl_run(/int kvm_arch_vcpu_ioctl_renamed(/'
-"$KVERIFY" sim --pristine "$P" --patched "$TMP/no-run" --traces 10 --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+"$SIM" sim --pristine "$P" --patched "$TMP/no-run" --traces 10 --work "$WORK" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "a tree without kvm_arch_vcpu_ioctl_run() in x86.c is bad input: exit 2, the tree, file and function named, what to do (exit $krc)" - <<\EOT
 	cat "$TMP/out" && [ $krc = 2 ] &&
@@ -526,25 +544,25 @@ EOT
 mkdir -p "$TMP/no-pmi/arch" && cp -al "$P/arch/x86" "$TMP/no-pmi/arch/x86" &&
 rm "$TMP/no-pmi/arch/x86/kvm/pmu.c" &&
 sed 's/^void kvm_pmu_deliver_pmi(/void kvm_pmu_deliver_pmi_renamed(/' "$P/arch/x86/kvm/pmu.c" > "$TMP/no-pmi/arch/x86/kvm/pmu.c"
-"$KVERIFY" sim --pristine "$TMP/no-pmi" --patched "$P" --traces 10 --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+"$SIM" sim --pristine "$TMP/no-pmi" --patched "$P" --traces 10 --work "$WORK" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "a pristine tree without kvm_pmu_deliver_pmi() is bad input: exit 2, the files looked in listed (exit $krc)" - <<\EOT
 	cat "$TMP/out" && [ $krc = 2 ] &&
 	grep -q 'no-pmi (mediated era) lacks a definition the sim runs: no kvm_pmu_deliver_pmi in the vPMU files (those files: arch/x86/kvm/pmu.c .*)\. ' "$TMP/out"
 EOT
 printf 'vendor intel\nemulate 3 instruction sideways\n' > "$TMP/bad.trace"
-"$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1
+"$SIM" sim --pristine "$P" --patched "$P" --trace "$TMP/bad.trace" --work "$WORK" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "a bad trace file exits 2 naming file:line and what (exit $krc)" - <<\EOT
 	cat "$TMP/out" &&
 	[ $krc = 2 ] && grep -q "bad.trace:2: 'sideways'" "$TMP/out"
 EOT
 test_expect_success 'without gcc the sim cannot run: exit 3, the tool named, not the patch blamed' - <<\EOT
-	{ env PATH=/nonexistent "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 5 \
-		--work "$KVERIFY_CACHE/sim/t0200-replay" > "$TMP/out" 2>&1; krc=$?; } &&
+	{ env PATH=/nonexistent "$SIM" sim --pristine "$P" --patched "$P" --traces 5 \
+		--work "$WORK" > "$TMP/out" 2>&1; krc=$?; } &&
 	cat "$TMP/out" && [ $krc = 3 ] && grep -q "gcc not found" "$TMP/out"
 EOT
-nice "$KVERIFY" sim --pristine "$P" --patched "$P" --traces 300 --coverage --work "$KVERIFY_CACHE/sim/t0200-cov" > "$TMP/out" 2>&1
+nice "$SIM" sim --pristine "$P" --patched "$P" --traces 300 --coverage --work "$KVERIFY_CACHE/sim/t0200-cov" > "$TMP/out" 2>&1
 krc=$?
 test_expect_success "--coverage lists the tree's vPMU functions reached, kvm_pmu_cleanup() among them, pristine and patched (exit $krc)" - <<\EOT
 	sed -n '/kvm_pmu_cleanup\|^kverify\|^RESULT/p' "$TMP/out" &&
@@ -552,7 +570,7 @@ test_expect_success "--coverage lists the tree's vPMU functions reached, kvm_pmu
 	grep -q '^COVERAGE reprogram_counter: ' "$KVERIFY_CACHE/sim/t0200-cov/coverage.txt"
 EOT
 test_expect_success 'kverify sim --trace with no such file exits 2' '
-	test_expect_code 2 "$KVERIFY" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent" > "$TMP/out" 2>&1 ||
+	test_expect_code 2 "$SIM" sim --pristine "$P" --patched "$P" --trace "$TMP/nonexistent" > "$TMP/out" 2>&1 ||
 	{ tail -n 30 "$TMP/out"; false; }
 '
 
@@ -563,11 +581,11 @@ test_expect_success "--skip sim skips it like any step (exit $krc)" - <<\EOT
 	json $RES/6.12/report.json '[s["reason"] for s in r["steps"] if s["name"] == "sim"][0]' | grep -q 'skipped with --skip'
 EOT
 test_expect_success 'kverify sim without --patched exits 2' '
-	test_expect_code 2 "$KVERIFY" sim --pristine /nonexistent > "$TMP/out" 2>&1 ||
+	test_expect_code 2 "$SIM" sim --pristine /nonexistent > "$TMP/out" 2>&1 ||
 	{ tail -n 30 "$TMP/out"; false; }
 '
 test_expect_success 'kverify sim on a directory that is no kernel tree exits 2' '
-	test_expect_code 2 "$KVERIFY" sim --pristine "$TMP" --patched "$TMP" --work "$TMP/w" > "$TMP/out" 2>&1 ||
+	test_expect_code 2 "$SIM" sim --pristine "$TMP" --patched "$TMP" --work "$TMP/w" > "$TMP/out" 2>&1 ||
 	{ tail -n 30 "$TMP/out"; false; }
 '
 done_testing
