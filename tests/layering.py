@@ -13,12 +13,16 @@ CHECK is one of:
             others (nm's defined and undefined symbols): the file graph
             is a tree of layers
   engine    no object a step calls (step_*.o and everything reachable
-            from them) is the engine (verify.o), and none of their sources
-            includes the engine's header, verify.h; only the two commands
-            that run the pipeline (cmd/cmd_verify.c, sweep.c) call the engine or
-            include its header, and no header includes it
-  const     no function outside the engine takes a writable
-            struct verify_ctx: a step writes only its own output
+            from them) is the engine (verify.o and verify_beside.o), and
+            none of their sources includes the engine's header, verify.h,
+            or its private one, verify_int.h; only the two commands that
+            run the pipeline (cmd/cmd_verify.c, sweep.c) call the engine or
+            include its header, and no header includes it; they call
+            verify.o, its entry, and no file but the engine's own calls
+            verify_beside.o or includes verify_int.h
+  const     no function outside the engine (verify.c, verify_beside.c,
+            verify_int.h) takes a writable struct verify_ctx: a step
+            writes only its own output
   commands  the commands (tools/cmd/) stand on top: no file but
             kverify.c and those of tools/cmd/ calls one or includes a
             header of tools/cmd/, and no command calls another command
@@ -27,10 +31,10 @@ CHECK is one of:
   shared    b4's workflows and what they share with the pipeline (the
             source, checkpatch, the series) stand below the steps: nothing
             reachable from b4.o is a step (step.o, step_*.o) or the engine,
-            and none of their sources includes step.h, steps.h or verify.h,
-            directly or through another header; b4's own files (b4.o, the
-            command, and the b4_*.o of its workflows) are all reached from
-            b4.o, so the rule sees each of them
+            and none of their sources includes step.h, steps.h, verify.h or
+            verify_int.h, directly or through another header; b4's own
+            files (b4.o, the command, and the b4_*.o of its workflows) are
+            all reached from b4.o, so the rule sees each of them
   folders   the folders stand in layers: lib/, sources/, core/ (the
             step contract, the series, what every step and b4 may use),
             then b4/, debian/ and kernels/ side by side (b4's workflows,
@@ -52,9 +56,19 @@ import sys
 # sweep: the only callers of the engine's entry point, verify_target().
 ENGINE_CALLERS = {'cmd_verify', 'sweep'}
 
+# The engine's objects: verify.o, its entry (verify_target(), the step
+# table), and verify_beside.o, a step's run (in a process of its own for
+# a STEP_BESIDE step), which only verify.o calls.
+ENGINE = {'verify', 'verify_beside'}
+ENGINE_ENTRY = 'verify'
+
+# The engine's sources, below tools/: the only ones that hold a writable
+# struct verify_ctx, and the only ones that include verify_int.h.
+ENGINE_SOURCES = {'verify.c', 'verify_beside.c', 'verify_int.h'}
+
 # The steps' and the engine's headers, which code below the steps does
 # not include.
-STEP_HEADERS = {'step.h', 'steps.h', 'verify.h'}
+STEP_HEADERS = {'step.h', 'steps.h', 'verify.h', 'verify_int.h'}
 
 
 # The folders of tools/ that stand in layers, lowest first; the folders
@@ -161,7 +175,11 @@ def includes(src, srcdir, seen=None):
 
 
 def is_step(name):
-    return name in ('step', 'verify') or name.startswith('step_')
+    return name == 'step' or name in ENGINE or name.startswith('step_')
+
+
+def is_engine_source(src, srcdir):
+    return os.path.relpath(src, srcdir) in ENGINE_SOURCES
 
 
 def main():
@@ -179,30 +197,39 @@ def main():
         if not steps:
             bad.append('no step_*.o in %s' % objdir)
         below = reachable(graph, steps)
-        if 'verify' in below:
-            bad.append('a step reaches the engine (verify.o)')
+        for name in sorted(below & ENGINE):
+            bad.append('a step reaches the engine (%s.o)' % name)
         for name in sorted(below):
             src = source.get(name)
-            if src and re.search(
-                    r'#include "verify\.h"', open(src).read()):
+            for h in re.findall(r'#include "(verify(?:_int)?\.h)"',
+                                open(src).read() if src else ''):
                 bad.append('%s.c: a step or what it calls includes '
-                           'the engine\'s header verify.h' % name)
-        for name in sorted(graph):
-            if 'verify' in graph[name] and name not in ENGINE_CALLERS:
-                bad.append('%s.o calls the engine (%s), which only %s do'
-                           % (name, graph[name]['verify'],
-                              ' and '.join(sorted(ENGINE_CALLERS))))
+                           'the engine\'s header %s' % (name, h))
+        for name in sorted(set(graph) - ENGINE):
+            for to in sorted(ENGINE & set(graph[name])):
+                if to != ENGINE_ENTRY:
+                    bad.append('%s.o calls %s.o (%s), the engine\'s own: '
+                               'only verify.o does'
+                               % (name, to, graph[name][to]))
+                elif name not in ENGINE_CALLERS:
+                    bad.append('%s.o calls the engine (%s), which only %s '
+                               'do' % (name, graph[name][to],
+                                       ' and '.join(sorted(ENGINE_CALLERS))))
         for src in sources(srcdir):
             name = os.path.basename(src)
-            allowed = (name == 'verify.c' or
+            text = open(src).read()
+            engine = is_engine_source(src, srcdir)
+            allowed = (engine or
                        name.endswith('.c') and name[:-2] in ENGINE_CALLERS)
-            if not allowed and re.search(r'#include "verify\.h"',
-                                         open(src).read()):
+            if not allowed and re.search(r'#include "verify\.h"', text):
                 bad.append('%s: includes the engine\'s header verify.h'
+                           % name)
+            if not engine and re.search(r'#include "verify_int\.h"', text):
+                bad.append('%s: includes verify_int.h, the engine\'s own'
                            % name)
     elif check == 'const':
         for src in sources(srcdir):
-            if os.path.basename(src) == 'verify.c':
+            if is_engine_source(src, srcdir):
                 continue
             for n, line in enumerate(open(src), 1):
                 if re.search(r'(?<!const )struct verify_ctx \*', line):

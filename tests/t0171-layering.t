@@ -1,9 +1,11 @@
 #!/bin/bash
 # The driver's layers (#17), read off the objects the compiler made
 # (tests/layering.py): no two files call each other in a circle; no step,
-# nor anything a step calls, reaches the engine (verify.c) or includes its
-# header, and only the two commands that run the pipeline (cmd_verify.c,
-# sweep.c) call it or include verify.h, which no header includes; the
+# nor anything a step calls, reaches the engine (verify.c, verify_beside.c)
+# or includes its headers, and only the two commands that run the pipeline
+# (cmd_verify.c, sweep.c) call it or include verify.h, which no header
+# includes, and they call verify.c only: verify_beside.c and verify_int.h
+# are the engine's own; the
 # commands (tools/cmd/) stand on top: only kverify.c calls them, and none
 # calls another; and only
 # the engine holds a writable struct verify_ctx, so a step writes nothing
@@ -19,7 +21,7 @@
 # lane: 2
 . "$(dirname "$0")/lib.sh"
 
-plan 22
+plan 24
 CC=${HOSTCC:-cc}
 FLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -O0 -Itools"
 make -s build/kverify > "$TMP/make.out" 2>&1 || { cat "$TMP/make.out" | diag; }
@@ -55,6 +57,17 @@ test_expect_success 'a step that calls back into the engine makes a cycle' '
 test_expect_success 'a step that includes the engine header is named' '
 	mutant includes steps/step_boot.c "s/#include \"steps\/steps.h\"\n/#include \"steps\/steps.h\"\n#include \"verify.h\"\n/" &&
 	rejects includes engine "^step_boot.c: .* includes the engine.s header verify.h"
+'
+
+test_expect_success 'a step that includes the engine.s private header is named' '
+	mutant includesint steps/step_boot.c "s/#include \"steps\/steps.h\"\n/#include \"steps\/steps.h\"\n#include \"verify_int.h\"\n/" &&
+	rejects includesint engine "^step_boot.c: .* includes the engine.s header verify_int.h" &&
+	grep "^step_boot.c: includes verify_int.h, the engine.s own" "$TMP/out"
+'
+
+test_expect_success 'a command that calls the engine.s own file, not its entry, is named' '
+	mutant beside sweep.c "s/(\tclock_gettime\(CLOCK_MONOTONIC, &t0\);\n)/\t{\n\t\tvoid *step_out(void *ctx, const void *s);\n\n\t\tif (step_out(NULL, NULL))\n\t\t\treturn 2;\n\t}\n\$1/" &&
+	rejects beside engine "^sweep.o calls verify_beside.o (step_out), the engine.s own"
 '
 
 test_expect_success 'b4, which is not a command that runs the pipeline, calling the engine is named' '
