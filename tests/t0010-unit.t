@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 UNITS="strbuf targets ktap run escape ident toolchain toolout apt symvers sandbox result parse_options b4 engine fsutil debversion manifest paths matrix modinfo report_read jobserver guard guard_walk sandbox_walk bundle"
-LIBS="tools/lib/parse-options.c tools/b4/b4_text.c tools/lib/result.c tools/lib/sandbox.c tools/sources/targets.c tools/core/ktap.c tools/lib/run.c tools/lib/strbuf.c tools/lib/fsutil.c tools/lib/hash.c tools/lib/lock.c tools/lib/tree.c tools/lib/guard.c tools/lib/escape.c tools/core/ident.c tools/sources/toolchain.c tools/sources/apt.c tools/core/toolout.c tools/lib/usage.c tools/core/symvers.c tools/debian/debversion.c tools/sources/manifest.c tools/kernels/modinfo.c tools/report_read.c tools/lib/json.c tools/lib/jobserver.c"
+LIBS="tools/lib/parse-options.c tools/b4/b4_text.c tools/lib/result.c tools/lib/sandbox.c tools/sources/targets.c tools/core/ktap.c tools/lib/run.c tools/lib/strbuf.c tools/lib/compat.c tools/lib/fsutil.c tools/lib/hash.c tools/lib/lock.c tools/lib/tree.c tools/lib/guard.c tools/lib/escape.c tools/core/ident.c tools/sources/toolchain.c tools/sources/apt.c tools/core/toolout.c tools/lib/usage.c tools/core/symvers.c tools/debian/debversion.c tools/sources/manifest.c tools/kernels/modinfo.c tools/report_read.c tools/lib/json.c tools/lib/jobserver.c"
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Itools"
 plan $((2 * $(echo $UNITS | wc -w)))
 make -s build/kverify > "$TMP/make.out" 2>&1 || diag < "$TMP/make.out"

@@ -10,8 +10,8 @@ SECONDS_EACH=${KVERIFY_FUZZ_SECONDS:-20}
 plan 6
 for h in targets ktap escape; do
 	case $h in
-	escape) sources="tools/lib/escape.c tools/core/ident.c tools/lib/strbuf.c tools/lib/guard.c tools/lib/run.c tools/lib/fsutil.c tools/lib/lock.c tools/lib/usage.c" ;;
-	*) sources="tools/sources/targets.c tools/core/ktap.c tools/lib/strbuf.c tools/lib/guard.c" ;;
+	escape) sources="tools/lib/escape.c tools/core/ident.c tools/lib/strbuf.c tools/lib/compat.c tools/lib/guard.c tools/lib/run.c tools/lib/fsutil.c tools/lib/lock.c tools/lib/usage.c" ;;
+	*) sources="tools/sources/targets.c tools/core/ktap.c tools/lib/strbuf.c tools/lib/compat.c tools/lib/guard.c" ;;
 	esac
 	bin=$TMP/fuzz_$h
 	test_expect_success "fuzz_$h builds with -fsanitize=fuzzer,address,undefined" '

@@ -6,10 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-/* As the kernel's compiler_attributes.h spells them. */
-#define __printf(a, b) __attribute__(( \
-	__format__(__printf__, a, b)))
-#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#include "lib/compat.h"
 
 /*
  * One growable, always NUL-terminated buffer (after git's strbuf).  Until
@@ -262,33 +259,6 @@ static inline int next_line(struct line *l)
 
 /* Each line of @text in turn, as the struct line @l. */
 #define for_each_line(l, text) for ((l).next = (text); next_line(&(l));)
-
-/**
- * xmalloc() - malloc() that never fails.
- * @n: Bytes; 0 is taken as 1.
- *
- * Out of memory, the program says so and exits with EXIT_TOOL.
- *
- * Return: The memory, the caller's to free().
- */
-void *xmalloc(size_t n);
-
-/**
- * xrealloc() - realloc() that never fails.
- * @p: The memory, or NULL.
- * @n: Its new size in bytes; 0 is taken as 1.
- *
- * Return: The memory, moved or not; exits with EXIT_TOOL out of memory.
- */
-void *xrealloc(void *p, size_t n);
-
-/**
- * xstrdup() - strdup() that never fails.
- * @s: The string.
- *
- * Return: A copy, the caller's to free().
- */
-char *xstrdup(const char *s);
 
 /**
  * xstrfmt() - A printf-formatted string, allocated.
