@@ -3,9 +3,9 @@
  * sim: run a tree's own vPMU code, pristine and patched, against a
  * simulated perf PMU.  Each tree's unit (sim_gen.c) is compiled in the
  * sandbox and linked with the harness (tools/sim/: harness.c, model.c,
- * ops.c, trace.c, check.c, perf.c): seeded traces, a reference model,
- * invariants, a shrinker.  No kernel code is kept here.  --coverage's
- * gcov table of the trees' functions is sim_cov.c's.
+ * ops.c, points.c, trace.c, tracefile.c, check.c, perf.c): seeded traces,
+ * a reference model, invariants, a shrinker.  No kernel code is kept here.
+ * --coverage's gcov table of the trees' functions is sim_cov.c's.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -352,7 +352,8 @@ static int build_unit(const struct sim_opts *o, const struct sim_store *st,
  * simulated perf PMU.
  */
 static const char *const sim_ours[] = {
-	"harness", "model", "ops", "trace", "check", "world", "perf",
+	"harness", "model", "ops", "points", "trace", "tracefile", "check",
+	"world", "perf",
 };
 
 /* One of sim_ours[], through the store. */

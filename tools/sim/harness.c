@@ -16,7 +16,8 @@
  *  v       the figure's reprograms stay within the batching's bound.
  *
  * This file is the program's command line; the model is model.c, the ops
- * ops.c, the traces trace.c, and the judging check.c (harness_int.h).
+ * ops.c and points.c, the traces trace.c and tracefile.c, and the judging
+ * check.c (harness_int.h).
  *
  * Exit 0: every trace passed; 1: a counterexample; 2: bad usage.
  */

@@ -3,8 +3,9 @@
  * What the harness's files share: the ops of a trace, the reference model's
  * state, one tree's run of a trace, and the functions each file gives the
  * others.  model.c is the architectural reference; ops.c runs an op on a
- * tree and on the model; trace.c generates, prints and parses traces;
- * check.c judges a trace (each tree against the model, then the
+ * tree and on the model, through points.c's calls of the tree and checks
+ * of the invariants; trace.c generates traces, tracefile.c prints and
+ * parses them; check.c judges a trace (each tree against the model, then the
  * differential), shrinks a counterexample and measures the figure;
  * harness.c is the program's command line.  The trees' code never sees
  * this header (sim.h is their interface).
@@ -203,7 +204,7 @@ struct run {
 	/*
 	 * A tree without kvm_pmu_sync_to_userspace() returned from KVM_RUN
 	 * after its completion retired an instruction: what it requested
-	 * waits for the next VM-entry, as before 0004 (ops.c)
+	 * waits for the next VM-entry, as before 0004 (points.c)
 	 */
 	int unsynced;
 	struct failure f;
@@ -449,7 +450,187 @@ void run_fini(struct run *run);
 void run_trace(struct run *run, const struct sim_tree *t,
 	       const struct trace *tr, int logging);
 
-/* trace.c: generating, printing and reading traces */
+/**
+ * emulated_in_ref() - an emulated instruction in the reference
+ * @run: the run
+ * @branch: nonzero for a branch instruction
+ * @k: the op's index in the trace
+ */
+void emulated_in_ref(struct run *run, int branch, int k);
+
+/* points.c: the tree's calls for ops.c, and the invariants' checks */
+
+/**
+ * op_ctr_msr() - counter @i's MSR for an op with flags @c
+ * @cfg: the PMU configuration
+ * @i: the counter's index
+ * @c: the op's flags (CTR_LEGACY)
+ *
+ * Return: the legacy MSR with CTR_LEGACY (gp counters), else ctr_msr()'s.
+ */
+uint32_t op_ctr_msr(const struct sim_cfg *cfg, int i, uint32_t c);
+
+/**
+ * written_value() - what a write to a counter's MSR puts in the counter
+ * @r: the reference
+ * @i: the counter's index
+ * @data: the value written
+ * @c: the op's flags (CTR_LEGACY)
+ * @host: nonzero for userspace's write
+ *
+ * Return: the counter's value after the write.
+ */
+uint64_t written_value(const struct ref *r, int i, uint64_t data,
+		       uint32_t c, int host);
+
+/**
+ * evsel_msr() - a gp counter's event select MSR
+ * @cfg: the PMU configuration
+ * @i: the counter's index
+ *
+ * Return: the MSR's index.
+ */
+uint32_t evsel_msr(const struct sim_cfg *cfg, int i);
+
+/**
+ * status_msr() - the vendor's GLOBAL_STATUS MSR
+ * @cfg: the PMU configuration
+ *
+ * Return: the MSR's index.
+ */
+uint32_t status_msr(const struct sim_cfg *cfg);
+
+/**
+ * gctrl_msr() - the vendor's GLOBAL_CTRL MSR
+ * @cfg: the PMU configuration
+ *
+ * Return: the MSR's index.
+ */
+uint32_t gctrl_msr(const struct sim_cfg *cfg);
+
+/**
+ * check_read() - a counter's read against the reference (invariant i)
+ * @run: the run
+ * @op: the op's index
+ * @i: the counter's index
+ * @got: what the tree read
+ * @how: the read's name in messages
+ */
+void check_read(struct run *run, int op, int i, uint64_t got,
+		const char *how);
+
+/**
+ * check_status() - after every op: owed wraps shown, spurious signals noted
+ * @run: the run
+ */
+void check_status(struct run *run);
+
+/**
+ * native_refused() - whether native events of an event have no perf event
+ * @run: the run
+ * @code: the event
+ *
+ * Return: nonzero if the event is refused.
+ */
+int native_refused(const struct run *run, uint64_t code);
+
+/**
+ * check_native_late() - native events past a wrap within the batch (ii-b)
+ * @run: the run
+ * @op: the op's index
+ */
+void check_native_late(struct run *run, int op);
+
+/**
+ * note_created() - the INT KVM takes at a counter's event's creation
+ * @run: the run
+ */
+void note_created(struct run *run);
+
+/**
+ * guest_enter() - the vCPU enters the guest, if not in it
+ * @run: the run
+ * @op: the op's index
+ */
+void guest_enter(struct run *run, int op);
+
+/**
+ * guest_exit() - the guest runs an instruction that exits to KVM
+ * @run: the run
+ * @op: the op's index
+ * @msr_write: nonzero for a WRMSR
+ */
+void guest_exit(struct run *run, int op, int msr_write);
+
+/**
+ * guest_wrmsr() - the guest's WRMSR; a fault breaks invariant i
+ * @run: the run
+ * @op: the op's index
+ * @msr: the MSR
+ * @val: the value
+ * @what: its name in messages
+ */
+void guest_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+		 const char *what);
+
+/**
+ * host_wrmsr() - userspace's KVM_SET_MSRS of one MSR
+ * @run: the run
+ * @op: the op's index
+ * @msr: the MSR
+ * @val: the value
+ * @what: its name in messages
+ */
+void host_wrmsr(struct run *run, int op, uint32_t msr, uint64_t val,
+		const char *what);
+
+/**
+ * userspace_point() - KVM_RUN returns to userspace before a userspace op
+ * @run: the run
+ * @op: the op's index
+ */
+void userspace_point(struct run *run, int op);
+
+/**
+ * check_save() - every owed wrap signalled when userspace saves the vCPU
+ * @run: the run
+ * @op: the op's index
+ * @status: the GLOBAL_STATUS saved
+ * @v2: nonzero for PMU v2
+ */
+void check_save(struct run *run, int op, uint64_t status, int v2);
+
+/**
+ * read_point() - a read that traps: the guest's own, or userspace's
+ * @run: the run
+ * @op: the op's index
+ * @by_guest: nonzero for the guest's
+ */
+void read_point(struct run *run, int op, int by_guest);
+
+/**
+ * save_restore() - the vCPU's PMU saved, and restored on a fresh vCPU
+ * @run: the run
+ * @k: the op's index
+ */
+void save_restore(struct run *run, int k);
+
+/**
+ * set_param() - the parameter becomes a tolerance
+ * @run: the run
+ * @tol: the new tolerance
+ */
+void set_param(struct run *run, unsigned int tol);
+
+/* trace.c: generating traces */
+
+/**
+ * push() - append an op to a trace, growing its ops
+ * @tr: the trace
+ * @alloc: the ops allocated, updated
+ * @o: the op
+ */
+void push(struct trace *tr, int *alloc, struct op o);
 
 /**
  * gen_trace() - a random trace from the generator's state
@@ -487,6 +668,8 @@ uint64_t trace_min_period(uint64_t seed, long idx);
  */
 void trace_runs(struct trace *tr, uint64_t seed, long idx,
 		unsigned int without);
+
+/* tracefile.c: printing and reading traces */
 
 /**
  * print_trace() - a trace in the trace file format (docs/sim.md)
