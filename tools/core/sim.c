@@ -277,7 +277,7 @@ static void unit_flags(const struct sim_opts *o, const char *src,
 
 /*
  * How our sources (sim_ours[]) are compiled, and the program linked.
- * -flto: the harness is six files, and a trace's hot path crosses them
+ * -flto: the harness is nine files, and a trace's hot path crosses them
  * (ops.c into model.c for every counter of every emulated instruction);
  * linked as one, the program runs as fast as the single file it was.
  */
