@@ -374,20 +374,6 @@ void ref_fold_point(struct ref *r, int i, int op);
  */
 void ref_set_value(struct ref *r, int i, uint64_t v);
 
-/* ops.c: running ops on one tree */
-
-/**
- * run_fail() - the run's first failure: the op, the invariant and what broke
- * @run: the run
- * @op: the op's index in the trace
- * @inv: the invariant's name ("i", "ii-a", ...)
- * @fmt: printf format of what happened, and its arguments
- *
- * A run keeps its first failure only.
- */
-__printf(4, 5) void run_fail(struct run *run, int op, const char *inv,
-			     const char *fmt, ...);
-
 /**
  * ctr_name() - a counter's name in messages and trace files
  * @i: the counter's index
@@ -404,6 +390,16 @@ const char *ctr_name(int i);
  * Return: the MSR's index.
  */
 uint32_t ctr_msr(const struct sim_cfg *cfg, int i);
+
+/**
+ * emulated_in_ref() - an emulated instruction in the reference
+ * @run: the run
+ * @branch: nonzero for a branch instruction
+ * @k: the op's index in the trace
+ */
+void emulated_in_ref(struct run *run, int branch, int k);
+
+/* ops.c: running ops on one tree */
 
 /**
  * exec_op() - one op of a trace, on the run's tree and on its reference
@@ -450,15 +446,19 @@ void run_fini(struct run *run);
 void run_trace(struct run *run, const struct sim_tree *t,
 	       const struct trace *tr, int logging);
 
-/**
- * emulated_in_ref() - an emulated instruction in the reference
- * @run: the run
- * @branch: nonzero for a branch instruction
- * @k: the op's index in the trace
- */
-void emulated_in_ref(struct run *run, int branch, int k);
-
 /* points.c: the tree's calls for ops.c, and the invariants' checks */
+
+/**
+ * run_fail() - the run's first failure: the op, the invariant and what broke
+ * @run: the run
+ * @op: the op's index in the trace
+ * @inv: the invariant's name ("i", "ii-a", ...)
+ * @fmt: printf format of what happened, and its arguments
+ *
+ * A run keeps its first failure only.
+ */
+__printf(4, 5) void run_fail(struct run *run, int op, const char *inv,
+			     const char *fmt, ...);
 
 /**
  * op_ctr_msr() - counter @i's MSR for an op with flags @c

@@ -5,6 +5,7 @@
  * by when (docs/sim.md has the invariants).  ops.c drives it beside the
  * tree's code.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "harness_int.h"
@@ -232,3 +233,40 @@ void ref_set_value(struct ref *r, int i, uint64_t v)
 	c->tol_max = r->tolerance;
 }
 
+const char *ctr_name(int i)
+{
+	static char buf[4][16];
+	static int k;
+
+	k = (k + 1) % 4;
+	if (i >= FIXED)
+		snprintf(buf[k], sizeof(buf[k]), "fixed%d", i - FIXED);
+	else
+		snprintf(buf[k], sizeof(buf[k]), "gp%d", i);
+	return buf[k];
+}
+
+uint32_t ctr_msr(const struct sim_cfg *cfg, int i)
+{
+	if (i >= FIXED)
+		return MSR_FIXED_CTR0 + i - FIXED;
+	if (cfg->amd)
+		return MSR_F15H_CTL0 + 2 * i + 1;
+	return MSR_PMC0 + i;
+}
+
+/* An emulated instruction (a branch if @branch) in the reference. */
+void emulated_in_ref(struct run *run, int branch, int k)
+{
+	struct ref *r = &run->r;
+	uint64_t code = branch ? ev_branch(&r->cfg) : EV_INSN;
+	int j, m;
+
+	for (m = 0; m < r->nr; m++) {
+		j = r->list[m];
+		if (ref_counting_emul(r, j) && ref_code(r, j) == code) {
+			ref_count(run, j, 1, k, 1);
+			run->w.emul_unfolded |= 1ULL << j;
+		}
+	}
+}

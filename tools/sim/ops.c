@@ -7,7 +7,6 @@
  * no wrap explains noted for check.c (iv).
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,42 +39,6 @@ int fixes_only;
 int owes_native(const struct sim_tree *t)
 {
 	return t == &sim_tree_patched && &sim_tree_baseline && !fixes_only;
-}
-
-void run_fail(struct run *run, int op, const char *inv, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (run->f.failed)
-		return;
-	run->f.failed = 1;
-	run->f.op = op;
-	snprintf(run->f.inv, sizeof(run->f.inv), "%s", inv);
-	va_start(ap, fmt);
-	vsnprintf(run->f.what, sizeof(run->f.what), fmt, ap);
-	va_end(ap);
-}
-
-const char *ctr_name(int i)
-{
-	static char buf[4][16];
-	static int k;
-
-	k = (k + 1) % 4;
-	if (i >= FIXED)
-		snprintf(buf[k], sizeof(buf[k]), "fixed%d", i - FIXED);
-	else
-		snprintf(buf[k], sizeof(buf[k]), "gp%d", i);
-	return buf[k];
-}
-
-uint32_t ctr_msr(const struct sim_cfg *cfg, int i)
-{
-	if (i >= FIXED)
-		return MSR_FIXED_CTR0 + i - FIXED;
-	if (cfg->amd)
-		return MSR_F15H_CTL0 + 2 * i + 1;
-	return MSR_PMC0 + i;
 }
 
 /*
@@ -115,22 +78,6 @@ static void op_entry(struct run *run, const struct op *o, int k)
 {
 	(void)o;
 	do_entry(run, k);
-}
-
-/* An emulated instruction (a branch if @branch) in the reference. */
-void emulated_in_ref(struct run *run, int branch, int k)
-{
-	struct ref *r = &run->r;
-	uint64_t code = branch ? ev_branch(&r->cfg) : EV_INSN;
-	int j, m;
-
-	for (m = 0; m < r->nr; m++) {
-		j = r->list[m];
-		if (ref_counting_emul(r, j) && ref_code(r, j) == code) {
-			ref_count(run, j, 1, k, 1);
-			run->w.emul_unfolded |= 1ULL << j;
-		}
-	}
 }
 
 /* One emulated instruction of @o: the reference first, then the tree. */

@@ -7,11 +7,26 @@
  * time (ii-*), signals no wrap explains noted for check.c (iv).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness_int.h"
+
+void run_fail(struct run *run, int op, const char *inv, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->f.failed)
+		return;
+	run->f.failed = 1;
+	run->f.op = op;
+	snprintf(run->f.inv, sizeof(run->f.inv), "%s", inv);
+	va_start(ap, fmt);
+	vsnprintf(run->f.what, sizeof(run->f.what), fmt, ap);
+	va_end(ap);
+}
 
 /*
  * Counter @i's MSR for an op with flags @c: with CTR_LEGACY, Intel's
