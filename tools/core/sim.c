@@ -320,28 +320,31 @@ static int gen_unit(const struct sim_opts *o, const char *tree,
 }
 
 /*
- * Compile a tree's unit @unit (its text @gen); @keep: through the store
- * (a pristine or baseline tree).
+ * Compile @dir/@name.c, with the flags @add_flags makes, into the work
+ * directory; through the store under @key (@len bytes), unless @key is
+ * NULL.  A tree's unit is keyed by its text, one of ours by its name (the
+ * store's key holds our sources' bytes).
  */
-static int build_unit(const struct sim_opts *o, const struct sim_store *st,
-		      const char *unit, const char *src,
-		      const struct strbuf *gen, int keep, char **linked,
-		      struct sim_result *r)
+static int build_object(const struct sim_opts *o, const struct sim_store *st,
+			const char *dir, const char *name, const char *src,
+			void (*add_flags)(const struct sim_opts *o,
+					  const char *src, struct strvec *flags),
+			const void *key, size_t len, char **linked,
+			struct sim_result *r)
 {
 	struct strvec flags = STRVEC_INIT;
-	char *c = xstrfmt("%s/%s.c", o->work, unit);
-	char *obj = xstrfmt("%s/%s.o", o->work, unit);
-	char *kept = NULL;
+	char *c = xstrfmt("%s/%s.c", dir, name);
+	char *obj = xstrfmt("%s/%s.o", o->work, name);
+	char *kept;
 	int ret;
 
-	unit_flags(o, src, &flags);
-	if (keep)
-		kept = store_name(st, &flags, gen->buf, gen->len);
+	add_flags(o, src, &flags);
+	kept = key ? store_name(st, &flags, key, len) : NULL;
 	ret = compile_object(o, &flags, c, obj, kept, linked, r);
 	strvec_clear(&flags);
 	free(kept);
-	free(c);
 	free(obj);
+	free(c);
 	return ret;
 }
 
@@ -355,27 +358,6 @@ static const char *const sim_ours[] = {
 	"harness", "model", "ops", "points", "trace", "tracefile", "check",
 	"world", "perf",
 };
-
-/* One of sim_ours[], through the store. */
-static int build_ours(const struct sim_opts *o, const struct sim_store *st,
-		      const char *src, const char *name, char **linked,
-		      struct sim_result *r)
-{
-	struct strvec flags = STRVEC_INIT;
-	char *c = xstrfmt("%s/%s.c", src, name);
-	char *obj = xstrfmt("%s/%s.o", o->work, name);
-	char *kept;
-	int ret;
-
-	our_flags(o, src, &flags);
-	kept = store_name(st, &flags, name, strlen(name) + 1);
-	ret = compile_object(o, &flags, c, obj, kept, linked, r);
-	strvec_clear(&flags);
-	free(kept);
-	free(obj);
-	free(c);
-	return ret;
-}
 
 static void parse_output(struct sim_result *r)
 {
@@ -571,12 +553,17 @@ static int build_program(const struct sim_opts *o, const struct sim_store *st,
 		ret = 0;
 		goto out;
 	}
+	/* the store keeps the pristine and baseline units, not the patched (1) */
 	for (i = 0; i < ARRAY_SIZE(sim_units); i++)
-		if (trees[i] && build_unit(o, st, sim_units[i], src, &gen[i],
-					   i != 1, &objs[i], r))
+		if (trees[i] &&
+		    build_object(o, st, o->work, sim_units[i], src, unit_flags,
+				 i != 1 ? gen[i].buf : NULL, gen[i].len,
+				 &objs[i], r))
 			goto out;
 	for (i = 0; i < ARRAY_SIZE(sim_ours); i++)
-		if (build_ours(o, st, src, sim_ours[i], &objs[3 + i], r))
+		if (build_object(o, st, src, sim_ours[i], src, our_flags,
+				 sim_ours[i], strlen(sim_ours[i]) + 1,
+				 &objs[3 + i], r))
 			goto out;
 	/* prog may be another kept program's link: never write through it */
 	if (unlink_if_any(prog)) {
