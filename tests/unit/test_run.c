@@ -33,6 +33,30 @@ static void argv_is_data(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A child that ends and leaves a process behind holding its output open
+ * (as a sandbox's orphan does after an interrupt): its output is read and
+ * the orphan, silent for 20 s, is not waited for.
+ */
+static void an_orphan_holding_the_pipe(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	struct timespec t0, t1;
+
+	(void)state;
+	strvec_pushl(&c.args, "sh", "-c", "echo out; sleep 20 2> /dev/null & exit 0",
+		     NULL);
+	c.out = &out;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_child(&c), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_string_equal(out.buf, "out\n");
+	assert_true(t1.tv_sec - t0.tv_sec < 10);
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
 static void exit_status_and_missing_tool(void **state)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -328,6 +352,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(argv_is_data),
+		cmocka_unit_test(an_orphan_holding_the_pipe),
 		cmocka_unit_test(exit_status_and_missing_tool),
 		cmocka_unit_test(close_fds),
 		cmocka_unit_test(pipeline),

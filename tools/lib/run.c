@@ -381,10 +381,19 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 			kill_group(pgid, SIGKILL);
 		}
 	}
+	/*
+	 * What is left in the pipe, to its end; a process the children left
+	 * behind that holds it open and writes nothing (a sandbox's orphan,
+	 * after an interrupt) is not waited for.
+	 */
 	while (outfd >= 0 && last->out) {
+		struct pollfd pfd = { .fd = outfd, .events = POLLIN };
 		char buf[8192];
-		ssize_t r = read(outfd, buf, sizeof(buf));
+		ssize_t r;
 
+		if (poll(&pfd, 1, 200) <= 0)
+			break;
+		r = read(outfd, buf, sizeof(buf));
 		if (r <= 0)
 			break;
 		strbuf_add(last->out, buf, r);
