@@ -57,6 +57,38 @@ static void an_orphan_holding_the_pipe(void **state)
 	strbuf_release(&out);
 }
 
+/* A timed-out child's group goes, what ignores SIGTERM too. */
+static void stopped_group_goes_whole(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	char path[64], line[512], *paren;
+	FILE *f;
+	long pid;
+
+	(void)state;
+	strvec_pushl(&c.args, "sh", "-c",
+		     "(trap '' TERM; sleep 20) 2> /dev/null & echo $!; exec sleep 30",
+		     NULL);
+	c.out = &out;
+	c.timeout = 1;
+	run_child(&c);
+	pid = atol(out.buf);
+	assert_true(pid > 0);
+	usleep(300 * 1000);
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (f) {	/* still there: only as a zombie, killed */
+		assert_non_null(fgets(line, sizeof(line), f));
+		paren = strrchr(line, ')');
+		assert_non_null(paren);
+		assert_int_equal(paren[2], 'Z');
+		fclose(f);
+	}
+	child_clear(&c);
+	strbuf_release(&out);
+}
+
 static void exit_status_and_missing_tool(void **state)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -353,6 +385,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(argv_is_data),
 		cmocka_unit_test(an_orphan_holding_the_pipe),
+		cmocka_unit_test(stopped_group_goes_whole),
 		cmocka_unit_test(exit_status_and_missing_tool),
 		cmocka_unit_test(close_fds),
 		cmocka_unit_test(pipeline),

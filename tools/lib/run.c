@@ -382,6 +382,13 @@ static void wait_all(struct child *cs, pid_t *pids, int n, pid_t pgid,
 		}
 	}
 	/*
+	 * Stopped (an interrupt, a timeout): what the children left behind
+	 * in the group goes with them, as a bubblewrap whose sandbox was
+	 * killed as it started, which waits on forever holding the locks.
+	 */
+	if (killed_at)
+		kill_group(pgid, SIGKILL);
+	/*
 	 * What is left in the pipe, to its end; a process the children left
 	 * behind that holds it open and writes nothing (a sandbox's orphan,
 	 * after an interrupt) is not waited for.
