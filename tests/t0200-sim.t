@@ -338,9 +338,9 @@ test_expect_success "a run on the same trees in the same work directory compiles
 	[ "$(stat -c %i "$W/sim")" = "$(stat -c %i "$W"/sim-*)" ]
 EOT
 # A kept object that is no object (cut short, overwritten) fails the link:
-# the run compiles them all again, keeps the nine new ones (pristine,
-# baseline, and our seven: harness, model, ops, trace, check, world,
-# perf), and passes.
+# the run compiles them all again, keeps the eleven new ones (pristine,
+# baseline, and our nine: harness, model, ops, points, trace, tracefile,
+# check, world, perf), and passes.
 for f in "$KVERIFY_CACHE"/sim-objects/*.o; do echo x > "$f"; done
 rm -f "$W"/sim-*	# or the kept program would run, no object read
 touch "$TMP/corrupted"
@@ -351,7 +351,7 @@ test_expect_success "kept objects that are not objects are compiled again (exit 
 	[ $krc = 0 ] && grep -q '^RESULT PASS 100 traces' "$TMP/out" &&
 	[ -f "$W/sim_tree_pristine.o" ] && [ -f "$W/harness.o" ] &&
 	find "$KVERIFY_CACHE/sim-objects" -name "*.o" -newer "$TMP/corrupted" > "$TMP/kept" &&
-	cat "$TMP/kept" && [ "$(wc -l < "$TMP/kept")" = 9 ] &&
+	cat "$TMP/kept" && [ "$(wc -l < "$TMP/kept")" = 11 ] &&
 	while read -r f; do
 		[ "$(head -c 4 "$f" | od -An -c | tr -d " ")" = 177ELF ] || return 1
 	done < "$TMP/kept"
