@@ -23,7 +23,7 @@
 . "$(dirname "$0")/lib-repo.sh"
 
 T=${KVERIFY_CCACHE_TARGET:-6.12}
-plan 9
+plan 10
 if ! command -v ccache > /dev/null; then
 	for i in $(seq 9); do skip "ccache" "ccache is not installed"; done
 	done_testing
@@ -59,6 +59,14 @@ test_expect_success "the first build compiles through ccache, into the store of 
 	echo "$A" | grep -qx "$C/ccache/[0-9a-f]\{16\}" && [ -d "$A" ] &&
 	[ "$(store_of "$copy/results/cc/logs/"*-config.log)" = "$A" ]
 EOT
+# ccache counts a preprocessor pass of an object it misses; in depend mode
+# it runs none, and reads the headers from gcc's own .d file.
+test_expect_success "the cold build ran no preprocessor pass for ccache (depend mode)" '
+	CCACHE_DIR=$A ccache --print-stats > "$TMP/stats" &&
+	grep -E "^(direct_cache_miss|preprocessed_cache_miss)\s" "$TMP/stats" &&
+	grep -qE "^direct_cache_miss\s+[1-9]" "$TMP/stats" &&
+	grep -qE "^preprocessed_cache_miss\s+0$" "$TMP/stats"
+'
 test_expect_success "the older cache's one store is gone, ccache/ is kverify's own" '
 	[ ! -e "$C/ccache/0" ] && [ ! -e "$C/ccache/stats" ] &&
 	[ -f "$C/ccache/.kverify-stores" ] && [ "$(stat -c %u "$C/ccache")" = "$(id -u)" ]

@@ -459,7 +459,11 @@ static char *ccache_store(const struct verify_ctx *ctx)
  * ccache's store is the cache's own (not ~/.cache/ccache, which other builds
  * share and fill), one per source and series (ccache_store()), and it knows
  * a compiler by its bytes, not its mtime: a new gcc (a toolchain upgrade)
- * misses.  0, and nothing in @env, when the run has no store.
+ * misses.  Its depend mode reads the headers from the .d file kbuild's
+ * -Wp,-MMD has gcc write; the default mode runs the preprocessor again for
+ * each object it misses (a third more CPU time in a cold build), for hits
+ * on equal preprocessed text, which line markers naming another tree's
+ * path never give.  0, and nothing in @env, when the run has no store.
  */
 int ccache_env(const struct verify_ctx *ctx, struct strvec *env)
 {
@@ -469,6 +473,7 @@ int ccache_env(const struct verify_ctx *ctx, struct strvec *env)
 		return 0;
 	strvec_pushf(env, "CCACHE_DIR=%s", store);
 	strvec_push(env, "CCACHE_COMPILERCHECK=content");
+	strvec_push(env, "CCACHE_DEPEND=1");
 	free(store);
 	return 1;
 }

@@ -330,8 +330,9 @@ int make_args_in(const struct verify_ctx *ctx, const char *objtree,
 /**
  * ccache_env() - Point ccache at the run's store.
  * @ctx: The run.
- * @env: Appended to: CCACHE_DIR= the store and
- *	CCACHE_COMPILERCHECK=content (a new compiler's bytes miss).
+ * @env: Appended to: CCACHE_DIR= the store,
+ *	CCACHE_COMPILERCHECK=content (a new compiler's bytes miss) and
+ *	CCACHE_DEPEND=1 (headers from gcc's .d file, no preprocessor pass).
  *
  * The store is the cache's own, <cache>/ccache/<hash>, one per source and
  * series, so what one tree's code leaves there is never taken for
