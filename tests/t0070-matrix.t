@@ -7,7 +7,7 @@
 # in what matrix generates.
 . "$(dirname "$0")/lib.sh"
 
-plan 17
+plan 18
 want=$("$KVERIFY" list --names | while read -r t; do
 	[ -n "$(grep -E "^$t[[:space:]]" kernels.list | grep -v 'n/a:')" ] && echo "$t"
 done | sort | tr '\n' ' ')
@@ -25,6 +25,23 @@ assert all(y[j]["retry"]["exit_codes"] == [3] for j in jobs)
 print(" ".join(sorted(y[j]["variables"]["KVERIFY_TARGETS"] for j in jobs)) + " ")')
 test_expect_success "gitlab: a child pipeline, one job per applicable target calling build/kverify, retried on exit 3, with its JUnit report ($got)" '
 	[ "$got" = "$want" ]
+'
+# matrix --help says what the child caches: the path of its jobs' cache:
+# and the variable that names it, read from the generated YAML.
+cached=$("$KVERIFY" matrix --ci gitlab | /usr/bin/python3 -c '
+import sys, yaml
+y = yaml.safe_load(sys.stdin)
+jobs = [y[j] for j in y if j != "stages"]
+paths = {p for j in jobs for p in j["cache"]["paths"]}
+assert len(paths) == 1, paths
+p = paths.pop()
+var = {k for j in jobs for k, v in j["variables"].items() if v == p.rstrip("/")}
+assert len(var) == 1, var
+print("$%s only (%s:" % (var.pop(), p))')
+help=$("$KVERIFY" matrix --help 2>&1 | tr '\n' ' ')
+test_expect_success "matrix --help names what the child caches: the store ${cached:-(none found)}" '
+	[ -n "$cached" ] &&
+	printf "%s\n" "$help" | grep -qF -- "a cache per target of the store $cached"
 '
 # --format is verify's alone (FORMAT=kcidb); matrix's output is --ci.
 test_expect_success 'matrix --format gitlab is refused (exit 2): the CI is --ci' - <<\EOT

@@ -11,7 +11,8 @@
  * for all: GitLab retries a job that exits 3 (a mirror, a tool or the
  * machine failed) and never one that exits 1 (the patch is wrong).  A
  * GitLab job also names its image, runner tags and timeout, and keeps
- * $KVERIFY_CACHE in a cache of its own target.
+ * the store $KVERIFY_SOURCES (what it fetches) in a cache of its own
+ * target (gitlab_job()).
  *
  * Shards are balanced, and each job's timeout set, on what a job pays
  * with a cold cache: the committed table .ci/cold-seconds (measured cold
