@@ -461,7 +461,7 @@ static char *ccache_store(const struct verify_ctx *ctx)
  * a compiler by its bytes, not its mtime: a new gcc (a toolchain upgrade)
  * misses.  Its depend mode reads the headers from the .d file kbuild's
  * -Wp,-MMD has gcc write; the default mode runs the preprocessor again for
- * each object it misses (a third more CPU time in a cold build), for hits
+ * each object it misses (a third of a cold compile's CPU time), for hits
  * on equal preprocessed text, which line markers naming another tree's
  * path never give.  0, and nothing in @env, when the run has no store.
  */
