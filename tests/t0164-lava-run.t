@@ -16,33 +16,18 @@
 # tier: kernels
 # lane: 1
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-lava.sh"
 
 T=${KVERIFY_BUNDLE_TARGET:-6.12}
 B=results/$T/bundle
 N=6
 plan $N
 
-lava_run_missing() {	# why lava-run cannot run here, or nothing
-	command -v lava-run > /dev/null || { echo "no lava-run (apt-get install lava-dispatcher)"; return; }
-	[ "$(id -u)" = 0 ] || { echo "not root: lava-run refuses to run as uid $(id -u)"; return; }
-	[ -w /var/lib/lava/dispatcher ] || { echo "/var/lib/lava/dispatcher is not writable (lava-dispatcher's working directory)"; return; }
-	command -v qemu-system-x86_64 > /dev/null || { echo "no qemu-system-x86_64"; return; }
-	/usr/bin/python3 -c 'import lava_dispatcher.parser' 2> /dev/null || echo "lava_dispatcher does not import in /usr/bin/python3"
-}
 why=$(lava_run_missing)
 if [ -n "$why" ]; then
 	for i in $(seq $N); do skip "lava-run (prerequisite LAVA_RUN)" "$why"; done
 	exit 0
 fi
-
-# lava-run's job id names its directory in /var/lib/lava/dispatcher/tmp:
-# one of this script's own, so two runs side by side do not share one.
-ID=kverify-$$
-run_lava() {	# run_lava JOB OUTDIR: lava-run's log in OUTDIR/log
-	/usr/bin/python3 tests/lava/qemu-device.py "$1" > "$2.device.yaml" &&
-	timeout 1200 lava-run --job-id "$ID" --output-dir "$2" \
-		--device "$2.device.yaml" "$1" > "$2.log" 2>&1
-}
 
 test_expect_success "make bundle KERNEL=$T: a TCG job fetching from file://" '
 	make --no-print-directory bundle KERNEL=$T BOOT=own SKIP=sim > "$TMP/bundle.out" 2>&1 &&
