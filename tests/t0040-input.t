@@ -1,7 +1,6 @@
 #!/bin/bash
 # Bad and hostile input to the driver and to make: exit 2 with file:line,
 # what is wrong and what to do; values are data, never run.
-# lane: 2
 . "$(dirname "$0")/lib.sh"
 
 plan 32
