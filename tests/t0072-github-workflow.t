@@ -179,16 +179,20 @@ check_matrix_job() {
 mutant() {
 	sed "$2" "$wf" > "$TMP/$1.yml" && ! cmp -s "$wf" "$TMP/$1.yml"
 }
+# rejects KIND WORKFLOW [MATRIX]: check KIND fails; its words in $TMP/out.
+rejects() {
+	test_must_fail check "$@" > "$TMP/out" && cat "$TMP/out"
+}
 
 test_expect_success '(a) the workflow parses and has the jobs and keys of the matrix' '
 	check keys "$wf"
 '
 test_expect_success '(a) mutants: fail-fast true, an action pinned to a branch, fail' - <<\EOT
 	mutant ff "s/fail-fast: false/fail-fast: true/" &&
-	test_must_fail check keys "$TMP/ff.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects keys "$TMP/ff.yml" &&
 	grep -q "fail-fast is True" "$TMP/out" &&
 	mutant pin "s|actions/upload-artifact@v4|actions/upload-artifact@main|" &&
-	test_must_fail check keys "$TMP/pin.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects keys "$TMP/pin.yml" &&
 	grep -q "not an official action pinned" "$TMP/out"
 EOT
 test_expect_success '(b) the matrix job, run as written, outputs matrix=<build/kverify matrix --ci github>' '
@@ -207,11 +211,11 @@ test_expect_success '(c) every matrix.X of the verify job is a field of the gene
 '
 test_expect_success '(c) mutants: matrix.kernels in the workflow, cache_key renamed in the matrix, fail' - <<\EOT
 	mutant kernels "/KVERIFY_TARGETS:/s/matrix.kernel /matrix.kernels /" &&
-	test_must_fail check fields "$TMP/kernels.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects fields "$TMP/kernels.yml" &&
 	grep -q "reads matrix.\[.kernels.\]" "$TMP/out" &&
 	sed "s/\"cache_key\"/\"cachekey\"/g" "$TMP/github.json" > "$TMP/renamed.json" &&
 	! cmp -s "$TMP/github.json" "$TMP/renamed.json" &&
-	test_must_fail check fields "$wf" "$TMP/renamed.json" > "$TMP/out" && cat "$TMP/out" &&
+	rejects fields "$wf" "$TMP/renamed.json" &&
 	grep -q "reads matrix.\[.cache_key.\]" "$TMP/out"
 EOT
 test_expect_success '(d) the verify job runs .ci/runner-check first, then the GitLab child job'"'"'s commands, with its variables' '
@@ -219,13 +223,13 @@ test_expect_success '(d) the verify job runs .ci/runner-check first, then the Gi
 '
 test_expect_success '(d) mutants: no runner-check, make verify KERNEL=, another KVERIFY_SOURCES, fail' - <<\EOT
 	mutant norc "/- run: sh .ci\/runner-check/d" &&
-	test_must_fail check commands "$TMP/norc.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects commands "$TMP/norc.yml" &&
 	grep -q "not sh .ci/runner-check" "$TMP/out" &&
 	mutant make "s|- run: build/kverify --list kernels.list verify --env|- run: make verify KERNEL=\${{ matrix.kernel }}|" &&
-	test_must_fail check commands "$TMP/make.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects commands "$TMP/make.yml" &&
 	grep -q "are not the GitLab child" "$TMP/out" &&
 	mutant src "s|KVERIFY_SOURCES: .kverify-sources|KVERIFY_SOURCES: .sources|" &&
-	test_must_fail check commands "$TMP/src.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects commands "$TMP/src.yml" &&
 	grep -q "is not the child.s variables" "$TMP/out"
 EOT
 test_expect_success '(e) the verify job caches the GitLab child'"'"'s cache path under its key' '
@@ -233,10 +237,10 @@ test_expect_success '(e) the verify job caches the GitLab child'"'"'s cache path
 '
 test_expect_success '(e) mutants: $KVERIFY_CACHE cached, a key of its own, fail' - <<\EOT
 	mutant cache "0,/path: .kverify-sources\//s//path: .kverify-cache\//" &&
-	test_must_fail check cache "$TMP/cache.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects cache "$TMP/cache.yml" &&
 	grep -q "caches .\.kverify-cache/., the GitLab child" "$TMP/out" &&
 	mutant key "0,/key: \${{ matrix.cache_key }}/s//key: kverify-\${{ matrix.image }}/" &&
-	test_must_fail check cache "$TMP/key.yml" > "$TMP/out" && cat "$TMP/out" &&
+	rejects cache "$TMP/key.yml" &&
 	grep -q "is not under the child.s key" "$TMP/out"
 EOT
 done_testing
